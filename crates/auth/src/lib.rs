@@ -1,0 +1,17 @@
+//! Accounts and sign-in: sign-up rules, Argon2id passwords, e-mail verification, sessions behind
+//! signed JWTs, throttling, and Google sign-in through OpenID Connect.
+
+mod error;
+pub mod mail;
+mod model;
+pub mod oidc;
+pub mod password;
+mod repo;
+mod service;
+pub mod throttle;
+pub mod token;
+pub mod validate;
+
+pub use error::AuthError;
+pub use model::{Account, CurrentUser};
+pub use service::{AuthConfig, AuthService, GoogleStart, SignupOutcome, ThrottleRules};

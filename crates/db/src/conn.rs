@@ -1,0 +1,187 @@
+//! The connection type over both backends, the pool, start-up migrations and write transactions.
+
+use std::time::Duration;
+
+use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
+use diesel::sqlite::SqliteConnection;
+use diesel::{Connection, RunQueryDsl};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+use crate::DbError;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+
+/// One connection to either backend; every query in the project is written once against it.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Postgres(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// `postgres://` and `postgresql://` select PostgreSQL; anything else is a SQLite path
+    /// (an optional `sqlite://` prefix is accepted).
+    pub fn of_url(url: &str) -> Backend {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+}
+
+/// Pragmas set on every SQLite connection the pool hands out:
+/// - WAL: readers never block the writer and the writer never blocks readers;
+/// - foreign keys: SQLite leaves them off unless asked, and our cascades depend on them;
+/// - busy_timeout: a writer waits up to 5 s for the lock instead of failing at once;
+/// - synchronous=NORMAL: in WAL mode a commit survives a crash of the process; a power loss may
+///   lose the last transactions but never corrupts the file. That is the documented trade for
+///   the embedded default (PostgreSQL is the choice where every commit must reach the disk).
+const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; \
+     PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
+
+#[derive(Debug)]
+struct Pragmas;
+
+impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for Pragmas {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        match conn {
+            DbConnection::Sqlite(c) => c
+                .batch_execute(SQLITE_PRAGMAS)
+                .map_err(diesel::r2d2::Error::QueryError),
+            DbConnection::Postgres(c) => c
+                .batch_execute("SET TIME ZONE 'UTC'")
+                .map_err(diesel::r2d2::Error::QueryError),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PoolOptions {
+    pub max_size: u32,
+    pub connection_timeout: Duration,
+}
+
+impl Default for PoolOptions {
+    fn default() -> Self {
+        PoolOptions { max_size: 10, connection_timeout: Duration::from_secs(10) }
+    }
+}
+
+/// The shared handle to the database: a pool, and the backend it talks to.
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool<ConnectionManager<DbConnection>>,
+    backend: Backend,
+}
+
+impl Db {
+    /// Connects, runs pending migrations and returns the pool.
+    pub fn connect(url: &str, options: &PoolOptions) -> Result<Db, DbError> {
+        let backend = Backend::of_url(url);
+        let url = url.strip_prefix("sqlite://").unwrap_or(url);
+        let manager = ConnectionManager::<DbConnection>::new(url);
+        let pool = Pool::builder()
+            .max_size(options.max_size)
+            .connection_timeout(options.connection_timeout)
+            .connection_customizer(Box::new(Pragmas))
+            .build(manager)
+            .map_err(|e| DbError::Connect(e.to_string()))?;
+        let db = Db { pool, backend };
+        db.migrate()?;
+        Ok(db)
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Runs pending migrations. On PostgreSQL an advisory lock makes processes that start
+    /// together take turns, so each migration runs once.
+    pub fn migrate(&self) -> Result<(), DbError> {
+        let mut conn = self.pool.get()?;
+        let done = match &mut *conn {
+            DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
+            DbConnection::Postgres(c) => {
+                const LOCK: &str = "SELECT pg_advisory_lock(736572667375)";
+                const UNLOCK: &str = "SELECT pg_advisory_unlock(736572667375)";
+                diesel::sql_query(LOCK).execute(c)?;
+                let result = c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ());
+                diesel::sql_query(UNLOCK).execute(c)?;
+                result
+            }
+        };
+        done.map_err(|e| DbError::Migration(e.to_string()))
+    }
+
+    /// Gets a pooled connection (blocking). Prefer [`Db::run`] from async code.
+    pub fn get(
+        &self,
+    ) -> Result<diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>, DbError> {
+        Ok(self.pool.get()?)
+    }
+
+    /// Runs blocking database work on tokio's blocking threads, so request threads never wait
+    /// on the pool or on the database.
+    pub async fn run<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get().map_err(DbError::from)?;
+            f(&mut conn)
+        })
+        .await
+        .map_err(|_| DbError::TaskCancelled)?
+    }
+
+    /// True when a connection answers a trivial query.
+    pub async fn ping(&self) -> Result<(), DbError> {
+        self.run(|conn| {
+            diesel::sql_query("SELECT 1").execute(conn)?;
+            Ok::<_, DbError>(())
+        })
+        .await
+    }
+}
+
+/// Runs `f` in one transaction meant to write. On SQLite it starts with `BEGIN IMMEDIATE`, so
+/// the write lock is taken up front and a concurrent writer waits (busy_timeout) instead of
+/// failing halfway with SQLITE_BUSY; on PostgreSQL it is a plain transaction.
+pub fn write_tx<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    match conn {
+        DbConnection::Postgres(_) => conn.transaction(f),
+        DbConnection::Sqlite(c) => {
+            AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
+            match f(conn) {
+                Ok(value) => {
+                    <DbConnection as Connection>::TransactionManager::commit_transaction(conn)?;
+                    Ok(value)
+                }
+                Err(e) => {
+                    // The error that made us roll back is the one worth reporting.
+                    let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(
+                        conn,
+                    );
+                    Err(e)
+                }
+            }
+        }
+    }
+}

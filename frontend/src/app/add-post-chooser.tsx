@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Modal } from '../components/modal';
+import { ImageIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../components/icons';
+import { ADD_POST_OPTIONS } from './nav-items';
+import styles from './add-post-chooser.module.css';
+
+const ICONS: Record<(typeof ADD_POST_OPTIONS)[number]['id'], ReactNode> = {
+  media: <ImageIcon size={22} />,
+  audio: <MusicIcon size={22} />,
+  lyrics: <LyricsIcon size={22} />,
+  musicxml: <ScoreIcon size={22} />,
+};
+
+/** The add-post button's chooser: Media, Audio, Lyrics, MusicXML (spec §2 Navigation bar). */
+export function AddPostChooser({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Modal open={open} onClose={onClose} title="Add new post" description="What would you like to share?">
+      <ul className={styles.list}>
+        {ADD_POST_OPTIONS.map((option) => (
+          <li key={option.id}>
+            <Link to={option.to} className={styles.option} onClick={onClose}>
+              <span className={`${styles.icon} ${styles[option.id]}`}>{ICONS[option.id]}</span>
+              <span className={styles.text}>
+                <span className={styles.label}>{option.label}</span>
+                <span className={styles.description}>{option.description}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Modal>
+  );
+}

@@ -1,0 +1,176 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Avatar } from '../components/avatar';
+import {
+  BellIcon,
+  HomeIcon,
+  LogInIcon,
+  PlusIcon,
+  SearchIcon,
+  SettingsIcon,
+  UserIcon,
+} from '../components/icons';
+import { Logo } from '../components/logo';
+import { authQueries, type CurrentUser } from '../features/auth/api';
+import { AddPostChooser } from './add-post-chooser';
+import {
+  NAV_LINKS,
+  activeNavItem,
+  navItemForPath,
+  readRememberedPage,
+  rememberPage,
+  type NavItemId,
+  type NavLinkItem,
+} from './nav-items';
+import styles from './nav-bar.module.css';
+
+const ICONS: Record<NavLinkItem['id'], (size: number) => ReactNode> = {
+  search: (size) => <SearchIcon size={size} />,
+  home: (size) => <HomeIcon size={size} />,
+  notifications: (size) => <BellIcon size={size} />,
+  profile: (size) => <UserIcon size={size} />,
+  settings: (size) => <SettingsIcon size={size} />,
+};
+
+/** Follows the address, remembering the page name for pages that are not destinations. */
+function useActiveItem(): NavItemId | null {
+  const { pathname } = useLocation();
+  const [remembered, setRemembered] = useState(readRememberedPage);
+  const own = navItemForPath(pathname);
+  useEffect(() => {
+    if (own) {
+      rememberPage(own);
+      setRemembered(own);
+    }
+  }, [own]);
+  return activeNavItem(pathname, remembered);
+}
+
+interface ItemProps {
+  item: NavLinkItem;
+  active: boolean;
+  variant: 'side' | 'bottom';
+  user: CurrentUser | null | undefined;
+}
+
+function NavItemLink({ item, active, variant, user }: ItemProps) {
+  const size = variant === 'side' ? 22 : 24;
+  const icon =
+    item.id === 'profile' && user ? (
+      <Avatar src={user.avatar_url} name="" size={size + 2} className={styles.navAvatar} />
+    ) : (
+      ICONS[item.id](size)
+    );
+  return (
+    <Link
+      to={item.to}
+      className={`${styles.item} ${active ? styles.active : ''}`}
+      aria-current={active ? 'page' : undefined}
+      aria-label={variant === 'bottom' ? item.label : undefined}
+      data-nav={item.id}
+    >
+      <span className={styles.icon}>{icon}</span>
+      {variant === 'side' ? <span className={styles.label}>{item.label}</span> : null}
+    </Link>
+  );
+}
+
+/**
+ * The navigation bar (spec §2): a fixed side bar at 1024px and wider; below that a top bar with
+ * the logo and a settings icon plus a bottom bar. Both are rendered; CSS shows the one that fits.
+ */
+export function NavBar() {
+  const active = useActiveItem();
+  const [chooserOpen, setChooserOpen] = useState(false);
+  const { data: user } = useQuery(authQueries.me());
+  const signedOut = user === null;
+
+  const addPostButton = (variant: 'side' | 'bottom') => (
+    <button
+      type="button"
+      className={`${variant === 'side' ? styles.addSide : styles.addBottom} ${
+        active === 'add-post' ? styles.addActive : ''
+      }`}
+      onClick={() => setChooserOpen(true)}
+      aria-haspopup="dialog"
+      aria-label={variant === 'bottom' ? 'Add post' : undefined}
+      data-nav="add-post"
+    >
+      <PlusIcon size={variant === 'side' ? 20 : 26} />
+      {variant === 'side' ? <span>Add post</span> : null}
+    </button>
+  );
+
+  const order = ['search', 'home'] as const;
+  const after = ['notifications', 'profile'] as const;
+
+  return (
+    <>
+      <aside className={styles.side} aria-label="Main navigation">
+        <Link to="/home" className={styles.sideLogo} aria-label="SelfSound home">
+          <Logo />
+        </Link>
+        <nav className={styles.sideNav} aria-label="Main">
+          {order.map((id) => (
+            <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="side" user={user} />
+          ))}
+          {addPostButton('side')}
+          {[...after, 'settings' as const].map((id) => (
+            <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="side" user={user} />
+          ))}
+        </nav>
+        <div className={styles.sideFooter}>
+          {user ? (
+            <div className={styles.userChip}>
+              <Avatar src={user.avatar_url} name="" size={36} />
+              <div className={styles.userText}>
+                <span className={styles.userName}>{user.name}</span>
+                <span className={styles.userLogin}>@{user.login}</span>
+              </div>
+            </div>
+          ) : signedOut ? (
+            <Link to="/sign-in" className="btn btn-secondary btn-block">
+              <LogInIcon size={18} />
+              Sign in
+            </Link>
+          ) : null}
+        </div>
+      </aside>
+
+      <header className={styles.top}>
+        <Link to="/home" className={styles.topLogo} aria-label="SelfSound home">
+          <Logo />
+        </Link>
+        <div className={styles.topActions}>
+          {signedOut ? (
+            <Link to="/sign-in" className={styles.topSignIn}>
+              Sign in
+            </Link>
+          ) : null}
+          <Link
+            to={NAV_LINKS.settings.to}
+            className={`${styles.topIcon} ${active === 'settings' ? styles.active : ''}`}
+            aria-label="Settings"
+            aria-current={active === 'settings' ? 'page' : undefined}
+            data-nav="settings"
+          >
+            <SettingsIcon size={22} />
+          </Link>
+        </div>
+      </header>
+
+      <nav className={styles.bottom} aria-label="Main">
+        {order.map((id) => (
+          <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="bottom" user={user} />
+        ))}
+        {addPostButton('bottom')}
+        {after.map((id) => (
+          <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="bottom" user={user} />
+        ))}
+      </nav>
+
+      <AddPostChooser open={chooserOpen} onClose={() => setChooserOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * The navigation bar's destinations and which one is active (spec §2 Navigation bar). The
+ * current page name is remembered in local storage so pages that are not destinations of
+ * their own (a post, another user's profile) keep the item the visitor came from highlighted.
+ */
+
+export type NavItemId = 'search' | 'home' | 'add-post' | 'notifications' | 'profile' | 'settings';
+
+export const CURRENT_PAGE_KEY = 'currentPage';
+
+export interface NavLinkItem {
+  id: Exclude<NavItemId, 'add-post'>;
+  label: string;
+  to: string;
+}
+
+export const NAV_LINKS: Record<NavLinkItem['id'], NavLinkItem> = {
+  search: { id: 'search', label: 'Search', to: '/search' },
+  home: { id: 'home', label: 'Home', to: '/home' },
+  notifications: { id: 'notifications', label: 'Notifications', to: '/notifications' },
+  profile: { id: 'profile', label: 'Profile', to: '/profile' },
+  settings: { id: 'settings', label: 'Settings', to: '/settings' },
+};
+
+export const ADD_POST_OPTIONS = [
+  { id: 'media', label: 'Media', description: 'Images and videos', to: '/add-post-media' },
+  { id: 'audio', label: 'Audio', description: 'Tracks and recordings', to: '/add-post-audio' },
+  { id: 'lyrics', label: 'Lyrics', description: 'Song words, part by part', to: '/add-post-lyrics' },
+  { id: 'musicxml', label: 'MusicXML', description: 'Sheet music files', to: '/add-post-musicxml' },
+] as const;
+
+const ITEM_IDS: readonly NavItemId[] = [
+  'search',
+  'home',
+  'add-post',
+  'notifications',
+  'profile',
+  'settings',
+];
+
+function isNavItemId(value: string | null): value is NavItemId {
+  return value !== null && (ITEM_IDS as readonly string[]).includes(value);
+}
+
+/** The item a path belongs to, or null for pages that are not a navigation destination. */
+export function navItemForPath(pathname: string): NavItemId | null {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (path === '/' || path === '/home') return 'home';
+  if (path === '/search') return 'search';
+  if (path.startsWith('/add-post-')) return 'add-post';
+  if (path === '/notifications') return 'notifications';
+  if (path === '/profile' || path.startsWith('/profile/')) return 'profile';
+  if (path === '/settings') return 'settings';
+  return null;
+}
+
+/** The highlighted item: the path's own, else the remembered one. */
+export function activeNavItem(pathname: string, remembered: string | null): NavItemId | null {
+  return navItemForPath(pathname) ?? (isNavItemId(remembered) ? remembered : null);
+}
+
+export function readRememberedPage(): string | null {
+  try {
+    return localStorage.getItem(CURRENT_PAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function rememberPage(id: NavItemId): void {
+  try {
+    localStorage.setItem(CURRENT_PAGE_KEY, id);
+  } catch {
+    // Nothing to do: the highlight still follows the address.
+  }
+}

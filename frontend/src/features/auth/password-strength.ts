@@ -1,0 +1,56 @@
+/**
+ * The sign-up password checklist and strength meter (spec §4 Password strength, §5 Sign-up).
+ * The character classes match the server's rule: any upper-case or lower-case letter, an ASCII
+ * digit, and a special character meaning anything that is neither a letter/digit nor a space.
+ */
+
+export type RequirementId = 'length' | 'uppercase' | 'lowercase' | 'number' | 'special';
+
+export interface Requirement {
+  id: RequirementId;
+  label: string;
+  test: (password: string) => boolean;
+}
+
+export const PASSWORD_REQUIREMENTS: readonly Requirement[] = [
+  { id: 'length', label: 'At least 6 characters', test: (p) => [...p].length >= 6 },
+  { id: 'uppercase', label: 'One uppercase letter', test: (p) => /\p{Lu}/u.test(p) },
+  { id: 'lowercase', label: 'One lowercase letter', test: (p) => /\p{Ll}/u.test(p) },
+  { id: 'number', label: 'One number', test: (p) => /[0-9]/.test(p) },
+  { id: 'special', label: 'One special character', test: (p) => /[^\p{L}\p{N}\s]/u.test(p) },
+];
+
+export interface ChecklistItem {
+  id: RequirementId;
+  label: string;
+  met: boolean;
+}
+
+export function passwordChecklist(password: string): ChecklistItem[] {
+  return PASSWORD_REQUIREMENTS.map(({ id, label, test }) => ({ id, label, met: test(password) }));
+}
+
+export type PasswordStrength = 'invalid' | 'weak' | 'ok' | 'strong';
+
+export const STRONG_LENGTH = 12;
+export const DISTINCT_CHARACTERS = 6;
+
+/**
+ * 'invalid' while any requirement is missing; otherwise 'weak' when neither condition holds,
+ * 'ok' with one of them (12+ characters, or 6+ distinct characters) and 'strong' with both.
+ */
+export function passwordStrength(password: string): PasswordStrength {
+  if (!PASSWORD_REQUIREMENTS.every(({ test }) => test(password))) return 'invalid';
+  const chars = [...password];
+  const long = chars.length >= STRONG_LENGTH;
+  const varied = new Set(chars).size >= DISTINCT_CHARACTERS;
+  if (long && varied) return 'strong';
+  if (long || varied) return 'ok';
+  return 'weak';
+}
+
+export const STRENGTH_LABELS: Record<Exclude<PasswordStrength, 'invalid'>, string> = {
+  weak: 'Weak password',
+  ok: 'Ok password',
+  strong: 'Strong password',
+};

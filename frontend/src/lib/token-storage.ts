@@ -1,0 +1,148 @@
+/**
+ * Where the access token lives in the browser (spec §4 Login, §7).
+ *
+ * Sign-in stores the token in several places so that a browser that drops one of them (private
+ * mode, storage cleared by the OS, a cookie blocked) still keeps the session: local storage,
+ * session storage, a cookie that lasts 86400 s, and a backup key in local storage. Reading
+ * recovers the token from any of them, including the older `authToken` key, and writes it back
+ * to the places that lost it.
+ */
+
+export const TOKEN_KEY = 'access_token';
+export const LEGACY_TOKEN_KEY = 'authToken';
+export const BACKUP_TOKEN_KEY = 'authToken_backup';
+export const TOKEN_COOKIE = 'access_token';
+export const TOKEN_COOKIE_MAX_AGE = 86400;
+
+/** The parameter names a token may arrive under in the page address (query or hash). */
+const URL_TOKEN_PARAMS = ['token', 'access_token'] as const;
+
+function safely<T>(action: () => T, fallback: T): T {
+  try {
+    return action();
+  } catch {
+    return fallback;
+  }
+}
+
+function readCookie(name: string): string | null {
+  return safely(() => {
+    for (const part of document.cookie.split(';')) {
+      const [rawKey, ...rest] = part.trim().split('=');
+      if (rawKey === name) {
+        const value = decodeURIComponent(rest.join('='));
+        return value === '' ? null : value;
+      }
+    }
+    return null;
+  }, null);
+}
+
+function cookieAttributes(maxAge: number): string {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  return `; path=/; max-age=${maxAge}; SameSite=Lax${secure}`;
+}
+
+function writeCookie(name: string, value: string): void {
+  document.cookie = `${name}=${encodeURIComponent(value)}${cookieAttributes(TOKEN_COOKIE_MAX_AGE)}`;
+}
+
+function deleteCookie(name: string): void {
+  document.cookie = `${name}=${cookieAttributes(0)}`;
+}
+
+/** Each place in the order it is consulted when reading. */
+const places: ReadonlyArray<{ read: () => string | null }> = [
+  { read: () => safely(() => localStorage.getItem(TOKEN_KEY), null) },
+  { read: () => safely(() => sessionStorage.getItem(TOKEN_KEY), null) },
+  { read: () => safely(() => localStorage.getItem(LEGACY_TOKEN_KEY), null) },
+  { read: () => safely(() => sessionStorage.getItem(LEGACY_TOKEN_KEY), null) },
+  { read: () => readCookie(TOKEN_COOKIE) },
+  { read: () => safely(() => localStorage.getItem(BACKUP_TOKEN_KEY), null) },
+];
+
+/**
+ * Stores the token in every place. Returns false when it could not be stored anywhere it can be
+ * read back from, which sign-in reports as a storage failure.
+ */
+export function storeToken(token: string): boolean {
+  const writes = [
+    () => localStorage.setItem(TOKEN_KEY, token),
+    () => sessionStorage.setItem(TOKEN_KEY, token),
+    () => writeCookie(TOKEN_COOKIE, token),
+    () => localStorage.setItem(BACKUP_TOKEN_KEY, token),
+  ];
+  for (const write of writes) {
+    safely(write, undefined);
+  }
+  return readToken() === token;
+}
+
+/** The first token found in any place, without repairing the others. */
+function readToken(): string | null {
+  for (const place of places) {
+    const value = place.read();
+    if (value) return value;
+  }
+  return null;
+}
+
+/** The stored token, recovered from whichever place still has it; null when signed out. */
+export function getToken(): string | null {
+  const token = readToken();
+  if (token && safely(() => localStorage.getItem(TOKEN_KEY), null) !== token) {
+    // Found only in a secondary place: put it back everywhere.
+    storeToken(token);
+  }
+  return token;
+}
+
+/** Removes the token from every place. */
+export function clearTokens(): void {
+  safely(() => localStorage.removeItem(TOKEN_KEY), undefined);
+  safely(() => sessionStorage.removeItem(TOKEN_KEY), undefined);
+  safely(() => localStorage.removeItem(LEGACY_TOKEN_KEY), undefined);
+  safely(() => sessionStorage.removeItem(LEGACY_TOKEN_KEY), undefined);
+  safely(() => localStorage.removeItem(BACKUP_TOKEN_KEY), undefined);
+  safely(() => deleteCookie(TOKEN_COOKIE), undefined);
+}
+
+/**
+ * Takes a token out of the page address (query `token` / `access_token`, or the same names in
+ * the hash), stores it and removes it from the address with history.replaceState, keeping every
+ * other parameter. Returns the token, or null when the address carries none.
+ */
+export function captureTokenFromUrl(): string | null {
+  const url = new URL(window.location.href);
+  let token: string | null = null;
+
+  for (const name of URL_TOKEN_PARAMS) {
+    const value = url.searchParams.get(name);
+    if (value) token ??= value;
+    url.searchParams.delete(name);
+  }
+
+  const hash = url.hash.replace(/^#/, '');
+  if (hash.includes('=')) {
+    const hashParams = new URLSearchParams(hash);
+    let hashChanged = false;
+    for (const name of URL_TOKEN_PARAMS) {
+      const value = hashParams.get(name);
+      if (value) token ??= value;
+      if (hashParams.has(name)) {
+        hashParams.delete(name);
+        hashChanged = true;
+      }
+    }
+    if (hashChanged) {
+      const rest = hashParams.toString();
+      url.hash = rest ? `#${rest}` : '';
+    }
+  }
+
+  if (!token) return null;
+  storeToken(token);
+  const next = `${url.pathname}${url.search}${url.hash}`;
+  window.history.replaceState(window.history.state, '', next);
+  return token;
+}

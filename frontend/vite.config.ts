@@ -1,0 +1,43 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Every API prefix of the backend (spec §7). In development the Vite server forwards these to
+// the Rust binary so the browser sees a single origin, exactly as in production where the binary
+// serves both the API and this app under /app/.
+const API_PREFIXES = [
+  '/authorization',
+  '/auth',
+  '/profile',
+  '/profiles',
+  '/posts',
+  '/reports',
+  '/notifications',
+  '/admin',
+  '/media',
+  '/healthz',
+  '/openapi.json',
+];
+
+const apiTarget = process.env.SELFSOUND_API ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  base: '/app/',
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(
+      API_PREFIXES.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }]),
+    ),
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: { modules: { classNameStrategy: 'non-scoped' } },
+    restoreMocks: true,
+  },
+});
