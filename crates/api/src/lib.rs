@@ -1,0 +1,11 @@
+//! The HTTP shell: configuration, routes, extractors, error mapping, CORS, OpenAPI and the
+//! built web app, around the domain crates.
+
+pub mod config;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod routes;
+pub mod server;
+mod spa;
+pub mod state;

@@ -1,0 +1,217 @@
+//! Typed configuration, read from the environment and checked at start with clear messages.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use auth::oidc::GOOGLE_ISSUER;
+
+#[derive(Clone, Debug)]
+pub struct GoogleSettings {
+    pub client_id: String,
+    pub client_secret: String,
+    pub issuer_url: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `DATABASE_URL`: a SQLite path (default `<data dir>/selfsound.sqlite3`) or `postgres://...`.
+    pub database_url: String,
+    /// `SELFSOUND_DATA_DIR` (default `./data`): database file, media, mail, generated secrets.
+    pub data_dir: PathBuf,
+    /// `SELFSOUND_BIND` (default `127.0.0.1:8080`).
+    pub bind: SocketAddr,
+    /// `SELFSOUND_PUBLIC_URL` (default `http://<bind>`): our address as browsers reach it.
+    pub public_url: String,
+    /// `SELFSOUND_FRONTEND_URL` (default `<public url>/app`): where the web app lives.
+    pub frontend_url: String,
+    /// `SMTP_URL`: send e-mail over SMTP instead of writing it to `<data dir>/mail`.
+    pub smtp_url: Option<String>,
+    /// `SELFSOUND_MAIL_FROM` (default `SelfSound <no-reply@<public host>>`).
+    pub mail_from: String,
+    /// `CORS_ALLOWED_ORIGINS`: comma-separated origins allowed to call the API with credentials.
+    pub cors_allowed_origins: Vec<String>,
+    /// `GOOGLE_CLIENT_ID` + `GOOGLE_CLIENT_SECRET` (+ `OIDC_ISSUER_URL`, default Google's).
+    pub google: Option<GoogleSettings>,
+    /// `SELFSOUND_WEB_DIR` (default `frontend/dist`): the built web app.
+    pub web_dir: PathBuf,
+    /// `SELFSOUND_JWT_SECRET`: token signing secret shared by several processes; when unset one
+    /// is generated on first run and kept in `<data dir>/secrets/jwt-secret`.
+    pub jwt_secret: Option<String>,
+    /// `SELFSOUND_TRUST_PROXY=true`: take the client address from `X-Forwarded-For` (only
+    /// behind a reverse proxy that sets it).
+    pub trust_proxy: bool,
+    /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
+    pub throttle: auth::ThrottleRules,
+}
+
+/// Every problem found in the environment, reported together.
+#[derive(Debug)]
+pub struct ConfigError(pub Vec<String>);
+
+impl std::error::Error for ConfigError {}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "configuration is not usable:")?;
+        for p in &self.0 {
+            writeln!(f, "  - {p}")?;
+        }
+        Ok(())
+    }
+}
+
+fn origin_of(url: &str) -> Option<String> {
+    url::Url::parse(url).ok().map(|u| u.origin().ascii_serialization()).filter(|o| o != "null")
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()))
+    }
+
+    /// Reads configuration through `get` (the environment, or a map in tests).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let mut problems = Vec::new();
+        let data_dir = PathBuf::from(get("SELFSOUND_DATA_DIR").unwrap_or_else(|| "./data".into()));
+        let bind_raw = get("SELFSOUND_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
+        let bind = bind_raw.parse().unwrap_or_else(|_| {
+            problems.push(format!("SELFSOUND_BIND must be an address like 127.0.0.1:8080, not {bind_raw:?}"));
+            SocketAddr::from(([127, 0, 0, 1], 8080))
+        });
+        let public_url = get("SELFSOUND_PUBLIC_URL").unwrap_or_else(|| format!("http://{bind}"));
+        let public_url = public_url.trim_end_matches('/').to_owned();
+        if origin_of(&public_url).is_none() {
+            problems.push(format!("SELFSOUND_PUBLIC_URL must be an http(s) address, not {public_url:?}"));
+        }
+        let frontend_url = get("SELFSOUND_FRONTEND_URL").unwrap_or_else(|| format!("{public_url}/app"));
+        let frontend_url = frontend_url.trim_end_matches('/').to_owned();
+        if origin_of(&frontend_url).is_none() {
+            problems.push(format!("SELFSOUND_FRONTEND_URL must be an http(s) address, not {frontend_url:?}"));
+        }
+        let database_url = get("DATABASE_URL")
+            .unwrap_or_else(|| data_dir.join("selfsound.sqlite3").display().to_string());
+        let mut cors_allowed_origins = Vec::new();
+        for raw in get("CORS_ALLOWED_ORIGINS").unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match origin_of(raw) {
+                Some(o) if o == raw.trim_end_matches('/') => cors_allowed_origins.push(o),
+                _ => problems.push(format!(
+                    "CORS_ALLOWED_ORIGINS entries must be origins like https://app.example.com, not {raw:?}"
+                )),
+            }
+        }
+        let google = match (get("GOOGLE_CLIENT_ID"), get("GOOGLE_CLIENT_SECRET")) {
+            (Some(client_id), Some(client_secret)) => {
+                let issuer_url = get("OIDC_ISSUER_URL").unwrap_or_else(|| GOOGLE_ISSUER.into());
+                if origin_of(&issuer_url).is_none() {
+                    problems.push(format!("OIDC_ISSUER_URL must be an http(s) address, not {issuer_url:?}"));
+                }
+                Some(GoogleSettings { client_id, client_secret, issuer_url })
+            }
+            (None, None) => None,
+            _ => {
+                problems.push("GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together".into());
+                None
+            }
+        };
+        let host = url::Url::parse(&public_url).ok().and_then(|u| u.host_str().map(str::to_owned));
+        let mail_from = get("SELFSOUND_MAIL_FROM").unwrap_or_else(|| {
+            let host = host.filter(|h| h.contains('.') && h.parse::<std::net::IpAddr>().is_err());
+            format!("SelfSound <no-reply@{}>", host.unwrap_or_else(|| "selfsound.localhost".into()))
+        });
+        let jwt_secret = get("SELFSOUND_JWT_SECRET");
+        if jwt_secret.as_ref().is_some_and(|s| s.len() < 32) {
+            problems.push("SELFSOUND_JWT_SECRET must be at least 32 characters".into());
+        }
+        let trust_proxy = match get("SELFSOUND_TRUST_PROXY").as_deref() {
+            None | Some("false" | "0") => false,
+            Some("true" | "1") => true,
+            Some(other) => {
+                problems.push(format!("SELFSOUND_TRUST_PROXY must be true or false, not {other:?}"));
+                false
+            }
+        };
+        if !problems.is_empty() {
+            return Err(ConfigError(problems));
+        }
+        Ok(Config {
+            database_url,
+            data_dir,
+            bind,
+            public_url,
+            frontend_url,
+            smtp_url: get("SMTP_URL"),
+            mail_from,
+            cors_allowed_origins,
+            google,
+            web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
+            jwt_secret,
+            trust_proxy,
+            throttle: auth::ThrottleRules::default(),
+        })
+    }
+
+    /// Origins whose pages are ours: the public address, the web app's and the CORS list.
+    pub fn trusted_origins(&self) -> Vec<String> {
+        let mut origins: Vec<String> =
+            [&self.public_url, &self.frontend_url].iter().filter_map(|u| origin_of(u)).collect();
+        origins.extend(self.cors_allowed_origins.iter().cloned());
+        origins.sort();
+        origins.dedup();
+        origins
+    }
+
+    pub fn sign_in_page(&self) -> String {
+        format!("{}/sign-in", self.frontend_url)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_need_no_settings() {
+        let c = config(&[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.public_url, "http://127.0.0.1:8080");
+        assert_eq!(c.sign_in_page(), "http://127.0.0.1:8080/app/sign-in");
+        assert!(c.database_url.ends_with("selfsound.sqlite3"));
+        assert!(c.google.is_none());
+        assert_eq!(c.trusted_origins(), vec!["http://127.0.0.1:8080".to_owned()]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once() {
+        let err = config(&[
+            ("SELFSOUND_BIND", "nonsense"),
+            ("GOOGLE_CLIENT_ID", "id-only"),
+            ("CORS_ALLOWED_ORIGINS", "https://ok.example, not a url"),
+            ("SELFSOUND_JWT_SECRET", "short"),
+        ])
+        .err()
+        .map(|e| e.0)
+        .unwrap_or_default();
+        assert_eq!(err.len(), 4, "{err:?}");
+        assert!(err[0].contains("SELFSOUND_BIND"));
+    }
+
+    #[test]
+    fn google_needs_both_halves_and_defaults_to_googles_issuer() {
+        let c = config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.google.map(|g| g.issuer_url), Some("https://accounts.google.com".into()));
+    }
+
+    #[test]
+    fn cors_origins_are_trusted() {
+        let c = config(&[("CORS_ALLOWED_ORIGINS", "https://app.example.com/, http://localhost:5173")])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.cors_allowed_origins, vec!["https://app.example.com", "http://localhost:5173"]);
+        assert!(c.trusted_origins().contains(&"http://localhost:5173".to_owned()));
+    }
+}

@@ -1,0 +1,191 @@
+//! Putting the app together: state from configuration, middleware, routes, and the server.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_cors::Cors;
+use actix_web::dev::Server;
+use actix_web::middleware::{Compress, Condition, DefaultHeaders};
+use actix_web::{App, HttpResponse, HttpServer, web};
+use auth::mail::Mailer;
+use auth::oidc::{OidcClient, OidcSettings};
+use auth::token::TokenKeys;
+use auth::{AuthConfig, AuthService};
+use db::{Db, PoolOptions};
+use tracing_actix_web::TracingLogger;
+
+use crate::config::Config;
+use crate::error::{ApiError, clip};
+use crate::state::AppState;
+use crate::{openapi, routes, spa};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Config(#[from] crate::config::ConfigError),
+    #[error("database: {0}")]
+    Db(#[from] db::DbError),
+    #[error("{0}")]
+    Setup(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The token-signing secret: from configuration, else the one kept in the data folder, else a
+/// new one written there (readable by this user only).
+fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
+    if let Some(secret) = &config.jwt_secret {
+        return Ok(secret.as_bytes().to_vec());
+    }
+    let dir = config.data_dir.join("secrets");
+    let path = dir.join("jwt-secret");
+    if let Ok(existing) = std::fs::read_to_string(&path) {
+        let existing = existing.trim();
+        if existing.len() >= 32 {
+            return Ok(existing.as_bytes().to_vec());
+        }
+    }
+    std::fs::create_dir_all(&dir)?;
+    let secret = auth::oidc::random_token();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    std::io::Write::write_all(&mut options.open(&path)?, secret.as_bytes())?;
+    tracing::info!(path = %path.display(), "generated a new token-signing secret");
+    Ok(secret.into_bytes())
+}
+
+/// Connects to the database (running migrations) and builds the services.
+pub fn state(config: Config) -> Result<AppState, StartError> {
+    std::fs::create_dir_all(&config.data_dir)?;
+    let db = Db::connect(&config.database_url, &PoolOptions::default())?;
+    let setup = |e: auth::AuthError| StartError::Setup(e.to_string());
+    let mailer = match &config.smtp_url {
+        Some(url) => Mailer::smtp(url, &config.mail_from).map_err(setup)?,
+        None => Mailer::folder(config.data_dir.join("mail"), &config.mail_from).map_err(setup)?,
+    };
+    let oidc = match &config.google {
+        Some(g) => Some(
+            OidcClient::new(OidcSettings {
+                issuer_url: g.issuer_url.clone(),
+                client_id: g.client_id.clone(),
+                client_secret: g.client_secret.clone(),
+                redirect_url: format!("{}/auth/callback", config.public_url),
+            })
+            .map_err(setup)?,
+        ),
+        None => None,
+    };
+    let trusted_origins = config.trusted_origins();
+    let auth = AuthService::new(
+        db.clone(),
+        TokenKeys::new(&jwt_secret(&config)?),
+        mailer,
+        oidc,
+        AuthConfig {
+            public_url: config.public_url.clone(),
+            sign_in_page: config.sign_in_page(),
+            frontend_origins: trusted_origins.clone(),
+            throttle: config.throttle.clone(),
+        },
+    );
+    Ok(AppState { db, auth, config: Arc::new(config), trusted_origins: Arc::new(trusted_origins) })
+}
+
+fn json_config() -> web::JsonConfig {
+    use actix_web::error::JsonPayloadError as E;
+    web::JsonConfig::default().limit(64 * 1024).error_handler(|err, _| {
+        match err {
+            E::OverflowKnownLength { .. } | E::Overflow { .. } => {
+                ApiError::PayloadTooLarge("Request body is too large".into())
+            }
+            E::ContentType => ApiError::UnsupportedMediaType("Content-Type must be application/json".into()),
+            E::Deserialize(e) => ApiError::Unprocessable(format!("Invalid request body: {}", clip(e))),
+            other => ApiError::BadRequest(format!("Could not read the request body: {}", clip(other))),
+        }
+        .into()
+    })
+}
+
+fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default()
+        .error_handler(|err, _| ApiError::BadRequest(format!("Invalid query: {}", clip(err))).into())
+}
+
+fn path_config() -> web::PathConfig {
+    // A path segment that is not a valid id names nothing: 404, never 500.
+    web::PathConfig::default().error_handler(|_, _| ApiError::NotFound("Not found".into()).into())
+}
+
+async fn not_found() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound("Not found".into()))
+}
+
+fn cors(origins: &[String]) -> Cors {
+    origins
+        .iter()
+        .fold(Cors::default(), |c, o| c.allowed_origin(o))
+        // Same-origin requests carry an Origin header too; they are always fine.
+        .allowed_origin_fn(|origin, head| {
+            let host = head.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or_default();
+            origin.to_str().ok().and_then(|o| o.split_once("://")).is_some_and(|(_, h)| h == host)
+        })
+        .allow_any_method()
+        .allow_any_header()
+        .supports_credentials()
+        .max_age(3600)
+}
+
+/// Starts serving on `listener`; the returned server runs until stopped.
+pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError> {
+    let web_dir = state.config.web_dir.clone();
+    let cors_origins = state.config.cors_allowed_origins.clone();
+    let data = web::Data::new(state.clone());
+    let server = HttpServer::new(move || {
+        let web_dir = web_dir.clone();
+        App::new()
+            .app_data(data.clone())
+            .app_data(json_config())
+            .app_data(query_config())
+            .app_data(path_config())
+            .wrap(Condition::new(!cors_origins.is_empty(), cors(&cors_origins)))
+            .wrap(Compress::default())
+            .wrap(
+                DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
+                    .add(("X-Frame-Options", "DENY")),
+            )
+            .wrap(TracingLogger::default())
+            .service(routes::health::healthz)
+            .service(openapi::openapi_json)
+            .configure(routes::auth::configure)
+            .route("/", web::get().to(|| async {
+                HttpResponse::Found().insert_header(("Location", "/app/")).finish()
+            }))
+            .configure(|cfg| spa::configure(cfg, &web_dir))
+            .default_service(web::to(not_found))
+    })
+    .listen(listener)?
+    .shutdown_timeout(10)
+    .run();
+    spawn_sweeper(state);
+    Ok(server)
+}
+
+/// Hourly clean-up of expired sessions, links and throttle windows.
+fn spawn_sweeper(state: AppState) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(3600));
+        loop {
+            every.tick().await;
+            match state.auth.sweep().await {
+                Ok(n) if n > 0 => tracing::info!(removed = n, "swept expired rows"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "sweep failed"),
+            }
+        }
+    });
+}

@@ -1,0 +1,59 @@
+//! Serves the built web app under `/app/`: files as they are, every other path as `index.html`
+//! (history routing), hashed assets cached for a year, the page itself never cached.
+
+use std::path::{Path, PathBuf};
+
+use actix_files::{Files, NamedFile};
+use actix_web::dev::{ServiceRequest, ServiceResponse, fn_service};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::from_fn;
+use actix_web::{HttpResponse, web};
+
+pub const BASE: &str = "/app";
+
+async fn cache_headers(
+    req: ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let immutable = req.path().starts_with("/app/assets/");
+    let mut res = next.call(req).await?;
+    let value = if immutable { "public, max-age=31536000, immutable" } else { "no-cache" };
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    Ok(res)
+}
+
+pub fn configure(cfg: &mut web::ServiceConfig, web_dir: &Path) {
+    let index = web_dir.join("index.html");
+    if !index.is_file() {
+        tracing::warn!(dir = %web_dir.display(), "the web app is not built; /app/ will say so");
+        let dir = web_dir.display().to_string();
+        let not_built = move || {
+            let dir = dir.clone();
+            async move {
+                HttpResponse::ServiceUnavailable().content_type("text/plain; charset=utf-8").body(format!(
+                    "The SelfSound web app is not built (no index.html in {dir}).\n\
+                     Run `make run`, or `npm run build` in frontend/, then reload."
+                ))
+            }
+        };
+        cfg.route(BASE, web::get().to(not_built.clone())).route("/app/{tail:.*}", web::get().to(not_built));
+        return;
+    }
+    let index: PathBuf = index;
+    cfg.service(
+        web::scope(BASE).wrap(from_fn(cache_headers)).service(
+            Files::new("", web_dir)
+                .index_file("index.html")
+                .redirect_to_slash_directory()
+                .use_etag(true)
+                .default_handler(fn_service(move |req: ServiceRequest| {
+                    let index = index.clone();
+                    async move {
+                        let (req, _) = req.into_parts();
+                        let file = NamedFile::open_async(&index).await?;
+                        Ok(ServiceResponse::new(req.clone(), file.into_response(&req)))
+                    }
+                })),
+        ),
+    );
+}

@@ -1,0 +1,150 @@
+//! `spawn_app()`: the real server on a free port with its own fresh database, and typed helpers
+//! that speak to it like a client written from the spec would.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::HashMap;
+use std::net::TcpListener;
+use std::path::PathBuf;
+
+use db::testing::TestDb;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+pub const PASSWORD: &str = "Sound#Check9";
+
+pub struct TestApp {
+    pub url: String,
+    pub client: reqwest::Client,
+    pub data_dir: tempfile::TempDir,
+    pub db: TestDb,
+    handle: actix_web::dev::ServerHandle,
+}
+
+pub struct Options {
+    pub env: Vec<(String, String)>,
+    pub throttle: auth::ThrottleRules,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { env: Vec::new(), throttle: auth::ThrottleRules::default() }
+    }
+}
+
+pub async fn spawn_app(db: TestDb) -> TestApp {
+    spawn_app_with(db, Options::default()).await
+}
+
+pub async fn spawn_app_with(db: TestDb, options: Options) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut env: HashMap<String, String> = HashMap::from([
+        ("DATABASE_URL".into(), db.url.clone()),
+        ("SELFSOUND_DATA_DIR".into(), data_dir.path().display().to_string()),
+        ("SELFSOUND_PUBLIC_URL".into(), url.clone()),
+        ("SELFSOUND_WEB_DIR".into(), data_dir.path().join("no-web-app").display().to_string()),
+    ]);
+    env.extend(options.env);
+    let mut config = api::config::Config::from_lookup(|k| env.get(k).cloned()).unwrap();
+    config.throttle = options.throttle;
+    let state = api::server::state(config).unwrap();
+    let server = api::server::run(state, listener).unwrap();
+    let handle = server.handle();
+    tokio::spawn(server);
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    TestApp { url, client, data_dir, db, handle }
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn detail(&self) -> &str {
+        self.body["detail"].as_str().unwrap_or_default()
+    }
+}
+
+impl TestApp {
+    pub async fn stop(&self) {
+        self.handle.stop(false).await;
+    }
+
+    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
+        let mut req = self.client.request(method, format!("{}{path}", self.url));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        answer(req.send().await.unwrap()).await
+    }
+
+    pub async fn raw(&self, req: reqwest::RequestBuilder) -> Answer {
+        answer(req.send().await.unwrap()).await
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
+        self.call(Method::GET, path, token, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Answer {
+        self.call(Method::POST, path, token, Some(body)).await
+    }
+
+    pub async fn sign_up(&self, name: &str, email: &str, password: &str) -> Answer {
+        self.post("/authorization/signup", None, json!({"name": name, "email": email, "password": password})).await
+    }
+
+    pub async fn log_in(&self, email: &str, password: &str) -> Answer {
+        self.post("/authorization/logindefault", None, json!({"email": email, "password": password})).await
+    }
+
+    pub fn mail_dir(&self) -> PathBuf {
+        self.data_dir.path().join("mail")
+    }
+
+    /// The verification link of the newest e-mail to `email`.
+    pub fn verification_link(&self, email: &str) -> String {
+        let mut mails: Vec<_> = std::fs::read_dir(self.mail_dir()).unwrap().flatten().map(|e| e.path()).collect();
+        mails.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+        let text = mails
+            .iter()
+            .rev()
+            .map(|p| std::fs::read_to_string(p).unwrap().replace("=\r\n", "").replace("=3D", "="))
+            .find(|t| t.contains(&format!("To: {email}")))
+            .expect("an e-mail to this address");
+        let start = text.find("http").expect("a link");
+        let link: String = text[start..].chars().take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<').collect();
+        assert!(link.contains("/authorization/verify?token="), "{link}");
+        link
+    }
+
+    pub fn mail_count(&self) -> usize {
+        std::fs::read_dir(self.mail_dir()).map(|d| d.count()).unwrap_or(0)
+    }
+
+    /// Signs up, follows the e-mailed link and signs in; answers the access token.
+    pub async fn verified_user(&self, name: &str, email: &str) -> String {
+        assert_eq!(self.sign_up(name, email, PASSWORD).await.status, StatusCode::OK);
+        let link = self.verification_link(email);
+        let res = self.client.get(&link).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::SEE_OTHER);
+        let answer = self.log_in(email, PASSWORD).await;
+        assert_eq!(answer.status, StatusCode::OK, "{:?}", answer.body);
+        answer.body["access_token"].as_str().unwrap().to_owned()
+    }
+}
+
+async fn answer(res: reqwest::Response) -> Answer {
+    let status = res.status();
+    let headers = res.headers().clone();
+    let text = res.text().await.unwrap();
+    let body = if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap_or(Value::String(text)) };
+    Answer { status, headers, body }
+}
