@@ -304,10 +304,22 @@ impl AuthService {
         Ok(())
     }
 
-    /// Deletes the account and, by cascade, everything it owns, sessions included.
+    /// Deletes the account and, by cascade, everything it owns, sessions included; the
+    /// counters of the people it listened to (or who listened to it) follow.
     pub async fn delete_account(&self, user: &CurrentUser) -> Result<(), AuthError> {
         let id = user.id;
-        self.0.db.run(move |conn| write_tx(conn, |conn| Ok::<_, AuthError>(repo::delete_account(conn, id)?))).await?;
+        self.0
+            .db
+            .run(move |conn| {
+                write_tx(conn, |conn| {
+                    social_graph::detach_user(conn, id).map_err(|e| match e {
+                        social_graph::GraphError::Db(e) => AuthError::Db(e),
+                        other => AuthError::Unexpected(other.to_string()),
+                    })?;
+                    Ok::<_, AuthError>(repo::delete_account(conn, id)?)
+                })
+            })
+            .await?;
         Ok(())
     }
 

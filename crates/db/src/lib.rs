@@ -4,6 +4,7 @@
 mod conn;
 mod error;
 pub mod id;
+pub mod model;
 pub mod schema;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -14,6 +14,33 @@ diesel::table! {
         email_verified -> Bool,
         google_sub -> Nullable<Text>,
         created_at -> Timestamp,
+        posts_count -> BigInt,
+        listeners_count -> BigInt,
+        listened_to_count -> BigInt,
+    }
+}
+
+diesel::table! {
+    tags (id) {
+        id -> Text,
+        name -> Text,
+        color -> Text,
+    }
+}
+
+diesel::table! {
+    listens (listener_id, listened_id) {
+        listener_id -> BigInt,
+        listened_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    blocks (blocker_id, blocked_id) {
+        blocker_id -> BigInt,
+        blocked_id -> BigInt,
+        created_at -> Timestamp,
     }
 }
 
@@ -62,4 +89,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_verification_tokens,
     throttle_buckets,
     oidc_logins,
+    tags,
+    listens,
+    blocks,
 );

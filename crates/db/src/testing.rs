@@ -123,3 +123,23 @@ macro_rules! both_backends {
         )*
     };
 }
+
+/// Adds a verified user straight into the database (no password), for tests of other domains.
+#[allow(clippy::expect_used)]
+pub fn insert_user(conn: &mut crate::DbConnection, name: &str, login: &str) -> crate::Id {
+    use crate::schema::users;
+    use diesel::prelude::*;
+    let id = crate::Id::generate();
+    diesel::insert_into(users::table)
+        .values((
+            users::id.eq(id.0),
+            users::name.eq(name),
+            users::login.eq(login),
+            users::email.eq(format!("{login}@example.com")),
+            users::email_verified.eq(true),
+            users::created_at.eq(crate::time::now()),
+        ))
+        .execute(conn)
+        .expect("insert a test user");
+    id
+}

@@ -1,0 +1,18 @@
+//! Pure checks of uploaded bytes: what a file really is (by its bytes, never its name), its
+//! facts (image size), and a copy without the metadata a person did not mean to publish.
+
+pub mod image;
+
+pub use image::{ImageFacts, ImageKind, strip_image_metadata, sniff_image};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MediaError {
+    /// The bytes are not one of the accepted kinds.
+    #[error("unsupported file type")]
+    UnsupportedType,
+    /// The bytes claim to be an accepted kind but cannot be read as one.
+    #[error("the file is damaged or incomplete")]
+    Malformed,
+    #[error("the image is {width}×{height} pixels; at most {max_side} pixels a side and {max_pixels} pixels in all are accepted")]
+    TooManyPixels { width: u32, height: u32, max_side: u32, max_pixels: u64 },
+}

@@ -1,0 +1,41 @@
+//! Profile rows and what the profile calls answer.
+
+use db::diesel::prelude::*;
+use db::model::UserCard;
+use db::schema::users;
+
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct Profile {
+    pub id: i64,
+    pub name: String,
+    pub login: String,
+    pub email: Option<String>,
+    pub description: Option<String>,
+    pub avatar_url: Option<String>,
+    pub tag_id: Option<String>,
+    #[diesel(column_name = posts_count)]
+    pub posts: i64,
+    #[diesel(column_name = listeners_count)]
+    pub listeners: i64,
+    #[diesel(column_name = listened_to_count)]
+    pub listened_to: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = users)]
+pub struct Stats {
+    #[diesel(column_name = posts_count)]
+    pub posts: i64,
+    #[diesel(column_name = listeners_count)]
+    pub listeners: i64,
+    #[diesel(column_name = listened_to_count)]
+    pub listened_to: i64,
+}
+
+/// A search result: the person, and whether the searcher already listens to them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchHit {
+    pub user: UserCard,
+    pub active: bool,
+}

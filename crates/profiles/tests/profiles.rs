@@ -1,0 +1,234 @@
+//! Profile rules against a real database and a real storage folder, on SQLite and PostgreSQL.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use db::testing::{TestDb, insert_user};
+use db::Id;
+use profiles::{ProfileError, ProfilePatch, Profiles};
+
+struct Harness {
+    profiles: Profiles,
+    media: tempfile::TempDir,
+    db: TestDb,
+}
+
+fn harness(db: TestDb) -> Harness {
+    let media = tempfile::tempdir().unwrap();
+    let storage = storage::Storage::local(media.path()).unwrap();
+    Harness { profiles: Profiles::new(db.db.clone(), storage), media, db }
+}
+
+fn user(h: &Harness, name: &str, login: &str) -> Id {
+    insert_user(&mut h.db.get().unwrap(), name, login)
+}
+
+const MUSICIAN: &str = "b361c6f9-9425-4548-8c07-cb408140c304";
+
+async fn editing_changes_only_what_was_sent(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    let patch = ProfilePatch {
+        name: Some("Ada L".into()),
+        login: Some("@Ada.Lovelace".into()),
+        description: Some(Some("  Composer  ".into())),
+        tag_id: Some(Some(MUSICIAN.into())),
+    };
+    let p = h.profiles.update(me, patch).await.unwrap();
+    assert_eq!((p.name.as_str(), p.login.as_str()), ("Ada L", "adalovelace"));
+    assert_eq!(p.description.as_deref(), Some("Composer"));
+    assert_eq!(p.tag_id.as_deref(), Some(MUSICIAN));
+    let p = h.profiles.update(me, ProfilePatch { name: Some("Ada".into()), ..Default::default() }).await.unwrap();
+    assert_eq!(p.login, "adalovelace", "fields left out stay");
+    assert_eq!(p.tag_id.as_deref(), Some(MUSICIAN));
+    let p = h.profiles.update(me, ProfilePatch { tag_id: Some(None), description: Some(None), ..Default::default() }).await.unwrap();
+    assert_eq!((p.tag_id, p.description), (None, None), "null clears");
+}
+
+async fn a_taken_login_is_refused(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    user(&h, "Bea", "bea");
+    let err = h.profiles.update(me, ProfilePatch { login: Some("@BEA".into()), ..Default::default() }).await.err().unwrap();
+    assert!(matches!(err, ProfileError::LoginTaken));
+    let same = h.profiles.update(me, ProfilePatch { login: Some("ada".into()), ..Default::default() }).await;
+    assert!(same.is_ok(), "keeping one's own login is fine");
+}
+
+async fn bad_edits_change_nothing(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    for patch in [
+        ProfilePatch { name: Some("x".repeat(16)), ..Default::default() },
+        ProfilePatch { login: Some("x".repeat(21)), ..Default::default() },
+        ProfilePatch { description: Some(Some("b".repeat(131))), ..Default::default() },
+        ProfilePatch { tag_id: Some(Some("admin".into())), name: Some("Changed".into()), ..Default::default() },
+    ] {
+        assert!(matches!(h.profiles.update(me, patch).await, Err(ProfileError::Invalid(_))));
+    }
+    assert_eq!(h.profiles.profile(me).await.unwrap().name, "Ada");
+}
+
+async fn unknown_profiles_are_not_found(db: TestDb) {
+    let h = harness(db);
+    assert!(matches!(h.profiles.profile(Id(42)).await, Err(ProfileError::NotFound)));
+    assert!(matches!(h.profiles.stats(Id(42)).await, Err(ProfileError::NotFound)));
+}
+
+async fn stats_follow_listening(db: TestDb) {
+    let h = harness(db);
+    let (a, b) = (user(&h, "A", "a"), user(&h, "B", "b"));
+    social_graph::listen(&mut h.db.get().unwrap(), a, b).unwrap();
+    let s = h.profiles.stats(b).await.unwrap();
+    assert_eq!((s.posts, s.listeners, s.listened_to), (0, 1, 0));
+    assert_eq!(h.profiles.stats(a).await.unwrap().listened_to, 1);
+}
+
+fn logins(hits: &[profiles::SearchHit]) -> Vec<&str> {
+    hits.iter().map(|h| h.user.login.as_str()).collect()
+}
+
+async fn search_is_case_insensitive_over_name_and_login(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Searcher", "me");
+    user(&h, "Maria Callas", "diva");
+    user(&h, "Callum", "callum_beats");
+    user(&h, "Bob", "bobcall");
+    user(&h, "Zed", "zed");
+    let hits = h.profiles.search(Some(me), "  CALL ", 20).await.unwrap();
+    assert_eq!(hits.len(), 3, "{:?}", logins(&hits));
+    assert_eq!(hits[0].user.login, "callum_beats", "a login prefix ranks first");
+    let hits = h.profiles.search(Some(me), "ca", 20).await.unwrap();
+    assert_eq!(logins(&hits), vec!["callum_beats"], "short queries match prefixes of login or name");
+    let hits = h.profiles.search(Some(me), "m", 20).await.unwrap();
+    assert_eq!(logins(&hits), vec!["diva"], "the searcher is never a result");
+    assert!(h.profiles.search(Some(me), "nothing-like-this", 20).await.unwrap().is_empty());
+    let all = h.profiles.search(None, "", 20).await.unwrap();
+    assert_eq!(all.len(), 5, "an empty query lists people");
+    assert_eq!(h.profiles.search(None, "", 2).await.unwrap().len(), 2, "pages are limited");
+}
+
+async fn search_treats_special_characters_as_text(db: TestDb) {
+    let h = harness(db);
+    user(&h, "100% Pure", "pure");
+    user(&h, "Under_score", "under");
+    user(&h, "Quote \"Q\"", "quote");
+    assert_eq!(logins(&h.profiles.search(None, "0% p", 20).await.unwrap()), vec!["pure"]);
+    assert_eq!(logins(&h.profiles.search(None, "%", 20).await.unwrap()), Vec::<&str>::new());
+    assert_eq!(logins(&h.profiles.search(None, "r_s", 20).await.unwrap()), vec!["under"]);
+    assert_eq!(logins(&h.profiles.search(None, "\"q\"", 20).await.unwrap()), vec!["quote"]);
+    for q in ["'", "\\", "*", "OR", "NEAR(", "a\"b"] {
+        assert!(h.profiles.search(None, q, 20).await.is_ok(), "{q:?}");
+    }
+}
+
+async fn search_marks_people_the_searcher_listens_to(db: TestDb) {
+    let h = harness(db);
+    let (me, a, b) = (user(&h, "Me", "me"), user(&h, "Anna", "anna"), user(&h, "Annabel", "annabel"));
+    social_graph::listen(&mut h.db.get().unwrap(), me, b).unwrap();
+    let hits = h.profiles.search(Some(me), "anna", 20).await.unwrap();
+    let active: Vec<(i64, bool)> = hits.iter().map(|h| (h.user.id, h.active)).collect();
+    assert!(active.contains(&(a.0, false)) && active.contains(&(b.0, true)));
+    assert!(h.profiles.search(None, "anna", 20).await.unwrap().iter().all(|h| !h.active));
+}
+
+async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
+    let h = harness(db);
+    let a = user(&h, "Old Name", "oldlogin");
+    h.profiles.update(a, ProfilePatch { name: Some("Fresh".into()), login: Some("newlogin".into()), ..Default::default() }).await.unwrap();
+    assert!(h.profiles.search(None, "old", 20).await.unwrap().is_empty());
+    assert_eq!(logins(&h.profiles.search(None, "fresh", 20).await.unwrap()), vec!["newlogin"]);
+    assert_eq!(logins(&h.profiles.search(None, "newl", 20).await.unwrap()), vec!["newlogin"]);
+}
+
+/// A real PNG made by hand: 2×1, RGBA, with a tEXt chunk carrying a "location".
+fn png_with_text() -> Vec<u8> {
+    fn crc(data: &[u8]) -> u32 {
+        let mut c = 0xFFFF_FFFFu32;
+        for &b in data {
+            c ^= u32::from(b);
+            for _ in 0..8 {
+                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            }
+        }
+        !c
+    }
+    fn chunk(kind: &[u8], data: &[u8]) -> Vec<u8> {
+        let mut body = kind.to_vec();
+        body.extend_from_slice(data);
+        let mut out = (data.len() as u32).to_be_bytes().to_vec();
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&crc(&body).to_be_bytes());
+        out
+    }
+    // zlib stream of the two scanlines, stored (uncompressed) block.
+    let raw = [0u8, 255, 0, 0, 255, 0, 0, 255, 255];
+    let mut z = vec![0x78, 0x01, 1, raw.len() as u8, 0, !(raw.len() as u8), 0xFF];
+    z.extend_from_slice(&raw);
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in &raw {
+        a = (a + u32::from(x)) % 65521;
+        b = (b + a) % 65521;
+    }
+    z.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    png.extend(chunk(b"IHDR", &[0, 0, 0, 2, 0, 0, 0, 1, 8, 6, 0, 0, 0]));
+    png.extend(chunk(b"tEXt", b"Location\x0051.5N 0.1W"));
+    png.extend(chunk(b"IDAT", &z));
+    png.extend(chunk(b"IEND", &[]));
+    png
+}
+
+fn stored_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() { stack.push(e.path()) } else { out.push(e.path()) }
+        }
+    }
+    out
+}
+
+async fn an_avatar_is_stored_clean_and_replaces_the_old_one(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    let first = h.profiles.replace_avatar(me, png_with_text()).await.unwrap();
+    assert!(first.starts_with(&format!("/media/avatars/{me}/")) && first.ends_with(".png"), "{first}");
+    let files = stored_files(h.media.path());
+    assert_eq!(files.len(), 1);
+    let stored = std::fs::read(&files[0]).unwrap();
+    assert!(!String::from_utf8_lossy(&stored).contains("51.5N"), "metadata is stripped");
+    assert_eq!(h.profiles.profile(me).await.unwrap().avatar_url.as_deref(), Some(first.as_str()));
+
+    let second = h.profiles.replace_avatar(me, png_with_text()).await.unwrap();
+    assert_ne!(first, second);
+    assert_eq!(stored_files(h.media.path()).len(), 1, "the old avatar is removed");
+}
+
+async fn avatars_are_judged_by_their_bytes(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    assert!(matches!(h.profiles.replace_avatar(me, b"GIF89a not allowed".to_vec()).await, Err(ProfileError::AvatarType)));
+    assert!(matches!(h.profiles.replace_avatar(me, b"<svg/>".to_vec()).await, Err(ProfileError::AvatarType)));
+    let mut huge = png_with_text();
+    huge.resize(profiles::AVATAR_MAX_BYTES, 0);
+    assert!(matches!(h.profiles.replace_avatar(me, huge).await, Err(ProfileError::AvatarTooLarge)));
+    let truncated = png_with_text()[..40].to_vec();
+    assert!(matches!(h.profiles.replace_avatar(me, truncated).await, Err(ProfileError::AvatarUnreadable(_))));
+    assert!(stored_files(h.media.path()).is_empty(), "nothing was stored");
+    assert_eq!(h.profiles.profile(me).await.unwrap().avatar_url, None);
+}
+
+db::both_backends!(
+    editing_changes_only_what_was_sent,
+    a_taken_login_is_refused,
+    bad_edits_change_nothing,
+    unknown_profiles_are_not_found,
+    stats_follow_listening,
+    search_is_case_insensitive_over_name_and_login,
+    search_treats_special_characters_as_text,
+    search_marks_people_the_searcher_listens_to,
+    renamed_people_are_found_by_their_new_name,
+    an_avatar_is_stored_clean_and_replaces_the_old_one,
+    avatars_are_judged_by_their_bytes,
+);

@@ -1,0 +1,217 @@
+//! Object storage behind `object_store`: a local folder by default, any S3-compatible store by
+//! configuration. Keys are made by the application (`avatars/<user>/<random>.png`); reads may ask
+//! for a byte range so audio and video can seek.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures_util::stream::{BoxStream, StreamExt, TryStreamExt};
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::path::Path as ObjectPath;
+use object_store::{GetOptions, GetRange, ObjectStore, PutPayload};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    #[error("no such object")]
+    NotFound,
+    #[error("not a valid object key")]
+    InvalidKey,
+    #[error("the requested range cannot be served")]
+    RangeNotSatisfiable { size: u64 },
+    #[error("object storage failed: {0}")]
+    Backend(#[from] object_store::Error),
+    #[error("object storage is not usable: {0}")]
+    Setup(String),
+}
+
+/// A key the application made or a client sent back: lower-case letters, digits, `-`, `_`, `.`
+/// and `/`-separated segments, never `..`, at most 200 characters.
+pub fn check_key(key: &str) -> Result<ObjectPath, StorageError> {
+    let ok = !key.is_empty()
+        && key.len() <= 200
+        && key.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+        && key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-_./".contains(&b));
+    if !ok {
+        return Err(StorageError::InvalidKey);
+    }
+    ObjectPath::parse(key).map_err(|_| StorageError::InvalidKey)
+}
+
+/// A byte range as asked for in an HTTP `Range: bytes=...` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteRange {
+    /// `bytes=a-b` (inclusive end) or `bytes=a-`.
+    From { start: u64, end_inclusive: Option<u64> },
+    /// `bytes=-n`: the last n bytes.
+    Last(u64),
+}
+
+impl ByteRange {
+    /// Parses a single-range `Range` header; anything else (several ranges, other units) is
+    /// `None`, and the whole object is served, as HTTP allows.
+    pub fn parse(header: &str) -> Option<ByteRange> {
+        let spec = header.trim().strip_prefix("bytes=")?;
+        if spec.contains(',') {
+            return None;
+        }
+        let (a, b) = spec.split_once('-')?;
+        let (a, b) = (a.trim(), b.trim());
+        if a.is_empty() {
+            return b.parse().ok().map(ByteRange::Last);
+        }
+        let start = a.parse().ok()?;
+        let end_inclusive = if b.is_empty() { None } else { Some(b.parse().ok()?) };
+        if end_inclusive.is_some_and(|e| e < start) {
+            return None;
+        }
+        Some(ByteRange::From { start, end_inclusive })
+    }
+
+    /// The half-open range within an object of `size` bytes, or `None` when unsatisfiable.
+    pub fn resolve(self, size: u64) -> Option<Range<u64>> {
+        match self {
+            ByteRange::From { start, .. } if start >= size => None,
+            ByteRange::From { start, end_inclusive } => {
+                Some(start..end_inclusive.map_or(size, |e| e.saturating_add(1).min(size)))
+            }
+            ByteRange::Last(0) => None,
+            ByteRange::Last(n) => Some(size.saturating_sub(n)..size),
+        }
+    }
+}
+
+/// An object being read: its total size, the range being sent and the bytes as a stream.
+pub struct Object {
+    pub size: u64,
+    pub range: Range<u64>,
+    pub partial: bool,
+    pub body: BoxStream<'static, Result<Bytes, StorageError>>,
+}
+
+#[derive(Clone)]
+pub struct Storage {
+    store: Arc<dyn ObjectStore>,
+    description: String,
+}
+
+impl Storage {
+    /// Objects as files under `root` (created if missing).
+    pub fn local(root: &Path) -> Result<Storage, StorageError> {
+        std::fs::create_dir_all(root).map_err(|e| StorageError::Setup(format!("{}: {e}", root.display())))?;
+        let store = LocalFileSystem::new_with_prefix(root).map_err(|e| StorageError::Setup(e.to_string()))?;
+        Ok(Storage { store: Arc::new(store), description: format!("folder {}", root.display()) })
+    }
+
+    /// An S3-compatible bucket; endpoint, region and credentials come from the standard `AWS_*`
+    /// variables (`AWS_ENDPOINT`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
+    /// `AWS_ALLOW_HTTP` for a plain-HTTP endpoint such as a local MinIO or Garage).
+    pub fn s3(bucket: &str) -> Result<Storage, StorageError> {
+        let store = AmazonS3Builder::from_env()
+            .with_bucket_name(bucket)
+            .build()
+            .map_err(|e| StorageError::Setup(e.to_string()))?;
+        Ok(Storage { store: Arc::new(store), description: format!("S3 bucket {bucket}") })
+    }
+
+    pub fn describe(&self) -> &str {
+        &self.description
+    }
+
+    pub async fn put(&self, key: &str, data: Bytes) -> Result<(), StorageError> {
+        let path = check_key(key)?;
+        self.store.put(&path, PutPayload::from_bytes(data)).await?;
+        Ok(())
+    }
+
+    /// Reads an object, or the part of it `range` asks for.
+    pub async fn get(&self, key: &str, range: Option<ByteRange>) -> Result<Object, StorageError> {
+        let path = check_key(key)?;
+        let not_found = |e: object_store::Error| match e {
+            object_store::Error::NotFound { .. } => StorageError::NotFound,
+            other => StorageError::Backend(other),
+        };
+        let wanted = match range {
+            None => None,
+            Some(r) => {
+                let size = self.store.head(&path).await.map_err(not_found)?.size;
+                Some(r.resolve(size).ok_or(StorageError::RangeNotSatisfiable { size })?)
+            }
+        };
+        let options = GetOptions { range: wanted.clone().map(GetRange::Bounded), ..GetOptions::default() };
+        let result = self.store.get_opts(&path, options).await.map_err(not_found)?;
+        let size = result.meta.size;
+        let range = result.range.clone();
+        let body = result.into_stream().map_err(StorageError::Backend).boxed();
+        Ok(Object { size, range, partial: wanted.is_some(), body })
+    }
+
+    /// Removes an object; one that is already gone is not an error.
+    pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
+        let path = check_key(key)?;
+        match self.store.delete(&path).await {
+            Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    async fn read_all(o: Object) -> Vec<u8> {
+        o.body.try_collect::<Vec<_>>().await.unwrap().concat()
+    }
+
+    #[tokio::test]
+    async fn put_get_delete_in_a_local_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Storage::local(dir.path()).unwrap();
+        s.put("avatars/1/abc.png", Bytes::from_static(b"0123456789")).await.unwrap();
+        assert!(dir.path().join("avatars/1/abc.png").is_file());
+        let whole = s.get("avatars/1/abc.png", None).await.unwrap();
+        assert_eq!((whole.size, whole.partial), (10, false));
+        assert_eq!(read_all(whole).await, b"0123456789");
+        s.delete("avatars/1/abc.png").await.unwrap();
+        assert!(matches!(s.get("avatars/1/abc.png", None).await, Err(StorageError::NotFound)));
+        s.delete("avatars/1/abc.png").await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn byte_ranges_are_served() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Storage::local(dir.path()).unwrap();
+        s.put("a/b.bin", Bytes::from_static(b"0123456789")).await.unwrap();
+        let part = s.get("a/b.bin", ByteRange::parse("bytes=2-4")).await.unwrap();
+        assert_eq!((part.range.clone(), part.size, part.partial), (2..5, 10, true));
+        assert_eq!(read_all(part).await, b"234");
+        let tail = s.get("a/b.bin", ByteRange::parse("bytes=-3")).await.unwrap();
+        assert_eq!(read_all(tail).await, b"789");
+        let open = s.get("a/b.bin", ByteRange::parse("bytes=7-")).await.unwrap();
+        assert_eq!(read_all(open).await, b"789");
+        let past = s.get("a/b.bin", ByteRange::parse("bytes=8-100")).await.unwrap();
+        assert_eq!(read_all(past).await, b"89");
+        assert!(matches!(s.get("a/b.bin", ByteRange::parse("bytes=10-")).await, Err(StorageError::RangeNotSatisfiable { size: 10 })));
+    }
+
+    #[test]
+    fn range_headers_parse_strictly() {
+        assert_eq!(ByteRange::parse("bytes=0-0"), Some(ByteRange::From { start: 0, end_inclusive: Some(0) }));
+        assert_eq!(ByteRange::parse("bytes=-5"), Some(ByteRange::Last(5)));
+        for bad in ["", "bytes=", "bytes=5-2", "bytes=0-1,4-5", "items=0-1", "bytes=a-b", "bytes=-"] {
+            assert_eq!(ByteRange::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn keys_cannot_escape_or_surprise() {
+        assert!(check_key("avatars/12/x-y_z.png").is_ok());
+        for bad in ["", "../etc/passwd", "a/../b", "/abs", "a//b", "A.png", "a b", "a\\b", "a/./b", &"x".repeat(300)] {
+            assert!(check_key(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,10 @@
+DROP INDEX users_login_prefix_idx;
+DROP INDEX users_name_prefix_idx;
+DROP INDEX users_login_trgm_idx;
+DROP INDEX users_name_trgm_idx;
+DROP TABLE blocks;
+DROP TABLE listens;
+ALTER TABLE users DROP COLUMN listened_to_count;
+ALTER TABLE users DROP COLUMN listeners_count;
+ALTER TABLE users DROP COLUMN posts_count;
+DROP TABLE tags;

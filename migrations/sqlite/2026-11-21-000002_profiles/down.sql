@@ -1,0 +1,11 @@
+DROP INDEX users_name_lower_idx;
+DROP TRIGGER users_search_delete;
+DROP TRIGGER users_search_update;
+DROP TRIGGER users_search_insert;
+DROP TABLE users_search;
+DROP TABLE blocks;
+DROP TABLE listens;
+ALTER TABLE users DROP COLUMN listened_to_count;
+ALTER TABLE users DROP COLUMN listeners_count;
+ALTER TABLE users DROP COLUMN posts_count;
+DROP TABLE tags;
