@@ -40,6 +40,9 @@ pub struct Config {
     /// `SELFSOUND_TRUST_PROXY=true`: take the client address from `X-Forwarded-For` (only
     /// behind a reverse proxy that sets it).
     pub trust_proxy: bool,
+    /// `SELFSOUND_S3_BUCKET`: keep media in this S3-compatible bucket (endpoint and credentials
+    /// from the standard `AWS_*` variables) instead of `<data dir>/media`.
+    pub s3_bucket: Option<String>,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
 }
@@ -146,6 +149,7 @@ impl Config {
             web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
             jwt_secret,
             trust_proxy,
+            s3_bucket: get("SELFSOUND_S3_BUCKET"),
             throttle: auth::ThrottleRules::default(),
         })
     }

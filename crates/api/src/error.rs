@@ -5,6 +5,8 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
 use auth::AuthError;
 use db::DbError;
+use profiles::ProfileError;
+use social_graph::GraphError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -25,6 +27,10 @@ pub enum ApiError {
     #[error("{0}")]
     Unavailable(String),
     #[error(transparent)]
+    Profile(#[from] ProfileError),
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+    #[error(transparent)]
     Db(#[from] DbError),
 }
 
@@ -38,7 +44,10 @@ impl ApiError {
     /// with a neutral sentence; nothing internal leaks out.
     fn detail(&self) -> String {
         match self {
-            ApiError::Auth(AuthError::Db(_) | AuthError::Unexpected(_)) | ApiError::Db(_) => {
+            ApiError::Auth(AuthError::Db(_) | AuthError::Unexpected(_))
+            | ApiError::Profile(ProfileError::Db(_) | ProfileError::Storage(_))
+            | ApiError::Graph(GraphError::Db(_))
+            | ApiError::Db(_) => {
                 if self.status_code() == StatusCode::SERVICE_UNAVAILABLE {
                     "The service is busy. Please try again in a moment.".into()
                 } else {
@@ -81,6 +90,21 @@ impl ResponseError for ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Profile(e) => match e {
+                ProfileError::NotFound => StatusCode::NOT_FOUND,
+                ProfileError::Invalid(_) | ProfileError::AvatarUnreadable(_) => StatusCode::BAD_REQUEST,
+                ProfileError::LoginTaken => StatusCode::CONFLICT,
+                ProfileError::AvatarType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                ProfileError::AvatarTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+                ProfileError::Db(e) => db_status(e),
+                ProfileError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
+            },
+            ApiError::Graph(e) => match e {
+                GraphError::UserNotFound => StatusCode::NOT_FOUND,
+                GraphError::SelfListen | GraphError::SelfBlock => StatusCode::BAD_REQUEST,
+                GraphError::Blocked => StatusCode::FORBIDDEN,
+                GraphError::Db(e) => db_status(e),
+            },
             ApiError::Db(e) => db_status(e),
         }
     }

@@ -78,6 +78,13 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         ),
         None => None,
     };
+    let storage = match &config.s3_bucket {
+        Some(bucket) => storage::Storage::s3(bucket),
+        None => storage::Storage::local(&config.data_dir.join("media")),
+    }
+    .map_err(|e| StartError::Setup(format!("media storage: {e}")))?;
+    tracing::info!(storage = storage.describe(), "media storage");
+    let profiles = profiles::Profiles::new(db.clone(), storage);
     let trusted_origins = config.trusted_origins();
     let auth = AuthService::new(
         db.clone(),
@@ -91,7 +98,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             throttle: config.throttle.clone(),
         },
     );
-    Ok(AppState { db, auth, config: Arc::new(config), trusted_origins: Arc::new(trusted_origins) })
+    Ok(AppState { db, auth, profiles, config: Arc::new(config), trusted_origins: Arc::new(trusted_origins) })
 }
 
 fn json_config() -> web::JsonConfig {
@@ -162,6 +169,8 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .service(routes::health::healthz)
             .service(openapi::openapi_json)
             .configure(routes::auth::configure)
+            .configure(routes::profiles::configure)
+            .service(routes::media::media)
             .route("/", web::get().to(|| async {
                 HttpResponse::Found().insert_header(("Location", "/app/")).finish()
             }))

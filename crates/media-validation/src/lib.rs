@@ -16,3 +16,27 @@ pub enum MediaError {
     #[error("the image is {width}×{height} pixels; at most {max_side} pixels a side and {max_pixels} pixels in all are accepted")]
     TooManyPixels { width: u32, height: u32, max_side: u32, max_pixels: u64 },
 }
+
+/// The content type to serve a stored object with, from the extension the server gave it after
+/// sniffing its bytes. Unknown extensions are served as opaque bytes.
+pub fn content_type_for(key: &str) -> &'static str {
+    match key.rsplit('.').next().unwrap_or_default() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "mp4" => "video/mp4",
+        "mov" => "video/quicktime",
+        "webm" => "video/webm",
+        "mkv" => "video/x-matroska",
+        "avi" => "video/x-msvideo",
+        "mp3" => "audio/mpeg",
+        "wav" => "audio/wav",
+        "ogg" => "audio/ogg",
+        "flac" => "audio/flac",
+        "m4a" => "audio/mp4",
+        "musicxml" | "xml" => "application/vnd.recordare.musicxml+xml",
+        "mxl" => "application/vnd.recordare.musicxml",
+        _ => "application/octet-stream",
+    }
+}

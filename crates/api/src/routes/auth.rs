@@ -127,14 +127,14 @@ pub async fn login(
 #[utoipa::path(get, path = "/authorization/me", tag = "auth", security(("bearer" = [])),
     responses((status = 200, body = Me), (status = 401, body = Detail)))]
 #[get("/authorization/me")]
-pub async fn me(user: AuthUser) -> HttpResponse {
+pub async fn me(state: web::Data<AppState>, user: AuthUser) -> HttpResponse {
     let u = user.0;
     HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(Me {
         id: u.id,
         name: u.name,
         login: u.login,
         description: u.description,
-        avatar_url: u.avatar_url,
+        avatar_url: state.media_url(u.avatar_url),
         tag_id: u.tag_id,
         email: u.email,
         is_admin: u.is_admin,
@@ -147,6 +147,9 @@ pub async fn me(user: AuthUser) -> HttpResponse {
 #[delete("/authorization/me")]
 pub async fn delete_me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, ApiError> {
     state.auth.delete_account(&user.0).await?;
+    if let Some(avatar) = &user.0.avatar_url {
+        state.profiles.forget_avatar(avatar).await;
+    }
     Ok(HttpResponse::Ok().cookie(expired_cookie()).json(message("Account deleted")))
 }
 
