@@ -39,5 +39,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: { modules: { classNameStrategy: 'non-scoped' } },
     restoreMocks: true,
+    // Component tests talk to an API on another origin, which also proves the base URL is used.
+    env: { VITE_API_URL: 'http://api.selfsound.test' },
   },
 });

@@ -54,9 +54,18 @@ export function navItemForPath(pathname: string): NavItemId | null {
   return null;
 }
 
-/** The highlighted item: the path's own, else the remembered one. */
+/** Pages reached from a list (a post, another user's profile) rather than from the bar. */
+const DETAIL_PAGES = /^\/(post|user)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
+
+/**
+ * The highlighted item: the path's own; on a detail page the remembered one (where the visitor
+ * came from); nothing elsewhere (e.g. the not-found page).
+ */
 export function activeNavItem(pathname: string, remembered: string | null): NavItemId | null {
-  return navItemForPath(pathname) ?? (isNavItemId(remembered) ? remembered : null);
+  const own = navItemForPath(pathname);
+  if (own) return own;
+  if (DETAIL_PAGES.test(pathname) && isNavItemId(remembered)) return remembered;
+  return null;
 }
 
 export function readRememberedPage(): string | null {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet } from 'react-router';
 import { PageSpinner } from '../components/spinner';
 import { authQueries } from '../features/auth/api';
 
@@ -9,7 +9,6 @@ import { authQueries } from '../features/auth/api';
  * to /sign-in. It does not check admin rights.
  */
 export function RequireAuth() {
-  const location = useLocation();
   const me = useQuery(authQueries.me());
 
   // Wait for a first answer, and for a fresh one when the cached answer says "signed out"
@@ -18,7 +17,7 @@ export function RequireAuth() {
     return <PageSpinner label="Checking your session" />;
   }
   if (!me.data) {
-    return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+    return <Navigate to="/sign-in" replace />;
   }
   return <Outlet />;
 }

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import styles from './logo.module.css';
 
 interface LogoProps {
@@ -9,16 +10,19 @@ interface LogoProps {
 
 /** The SelfSound mark: a sound wave in a rounded square, with the word mark beside it. */
 export function Logo({ compact = false, inverted = false }: LogoProps) {
+  // Each logo needs its own gradient id: a hidden copy elsewhere on the page would otherwise
+  // own the id and the visible mark would render without its fill.
+  const gradientId = `logo-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   return (
     <span className={`${styles.logo} ${inverted ? styles.inverted : ''}`}>
       <svg className={styles.mark} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
         <defs>
-          <linearGradient id="selfsound-mark" x1="0" y1="0" x2="1" y2="1">
+          <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
             <stop offset="0" stopColor="#6D01D0" />
             <stop offset="1" stopColor="#000C9C" />
           </linearGradient>
         </defs>
-        <rect width="32" height="32" rx="9" fill={inverted ? '#ffffff' : 'url(#selfsound-mark)'} />
+        <rect width="32" height="32" rx="9" fill={inverted ? '#ffffff' : `url(#${gradientId})`} />
         <g
           stroke={inverted ? '#6D01D0' : '#ffffff'}
           strokeWidth="2.6"

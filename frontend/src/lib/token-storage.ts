@@ -87,11 +87,20 @@ function readToken(): string | null {
   return null;
 }
 
+function storedEverywhere(token: string): boolean {
+  return (
+    safely(() => localStorage.getItem(TOKEN_KEY), null) === token &&
+    safely(() => sessionStorage.getItem(TOKEN_KEY), null) === token &&
+    safely(() => localStorage.getItem(BACKUP_TOKEN_KEY), null) === token &&
+    readCookie(TOKEN_COOKIE) === token
+  );
+}
+
 /** The stored token, recovered from whichever place still has it; null when signed out. */
 export function getToken(): string | null {
   const token = readToken();
-  if (token && safely(() => localStorage.getItem(TOKEN_KEY), null) !== token) {
-    // Found only in a secondary place: put it back everywhere.
+  if (token && !storedEverywhere(token)) {
+    // Some place lost it (storage cleared, cookie expired): put it back everywhere.
     storeToken(token);
   }
   return token;

@@ -14,10 +14,10 @@ export interface Requirement {
 
 export const PASSWORD_REQUIREMENTS: readonly Requirement[] = [
   { id: 'length', label: 'At least 6 characters', test: (p) => [...p].length >= 6 },
-  { id: 'uppercase', label: 'One uppercase letter', test: (p) => /\p{Lu}/u.test(p) },
-  { id: 'lowercase', label: 'One lowercase letter', test: (p) => /\p{Ll}/u.test(p) },
-  { id: 'number', label: 'One number', test: (p) => /[0-9]/.test(p) },
-  { id: 'special', label: 'One special character', test: (p) => /[^\p{L}\p{N}\s]/u.test(p) },
+  { id: 'uppercase', label: 'An uppercase letter', test: (p) => /\p{Lu}/u.test(p) },
+  { id: 'lowercase', label: 'A lowercase letter', test: (p) => /\p{Ll}/u.test(p) },
+  { id: 'number', label: 'A number', test: (p) => /[0-9]/.test(p) },
+  { id: 'special', label: 'A special character', test: (p) => /[^\p{L}\p{N}\s]/u.test(p) },
 ];
 
 export interface ChecklistItem {

@@ -1,0 +1,53 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests against the real `selfsound` binary (see e2e/global-setup.ts) in Debian's
+ * Chromium, at a desktop and a phone width. Screenshots land in e2e/artifacts/ (git-ignored).
+ */
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: 'list',
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: chromium,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+  },
+  projects: [
+    {
+      name: 'desktop',
+      use: { viewport: { width: 1440, height: 900 } },
+    },
+    {
+      name: 'phone',
+      use: {
+        viewport: { width: 375, height: 812 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+  ],
+});

@@ -1,0 +1,18 @@
+import { Outlet } from 'react-router';
+import { NavBar } from './nav-bar';
+import styles from './app-layout.module.css';
+
+/** Every app screen except the sign-in, sign-up and verify pages: navigation bar + content. */
+export function AppLayout() {
+  return (
+    <div className={styles.shell}>
+      <a href="#main" className={styles.skip}>
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" className={styles.main} tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

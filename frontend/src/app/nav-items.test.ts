@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { CURRENT_PAGE_KEY, activeNavItem, navItemForPath, readRememberedPage, rememberPage } from './nav-items';
+
+describe('navItemForPath', () => {
+  it.each([
+    ['/home', 'home'],
+    ['/', 'home'],
+    ['/search', 'search'],
+    ['/add-post-media', 'add-post'],
+    ['/add-post-musicxml', 'add-post'],
+    ['/notifications', 'notifications'],
+    ['/profile', 'profile'],
+    ['/profile/42', 'profile'],
+    ['/settings', 'settings'],
+    ['/settings/', 'settings'],
+    ['/post/1', null],
+    ['/user/7', null],
+    ['/sign-in', null],
+    ['/homework', null],
+  ])('%s → %s', (path, item) => {
+    expect(navItemForPath(path)).toBe(item);
+  });
+});
+
+describe('activeNavItem', () => {
+  it("uses the path's own item first", () => {
+    expect(activeNavItem('/settings', 'home')).toBe('settings');
+  });
+
+  it('keeps the remembered item on detail pages', () => {
+    expect(activeNavItem('/post/123', 'search')).toBe('search');
+    expect(activeNavItem('/user/9', 'notifications')).toBe('notifications');
+    expect(activeNavItem('/another-user-rofile', 'home')).toBe('home');
+  });
+
+  it('highlights nothing elsewhere or with a bad memory', () => {
+    expect(activeNavItem('/nowhere', 'home')).toBeNull();
+    expect(activeNavItem('/post/1', 'garbage')).toBeNull();
+    expect(activeNavItem('/post/1', null)).toBeNull();
+  });
+});
+
+describe('remembered page', () => {
+  it('is kept in local storage', () => {
+    rememberPage('search');
+    expect(localStorage.getItem(CURRENT_PAGE_KEY)).toBe('search');
+    expect(readRememberedPage()).toBe('search');
+  });
+});

@@ -1,0 +1,16 @@
+import { BASE_PATH } from '../lib/config';
+import { captureTokenFromUrl } from '../lib/token-storage';
+
+/**
+ * Runs once before the app renders (spec §2): a token in the page address is stored and
+ * removed from it. Google sign-in returns to the sign-in page with `?token=`; that visitor is
+ * now signed in, so the address becomes /home (spec §4: a successful sign-in goes to /home).
+ */
+export function consumeTokenFromAddress(): void {
+  const token = captureTokenFromUrl();
+  if (!token) return;
+  const signInPath = `${BASE_PATH}/sign-in`;
+  if (window.location.pathname.replace(/\/+$/, '') === signInPath) {
+    window.history.replaceState(window.history.state, '', `${BASE_PATH}/home`);
+  }
+}

@@ -1,0 +1,232 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { api, server } from '../../test/server';
+import { currentLocation, renderPage } from '../../test/render';
+import { BASE_PATH } from '../../lib/config';
+import { getToken, storeToken } from '../../lib/token-storage';
+import { SignInPage } from './sign-in-page';
+
+function useProviders(google: boolean) {
+  server.use(http.get(api('/auth/providers'), () => HttpResponse.json({ google })));
+}
+
+function renderSignIn(route = '/sign-in') {
+  useProviders(true);
+  return renderPage(<SignInPage />, { route, path: '/sign-in' });
+}
+
+async function fillAndSubmit(email: string, password: string) {
+  const user = userEvent.setup();
+  if (email) await user.type(screen.getByLabelText('Email'), email);
+  if (password) await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign In' }));
+  return user;
+}
+
+describe('SignInPage', () => {
+  it('shows the spec validation messages under the fields', async () => {
+    renderSignIn();
+    await fillAndSubmit('', '');
+    expect(screen.getByText('Email is required')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+  });
+
+  it('checks the e-mail shape and the 6-character minimum', async () => {
+    renderSignIn();
+    await fillAndSubmit('ada@', '12345');
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('toggles the password between hidden and shown', async () => {
+    renderSignIn();
+    const user = userEvent.setup();
+    const input = screen.getByLabelText('Password');
+    expect(input).toHaveAttribute('type', 'password');
+    await user.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(input).toHaveAttribute('type', 'text');
+    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    expect(input).toHaveAttribute('type', 'password');
+  });
+
+  it('stores the token and goes to /home after signing in', async () => {
+    let body: unknown;
+    let resolve: () => void = () => {};
+    const answered = new Promise<void>((r) => (resolve = r));
+    server.use(
+      http.post(api('/authorization/logindefault'), async ({ request }) => {
+        body = await request.json();
+        await answered;
+        return HttpResponse.json({ access_token: 'jwt-1', token_type: 'bearer' });
+      }),
+      http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })),
+    );
+    renderSignIn();
+    await fillAndSubmit(' ada@example.com ', 'secret1');
+    expect(screen.getByRole('button', { name: 'Signing In...' })).toBeDisabled();
+    resolve();
+    await waitFor(() => expect(currentLocation()).toBe('/home'));
+    expect(body).toEqual({ email: 'ada@example.com', password: 'secret1' });
+    expect(getToken()).toBe('jwt-1');
+  });
+
+  it("shows the server's detail when sign-in is refused", async () => {
+    server.use(
+      http.post(api('/authorization/logindefault'), () =>
+        HttpResponse.json({ detail: 'Incorrect email or password' }, { status: 401 }),
+      ),
+    );
+    renderSignIn();
+    await fillAndSubmit('ada@example.com', 'wrong-pass');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect email or password');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+    expect(currentLocation()).toBe('/sign-in');
+  });
+
+  it('offers the verification page when the e-mail is not verified yet', async () => {
+    server.use(
+      http.post(api('/authorization/logindefault'), () =>
+        HttpResponse.json(
+          { detail: 'Please verify your email address before signing in. Check your inbox.' },
+          { status: 403 },
+        ),
+      ),
+    );
+    renderSignIn();
+    await fillAndSubmit('ada@example.com', 'secret1');
+    const link = await screen.findByRole('link', { name: 'Resend the verification email' });
+    expect(link).toHaveAttribute('href', '/verify?email=ada%40example.com');
+  });
+
+  it('falls back to {message}, then to Login failed', async () => {
+    server.use(
+      http.post(api('/authorization/logindefault'), () =>
+        HttpResponse.json({ message: 'Try later' }, { status: 429 }),
+      ),
+    );
+    renderSignIn();
+    const user = await fillAndSubmit('ada@example.com', 'secret1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try later');
+
+    server.use(
+      http.post(api('/authorization/logindefault'), () => new HttpResponse(null, { status: 500 })),
+    );
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Login failed$/));
+  });
+
+  it('reports a missing token', async () => {
+    server.use(http.post(api('/authorization/logindefault'), () => HttpResponse.json({})));
+    renderSignIn();
+    await fillAndSubmit('ada@example.com', 'secret1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Login failed: No access token received',
+    );
+  });
+
+  it('reports a token that could not be stored', async () => {
+    server.use(
+      http.post(api('/authorization/logindefault'), () => HttpResponse.json({ access_token: 'x' })),
+    );
+    renderSignIn();
+    vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new Error('full');
+    });
+    vi.spyOn(document, 'cookie', 'set').mockImplementation(() => {});
+    await fillAndSubmit('ada@example.com', 'secret1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Login successful but token storage failed. Please try again.',
+    );
+  });
+
+  it('reports a network failure', async () => {
+    server.use(http.post(api('/authorization/logindefault'), () => HttpResponse.error()));
+    renderSignIn();
+    await fillAndSubmit('ada@example.com', 'secret1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Network error. Please check your connection and try again.',
+    );
+  });
+
+  it('says the e-mail was verified and returns the address to /sign-in', async () => {
+    renderSignIn('/sign-in#verified=true');
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Your email has been verified. You can now sign in.',
+    );
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(screen.getByRole('status')).toHaveTextContent('Your email has been verified.');
+  });
+
+  it('says when the verification link was bad', async () => {
+    renderSignIn('/sign-in#verified=false');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This verification link is invalid or has expired.',
+    );
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+  });
+
+  it('says when Google sign-in failed', async () => {
+    renderSignIn('/sign-in?error=google');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Google sign-in failed. Please try again.',
+    );
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+  });
+
+  it('sends the browser to Google sign-in with the sign-in page as state', async () => {
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign, origin: 'http://localhost:3000' });
+    renderSignIn();
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Continue with Google' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await user.click(button);
+    expect(assign).toHaveBeenCalledWith(
+      `http://api.selfsound.test/auth/login?state=${encodeURIComponent(
+        `http://localhost:3000${BASE_PATH}/sign-in`,
+      )}&mobile=false&ios=false`,
+    );
+  });
+
+  it('disables Google sign-in when the server has it switched off', async () => {
+    server.use(http.get(api('/auth/providers'), () => HttpResponse.json({ google: false })));
+    renderPage(<SignInPage />, { route: '/sign-in', path: '/sign-in' });
+    expect(await screen.findByText('Google sign-in is not set up on this server.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeDisabled();
+  });
+
+  it('guest mode clears the tokens, ends the session and goes to /home', async () => {
+    storeToken('old-token');
+    let auth: string | null = null;
+    server.use(
+      http.post(api('/auth/logout'), ({ request }) => {
+        auth = request.headers.get('authorization');
+        return HttpResponse.json({ message: 'Logged out' });
+      }),
+    );
+    renderSignIn();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Guest mode' }));
+    await waitFor(() => expect(currentLocation()).toBe('/home'));
+    expect(getToken()).toBeNull();
+    expect(auth).toBe('Bearer old-token');
+  });
+
+  it('guest mode still goes home when there was no session to end', async () => {
+    server.use(
+      http.post(api('/auth/logout'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })),
+    );
+    renderSignIn();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Guest mode' }));
+    await waitFor(() => expect(currentLocation()).toBe('/home'));
+  });
+
+  it('guest mode reports a server it cannot reach', async () => {
+    server.use(http.post(api('/auth/logout'), () => HttpResponse.error()));
+    renderSignIn();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Guest mode' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Guest login error. Please try again.');
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { api, server } from '../../test/server';
+import { currentLocation, renderPage } from '../../test/render';
+import { getToken, storeToken } from '../../lib/token-storage';
+import { SettingsPage } from './settings-page';
+
+function renderSettings() {
+  return renderPage(<SettingsPage />, { route: '/settings', path: '/settings' });
+}
+
+describe('SettingsPage', () => {
+  it('shows the Starter plan and a card leading to Premium', () => {
+    renderSettings();
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
+    const starter = screen.getByRole('article', { name: 'Starter' });
+    expect(starter).toHaveTextContent('0 USD');
+    expect(starter).toHaveTextContent('per month');
+    expect(starter).toHaveTextContent('Free forever');
+    const perks = within(starter).getAllByRole('listitem').map((li) => li.textContent);
+    expect(perks).toEqual(['4 types of post', 'Tag role', 'Basic functionality']);
+    expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
+  });
+
+  it('logs out: POST /auth/logout with the token, tokens cleared, then /sign-in', async () => {
+    storeToken('tok');
+    let auth: string | null = null;
+    server.use(
+      http.post(api('/auth/logout'), ({ request }) => {
+        auth = request.headers.get('authorization');
+        return HttpResponse.json({ message: 'Logged out' });
+      }),
+    );
+    renderSettings();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(auth).toBe('Bearer tok');
+    expect(getToken()).toBeNull();
+  });
+
+  it('goes to /sign-in even when logging out fails', async () => {
+    storeToken('tok');
+    server.use(http.post(api('/auth/logout'), () => HttpResponse.error()));
+    renderSettings();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(getToken()).toBeNull();
+  });
+
+  it('asks before deleting the account and does nothing when declined', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const deleted = vi.fn();
+    server.use(http.delete(api('/authorization/me'), () => (deleted(), HttpResponse.json({}))));
+    renderSettings();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Delete account' }));
+    expect(confirm).toHaveBeenCalledWith(
+      'Are you sure you want to delete your account? This action cannot be undone.',
+    );
+    expect(deleted).not.toHaveBeenCalled();
+    expect(currentLocation()).toBe('/settings');
+  });
+
+  it('deletes the account when confirmed, then /sign-in', async () => {
+    storeToken('tok');
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const deleted = vi.fn();
+    server.use(
+      http.delete(api('/authorization/me'), () => {
+        deleted();
+        return HttpResponse.json({ message: 'Account deleted' });
+      }),
+    );
+    renderSettings();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Delete account' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(deleted).toHaveBeenCalledOnce();
+    expect(getToken()).toBeNull();
+  });
+
+  it('goes to /sign-in even when deleting fails', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    server.use(
+      http.delete(api('/authorization/me'), () => HttpResponse.json({ detail: 'x' }, { status: 500 })),
+    );
+    renderSettings();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Delete account' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+  });
+});

@@ -1,0 +1,109 @@
+import { Link, useNavigate } from 'react-router';
+import { ArrowRightIcon, CheckIcon, LogOutIcon, SparkIcon, TrashIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useDeleteAccount, useLogOut } from '../auth/api';
+import styles from './settings-page.module.css';
+
+export const DELETE_ACCOUNT_CONFIRMATION =
+  'Are you sure you want to delete your account? This action cannot be undone.';
+
+export const STARTER_PERKS = ['4 types of post', 'Tag role', 'Basic functionality'] as const;
+
+function SubscriptionSection() {
+  return (
+    <section className={styles.section} aria-labelledby="subscription-title">
+      <header className={styles.sectionHeader}>
+        <h2 id="subscription-title">Subscription</h2>
+        <p>Your plan and what it includes.</p>
+      </header>
+      <div className={styles.plans}>
+        <article className={`${styles.plan} ${styles.starter}`} aria-labelledby="starter-title">
+          <div className={styles.planTop}>
+            <h3 id="starter-title">Starter</h3>
+            <span className={styles.current}>Current plan</span>
+          </div>
+          <p className={styles.price}>
+            <span className={styles.amount}>0 USD</span>
+            <span className={styles.period}>per month</span>
+          </p>
+          <p className={styles.forever}>Free forever</p>
+          <ul className={styles.perks}>
+            {STARTER_PERKS.map((perk) => (
+              <li key={perk}>
+                <CheckIcon size={16} />
+                {perk}
+              </li>
+            ))}
+          </ul>
+        </article>
+        <Link to="/premium" className={`${styles.plan} ${styles.premium}`}>
+          <span className={styles.premiumIcon}>
+            <SparkIcon size={22} />
+          </span>
+          <h3>Premium</h3>
+          <p className={styles.premiumText}>
+            More for creators is on the way. See what Premium will offer.
+          </p>
+          <span className={styles.premiumLink}>
+            Learn about Premium <ArrowRightIcon size={16} />
+          </span>
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/** Settings (spec §2): subscription, blocked users, log out and the danger zone. */
+export function SettingsPage() {
+  usePageTitle('Settings');
+  const navigate = useNavigate();
+  const logOut = useLogOut();
+  const deleteAccount = useDeleteAccount();
+  const busy = logOut.isPending || deleteAccount.isPending;
+
+  // Both go to /sign-in whatever the server answered (spec §4).
+  const onLogOut = () => logOut.mutate(undefined, { onSettled: () => navigate('/sign-in') });
+  const onDelete = () => {
+    if (!window.confirm(DELETE_ACCOUNT_CONFIRMATION)) return;
+    deleteAccount.mutate(undefined, { onSettled: () => navigate('/sign-in') });
+  };
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.pageHeader}>
+        <h1>Settings</h1>
+      </header>
+
+      <SubscriptionSection />
+
+      {/* The blocked-users section (spec §2 Settings) goes here, between subscription and log out. */}
+
+      <section className={styles.section} aria-labelledby="account-title">
+        <header className={styles.sectionHeader}>
+          <h2 id="account-title">Account</h2>
+          <p>Sign out of SelfSound on this device.</p>
+        </header>
+        <div className={styles.row}>
+          <button type="button" className="btn btn-secondary" onClick={onLogOut} disabled={busy}>
+            {logOut.isPending ? <Spinner size="sm" label="" /> : <LogOutIcon size={18} />}
+            {logOut.isPending ? 'Logging out...' : 'Log out'}
+          </button>
+        </div>
+      </section>
+
+      <section className={`${styles.section} ${styles.danger}`} aria-labelledby="danger-title">
+        <header className={styles.sectionHeader}>
+          <h2 id="danger-title">Danger zone</h2>
+          <p>Deleting your account is permanent and cannot be undone.</p>
+        </header>
+        <div className={styles.row}>
+          <button type="button" className="btn btn-danger-outline" onClick={onDelete} disabled={busy}>
+            {deleteAccount.isPending ? <Spinner size="sm" label="" /> : <TrashIcon size={18} />}
+            {deleteAccount.isPending ? 'Deleting...' : 'Delete account'}
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import type { ReactElement } from 'react';
+import { render } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { Providers } from '../app/providers';
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } },
+  });
+}
+
+/** Shows where the router is, so tests can assert navigation. */
+export function LocationProbe() {
+  const location = useLocation();
+  return (
+    <div data-testid="location">
+      {location.pathname}
+      {location.search}
+      {location.hash}
+    </div>
+  );
+}
+
+interface Options {
+  route?: string;
+  /** The element's route pattern; other paths render a probe page. */
+  path?: string;
+  queryClient?: QueryClient;
+}
+
+/** Renders a page inside the app's providers and a memory router. */
+export function renderPage(element: ReactElement, options: Options = {}) {
+  const queryClient = options.queryClient ?? testQueryClient();
+  const utils = render(
+    <Providers client={queryClient}>
+      <MemoryRouter initialEntries={[options.route ?? '/']}>
+        <Routes>
+          <Route path={options.path ?? '*'} element={element} />
+          <Route path="*" element={<p>Other page</p>} />
+        </Routes>
+        <LocationProbe />
+      </MemoryRouter>
+    </Providers>,
+  );
+  return { ...utils, queryClient };
+}
+
+export function currentLocation(): string {
+  return document.querySelector('[data-testid="location"]')?.textContent ?? '';
+}
