@@ -6,7 +6,7 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 FRONTEND := frontend
-CRATES := db auth api
+CRATES := db media-validation storage social-graph auth profiles api
 
 .PHONY: run dev build web web-deps test test-rust test-web test-e2e ci bench fmt lint clean
 

@@ -91,8 +91,8 @@ impl Config {
         if origin_of(&frontend_url).is_none() {
             problems.push(format!("SELFSOUND_FRONTEND_URL must be an http(s) address, not {frontend_url:?}"));
         }
-        let database_url = get("DATABASE_URL")
-            .unwrap_or_else(|| data_dir.join("selfsound.sqlite3").display().to_string());
+        let database_url =
+            get("DATABASE_URL").unwrap_or_else(|| data_dir.join("selfsound.sqlite3").display().to_string());
         let mut cors_allowed_origins = Vec::new();
         for raw in get("CORS_ALLOWED_ORIGINS").unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match origin_of(raw) {
@@ -207,7 +207,8 @@ mod tests {
 
     #[test]
     fn google_needs_both_halves_and_defaults_to_googles_issuer() {
-        let c = config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
+        let c =
+            config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.google.map(|g| g.issuer_url), Some("https://accounts.google.com".into()));
     }
 

@@ -115,10 +115,10 @@ impl ResponseError for ApiError {
             tracing::error!(error = %error_chain(self), "request failed");
         }
         let mut response = HttpResponse::build(status);
-        if let ApiError::Auth(AuthError::Throttled(wait) | AuthError::ResendCooldown(wait)) = self {
-            if let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string()) {
-                response.insert_header((header::RETRY_AFTER, v));
-            }
+        if let ApiError::Auth(AuthError::Throttled(wait) | AuthError::ResendCooldown(wait)) = self
+            && let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string())
+        {
+            response.insert_header((header::RETRY_AFTER, v));
         }
         response.json(Detail { detail: self.detail() })
     }

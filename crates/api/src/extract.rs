@@ -30,10 +30,7 @@ fn token_of(req: &HttpRequest) -> Option<(String, Source)> {
             }
         }
     }
-    req.cookie(TOKEN_COOKIE)
-        .map(|c| c.value().to_owned())
-        .filter(|v| !v.is_empty())
-        .map(|v| (v, Source::Cookie))
+    req.cookie(TOKEN_COOKIE).map(|c| c.value().to_owned()).filter(|v| !v.is_empty()).map(|v| (v, Source::Cookie))
 }
 
 /// The raw token, for logout (which must work even with an expired session).
@@ -48,20 +45,15 @@ fn is_safe(method: &Method) -> bool {
 /// A browser sends `Origin` on every cross-site write; cookie-authenticated writes must come
 /// from one of our own origins, so another site cannot act with the visitor's cookie (CSRF).
 fn origin_allowed(req: &HttpRequest, state: &AppState) -> bool {
-    let origin = req
-        .headers()
-        .get(header::ORIGIN)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .or_else(|| {
-            req.headers()
-                .get(header::REFERER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|r| url::Url::parse(r).ok())
-                .map(|u| u.origin().ascii_serialization())
-        });
+    let origin = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_owned).or_else(|| {
+        req.headers()
+            .get(header::REFERER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|r| url::Url::parse(r).ok())
+            .map(|u| u.origin().ascii_serialization())
+    });
     let Some(origin) = origin else { return false };
-    if state.trusted_origins.iter().any(|o| *o == origin) {
+    if state.trusted_origins.contains(&origin) {
         return true;
     }
     // The host the request was addressed to is our own origin too (same-origin app).
@@ -93,9 +85,9 @@ impl FromRequest for AuthUser {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move {
-            authenticate(req).await?.map(AuthUser).ok_or(ApiError::Auth(AuthError::Unauthenticated))
-        })
+        Box::pin(
+            async move { authenticate(req).await?.map(AuthUser).ok_or(ApiError::Auth(AuthError::Unauthenticated)) },
+        )
     }
 }
 
@@ -123,9 +115,9 @@ impl FromRequest for ClientAddr {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let trust_proxy = req.app_data::<web::Data<AppState>>().is_some_and(|s| s.config.trust_proxy);
         let addr = if trust_proxy {
-            req.connection_info().realip_remote_addr().map(|a| {
-                a.parse::<std::net::SocketAddr>().map_or_else(|_| a.to_owned(), |s| s.ip().to_string())
-            })
+            req.connection_info()
+                .realip_remote_addr()
+                .map(|a| a.parse::<std::net::SocketAddr>().map_or_else(|_| a.to_owned(), |s| s.ip().to_string()))
         } else {
             req.peer_addr().map(|a| a.ip().to_string())
         };

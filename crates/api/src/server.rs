@@ -171,9 +171,7 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .configure(routes::auth::configure)
             .configure(routes::profiles::configure)
             .service(routes::media::media)
-            .route("/", web::get().to(|| async {
-                HttpResponse::Found().insert_header(("Location", "/app/")).finish()
-            }))
+            .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
             .default_service(web::to(not_found))
     })

@@ -40,20 +40,16 @@ pub fn configure(cfg: &mut web::ServiceConfig, web_dir: &Path) {
         return;
     }
     let index: PathBuf = index;
-    cfg.service(
-        web::scope(BASE).wrap(from_fn(cache_headers)).service(
-            Files::new("", web_dir)
-                .index_file("index.html")
-                .redirect_to_slash_directory()
-                .use_etag(true)
-                .default_handler(fn_service(move |req: ServiceRequest| {
-                    let index = index.clone();
-                    async move {
-                        let (req, _) = req.into_parts();
-                        let file = NamedFile::open_async(&index).await?;
-                        Ok(ServiceResponse::new(req.clone(), file.into_response(&req)))
-                    }
-                })),
+    cfg.service(web::scope(BASE).wrap(from_fn(cache_headers)).service(
+        Files::new("", web_dir).index_file("index.html").redirect_to_slash_directory().use_etag(true).default_handler(
+            fn_service(move |req: ServiceRequest| {
+                let index = index.clone();
+                async move {
+                    let (req, _) = req.into_parts();
+                    let file = NamedFile::open_async(&index).await?;
+                    Ok(ServiceResponse::new(req.clone(), file.into_response(&req)))
+                }
+            }),
         ),
-    );
+    ));
 }

@@ -158,7 +158,12 @@ async fn bad_input_gets_a_4xx_with_a_detail_never_a_5xx(db: TestDb) {
     for path in paths {
         for (what, body) in &bodies {
             let res = app
-                .raw(app.client.post(format!("{}{path}", app.url)).header("content-type", "application/json").body(body.clone()))
+                .raw(
+                    app.client
+                        .post(format!("{}{path}", app.url))
+                        .header("content-type", "application/json")
+                        .body(body.clone()),
+                )
                 .await;
             assert!(res.status.is_client_error(), "{path} {what}: {}", res.status);
             assert!(!res.detail().is_empty(), "{path} {what}: a detail is given: {:?}", res.body);
@@ -184,10 +189,12 @@ async fn bad_input_gets_a_4xx_with_a_detail_never_a_5xx(db: TestDb) {
         assert_eq!(res.status, StatusCode::UNAUTHORIZED);
         assert_eq!(res.detail(), "Not authenticated");
     }
-    let res = app.raw(app.client.get(format!("{}/authorization/me", app.url)).header("authorization", "Basic abc")).await;
+    let res =
+        app.raw(app.client.get(format!("{}/authorization/me", app.url)).header("authorization", "Basic abc")).await;
     assert_eq!(res.status, StatusCode::UNAUTHORIZED);
 
-    let verify = app.client.get(format!("{}/authorization/verify?token={}", app.url, "z".repeat(5000))).send().await.unwrap();
+    let verify =
+        app.client.get(format!("{}/authorization/verify?token={}", app.url, "z".repeat(5000))).send().await.unwrap();
     assert_eq!(verify.status(), StatusCode::SEE_OTHER);
     let verify = app.client.get(format!("{}/authorization/verify", app.url)).send().await.unwrap();
     assert_eq!(verify.headers()["location"], format!("{}/app/sign-in#verified=false", app.url));
@@ -212,8 +219,8 @@ async fn an_expired_session_is_refused(db: TestDb) {
 }
 
 async fn sign_in_is_throttled_per_client_address(db: TestDb) {
-    let mut throttle = auth::ThrottleRules::default();
-    throttle.login_per_client = auth::throttle::Rule::per_minutes(3, 5);
+    let throttle =
+        auth::ThrottleRules { login_per_client: auth::throttle::Rule::per_minutes(3, 5), ..Default::default() };
     let app = spawn_app_with(db, Options { throttle, ..Options::default() }).await;
     for _ in 0..3 {
         assert_eq!(app.log_in("ada@example.com", "Wrong#Pass1").await.status, StatusCode::UNAUTHORIZED);

@@ -80,7 +80,8 @@ async fn own_profile_edit_and_public_view(db: TestDb) {
     let anonymous = app.get(&format!("/profiles/{ada_id}"), None).await;
     assert_eq!(anonymous.status, StatusCode::OK, "profiles are public");
 
-    let cleared = app.call(Method::PATCH, "/profile/me", Some(&ada), Some(json!({"tag_id": null, "description": null}))).await;
+    let cleared =
+        app.call(Method::PATCH, "/profile/me", Some(&ada), Some(json!({"tag_id": null, "description": null}))).await;
     assert_eq!((cleared.body["tag_id"].clone(), cleared.body["description"].clone()), (json!(null), json!(null)));
     assert_eq!(cleared.body["name"], "Ada L", "fields left out stay");
     let me = app.get("/authorization/me", Some(&ada)).await;
@@ -111,7 +112,15 @@ async fn profile_edit_rules(db: TestDb) {
     }
     let taken = app.call(Method::PATCH, "/profile/me", Some(&ada), Some(json!({"login": "bea"}))).await;
     assert_eq!(taken.detail(), "This login is already taken");
-    let huge = app.raw(app.client.patch(format!("{}/profile/me", app.url)).bearer_auth(&ada).header("content-type", "application/json").body(format!("{{\"name\": \"{}\"}}", "x".repeat(100_000)))).await;
+    let huge = app
+        .raw(
+            app.client
+                .patch(format!("{}/profile/me", app.url))
+                .bearer_auth(&ada)
+                .header("content-type", "application/json")
+                .body(format!("{{\"name\": \"{}\"}}", "x".repeat(100_000))),
+        )
+        .await;
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(app.get("/profile/me/profile", Some(&ada)).await.body["name"], "Ada", "nothing changed");
 }
@@ -156,11 +165,18 @@ async fn blocking_rules_over_http(db: TestDb) {
     assert_eq!(app.get(&format!("/profiles/blocks/check/{ada_id}"), Some(&bea)).await.body["is_blocked"], false);
     for (who, id) in [(&ada, &ada_id), (&bea, &bea_id)] {
         let s = app.get(&format!("/profiles/{id}/stats"), Some(who)).await.body;
-        assert_eq!((s["listeners"].clone(), s["listenedTo"].clone()), (json!(0), json!(0)), "listening ended both ways");
+        assert_eq!(
+            (s["listeners"].clone(), s["listenedTo"].clone()),
+            (json!(0), json!(0)),
+            "listening ended both ways"
+        );
     }
     let denied = app.call(Method::POST, &format!("/profiles/listening/{ada_id}"), Some(&bea), None).await;
     assert_eq!(denied.status, StatusCode::FORBIDDEN);
-    assert_eq!(denied.detail(), "Cannot listen to this user because either you have blocked them or they have blocked you.");
+    assert_eq!(
+        denied.detail(),
+        "Cannot listen to this user because either you have blocked them or they have blocked you."
+    );
     let denied = app.call(Method::POST, &format!("/profiles/listening/{bea_id}"), Some(&ada), None).await;
     assert_eq!(denied.status, StatusCode::FORBIDDEN);
 
@@ -173,9 +189,15 @@ async fn blocking_rules_over_http(db: TestDb) {
     let own = app.call(Method::POST, &format!("/profiles/blocks/{ada_id}"), Some(&ada), None).await;
     assert_eq!(own.status, StatusCode::BAD_REQUEST);
 
-    assert_eq!(app.call(Method::DELETE, &format!("/profiles/blocks/{bea_id}"), Some(&ada), None).await.status, StatusCode::OK);
+    assert_eq!(
+        app.call(Method::DELETE, &format!("/profiles/blocks/{bea_id}"), Some(&ada), None).await.status,
+        StatusCode::OK
+    );
     assert_eq!(app.get("/profiles/blocks", Some(&ada)).await.body, json!([]));
-    assert_eq!(app.call(Method::POST, &format!("/profiles/listening/{ada_id}"), Some(&bea), None).await.status, StatusCode::OK);
+    assert_eq!(
+        app.call(Method::POST, &format!("/profiles/listening/{ada_id}"), Some(&bea), None).await.status,
+        StatusCode::OK
+    );
 }
 
 async fn search_over_http(db: TestDb) {
@@ -243,7 +265,9 @@ async fn avatar_upload_refusals(db: TestDb) {
     assert_eq!(wrong_field.status, StatusCode::BAD_REQUEST);
     let broken = app.upload_avatar(Some(&ada), "avatar", "me.png", png_with_location(2)[..30].to_vec()).await;
     assert_eq!(broken.status, StatusCode::BAD_REQUEST);
-    let not_multipart = app.raw(app.client.patch(format!("{}/profile/me/avatar", app.url)).bearer_auth(&ada).json(&json!({"avatar": "x"}))).await;
+    let not_multipart = app
+        .raw(app.client.patch(format!("{}/profile/me/avatar", app.url)).bearer_auth(&ada).json(&json!({"avatar": "x"})))
+        .await;
     assert_eq!(not_multipart.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     assert_eq!(app.get("/profile/me/profile", Some(&ada)).await.body["avatar_url"], json!(null));
     assert_eq!(app.get("/media/avatars/nothing.png", None).await.status, StatusCode::NOT_FOUND);
@@ -255,7 +279,10 @@ async fn deleting_an_account_updates_others_and_search(db: TestDb) {
     let (ada, _) = app.person("Ada", "ada@example.com").await;
     let (bea, bea_id) = app.person("Bea", "bea@example.com").await;
     app.call(Method::POST, &format!("/profiles/listening/{bea_id}"), Some(&ada), None).await;
-    let avatar = app.upload_avatar(Some(&ada), "avatar", "me.png", png_with_location(2)).await.body["avatar_url"].as_str().unwrap().to_owned();
+    let avatar = app.upload_avatar(Some(&ada), "avatar", "me.png", png_with_location(2)).await.body["avatar_url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert_eq!(app.get(&format!("/profiles/{bea_id}/stats"), None).await.body["listeners"], 1);
     assert_eq!(app.call(Method::DELETE, "/authorization/me", Some(&ada), None).await.status, StatusCode::OK);
     assert_eq!(app.get(&format!("/profiles/{bea_id}/stats"), None).await.body["listeners"], 0);

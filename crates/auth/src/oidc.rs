@@ -93,10 +93,8 @@ impl OidcClient {
     pub async fn metadata(&self) -> Result<&ProviderMetadata, AuthError> {
         self.metadata
             .get_or_try_init(|| async {
-                let url = format!(
-                    "{}/.well-known/openid-configuration",
-                    self.settings.issuer_url.trim_end_matches('/')
-                );
+                let url =
+                    format!("{}/.well-known/openid-configuration", self.settings.issuer_url.trim_end_matches('/'));
                 let meta: ProviderMetadata = self
                     .http
                     .get(&url)
@@ -121,7 +119,8 @@ impl OidcClient {
     /// Where to send the browser to sign in.
     pub async fn authorization_url(&self, state: &str, nonce: &str, pkce_verifier: &str) -> Result<String, AuthError> {
         let meta = self.metadata().await?;
-        let mut url = url::Url::parse(&meta.authorization_endpoint).map_err(|e| google_err("authorization endpoint", e))?;
+        let mut url =
+            url::Url::parse(&meta.authorization_endpoint).map_err(|e| google_err("authorization endpoint", e))?;
         url.query_pairs_mut()
             .append_pair("response_type", "code")
             .append_pair("client_id", &self.settings.client_id)
@@ -169,7 +168,10 @@ impl OidcClient {
     async fn verify_id_token(&self, token: &str) -> Result<IdClaims, AuthError> {
         let header = jsonwebtoken::decode_header(token).map_err(|e| google_err("ID token", e))?;
         // Asymmetric algorithms only: a provider's public key must never double as an HMAC secret.
-        if !matches!(header.alg, Algorithm::RS256 | Algorithm::RS384 | Algorithm::RS512 | Algorithm::ES256 | Algorithm::ES384) {
+        if !matches!(
+            header.alg,
+            Algorithm::RS256 | Algorithm::RS384 | Algorithm::RS512 | Algorithm::ES256 | Algorithm::ES384
+        ) {
             return Err(AuthError::Google(format!("ID token algorithm {:?} is not accepted", header.alg)));
         }
         let key = self.key_for(header.kid.as_deref()).await?;
@@ -242,7 +244,8 @@ mod tests {
 
     #[test]
     fn email_verified_reads_both_spellings() {
-        let mut c = IdClaims { sub: "1".into(), email: None, email_verified: None, name: None, picture: None, nonce: None };
+        let mut c =
+            IdClaims { sub: "1".into(), email: None, email_verified: None, name: None, picture: None, nonce: None };
         assert!(!c.email_is_verified());
         c.email_verified = Some(serde_json::json!(true));
         assert!(c.email_is_verified());

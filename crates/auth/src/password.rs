@@ -46,9 +46,7 @@ impl NewPassword {
             return Err(AuthError::Invalid(format!("Password must include {}", join(&missing))));
         }
         if raw.chars().count() > MAX_LEN {
-            return Err(AuthError::Invalid(
-                "Password must include no more than 128 characters".into(),
-            ));
+            return Err(AuthError::Invalid("Password must include no more than 128 characters".into()));
         }
         Ok(NewPassword(raw.to_owned()))
     }

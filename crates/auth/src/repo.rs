@@ -5,24 +5,16 @@ use db::diesel::prelude::*;
 use db::schema::{email_verification_tokens as evt, oidc_logins, sessions, users};
 use db::{DbConnection, Id};
 
+use crate::AuthError;
 use crate::model::{Account, NewAccount};
 use crate::validate::login_base;
-use crate::AuthError;
 
 pub fn account_by_email(conn: &mut DbConnection, email: &str) -> QueryResult<Option<Account>> {
-    users::table
-        .filter(users::email.eq(email))
-        .select(Account::as_select())
-        .first(conn)
-        .optional()
+    users::table.filter(users::email.eq(email)).select(Account::as_select()).first(conn).optional()
 }
 
 pub fn account_by_google_sub(conn: &mut DbConnection, sub: &str) -> QueryResult<Option<Account>> {
-    users::table
-        .filter(users::google_sub.eq(sub))
-        .select(Account::as_select())
-        .first(conn)
-        .optional()
+    users::table.filter(users::google_sub.eq(sub)).select(Account::as_select()).first(conn).optional()
 }
 
 /// A login nobody has: the base itself, else the base with a random number.
@@ -53,26 +45,17 @@ pub fn refresh_unverified(conn: &mut DbConnection, id: i64, name: &str, hash: &s
 }
 
 pub fn mark_verified(conn: &mut DbConnection, id: i64) -> QueryResult<()> {
-    diesel::update(users::table.filter(users::id.eq(id)))
-        .set(users::email_verified.eq(true))
-        .execute(conn)
-        .map(|_| ())
+    diesel::update(users::table.filter(users::id.eq(id))).set(users::email_verified.eq(true)).execute(conn).map(|_| ())
 }
 
 pub fn link_google(conn: &mut DbConnection, id: i64, sub: &str, drop_password: bool) -> QueryResult<()> {
     let target = users::table.filter(users::id.eq(id));
     if drop_password {
         diesel::update(target)
-            .set((
-                users::google_sub.eq(sub),
-                users::email_verified.eq(true),
-                users::password_hash.eq(None::<String>),
-            ))
+            .set((users::google_sub.eq(sub), users::email_verified.eq(true), users::password_hash.eq(None::<String>)))
             .execute(conn)?;
     } else {
-        diesel::update(target)
-            .set((users::google_sub.eq(sub), users::email_verified.eq(true)))
-            .execute(conn)?;
+        diesel::update(target).set((users::google_sub.eq(sub), users::email_verified.eq(true))).execute(conn)?;
     }
     Ok(())
 }
@@ -182,12 +165,7 @@ pub struct OidcLogin {
 pub fn take_oidc_login(conn: &mut DbConnection, state: &str) -> QueryResult<Option<OidcLogin>> {
     let row: Option<(String, String, String, NaiveDateTime)> = oidc_logins::table
         .filter(oidc_logins::state.eq(state))
-        .select((
-            oidc_logins::pkce_verifier,
-            oidc_logins::nonce,
-            oidc_logins::return_to,
-            oidc_logins::created_at,
-        ))
+        .select((oidc_logins::pkce_verifier, oidc_logins::nonce, oidc_logins::return_to, oidc_logins::created_at))
         .first(conn)
         .optional()?;
     diesel::delete(oidc_logins::table.filter(oidc_logins::state.eq(state))).execute(conn)?;

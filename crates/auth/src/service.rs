@@ -98,7 +98,13 @@ impl AuthService {
 
     // --- sign-up and verification ---
 
-    pub async fn signup(&self, name: &str, email: &str, password: &str, client: &str) -> Result<SignupOutcome, AuthError> {
+    pub async fn signup(
+        &self,
+        name: &str,
+        email: &str,
+        password: &str,
+        client: &str,
+    ) -> Result<SignupOutcome, AuthError> {
         let name = Name::parse(name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
@@ -121,7 +127,10 @@ impl AuthService {
         if let Some(account) = existing {
             let id = account.id;
             let name_for_row = name.as_str().to_owned();
-            self.0.db.run(move |conn| Ok::<_, AuthError>(repo::refresh_unverified(conn, id, &name_for_row, &hash)?)).await?;
+            self.0
+                .db
+                .run(move |conn| Ok::<_, AuthError>(repo::refresh_unverified(conn, id, &name_for_row, &hash)?))
+                .await?;
             self.send_verification(id, &email, name.as_str()).await?;
             return Err(AuthError::AlreadyExistsUnverified);
         }
@@ -173,7 +182,13 @@ impl AuthService {
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
-                    repo::replace_verification_token(conn, user_id, &hash, db::time::now(), later(VERIFICATION_LIFETIME))?;
+                    repo::replace_verification_token(
+                        conn,
+                        user_id,
+                        &hash,
+                        db::time::now(),
+                        later(VERIFICATION_LIFETIME),
+                    )?;
                     // Starting the cooldown; being inside it already is fine here.
                     match throttle::hit(conn, &cooldown_key, cooldown) {
                         Ok(()) | Err(AuthError::Throttled(_)) => Ok(()),
@@ -279,7 +294,9 @@ impl AuthService {
         let expires_at = later(token::LIFETIME);
         self.0
             .db
-            .run(move |conn| Ok::<_, AuthError>(repo::insert_session(conn, session_id, user_id, db::time::now(), expires_at)?))
+            .run(move |conn| {
+                Ok::<_, AuthError>(repo::insert_session(conn, session_id, user_id, db::time::now(), expires_at)?)
+            })
             .await?;
         self.0.keys.issue(user_id, session_id, expires_at)
     }
@@ -365,7 +382,12 @@ impl AuthService {
 
     /// Finishes Google sign-in; always answers where to send the browser: the page that started
     /// it with `?token=` on success, or with `?error=google` on failure.
-    pub async fn google_callback(&self, code: Option<&str>, state: Option<&str>, provider_error: Option<&str>) -> String {
+    pub async fn google_callback(
+        &self,
+        code: Option<&str>,
+        state: Option<&str>,
+        provider_error: Option<&str>,
+    ) -> String {
         let pending = match state {
             Some(s) if s.len() <= 200 => {
                 let s = s.to_owned();
@@ -374,7 +396,12 @@ impl AuthService {
             _ => Ok(None),
         };
         let pending = match pending {
-            Ok(Some(p)) if p.created_at > db::time::now() - chrono::Duration::from_std(OIDC_LOGIN_LIFETIME).unwrap_or_default() => p,
+            Ok(Some(p))
+                if p.created_at
+                    > db::time::now() - chrono::Duration::from_std(OIDC_LOGIN_LIFETIME).unwrap_or_default() =>
+            {
+                p
+            }
             Ok(_) => {
                 tracing::warn!("Google sign-in callback with an unknown or expired state");
                 return with_query(&self.0.config.sign_in_page, "error", "google");
@@ -418,13 +445,13 @@ fn google_account(conn: &mut db::DbConnection, claims: &IdClaims) -> Result<Id, 
         return Ok(Id(a.id));
     }
     let email = claims.email.as_deref().filter(|_| claims.email_is_verified()).and_then(|e| Email::parse(e).ok());
-    if let Some(email) = &email {
-        if let Some(a) = repo::account_by_email(conn, email.as_str())? {
-            // Google proved the address. An unverified account's password was never proved to
-            // belong to its owner, so it is dropped.
-            repo::link_google(conn, a.id, &claims.sub, !a.email_verified)?;
-            return Ok(Id(a.id));
-        }
+    if let Some(email) = &email
+        && let Some(a) = repo::account_by_email(conn, email.as_str())?
+    {
+        // Google proved the address. An unverified account's password was never proved to
+        // belong to its owner, so it is dropped.
+        repo::link_google(conn, a.id, &claims.sub, !a.email_verified)?;
+        return Ok(Id(a.id));
     }
     let name = claims
         .name

@@ -76,9 +76,7 @@ pub fn check(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthE
         .first(conn)
         .optional()?;
     match bucket {
-        Some((hits, start)) if hits >= rule.max => {
-            Err(AuthError::Throttled(remaining(start, now, rule)))
-        }
+        Some((hits, start)) if hits >= rule.max => Err(AuthError::Throttled(remaining(start, now, rule))),
         _ => Ok(()),
     }
 }

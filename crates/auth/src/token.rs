@@ -44,11 +44,7 @@ impl TokenKeys {
         validation.set_audience(&[AUDIENCE]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = 30;
-        TokenKeys {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-            validation,
-        }
+        TokenKeys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation }
     }
 
     pub fn issue(&self, user_id: Id, session_id: Id, expires_at: chrono::NaiveDateTime) -> Result<String, AuthError> {
@@ -116,9 +112,8 @@ mod tests {
         let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
         let header = b64.encode(br#"{"alg":"none","typ":"JWT"}"#);
         let exp = chrono::Utc::now().timestamp() + 3600;
-        let body = b64.encode(format!(
-            r#"{{"sub":"42","sid":"7","iat":0,"exp":{exp},"iss":"selfsound","aud":"selfsound-api"}}"#
-        ));
+        let body = b64
+            .encode(format!(r#"{{"sub":"42","sid":"7","iat":0,"exp":{exp},"iss":"selfsound","aud":"selfsound-api"}}"#));
         assert!(keys().verify(&format!("{header}.{body}.")).is_err());
     }
 
@@ -126,14 +121,7 @@ mod tests {
     fn wrong_issuer_or_audience_is_refused() {
         let exp = chrono::Utc::now().timestamp() + 3600;
         for (iss, aud) in [("someone-else", AUDIENCE), (ISSUER, "other-api")] {
-            let claims = Claims {
-                sub: "42".into(),
-                sid: "7".into(),
-                iat: 0,
-                exp,
-                iss: iss.into(),
-                aud: aud.into(),
-            };
+            let claims = Claims { sub: "42".into(), sid: "7".into(), iat: 0, exp, iss: iss.into(), aud: aud.into() };
             let key = EncodingKey::from_secret(b"0123456789abcdef0123456789abcdef");
             let t = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &key).unwrap_or_default();
             assert!(keys().verify(&t).is_err(), "{iss} {aud}");

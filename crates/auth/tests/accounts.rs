@@ -143,8 +143,7 @@ async fn resend_has_a_three_minute_cooldown_per_address(db: TestDb) {
 }
 
 async fn resend_after_the_cooldown_sends_a_new_link(db: TestDb) {
-    let mut rules = auth::ThrottleRules::default();
-    rules.resend_cooldown = Duration::from_secs(1);
+    let rules = auth::ThrottleRules { resend_cooldown: Duration::from_secs(1), ..Default::default() };
     let h = harness_with(db, rules);
     h.auth.signup("Ada", "ada@example.com", PASSWORD, "c1").await.unwrap();
     tokio::time::sleep(Duration::from_millis(1100)).await;
@@ -153,8 +152,7 @@ async fn resend_after_the_cooldown_sends_a_new_link(db: TestDb) {
 }
 
 async fn sign_in_is_throttled_per_client(db: TestDb) {
-    let mut rules = auth::ThrottleRules::default();
-    rules.login_per_client = Rule::per_minutes(3, 5);
+    let rules = auth::ThrottleRules { login_per_client: Rule::per_minutes(3, 5), ..Default::default() };
     let h = harness_with(db, rules);
     verified_user(&h, "ada@example.com").await;
     for _ in 0..3 {
@@ -166,8 +164,7 @@ async fn sign_in_is_throttled_per_client(db: TestDb) {
 }
 
 async fn failed_sign_ins_lock_the_account_for_a_while(db: TestDb) {
-    let mut rules = auth::ThrottleRules::default();
-    rules.login_failures_per_account = Rule::per_minutes(3, 15);
+    let rules = auth::ThrottleRules { login_failures_per_account: Rule::per_minutes(3, 15), ..Default::default() };
     let h = harness_with(db, rules);
     verified_user(&h, "ada@example.com").await;
     for i in 0..3 {
@@ -179,8 +176,7 @@ async fn failed_sign_ins_lock_the_account_for_a_while(db: TestDb) {
 }
 
 async fn sign_up_is_throttled_per_client(db: TestDb) {
-    let mut rules = auth::ThrottleRules::default();
-    rules.signup_per_client = Rule::per_minutes(2, 60);
+    let rules = auth::ThrottleRules { signup_per_client: Rule::per_minutes(2, 60), ..Default::default() };
     let h = harness_with(db, rules);
     h.auth.signup("A", "a@example.com", PASSWORD, "c1").await.unwrap();
     h.auth.signup("B", "b@example.com", PASSWORD, "c1").await.unwrap();

@@ -55,12 +55,10 @@ struct Pragmas;
 impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for Pragmas {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
         match conn {
-            DbConnection::Sqlite(c) => c
-                .batch_execute(SQLITE_PRAGMAS)
-                .map_err(diesel::r2d2::Error::QueryError),
-            DbConnection::Postgres(c) => c
-                .batch_execute("SET TIME ZONE 'UTC'")
-                .map_err(diesel::r2d2::Error::QueryError),
+            DbConnection::Sqlite(c) => c.batch_execute(SQLITE_PRAGMAS).map_err(diesel::r2d2::Error::QueryError),
+            DbConnection::Postgres(c) => {
+                c.batch_execute("SET TIME ZONE 'UTC'").map_err(diesel::r2d2::Error::QueryError)
+            }
         }
     }
 }
@@ -124,9 +122,7 @@ impl Db {
     }
 
     /// Gets a pooled connection (blocking). Prefer [`Db::run`] from async code.
-    pub fn get(
-        &self,
-    ) -> Result<diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>, DbError> {
+    pub fn get(&self) -> Result<diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>, DbError> {
         Ok(self.pool.get()?)
     }
 
@@ -176,9 +172,7 @@ where
                 }
                 Err(e) => {
                     // The error that made us roll back is the one worth reporting.
-                    let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(
-                        conn,
-                    );
+                    let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(conn);
                     Err(e)
                 }
             }

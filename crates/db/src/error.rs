@@ -19,10 +19,7 @@ impl DbError {
     pub fn is_unique_violation(&self) -> bool {
         matches!(
             self,
-            DbError::Query(diesel::result::Error::DatabaseError(
-                diesel::result::DatabaseErrorKind::UniqueViolation,
-                _
-            ))
+            DbError::Query(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))
         )
     }
 }

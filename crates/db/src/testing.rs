@@ -73,9 +73,7 @@ impl TestDb {
             Err(e) => panic!("CI needs PostgreSQL at {admin_url}: {e}"),
         };
         let name = format!("selfsound_test_{:016x}", rand::rng().random::<u64>());
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .expect("create a test database");
+        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).expect("create a test database");
         let url = url_with_database(&admin_url, &name);
         let options = PoolOptions { max_size: 4, ..PoolOptions::default() };
         let db = Db::connect(&url, &options).expect("fresh PostgreSQL database");
@@ -92,11 +90,10 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        if let Cleanup::Postgres { admin_url, name } = &self.cleanup {
-            if let Ok(mut admin) = PgConnection::establish(admin_url) {
-                let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut admin);
-            }
+        if let Cleanup::Postgres { admin_url, name } = &self.cleanup
+            && let Ok(mut admin) = PgConnection::establish(admin_url)
+        {
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut admin);
         }
     }
 }

@@ -54,7 +54,10 @@ pub fn sniff_image(bytes: &[u8], max_side: u32, max_pixels: u64) -> Result<Image
     if facts.width == 0 || facts.height == 0 {
         return Err(MediaError::Malformed);
     }
-    if facts.width > max_side || facts.height > max_side || u64::from(facts.width) * u64::from(facts.height) > max_pixels {
+    if facts.width > max_side
+        || facts.height > max_side
+        || u64::from(facts.width) * u64::from(facts.height) > max_pixels
+    {
         return Err(MediaError::TooManyPixels { width: facts.width, height: facts.height, max_side, max_pixels });
     }
     Ok(facts)
@@ -68,8 +71,12 @@ fn be16(b: &[u8], at: usize) -> Option<u16> {
     b.get(at..at + 2).map(|s| u16::from_be_bytes([s[0], s[1]]))
 }
 
-/// PNG chunks: (type, whole chunk bytes including length and CRC).
-fn png_chunks(bytes: &[u8]) -> Result<Vec<([u8; 4], &[u8])>, MediaError> {
+/// A PNG chunk: its type, and its whole bytes (length, type, data, CRC).
+type PngChunk<'a> = ([u8; 4], &'a [u8]);
+/// A JPEG segment: its marker, and its whole bytes.
+type JpegSegment<'a> = (u8, &'a [u8]);
+
+fn png_chunks(bytes: &[u8]) -> Result<Vec<PngChunk<'_>>, MediaError> {
     let mut chunks = Vec::new();
     let mut at = PNG_SIGNATURE.len();
     loop {
@@ -103,7 +110,7 @@ fn png_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
 
 /// JPEG segments before the image data: (marker, whole segment bytes), then the offset where
 /// the entropy-coded data (from SOS on) begins.
-fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<(u8, &[u8])>, usize), MediaError> {
+fn jpeg_segments(bytes: &[u8]) -> Result<(Vec<JpegSegment<'_>>, usize), MediaError> {
     let mut segments = Vec::new();
     let mut at = 2; // after SOI
     loop {
@@ -200,18 +207,27 @@ fn exif_orientation(segment: &[u8]) -> Option<u16> {
         b"MM" => false,
         _ => return None,
     };
-    let u16_at = |at: usize| tiff.get(at..at + 2).map(|b| if little { u16::from_le_bytes([b[0], b[1]]) } else { u16::from_be_bytes([b[0], b[1]]) });
+    let u16_at = |at: usize| {
+        tiff.get(at..at + 2)
+            .map(|b| if little { u16::from_le_bytes([b[0], b[1]]) } else { u16::from_be_bytes([b[0], b[1]]) })
+    };
     let u32_at = |at: usize| {
         tiff.get(at..at + 4).map(|b| {
-            if little { u32::from_le_bytes([b[0], b[1], b[2], b[3]]) } else { u32::from_be_bytes([b[0], b[1], b[2], b[3]]) }
+            if little {
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+            } else {
+                u32::from_be_bytes([b[0], b[1], b[2], b[3]])
+            }
         })
     };
     let ifd = u32_at(4)? as usize;
     let count = usize::from(u16_at(ifd)?);
-    (0..count.min(512)).find_map(|i| {
-        let entry = ifd + 2 + i * 12;
-        (u16_at(entry)? == 0x0112).then(|| u16_at(entry + 8)).flatten()
-    }).filter(|o| (1..=8).contains(o))
+    (0..count.min(512))
+        .find_map(|i| {
+            let entry = ifd + 2 + i * 12;
+            (u16_at(entry)? == 0x0112).then(|| u16_at(entry + 8)).flatten()
+        })
+        .filter(|o| (1..=8).contains(o))
 }
 
 /// An APP1 segment with a big-endian EXIF block holding only the orientation.

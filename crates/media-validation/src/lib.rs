@@ -3,7 +3,7 @@
 
 pub mod image;
 
-pub use image::{ImageFacts, ImageKind, strip_image_metadata, sniff_image};
+pub use image::{ImageFacts, ImageKind, sniff_image, strip_image_metadata};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MediaError {
@@ -13,7 +13,9 @@ pub enum MediaError {
     /// The bytes claim to be an accepted kind but cannot be read as one.
     #[error("the file is damaged or incomplete")]
     Malformed,
-    #[error("the image is {width}×{height} pixels; at most {max_side} pixels a side and {max_pixels} pixels in all are accepted")]
+    #[error(
+        "the image is {width}×{height} pixels; at most {max_side} pixels a side and {max_pixels} pixels in all are accepted"
+    )]
     TooManyPixels { width: u32, height: u32, max_side: u32, max_pixels: u64 },
 }
 

@@ -8,7 +8,8 @@ pub const BIOGRAPHY_MAX: usize = 130;
 /// A login: `@`, spaces and dots stripped, lower-cased, 1 to 20 of letters, digits, `_`, `-`
 /// (what @mentions can match).
 pub fn parse_login(raw: &str) -> Result<String, ProfileError> {
-    let login: String = raw.chars().filter(|c| *c != '@' && *c != '.' && !c.is_whitespace()).collect::<String>().to_lowercase();
+    let login: String =
+        raw.chars().filter(|c| *c != '@' && *c != '.' && !c.is_whitespace()).collect::<String>().to_lowercase();
     if login.is_empty() {
         return Err(ProfileError::Invalid("Login cannot be empty".into()));
     }
@@ -31,13 +32,17 @@ pub fn parse_biography(raw: &str) -> Result<Option<String>, ProfileError> {
 }
 
 pub fn parse_name(raw: &str) -> Result<String, ProfileError> {
-    auth::validate::Name::parse(raw).map(auth::validate::Name::into_inner).map_err(|e| ProfileError::Invalid(e.to_string()))
+    auth::validate::Name::parse(raw)
+        .map(auth::validate::Name::into_inner)
+        .map_err(|e| ProfileError::Invalid(e.to_string()))
 }
 
 pub fn parse_tag(raw: Option<&str>) -> Result<Option<String>, ProfileError> {
     match raw.map(str::trim).filter(|t| !t.is_empty()) {
         None => Ok(None),
-        Some(id) => crate::tags::by_id(id).map(|t| Some(t.id.to_owned())).ok_or_else(|| ProfileError::Invalid("Unknown tag".into())),
+        Some(id) => crate::tags::by_id(id)
+            .map(|t| Some(t.id.to_owned()))
+            .ok_or_else(|| ProfileError::Invalid("Unknown tag".into())),
     }
 }
 
@@ -64,7 +69,10 @@ impl ProfilePatch {
         Ok(CheckedPatch {
             name: self.name.as_deref().map(parse_name).transpose()?,
             login: self.login.as_deref().map(parse_login).transpose()?,
-            description: self.description.map(|d| d.as_deref().map(parse_biography).transpose().map(Option::flatten)).transpose()?,
+            description: self
+                .description
+                .map(|d| d.as_deref().map(parse_biography).transpose().map(Option::flatten))
+                .transpose()?,
             tag_id: self.tag_id.map(|t| parse_tag(t.as_deref())).transpose()?,
         })
     }
@@ -108,7 +116,10 @@ mod tests {
 
     #[test]
     fn only_the_three_tags_or_none() {
-        assert_eq!(parse_tag(Some("b361c6f9-9425-4548-8c07-cb408140c304")).ok().flatten().as_deref(), Some("b361c6f9-9425-4548-8c07-cb408140c304"));
+        assert_eq!(
+            parse_tag(Some("b361c6f9-9425-4548-8c07-cb408140c304")).ok().flatten().as_deref(),
+            Some("b361c6f9-9425-4548-8c07-cb408140c304")
+        );
         assert_eq!(parse_tag(None).ok(), Some(None));
         assert_eq!(parse_tag(Some("")).ok(), Some(None));
         assert_eq!(err(parse_tag(Some("admin"))), "Unknown tag");

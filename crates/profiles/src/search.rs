@@ -33,7 +33,10 @@ pub fn search(conn: &mut DbConnection, query: &str, exclude: Id, limit: i64) -> 
     let prefix = format!("{}%", like_escape(query));
     if sqlite {
         let (filter, needle) = if chars >= 3 {
-            ("u.id IN (SELECT rowid FROM users_search WHERE users_search MATCH ?1)", format!("\"{}\"", query.replace('"', "\"\"")))
+            (
+                "u.id IN (SELECT rowid FROM users_search WHERE users_search MATCH ?1)",
+                format!("\"{}\"", query.replace('"', "\"\"")),
+            )
         } else {
             (
                 "((u.login >= ?1 AND u.login < ?1 || char(1114111)) OR (lower(u.name) >= ?1 AND lower(u.name) < ?1 || char(1114111)))",

@@ -44,10 +44,10 @@ impl Profiles {
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
-                    if let Some(login) = &patch.login {
-                        if repo::login_taken(conn, login, me)? {
-                            return Err(ProfileError::LoginTaken);
-                        }
+                    if let Some(login) = &patch.login
+                        && repo::login_taken(conn, login, me)?
+                    {
+                        return Err(ProfileError::LoginTaken);
                     }
                     repo::apply(conn, me, &patch)?;
                     repo::profile(conn, me)?.ok_or(ProfileError::NotFound)
@@ -119,10 +119,10 @@ impl Profiles {
     /// Removes a stored avatar (one of ours; outside pictures are left alone). Best effort: a
     /// failure is logged.
     pub async fn forget_avatar(&self, url: &str) {
-        if let Some(key) = url.strip_prefix(MEDIA_PREFIX).filter(|k| k.starts_with("avatars/")) {
-            if let Err(e) = self.storage.delete(key).await {
-                tracing::warn!(error = %e, %key, "could not remove an old avatar");
-            }
+        if let Some(key) = url.strip_prefix(MEDIA_PREFIX).filter(|k| k.starts_with("avatars/"))
+            && let Err(e) = self.storage.delete(key).await
+        {
+            tracing::warn!(error = %e, %key, "could not remove an old avatar");
         }
     }
 

@@ -2,8 +2,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use db::testing::{TestDb, insert_user};
 use db::Id;
+use db::testing::{TestDb, insert_user};
 use profiles::{ProfileError, ProfilePatch, Profiles};
 
 struct Harness {
@@ -40,7 +40,11 @@ async fn editing_changes_only_what_was_sent(db: TestDb) {
     let p = h.profiles.update(me, ProfilePatch { name: Some("Ada".into()), ..Default::default() }).await.unwrap();
     assert_eq!(p.login, "adalovelace", "fields left out stay");
     assert_eq!(p.tag_id.as_deref(), Some(MUSICIAN));
-    let p = h.profiles.update(me, ProfilePatch { tag_id: Some(None), description: Some(None), ..Default::default() }).await.unwrap();
+    let p = h
+        .profiles
+        .update(me, ProfilePatch { tag_id: Some(None), description: Some(None), ..Default::default() })
+        .await
+        .unwrap();
     assert_eq!((p.tag_id, p.description), (None, None), "null clears");
 }
 
@@ -48,7 +52,8 @@ async fn a_taken_login_is_refused(db: TestDb) {
     let h = harness(db);
     let me = user(&h, "Ada", "ada");
     user(&h, "Bea", "bea");
-    let err = h.profiles.update(me, ProfilePatch { login: Some("@BEA".into()), ..Default::default() }).await.err().unwrap();
+    let err =
+        h.profiles.update(me, ProfilePatch { login: Some("@BEA".into()), ..Default::default() }).await.err().unwrap();
     assert!(matches!(err, ProfileError::LoginTaken));
     let same = h.profiles.update(me, ProfilePatch { login: Some("ada".into()), ..Default::default() }).await;
     assert!(same.is_ok(), "keeping one's own login is fine");
@@ -134,7 +139,10 @@ async fn search_marks_people_the_searcher_listens_to(db: TestDb) {
 async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
     let h = harness(db);
     let a = user(&h, "Old Name", "oldlogin");
-    h.profiles.update(a, ProfilePatch { name: Some("Fresh".into()), login: Some("newlogin".into()), ..Default::default() }).await.unwrap();
+    h.profiles
+        .update(a, ProfilePatch { name: Some("Fresh".into()), login: Some("newlogin".into()), ..Default::default() })
+        .await
+        .unwrap();
     assert!(h.profiles.search(None, "old", 20).await.unwrap().is_empty());
     assert_eq!(logins(&h.profiles.search(None, "fresh", 20).await.unwrap()), vec!["newlogin"]);
     assert_eq!(logins(&h.profiles.search(None, "newl", 20).await.unwrap()), vec!["newlogin"]);
@@ -208,7 +216,10 @@ async fn an_avatar_is_stored_clean_and_replaces_the_old_one(db: TestDb) {
 async fn avatars_are_judged_by_their_bytes(db: TestDb) {
     let h = harness(db);
     let me = user(&h, "Ada", "ada");
-    assert!(matches!(h.profiles.replace_avatar(me, b"GIF89a not allowed".to_vec()).await, Err(ProfileError::AvatarType)));
+    assert!(matches!(
+        h.profiles.replace_avatar(me, b"GIF89a not allowed".to_vec()).await,
+        Err(ProfileError::AvatarType)
+    ));
     assert!(matches!(h.profiles.replace_avatar(me, b"<svg/>".to_vec()).await, Err(ProfileError::AvatarType)));
     let mut huge = png_with_text();
     huge.resize(profiles::AVATAR_MAX_BYTES, 0);

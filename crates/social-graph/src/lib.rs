@@ -42,10 +42,12 @@ fn user_exists(conn: &mut DbConnection, id: Id) -> QueryResult<bool> {
 
 /// True when either of the two has blocked the other.
 pub fn blocked_between(conn: &mut DbConnection, a: Id, b: Id) -> QueryResult<bool> {
-    diesel::select(exists(blocks::table.filter(
-        (blocks::blocker_id.eq(a.0).and(blocks::blocked_id.eq(b.0)))
-            .or(blocks::blocker_id.eq(b.0).and(blocks::blocked_id.eq(a.0))),
-    )))
+    diesel::select(exists(
+        blocks::table.filter(
+            (blocks::blocker_id.eq(a.0).and(blocks::blocked_id.eq(b.0)))
+                .or(blocks::blocker_id.eq(b.0).and(blocks::blocked_id.eq(a.0))),
+        ),
+    ))
     .get_result(conn)
 }
 
@@ -203,16 +205,19 @@ pub fn hidden_authors(conn: &mut DbConnection, viewer: Id) -> Result<HashSet<i64
 /// Before an account is deleted: the people it listened to lose a listener and the people who
 /// listened to it listen to one fewer. The rows themselves go by cascade.
 pub fn detach_user(conn: &mut DbConnection, user: Id) -> Result<(), GraphError> {
-    diesel::update(users::table.filter(
-        users::id.eq_any(listens::table.filter(listens::listener_id.eq(user.0)).select(listens::listened_id)),
-    ))
+    diesel::update(
+        users::table.filter(
+            users::id.eq_any(listens::table.filter(listens::listener_id.eq(user.0)).select(listens::listened_id)),
+        ),
+    )
     .set(users::listeners_count.eq(users::listeners_count - 1))
     .execute(conn)?;
-    diesel::update(users::table.filter(
-        users::id.eq_any(listens::table.filter(listens::listened_id.eq(user.0)).select(listens::listener_id)),
-    ))
+    diesel::update(
+        users::table.filter(
+            users::id.eq_any(listens::table.filter(listens::listened_id.eq(user.0)).select(listens::listener_id)),
+        ),
+    )
     .set(users::listened_to_count.eq(users::listened_to_count - 1))
     .execute(conn)?;
     Ok(())
 }
-

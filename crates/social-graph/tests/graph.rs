@@ -24,7 +24,10 @@ async fn listening_updates_both_counters_once(db: TestDb) {
     assert!(!social_graph::listen(&mut c, a, b).unwrap(), "listening twice changes nothing");
     assert_eq!(counts(&mut c, b), (1, 0));
     assert_eq!(counts(&mut c, a), (0, 1));
-    assert_eq!(social_graph::listened_to(&mut c, a, 100, 0).unwrap().iter().map(|u| u.id).collect::<Vec<_>>(), vec![b.0]);
+    assert_eq!(
+        social_graph::listened_to(&mut c, a, 100, 0).unwrap().iter().map(|u| u.id).collect::<Vec<_>>(),
+        vec![b.0]
+    );
     assert!(social_graph::unlisten(&mut c, a, b).unwrap());
     assert!(!social_graph::unlisten(&mut c, a, b).unwrap(), "unlistening twice changes nothing");
     assert_eq!(counts(&mut c, b), (0, 0));

@@ -195,7 +195,10 @@ mod tests {
         assert_eq!(read_all(open).await, b"789");
         let past = s.get("a/b.bin", ByteRange::parse("bytes=8-100")).await.unwrap();
         assert_eq!(read_all(past).await, b"89");
-        assert!(matches!(s.get("a/b.bin", ByteRange::parse("bytes=10-")).await, Err(StorageError::RangeNotSatisfiable { size: 10 })));
+        assert!(matches!(
+            s.get("a/b.bin", ByteRange::parse("bytes=10-")).await,
+            Err(StorageError::RangeNotSatisfiable { size: 10 })
+        ));
     }
 
     #[test]

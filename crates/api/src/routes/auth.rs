@@ -95,9 +95,7 @@ pub async fn verify(state: web::Data<AppState>, query: web::Query<VerifyQuery>) 
         tracing::info!(error = %e, "verification link refused");
     }
     let page = state.config.sign_in_page();
-    HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, format!("{page}#verified={}", verified.is_ok())))
-        .finish()
+    HttpResponse::SeeOther().insert_header((header::LOCATION, format!("{page}#verified={}", verified.is_ok()))).finish()
 }
 
 #[utoipa::path(post, path = "/authorization/resend-verification", tag = "auth", request_body = EmailRequest,
@@ -214,11 +212,11 @@ pub struct CallbackQuery {
     responses((status = 302, description = "to the sign-in page")))]
 #[get("/auth/callback")]
 pub async fn google_callback(state: web::Data<AppState>, query: web::Query<CallbackQuery>) -> HttpResponse {
-    let to = state
-        .auth
-        .google_callback(query.code.as_deref(), query.state.as_deref(), query.error.as_deref())
-        .await;
-    HttpResponse::Found().insert_header((header::LOCATION, to)).insert_header((header::CACHE_CONTROL, "no-store")).finish()
+    let to = state.auth.google_callback(query.code.as_deref(), query.state.as_deref(), query.error.as_deref()).await;
+    HttpResponse::Found()
+        .insert_header((header::LOCATION, to))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig) {

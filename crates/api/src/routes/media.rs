@@ -12,7 +12,11 @@ use crate::state::AppState;
 #[utoipa::path(get, path = "/media/{key}", tag = "media", params(("key" = String, Path)),
     responses((status = 200, description = "the object"), (status = 206, description = "a byte range of it"), (status = 404), (status = 416)))]
 #[get("/media/{key:.*}")]
-pub async fn media(state: web::Data<AppState>, key: web::Path<String>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn media(
+    state: web::Data<AppState>,
+    key: web::Path<String>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
     let range = req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()).and_then(ByteRange::parse);
     let object = match state.profiles.storage().get(&key, range).await {
@@ -36,5 +40,7 @@ pub async fn media(state: web::Data<AppState>, key: web::Path<String>, req: Http
             format!("bytes {}-{}/{}", object.range.start, object.range.end.saturating_sub(1), object.size),
         ));
     }
-    Ok(res.streaming(object.body.map(|chunk| chunk.map_err(|e| actix_web::error::ErrorInternalServerError(e.to_string())))))
+    Ok(res.streaming(
+        object.body.map(|chunk| chunk.map_err(|e| actix_web::error::ErrorInternalServerError(e.to_string()))),
+    ))
 }

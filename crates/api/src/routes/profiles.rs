@@ -33,7 +33,12 @@ pub struct StatsJson {
 
 impl From<Stats> for StatsJson {
     fn from(s: Stats) -> Self {
-        StatsJson { posts: s.posts, listeners: s.listeners, listened_to_camel: s.listened_to, listened_to: s.listened_to }
+        StatsJson {
+            posts: s.posts,
+            listeners: s.listeners,
+            listened_to_camel: s.listened_to,
+            listened_to: s.listened_to,
+        }
     }
 }
 
@@ -150,7 +155,9 @@ pub struct AvatarJson {
 
 fn multipart_error(e: MultipartError) -> ApiError {
     match e {
-        MultipartError::ContentTypeMissing | MultipartError::ContentTypeParse | MultipartError::ContentTypeIncompatible => {
+        MultipartError::ContentTypeMissing
+        | MultipartError::ContentTypeParse
+        | MultipartError::ContentTypeIncompatible => {
             ApiError::UnsupportedMediaType("Send the image as multipart/form-data in a field named avatar".into())
         }
         other => ApiError::BadRequest(format!("Could not read the upload: {other}")),
@@ -188,11 +195,8 @@ pub async fn upload_avatar(
     req: HttpRequest,
     form: Multipart,
 ) -> Result<web::Json<AvatarJson>, ApiError> {
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
+    let declared =
+        req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|n| n > AVATAR_MAX_BYTES + 64 * 1024) {
         return Err(ApiError::PayloadTooLarge("Image must be smaller than 5MB".into()));
     }
@@ -248,7 +252,9 @@ pub async fn search(
     let viewer = viewer.0.map(|u| u.id);
     let hits = state.profiles.search(viewer, q.query.as_deref().unwrap_or_default(), q.limit.unwrap_or(20)).await?;
     Ok(web::Json(
-        hits.into_iter().map(|h| SearchHitJson { user: user_json(&state, h.user), email: None, active: h.active }).collect(),
+        hits.into_iter()
+            .map(|h| SearchHitJson { user: user_json(&state, h.user), email: None, active: h.active })
+            .collect(),
     ))
 }
 
@@ -275,7 +281,11 @@ pub async fn listened(
 #[utoipa::path(post, path = "/profiles/listening/{id}", tag = "social", security(("bearer" = [])), params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 400, body = Detail), (status = 401, body = Detail), (status = 403, body = Detail), (status = 404, body = Detail)))]
 #[post("/profiles/listening/{id}")]
-pub async fn listen(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id>) -> Result<web::Json<Message>, ApiError> {
+pub async fn listen(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    id: web::Path<Id>,
+) -> Result<web::Json<Message>, ApiError> {
     let (me, target) = (user.0.id, id.into_inner());
     state.db.run(move |conn| social_graph::listen(conn, me, target)).await?;
     Ok(web::Json(Message { message: "You are now listening to this user" }))
@@ -284,7 +294,11 @@ pub async fn listen(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id
 #[utoipa::path(delete, path = "/profiles/listening/{id}", tag = "social", security(("bearer" = [])), params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 401, body = Detail), (status = 404, body = Detail)))]
 #[delete("/profiles/listening/{id}")]
-pub async fn unlisten(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id>) -> Result<web::Json<Message>, ApiError> {
+pub async fn unlisten(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    id: web::Path<Id>,
+) -> Result<web::Json<Message>, ApiError> {
     let (me, target) = (user.0.id, id.into_inner());
     state.db.run(move |conn| social_graph::unlisten(conn, me, target)).await?;
     Ok(web::Json(Message { message: "You are no longer listening to this user" }))
@@ -308,7 +322,11 @@ pub struct BlockStatus {
 #[utoipa::path(get, path = "/profiles/blocks/check/{id}", tag = "social", security(("bearer" = [])), params(("id" = String, Path)),
     responses((status = 200, body = BlockStatus), (status = 401, body = Detail), (status = 404, body = Detail)))]
 #[get("/profiles/blocks/check/{id}")]
-pub async fn block_status(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id>) -> Result<HttpResponse, ApiError> {
+pub async fn block_status(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    id: web::Path<Id>,
+) -> Result<HttpResponse, ApiError> {
     let (me, target) = (user.0.id, id.into_inner());
     let is_blocked = state.db.run(move |conn| social_graph::has_blocked(conn, me, target)).await?;
     Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(BlockStatus { is_blocked }))
@@ -317,7 +335,11 @@ pub async fn block_status(state: web::Data<AppState>, user: AuthUser, id: web::P
 #[utoipa::path(post, path = "/profiles/blocks/{id}", tag = "social", security(("bearer" = [])), params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 400, body = Detail), (status = 401, body = Detail), (status = 404, body = Detail)))]
 #[post("/profiles/blocks/{id}")]
-pub async fn block(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id>) -> Result<web::Json<Message>, ApiError> {
+pub async fn block(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    id: web::Path<Id>,
+) -> Result<web::Json<Message>, ApiError> {
     let (me, target) = (user.0.id, id.into_inner());
     state.db.run(move |conn| social_graph::block(conn, me, target)).await?;
     Ok(web::Json(Message { message: "User blocked" }))
@@ -326,7 +348,11 @@ pub async fn block(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id>
 #[utoipa::path(delete, path = "/profiles/blocks/{id}", tag = "social", security(("bearer" = [])), params(("id" = String, Path)),
     responses((status = 200, body = Message), (status = 401, body = Detail), (status = 404, body = Detail)))]
 #[delete("/profiles/blocks/{id}")]
-pub async fn unblock(state: web::Data<AppState>, user: AuthUser, id: web::Path<Id>) -> Result<web::Json<Message>, ApiError> {
+pub async fn unblock(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    id: web::Path<Id>,
+) -> Result<web::Json<Message>, ApiError> {
     let (me, target) = (user.0.id, id.into_inner());
     state.db.run(move |conn| social_graph::unblock(conn, me, target)).await?;
     Ok(web::Json(Message { message: "User unblocked" }))

@@ -21,15 +21,10 @@ pub struct TestApp {
     handle: actix_web::dev::ServerHandle,
 }
 
+#[derive(Default)]
 pub struct Options {
     pub env: Vec<(String, String)>,
     pub throttle: auth::ThrottleRules,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options { env: Vec::new(), throttle: auth::ThrottleRules::default() }
-    }
 }
 
 pub async fn spawn_app(db: TestDb) -> TestApp {

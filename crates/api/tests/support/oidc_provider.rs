@@ -179,7 +179,9 @@ struct TokenForm {
 }
 
 async fn token(p: web::Data<Inner>, f: web::Form<TokenForm>) -> HttpResponse {
-    let bad = |what: &str| HttpResponse::BadRequest().json(serde_json::json!({"error": "invalid_grant", "error_description": what}));
+    let bad = |what: &str| {
+        HttpResponse::BadRequest().json(serde_json::json!({"error": "invalid_grant", "error_description": what}))
+    };
     let Some(pending) = p.codes.lock().unwrap().remove(&f.code) else { return bad("unknown or used code") };
     if f.grant_type != "authorization_code" || f.client_id != p.client_id || f.client_secret != p.client_secret {
         return bad("client authentication failed");
