@@ -64,7 +64,7 @@ ci:
 	CI=true bash .ci/run
 
 bench:
-	@echo "no benchmarks yet"
+	$(CARGO) bench -p profiles --bench search
 
 fmt:
 	$(CARGO) fmt --all

@@ -1,5 +1,6 @@
 //! `selfsound [serve|migrate]`: serve the app (default), or only bring the database up to date.
 
+use std::io::IsTerminal;
 use std::net::TcpListener;
 use std::process::ExitCode;
 
@@ -14,6 +15,7 @@ Configuration comes from the environment; see README.md.";
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
     let command = std::env::args().nth(1).unwrap_or_else(|| "serve".into());
     let config = match Config::from_env() {

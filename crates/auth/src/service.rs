@@ -27,6 +27,8 @@ pub struct ThrottleRules {
     /// Failed sign-ins on one account, from anywhere.
     pub login_failures_per_account: Rule,
     pub signup_per_client: Rule,
+    /// Sign-ups naming one address (each unverified repeat mails a fresh link).
+    pub signup_per_account: Rule,
     pub resend_per_client: Rule,
     /// One verification e-mail per address per this long.
     pub resend_cooldown: Duration,
@@ -38,6 +40,7 @@ impl Default for ThrottleRules {
             login_per_client: Rule::per_minutes(30, 5),
             login_failures_per_account: Rule::per_minutes(10, 15),
             signup_per_client: Rule::per_minutes(20, 60),
+            signup_per_account: Rule::per_minutes(5, 60),
             resend_per_client: Rule::per_minutes(10, 60),
             resend_cooldown: Duration::from_secs(180),
         }
@@ -108,14 +111,15 @@ impl AuthService {
         let name = Name::parse(name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
-        let rule = self.0.config.throttle.signup_per_client;
-        let key = format!("signup:{client}");
+        let rules = self.0.config.throttle.clone();
+        let (client_key, account_key) = (format!("signup:{client}"), format!("signup-email:{}", email.as_str()));
         let lookup = email.clone();
         let existing = self
             .0
             .db
             .run(move |conn| {
-                throttle::hit(conn, &key, rule)?;
+                throttle::hit(conn, &client_key, rules.signup_per_client)?;
+                throttle::hit(conn, &account_key, rules.signup_per_account)?;
                 Ok::<_, AuthError>(repo::account_by_email(conn, lookup.as_str())?)
             })
             .await?;

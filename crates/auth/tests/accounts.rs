@@ -185,6 +185,19 @@ async fn sign_up_is_throttled_per_client(db: TestDb) {
     assert!(err.to_string().starts_with("Too many attempts"));
 }
 
+async fn sign_up_is_throttled_per_address(db: TestDb) {
+    let rules = auth::ThrottleRules { signup_per_account: Rule::per_minutes(2, 60), ..Default::default() };
+    let h = harness_with(db, rules);
+    h.auth.signup("A", "a@example.com", PASSWORD, "c1").await.unwrap();
+    assert!(matches!(
+        h.auth.signup("A", "a@example.com", PASSWORD, "c2").await,
+        Err(AuthError::AlreadyExistsUnverified)
+    ));
+    let err = h.auth.signup("A", "a@example.com", PASSWORD, "c3").await.err().unwrap();
+    assert!(matches!(err, AuthError::Throttled(_)), "from any client: {err}");
+    assert_eq!(mails(h.mail.path()).len(), 2, "no more mail to that address");
+}
+
 async fn throttle_window_starts_again_after_it_ends(db: TestDb) {
     let rule = Rule { max: 2, window: Duration::from_secs(1) };
     let mut conn = db.get().unwrap();
@@ -218,6 +231,7 @@ db::both_backends!(
     sign_in_is_throttled_per_client,
     failed_sign_ins_lock_the_account_for_a_while,
     sign_up_is_throttled_per_client,
+    sign_up_is_throttled_per_address,
     throttle_window_starts_again_after_it_ends,
     sweep_forgets_expired_rows,
 );
