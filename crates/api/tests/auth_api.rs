@@ -257,13 +257,10 @@ fn location(res: &reqwest::Response) -> String {
     res.headers()["location"].to_str().unwrap().to_owned()
 }
 
-async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
-    let identity = oidc_provider::Identity {
-        sub: "sub-123".into(),
-        email: "gina@example.com".into(),
-        name: "Gina Google With A Long Name".into(),
-        email_verified: true,
-    };
+/// A test provider signing in as (`sub`, `email`, `name`), and our server configured for it.
+async fn app_with_google(db: TestDb, sub: &str, email: &str, name: &str) -> (oidc_provider::Provider, common::TestApp) {
+    let identity =
+        oidc_provider::Identity { sub: sub.into(), email: email.into(), name: name.into(), email_verified: true };
     let provider = oidc_provider::Provider::start(0, "client-1", "secret-1", identity);
     let env = vec![
         ("GOOGLE_CLIENT_ID".to_owned(), "client-1".to_owned()),
@@ -271,6 +268,11 @@ async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
         ("OIDC_ISSUER_URL".to_owned(), provider.issuer.clone()),
     ];
     let app = spawn_app_with(db, Options { env, ..Options::default() }).await;
+    (provider, app)
+}
+
+async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
+    let (provider, app) = app_with_google(db, "sub-123", "gina@example.com", "Gina Google With A Long Name").await;
     assert_eq!(app.get("/auth/providers", None).await.body["google"], true);
     let sign_in_page = format!("{}/app/sign-in", app.url);
 
@@ -346,19 +348,7 @@ async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
 }
 
 async fn google_sign_in_links_an_account_with_the_same_verified_address(db: TestDb) {
-    let identity = oidc_provider::Identity {
-        sub: "sub-ada".into(),
-        email: "ada@example.com".into(),
-        name: "Ada G".into(),
-        email_verified: true,
-    };
-    let provider = oidc_provider::Provider::start(0, "client-1", "secret-1", identity);
-    let env = vec![
-        ("GOOGLE_CLIENT_ID".to_owned(), "client-1".to_owned()),
-        ("GOOGLE_CLIENT_SECRET".to_owned(), "secret-1".to_owned()),
-        ("OIDC_ISSUER_URL".to_owned(), provider.issuer.clone()),
-    ];
-    let app = spawn_app_with(db, Options { env, ..Options::default() }).await;
+    let (provider, app) = app_with_google(db, "sub-ada", "ada@example.com", "Ada G").await;
     let password_token = app.verified_user("Ada", "ada@example.com").await;
     let start = app.client.get(format!("{}/auth/login", app.url)).send().await.unwrap();
     let back = app.client.get(location(&start).replace("/authorize?", "/authorize/approve?")).send().await.unwrap();

@@ -148,42 +148,8 @@ async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
     assert_eq!(logins(&h.profiles.search(None, "newl", 20).await.unwrap()), vec!["newlogin"]);
 }
 
-/// A real PNG made by hand: 2×1, RGBA, with a tEXt chunk carrying a "location".
 fn png_with_text() -> Vec<u8> {
-    fn crc(data: &[u8]) -> u32 {
-        let mut c = 0xFFFF_FFFFu32;
-        for &b in data {
-            c ^= u32::from(b);
-            for _ in 0..8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            }
-        }
-        !c
-    }
-    fn chunk(kind: &[u8], data: &[u8]) -> Vec<u8> {
-        let mut body = kind.to_vec();
-        body.extend_from_slice(data);
-        let mut out = (data.len() as u32).to_be_bytes().to_vec();
-        out.extend_from_slice(&body);
-        out.extend_from_slice(&crc(&body).to_be_bytes());
-        out
-    }
-    // zlib stream of the two scanlines, stored (uncompressed) block.
-    let raw = [0u8, 255, 0, 0, 255, 0, 0, 255, 255];
-    let mut z = vec![0x78, 0x01, 1, raw.len() as u8, 0, !(raw.len() as u8), 0xFF];
-    z.extend_from_slice(&raw);
-    let (mut a, mut b) = (1u32, 0u32);
-    for &x in &raw {
-        a = (a + u32::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    z.extend_from_slice(&((b << 16) | a).to_be_bytes());
-    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-    png.extend(chunk(b"IHDR", &[0, 0, 0, 2, 0, 0, 0, 1, 8, 6, 0, 0, 0]));
-    png.extend(chunk(b"tEXt", b"Location\x0051.5N 0.1W"));
-    png.extend(chunk(b"IDAT", &z));
-    png.extend(chunk(b"IEND", &[]));
-    png
+    media_validation::testing::png(2, Some("Location 51.5N 0.1W"))
 }
 
 fn stored_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

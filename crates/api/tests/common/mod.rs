@@ -173,47 +173,7 @@ impl TestApp {
     }
 }
 
-/// A real PNG, made by hand: `w`×1 RGBA pixels and a tEXt chunk carrying a "location".
+/// A real PNG of `w`×1 pixels with a text chunk carrying a "location".
 pub fn png_with_location(w: u32) -> Vec<u8> {
-    fn crc(data: &[u8]) -> u32 {
-        let mut c = 0xFFFF_FFFFu32;
-        for &b in data {
-            c ^= u32::from(b);
-            for _ in 0..8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            }
-        }
-        !c
-    }
-    fn chunk(kind: &[u8], data: &[u8]) -> Vec<u8> {
-        let mut body = kind.to_vec();
-        body.extend_from_slice(data);
-        let mut out = (data.len() as u32).to_be_bytes().to_vec();
-        out.extend_from_slice(&body);
-        out.extend_from_slice(&crc(&body).to_be_bytes());
-        out
-    }
-    let mut raw = vec![0u8];
-    for _ in 0..w {
-        raw.extend_from_slice(&[200, 30, 120, 255]);
-    }
-    let len = raw.len() as u16;
-    let mut z = vec![0x78, 0x01, 1];
-    z.extend_from_slice(&len.to_le_bytes());
-    z.extend_from_slice(&(!len).to_le_bytes());
-    z.extend_from_slice(&raw);
-    let (mut a, mut b) = (1u32, 0u32);
-    for &x in &raw {
-        a = (a + u32::from(x)) % 65521;
-        b = (b + a) % 65521;
-    }
-    z.extend_from_slice(&((b << 16) | a).to_be_bytes());
-    let mut ihdr = w.to_be_bytes().to_vec();
-    ihdr.extend_from_slice(&[0, 0, 0, 1, 8, 6, 0, 0, 0]);
-    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
-    png.extend(chunk(b"IHDR", &ihdr));
-    png.extend(chunk(b"tEXt", b"Location\x0051.5N 0.1W"));
-    png.extend(chunk(b"IDAT", &z));
-    png.extend(chunk(b"IEND", &[]));
-    png
+    media_validation::testing::png(w, Some("51.5N 0.1W"))
 }
