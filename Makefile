@@ -6,9 +6,11 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM ?= npm
 FRONTEND := frontend
+PG_BASE_URL ?= postgres://postgres@127.0.0.1:5432
+PG_ADMIN_URL ?= $(PG_BASE_URL)/postgres
 CRATES := db media-validation storage social-graph auth profiles api
 
-.PHONY: run dev build web web-deps test test-rust test-web test-e2e ci bench fmt lint clean
+.PHONY: run dev build web web-deps test test-rust test-web test-e2e test-e2e-postgres ci bench fmt lint clean
 
 ## Build the web app and a release binary, then serve on the embedded defaults
 ## (SQLite and media under ./data, e-mail written to ./data/mail).
@@ -38,7 +40,7 @@ web: web-deps
 ## Every test: Rust crate by crate (a failure names its crate), the web app's unit tests and
 ## type check, then the browser journeys against the real binary. With CI=true a missing
 ## PostgreSQL or Chromium fails instead of being skipped.
-test: test-rust test-web test-e2e
+test: test-rust test-web test-e2e test-e2e-postgres
 
 test-rust:
 	@for crate in $(CRATES); do \
@@ -58,6 +60,22 @@ test-e2e: web
 	  echo; echo "*** SKIPPED browser tests: no Chromium (apt-get install -y chromium). Under CI=true this fails. ***"; echo; \
 	else \
 	  cd $(FRONTEND) && $(NPM) run e2e; \
+	fi
+
+## The sign-up → verify → sign-in → sign-out journey once more, with the server on PostgreSQL.
+test-e2e-postgres: web
+	$(CARGO) build -p api --bin selfsound
+	@if ! pg_isready -q -d "$(PG_ADMIN_URL)" 2>/dev/null; then \
+	  if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then echo "*** CI: PostgreSQL is required at $(PG_ADMIN_URL) ***"; exit 1; fi; \
+	  echo; echo "*** SKIPPED browser journey on PostgreSQL: none at $(PG_ADMIN_URL). Under CI=true this fails. ***"; echo; \
+	elif ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
+	  echo "*** SKIPPED browser journey on PostgreSQL: no Chromium ***"; \
+	else \
+	  db=selfsound_e2e_$$$$; status=0; \
+	  psql -q "$(PG_ADMIN_URL)" -c "CREATE DATABASE $$db"; \
+	  ( cd $(FRONTEND) && DATABASE_URL="$(PG_BASE_URL)/$$db" SELFSOUND_E2E_TAG=postgres npx playwright test e2e/auth-journey.spec.ts --project desktop ) || status=$$?; \
+	  psql -q "$(PG_ADMIN_URL)" -c "DROP DATABASE IF EXISTS $$db WITH (FORCE)"; \
+	  exit $$status; \
 	fi
 
 ci:
