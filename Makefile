@@ -10,7 +10,7 @@ PG_BASE_URL ?= postgres://postgres@127.0.0.1:5432
 PG_ADMIN_URL ?= $(PG_BASE_URL)/postgres
 CRATES := db media-validation storage social-graph auth profiles api
 
-.PHONY: run dev build web web-deps test test-rust test-web test-e2e test-e2e-postgres ci bench fmt lint clean
+.PHONY: run dev build web web-deps test test-rust test-web test-e2e test-e2e-postgres test-tools ci bench fmt lint clean
 
 ## Build the web app and a release binary, then serve on the embedded defaults
 ## (SQLite and media under ./data, e-mail written to ./data/mail).
@@ -42,7 +42,15 @@ web: web-deps
 ## PostgreSQL or Chromium fails instead of being skipped.
 test: test-rust test-web test-e2e test-e2e-postgres
 
-test-rust:
+## Test-only tools that are not Rust or Node: an S3-compatible server (moto) for the storage
+## tests, in a virtualenv under target/.
+TEST_TOOLS := target/test-tools/venv
+test-tools: $(TEST_TOOLS)/bin/moto_server
+$(TEST_TOOLS)/bin/moto_server:
+	python3 -m venv $(TEST_TOOLS)
+	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "moto[server]>=5,<6"
+
+test-rust: test-tools
 	@for crate in $(CRATES); do \
 	  echo "=== cargo test -p $$crate ==="; \
 	  $(CARGO) test -p $$crate --all-targets || { echo "*** tests of crate '$$crate' failed ***"; exit 1; }; \

@@ -40,9 +40,10 @@ pub struct Config {
     /// `SELFSOUND_TRUST_PROXY=true`: take the client address from `X-Forwarded-For` (only
     /// behind a reverse proxy that sets it).
     pub trust_proxy: bool,
-    /// `SELFSOUND_S3_BUCKET`: keep media in this S3-compatible bucket (endpoint and credentials
-    /// from the standard `AWS_*` variables) instead of `<data dir>/media`.
-    pub s3_bucket: Option<String>,
+    /// `SELFSOUND_S3_BUCKET`: keep media in this S3-compatible bucket instead of
+    /// `<data dir>/media`, reached through `AWS_ENDPOINT` (unset: AWS itself), `AWS_REGION`,
+    /// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`.
+    pub s3: Option<storage::S3Settings>,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
 }
@@ -133,6 +134,18 @@ impl Config {
                 false
             }
         };
+        let s3 = get("SELFSOUND_S3_BUCKET").map(|bucket| storage::S3Settings {
+            bucket,
+            endpoint: get("AWS_ENDPOINT"),
+            region: get("AWS_REGION"),
+            access_key_id: get("AWS_ACCESS_KEY_ID"),
+            secret_access_key: get("AWS_SECRET_ACCESS_KEY"),
+        });
+        if let Some(endpoint) = s3.as_ref().and_then(|s| s.endpoint.as_deref())
+            && origin_of(endpoint).is_none()
+        {
+            problems.push(format!("AWS_ENDPOINT must be an http(s) address, not {endpoint:?}"));
+        }
         if !problems.is_empty() {
             return Err(ConfigError(problems));
         }
@@ -149,7 +162,7 @@ impl Config {
             web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
             jwt_secret,
             trust_proxy,
-            s3_bucket: get("SELFSOUND_S3_BUCKET"),
+            s3,
             throttle: auth::ThrottleRules::default(),
         })
     }

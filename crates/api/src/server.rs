@@ -78,8 +78,8 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         ),
         None => None,
     };
-    let storage = match &config.s3_bucket {
-        Some(bucket) => storage::Storage::s3(bucket),
+    let storage = match &config.s3 {
+        Some(s3) => storage::Storage::s3(s3),
         None => storage::Storage::local(&config.data_dir.join("media")),
     }
     .map_err(|e| StartError::Setup(format!("media storage: {e}")))?;

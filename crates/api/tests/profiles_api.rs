@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{png_with_location, spawn_app};
+use common::{Options, png_with_location, spawn_app, spawn_app_with};
 use db::testing::TestDb;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
@@ -288,6 +288,38 @@ async fn deleting_an_account_updates_others_and_search(db: TestDb) {
     assert_eq!(app.get(&format!("/profiles/{bea_id}/stats"), None).await.body["listeners"], 0);
     assert_eq!(app.get("/profiles/search?query=ada", Some(&bea)).await.body, json!([]));
     assert_eq!(app.client.get(&avatar).send().await.unwrap().status(), StatusCode::NOT_FOUND, "the avatar went too");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn avatars_live_in_an_s3_bucket_when_configured() {
+    let Some(s3) = storage::testing::S3TestServer::start("selfsound-media").await else { return };
+    let settings = &s3.settings;
+    let env = [
+        ("SELFSOUND_S3_BUCKET", Some(settings.bucket.clone())),
+        ("AWS_ENDPOINT", settings.endpoint.clone()),
+        ("AWS_REGION", settings.region.clone()),
+        ("AWS_ACCESS_KEY_ID", settings.access_key_id.clone()),
+        ("AWS_SECRET_ACCESS_KEY", settings.secret_access_key.clone()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.unwrap_or_default()))
+    .collect();
+    let app = spawn_app_with(TestDb::sqlite(), Options { env, ..Options::default() }).await;
+    let (ada, _) = app.person("Ada", "ada@example.com").await;
+    let first = app.upload_avatar(Some(&ada), "avatar", "me.png", png_with_location(4)).await;
+    assert_eq!(first.status, StatusCode::OK, "{:?}", first.body);
+    let url = first.body["avatar_url"].as_str().unwrap().to_owned();
+    let served = app.client.get(&url).header("range", "bytes=0-3").send().await.unwrap();
+    assert_eq!(served.status(), StatusCode::PARTIAL_CONTENT);
+    assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.bytes().await.unwrap().as_ref(), b"\x89PNG");
+    assert!(!app.data_dir.path().join("media").exists(), "nothing went to the local folder");
+    app.upload_avatar(Some(&ada), "avatar", "again.png", png_with_location(2)).await;
+    assert_eq!(
+        app.client.get(&url).send().await.unwrap().status(),
+        StatusCode::NOT_FOUND,
+        "the old one left the bucket"
+    );
 }
 
 db::both_backends!(

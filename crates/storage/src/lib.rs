@@ -13,6 +13,9 @@ use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
 use object_store::{GetOptions, GetRange, ObjectStore, PutPayload};
 
+#[cfg(feature = "testing")]
+pub mod testing;
+
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
     #[error("no such object")]
@@ -83,6 +86,17 @@ impl ByteRange {
     }
 }
 
+/// Where an S3-compatible bucket is and how to reach it.
+#[derive(Clone, Debug, Default)]
+pub struct S3Settings {
+    pub bucket: String,
+    /// e.g. `http://127.0.0.1:9000` for MinIO or Garage; `None` means AWS itself.
+    pub endpoint: Option<String>,
+    pub region: Option<String>,
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+}
+
 /// An object being read: its total size, the range being sent and the bytes as a stream.
 pub struct Object {
     pub size: u64,
@@ -105,15 +119,20 @@ impl Storage {
         Ok(Storage { store: Arc::new(store), description: format!("folder {}", root.display()) })
     }
 
-    /// An S3-compatible bucket; endpoint, region and credentials come from the standard `AWS_*`
-    /// variables (`AWS_ENDPOINT`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
-    /// `AWS_ALLOW_HTTP` for a plain-HTTP endpoint such as a local MinIO or Garage).
-    pub fn s3(bucket: &str) -> Result<Storage, StorageError> {
-        let store = AmazonS3Builder::from_env()
-            .with_bucket_name(bucket)
-            .build()
-            .map_err(|e| StorageError::Setup(e.to_string()))?;
-        Ok(Storage { store: Arc::new(store), description: format!("S3 bucket {bucket}") })
+    /// An S3-compatible bucket. Settings left out come from the standard `AWS_*` variables.
+    pub fn s3(settings: &S3Settings) -> Result<Storage, StorageError> {
+        let mut builder = AmazonS3Builder::from_env().with_bucket_name(&settings.bucket);
+        if let Some(endpoint) = &settings.endpoint {
+            builder = builder.with_endpoint(endpoint).with_allow_http(endpoint.starts_with("http://"));
+        }
+        if let Some(region) = &settings.region {
+            builder = builder.with_region(region);
+        }
+        if let (Some(id), Some(secret)) = (&settings.access_key_id, &settings.secret_access_key) {
+            builder = builder.with_access_key_id(id).with_secret_access_key(secret);
+        }
+        let store = builder.build().map_err(|e| StorageError::Setup(e.to_string()))?;
+        Ok(Storage { store: Arc::new(store), description: format!("S3 bucket {}", settings.bucket) })
     }
 
     pub fn describe(&self) -> &str {
