@@ -182,7 +182,8 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     Ok(server)
 }
 
-/// Hourly clean-up of expired sessions, links and throttle windows.
+/// Hourly clean-up of expired sessions, links and throttle windows, and of stored avatars no
+/// profile points to.
 fn spawn_sweeper(state: AppState) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(3600));
@@ -192,6 +193,11 @@ fn spawn_sweeper(state: AppState) {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "swept expired rows"),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "sweep failed"),
+            }
+            match state.profiles.sweep_orphan_avatars().await {
+                Ok(n) if n > 0 => tracing::info!(removed = n, "swept unreferenced avatars"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "avatar sweep failed"),
             }
         }
     });

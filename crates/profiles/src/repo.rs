@@ -52,3 +52,10 @@ pub fn swap_avatar(conn: &mut DbConnection, id: Id, url: &str) -> QueryResult<Op
     }
     Ok(old)
 }
+
+/// Which of `urls` some profile uses as its avatar.
+pub fn avatars_in_use(conn: &mut DbConnection, urls: &[String]) -> QueryResult<std::collections::HashSet<String>> {
+    let used: Vec<Option<String>> =
+        users::table.filter(users::avatar_url.eq_any(urls)).select(users::avatar_url).load(conn)?;
+    Ok(used.into_iter().flatten().collect())
+}

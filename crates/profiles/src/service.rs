@@ -126,6 +126,26 @@ impl Profiles {
         }
     }
 
+    /// Removes stored avatars no profile points to (left by a failed or interrupted upload),
+    /// once they are an hour old, so an upload in progress is never touched. Answers how many.
+    pub async fn sweep_orphan_avatars(&self) -> Result<usize, ProfileError> {
+        let cutoff = chrono::Utc::now() - chrono::Duration::hours(1);
+        let keys = self.storage.list_older_than("avatars", cutoff).await?;
+        let mut removed = 0;
+        for batch in keys.chunks(500) {
+            let urls: Vec<String> = batch.iter().map(|k| format!("{MEDIA_PREFIX}{k}")).collect();
+            let lookup = urls.clone();
+            let used = self.db.run(move |conn| Ok::<_, ProfileError>(repo::avatars_in_use(conn, &lookup)?)).await?;
+            for (key, url) in batch.iter().zip(&urls) {
+                if !used.contains(url) {
+                    self.storage.delete(key).await?;
+                    removed += 1;
+                }
+            }
+        }
+        Ok(removed)
+    }
+
     pub fn storage(&self) -> &Storage {
         &self.storage
     }

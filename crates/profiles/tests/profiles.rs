@@ -196,7 +196,26 @@ async fn avatars_are_judged_by_their_bytes(db: TestDb) {
     assert_eq!(h.profiles.profile(me).await.unwrap().avatar_url, None);
 }
 
+async fn orphan_avatars_are_swept_and_used_ones_kept(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    let used = h.profiles.replace_avatar(me, png_with_text()).await.unwrap();
+    // An object no row points to, as an interrupted upload would leave, written two hours ago.
+    let orphan = h.media.path().join("avatars/999/0123456789abcdef.png");
+    std::fs::create_dir_all(orphan.parent().unwrap()).unwrap();
+    std::fs::write(&orphan, png_with_text()).unwrap();
+    let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    for path in stored_files(h.media.path()) {
+        std::fs::File::options().write(true).open(&path).unwrap().set_modified(two_hours_ago).unwrap();
+    }
+    assert_eq!(h.profiles.sweep_orphan_avatars().await.unwrap(), 1);
+    assert!(!orphan.exists());
+    let kept = h.media.path().join(used.trim_start_matches("/media/"));
+    assert!(kept.exists(), "the avatar in use stays");
+}
+
 db::both_backends!(
+    orphan_avatars_are_swept_and_used_ones_kept,
     editing_changes_only_what_was_sent,
     a_taken_login_is_refused,
     bad_edits_change_nothing,

@@ -167,6 +167,17 @@ impl Storage {
         Ok(Object { size, range, partial: wanted.is_some(), body })
     }
 
+    /// Keys under `prefix` last written before `before`, for sweeps of unreferenced objects.
+    pub async fn list_older_than(
+        &self,
+        prefix: &str,
+        before: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Vec<String>, StorageError> {
+        let prefix = check_key(prefix)?;
+        let listed: Vec<object_store::ObjectMeta> = self.store.list(Some(&prefix)).try_collect().await?;
+        Ok(listed.into_iter().filter(|m| m.last_modified < before).map(|m| m.location.to_string()).collect())
+    }
+
     /// Removes an object; one that is already gone is not an error.
     pub async fn delete(&self, key: &str) -> Result<(), StorageError> {
         let path = check_key(key)?;
@@ -198,6 +209,21 @@ mod tests {
         s.delete("avatars/1/abc.png").await.unwrap();
         assert!(matches!(s.get("avatars/1/abc.png", None).await, Err(StorageError::NotFound)));
         s.delete("avatars/1/abc.png").await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn old_objects_are_listed_by_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Storage::local(dir.path()).unwrap();
+        s.put("avatars/1/a.png", Bytes::from_static(b"a")).await.unwrap();
+        s.put("avatars/2/b.png", Bytes::from_static(b"b")).await.unwrap();
+        s.put("other/c.bin", Bytes::from_static(b"c")).await.unwrap();
+        let later = chrono::Utc::now() + chrono::Duration::seconds(5);
+        let mut keys = s.list_older_than("avatars", later).await.unwrap();
+        keys.sort();
+        assert_eq!(keys, vec!["avatars/1/a.png", "avatars/2/b.png"]);
+        let earlier = chrono::Utc::now() - chrono::Duration::hours(1);
+        assert!(s.list_older_than("avatars", earlier).await.unwrap().is_empty(), "new objects are left alone");
     }
 
     #[tokio::test]
