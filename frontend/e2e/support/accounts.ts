@@ -4,6 +4,20 @@ import { verificationLink } from './mail';
 
 export const PASSWORD = 'Str0ng!Passw0rd';
 
+let accountsMade = 0;
+
+/**
+ * A client address of its own for each account set up through the API. The server throttles
+ * sign-ups (20 an hour) and sign-ins per client address, and the whole suite runs from
+ * 127.0.0.1; the e2e server trusts X-Forwarded-For (see server.ts), so set-up calls name a
+ * distinct address and the browser's own sign-ups and sign-ins keep 127.0.0.1's allowance.
+ */
+function setUpClientAddress(): string {
+  accountsMade += 1;
+  const n = (process.pid % 200) * 1000 + accountsMade;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 /** Signs up, follows the e-mailed link and signs in; returns the access token. */
 export async function createVerifiedUser(
   request: APIRequestContext,
@@ -11,8 +25,10 @@ export async function createVerifiedUser(
   email: string,
   name = 'E2E Tester',
 ): Promise<string> {
+  const headers = { 'X-Forwarded-For': setUpClientAddress() };
   const signUp = await request.post(`${server.url}/authorization/signup`, {
     data: { email, password: PASSWORD, name },
+    headers,
   });
   if (!signUp.ok()) throw new Error(`sign-up failed: ${signUp.status()} ${await signUp.text()}`);
   const link = await verificationLink(server.dataDir, email);
@@ -20,6 +36,7 @@ export async function createVerifiedUser(
   if (verify.status() >= 400) throw new Error(`verification failed: ${verify.status()}`);
   const signIn = await request.post(`${server.url}/authorization/logindefault`, {
     data: { email, password: PASSWORD },
+    headers,
   });
   if (!signIn.ok()) throw new Error(`sign-in failed: ${signIn.status()} ${await signIn.text()}`);
   const body = (await signIn.json()) as { access_token?: string };

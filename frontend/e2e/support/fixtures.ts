@@ -31,6 +31,8 @@ export const test = base.extend<
       await page.screenshot({
         path: join(ARTIFACTS_DIR, `${testInfo.project.name}-${name}.png`),
         fullPage: options?.fullPage ?? false,
+        // Finish entrance animations (menus, dialogs) so the picture shows the settled screen.
+        animations: 'disabled',
       });
     });
   },

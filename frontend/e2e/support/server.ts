@@ -100,6 +100,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       SELFSOUND_BIND: `127.0.0.1:${port}`,
       SELFSOUND_PUBLIC_URL: url,
       SELFSOUND_WEB_DIR: DIST_DIR,
+      // Account set-up names its own client address (accounts.ts) so the suite stays under the
+      // per-address sign-up and sign-in throttles; the browser sends no such header.
+      SELFSOUND_TRUST_PROXY: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

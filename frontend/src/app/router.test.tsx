@@ -50,4 +50,30 @@ describe('routes', () => {
     renderAt('/verify?email=a%40b.co');
     expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeInTheDocument();
   });
+
+  it('/search is public', async () => {
+    server.use(http.get(api('/profiles/search'), () => HttpResponse.json([])));
+    renderAt('/search');
+    expect(await screen.findByPlaceholderText('Search')).toBeInTheDocument();
+  });
+
+  it('/profile sends a signed-out visitor to /sign-in', async () => {
+    renderAt('/profile');
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(currentLocation()).toBe('/sign-in');
+  });
+
+  it.each(['/user/7', '/profile/7', '/another-user-rofile?userId=7'])(
+    '%s shows that user (the screen is loaded on demand)',
+    async (path) => {
+      server.use(
+        http.get(api('/profiles/7'), () =>
+          HttpResponse.json({ id: '7', name: 'Gus', login: 'gus', avatar_url: null, tag_id: null, stats: {} }),
+        ),
+        http.get(api('/profiles/7/stats'), () => HttpResponse.json({ posts: 0, listeners: 0, listened_to: 0 })),
+      );
+      renderAt(path);
+      expect(await screen.findByRole('heading', { level: 1, name: 'Gus' })).toBeInTheDocument();
+    },
+  );
 });

@@ -69,6 +69,31 @@ describe('request', () => {
     await expect(request('/v', { method: 'POST' })).rejects.toMatchObject({ status: 422, detail });
   });
 
+  it('sends a FormData body as multipart, without forcing a JSON content type', async () => {
+    let contentType: string | null = null;
+    let field: unknown = null;
+    server.use(
+      http.patch(api('/upload'), async ({ request }) => {
+        contentType = request.headers.get('content-type');
+        field = (await request.formData()).get('avatar');
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    const form = new FormData();
+    form.append('avatar', new Blob(['png-bytes'], { type: 'image/png' }), 'a.png');
+    await request('/upload', { method: 'PATCH', form });
+    expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
+    // (jsdom's form parts lose their file name in Node's fetch; the browser e2e test uploads a real file.)
+    expect(field).toMatchObject({ size: 'png-bytes'.length, type: 'image/png' });
+  });
+
+  it('keeps the reason phrase of a failed answer', async () => {
+    server.use(
+      http.get(api('/down-phrase'), () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' })),
+    );
+    await expect(request('/down-phrase')).rejects.toMatchObject({ status: 503, statusText: 'Service Unavailable' });
+  });
+
   it('reports an unreachable server as a NetworkError', async () => {
     server.use(http.get(api('/down'), () => HttpResponse.error()));
     await expect(request('/down')).rejects.toBeInstanceOf(NetworkError);

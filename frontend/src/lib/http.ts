@@ -19,6 +19,8 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** True when this 401 ended the stored session (spec §4 Login). */
   readonly sessionExpired: boolean;
+  /** The HTTP reason phrase ('Not Found'), or '' when the server sent none. */
+  readonly statusText: string;
 
   constructor(
     status: number,
@@ -43,6 +45,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.serverMessage = serverMessage;
     this.sessionExpired = sessionExpired;
+    this.statusText = options.statusText ?? '';
   }
 }
 
@@ -81,6 +84,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as a JSON body. */
   json?: unknown;
+  /** Sent as a multipart/form-data body (the browser sets the boundary). */
+  form?: FormData;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Bypass every cache on the way (the current-user check). */
@@ -100,10 +105,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   const token = options.token === undefined || options.token === 'stored' ? getToken() : options.token;
   if (token) headers.Authorization = `Bearer ${token}`;
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
+  } else if (options.form) {
+    body = options.form;
   }
   if (options.noCache) headers['Cache-Control'] ??= 'no-cache';
 

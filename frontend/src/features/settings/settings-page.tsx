@@ -3,6 +3,7 @@ import { ArrowRightIcon, CheckIcon, LogOutIcon, SparkIcon, TrashIcon } from '../
 import { Spinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useDeleteAccount, useLogOut } from '../auth/api';
+import { BlockedUsersSection } from './blocked-users-section';
 import styles from './settings-page.module.css';
 
 export const DELETE_ACCOUNT_CONFIRMATION =
@@ -77,7 +78,7 @@ export function SettingsPage() {
 
       <SubscriptionSection />
 
-      {/* The blocked-users section (spec §2 Settings) goes here, between subscription and log out. */}
+      <BlockedUsersSection />
 
       <section className={styles.section} aria-labelledby="account-title">
         <header className={styles.sectionHeader}>

@@ -1,0 +1,458 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { api, server } from '../../test/server';
+import { currentLocation, renderPage } from '../../test/render';
+import { ADA, signedInAs } from '../../test/session';
+import type { ProfileJson } from './api';
+import { UserProfilePage } from './user-profile-page';
+
+const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
+
+const ben: ProfileJson = {
+  id: '200',
+  name: 'Ben',
+  login: 'ben',
+  description: 'Drummer from Lyon',
+  biography: 'Drummer from Lyon',
+  avatar_url: null,
+  tag_id: MUSICIAN,
+  role: 'Musician',
+  tag: { id: MUSICIAN, name: 'Musician', color: '#6D01D0' },
+  stats: { posts: 3, listeners: 5, listenedTo: 7, listened_to: 7 },
+};
+
+interface Options {
+  profile?: ProfileJson;
+  listened?: string[] | 'fail';
+  blocked?: boolean;
+  stats?: { posts: number; listeners: number; listened_to: number };
+}
+
+/** A backend with Ben's profile; returns the live state the handlers read and write. */
+function backend(options: Options = {}) {
+  const state = {
+    listened: options.listened ?? [],
+    blocked: options.blocked ?? false,
+    stats: options.stats ?? { posts: 3, listeners: 5, listened_to: 7 },
+    calls: [] as string[],
+  };
+  // Fixed paths first: '/profiles/:id' would also match '/profiles/listened'.
+  server.use(
+    http.get(api('/profiles/listened'), () =>
+      state.listened === 'fail'
+        ? HttpResponse.json({ detail: 'x' }, { status: 500 })
+        : HttpResponse.json(state.listened.map((id) => ({ id, name: 'X', login: 'x', avatar_url: null, tag_id: null }))),
+    ),
+    http.get(api('/profiles/blocks/check/:id'), () => HttpResponse.json({ is_blocked: state.blocked })),
+    http.get(api('/profiles/:id/stats'), () => HttpResponse.json(state.stats)),
+    http.get(api('/profiles/:id'), ({ params }) =>
+      params.id === '200'
+        ? HttpResponse.json(options.profile ?? ben)
+        : HttpResponse.json({ detail: 'User not found' }, { status: 404 }),
+    ),
+  );
+  return state;
+}
+
+function renderProfile(route = '/user/200', path = '/user/:userId') {
+  return renderPage(<UserProfilePage />, { route, path });
+}
+
+/** The number shown for one of the counts. */
+const stat = (key: 'posts' | 'listeners' | 'listenedTo') =>
+  document.querySelector(`[data-stat="${key}"] dd`)?.textContent;
+
+const listenButton = () => screen.getByRole('button', { name: /^(Listen|Unlisten|Loading\.\.\.)$/ });
+
+describe('UserProfilePage', () => {
+  it('shows the avatar, name, @login, tag, biography and counts', async () => {
+    signedInAs(null);
+    backend();
+    renderProfile();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ben' })).toBeInTheDocument();
+    expect(screen.getByText('@ben')).toBeInTheDocument();
+    expect(screen.getByText('Musician')).toHaveAttribute('data-role', 'Musician');
+    expect(screen.getByText('Drummer from Lyon')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Ben' })).toBeInTheDocument();
+    await waitFor(() => expect(stat('posts')).toBe('3'));
+    expect(stat('listeners')).toBe('5');
+    expect(stat('listenedTo')).toBe('7');
+    expect(screen.getByText('Listened to')).toBeInTheDocument();
+  });
+
+  it("says 'Unknown User', 'No biography available' and 'Add tag' when those are missing", async () => {
+    signedInAs(null);
+    backend({ profile: { ...ben, name: null, description: null, biography: null, tag_id: 'nope', tag: null } });
+    renderProfile();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Unknown User' })).toBeInTheDocument();
+    expect(screen.getByText('No biography available')).toBeInTheDocument();
+    expect(screen.getByText('Add tag')).toBeInTheDocument();
+  });
+
+  it('shows at most 15 characters of the name', async () => {
+    signedInAs(null);
+    backend({ profile: { ...ben, name: 'Benjamin Alexander' } });
+    renderProfile();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Benjamin Alexan' })).toBeInTheDocument();
+  });
+
+  it('keeps the profile counts when the stats call fails (silently)', async () => {
+    signedInAs(null);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.get(api('/profiles/:id/stats'), () => HttpResponse.json({ detail: 'x' }, { status: 500 })));
+    renderProfile();
+    await screen.findByRole('heading', { level: 1, name: 'Ben' });
+    await waitFor(() => expect(console.error).toHaveBeenCalledWith('Failed to fetch user stats', expect.anything()));
+    expect(stat('listeners')).toBe('5');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("shows 'HTTP error! status: 404' with Try Again, which asks again", async () => {
+    signedInAs(null);
+    backend();
+    let status = 404;
+    server.use(
+      http.get(api('/profiles/:id'), () =>
+        status === 200 ? HttpResponse.json(ben) : HttpResponse.json({ detail: 'User not found' }, { status }),
+      ),
+    );
+    renderProfile();
+    expect(await screen.findByText('HTTP error! status: 404')).toBeInTheDocument();
+    status = 200;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ben' })).toBeInTheDocument();
+  });
+
+  it("says 'No user ID provided' (and logs it) on /another-user-rofile without an id", async () => {
+    signedInAs(null);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderProfile('/another-user-rofile', '/another-user-rofile');
+    expect(screen.getByText('No user ID provided')).toBeInTheDocument();
+    expect(logged).toHaveBeenCalledWith('No user ID provided');
+  });
+
+  it('reads the id from the query on /another-user-rofile, and from /profile/{id}', async () => {
+    signedInAs(null);
+    backend();
+    const { unmount } = renderProfile('/another-user-rofile?userId=200', '/another-user-rofile');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ben' })).toBeInTheDocument();
+    unmount();
+    renderProfile('/profile/200', '/profile/:userId');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ben' })).toBeInTheDocument();
+  });
+
+  it('sends you to your own profile when the id is yours', async () => {
+    signedInAs({ ...ADA, id: '200' });
+    backend();
+    renderProfile();
+    await waitFor(() => expect(currentLocation()).toBe('/profile'));
+  });
+
+  it('shows the posts area with its empty state', async () => {
+    signedInAs(null);
+    backend();
+    renderProfile();
+    expect(await screen.findByText('No posts yet')).toBeInTheDocument();
+    expect(screen.getByText('Posts will appear below')).toBeInTheDocument();
+  });
+});
+
+describe('Listen button on a profile', () => {
+  it("reads 'Loading...' until the listened list is known", async () => {
+    signedInAs(ADA);
+    backend();
+    let answer: () => void = () => {};
+    server.use(
+      http.get(api('/profiles/listened'), async () => {
+        await new Promise<void>((r) => (answer = r));
+        return HttpResponse.json([]);
+      }),
+    );
+    renderProfile();
+    await screen.findByRole('heading', { level: 1, name: 'Ben' });
+    expect(listenButton()).toHaveTextContent('Loading...');
+    answer();
+    await waitFor(() => expect(listenButton()).toHaveTextContent('Listen'));
+  });
+
+  it('Listen → POST → Unlisten, and the counts are fetched again', async () => {
+    signedInAs(ADA);
+    const state = backend();
+    server.use(
+      http.post(api('/profiles/listening/:id'), ({ params }) => {
+        state.calls.push(`POST ${String(params.id)}`);
+        state.listened = ['200'];
+        state.stats = { ...state.stats, listeners: 6 };
+        return HttpResponse.json({ message: 'ok' });
+      }),
+      http.delete(api('/profiles/listening/:id'), ({ params }) => {
+        state.calls.push(`DELETE ${String(params.id)}`);
+        state.listened = [];
+        state.stats = { ...state.stats, listeners: 5 };
+        return HttpResponse.json({ message: 'ok' });
+      }),
+    );
+    renderProfile();
+    const user = userEvent.setup();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await user.click(listenButton());
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Unlisten$/));
+    await waitFor(() => expect(stat('listeners')).toBe('6'));
+    await user.click(listenButton());
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await waitFor(() => expect(stat('listeners')).toBe('5'));
+    expect(state.calls).toEqual(['POST 200', 'DELETE 200']);
+  });
+
+  it("reads 'Loading...' while the call runs", async () => {
+    signedInAs(ADA);
+    const state = backend();
+    let finish: () => void = () => {};
+    server.use(
+      http.post(api('/profiles/listening/:id'), async () => {
+        await new Promise<void>((r) => (finish = r));
+        state.listened = ['200'];
+        return HttpResponse.json({ message: 'ok' });
+      }),
+    );
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await userEvent.setup().click(listenButton());
+    await waitFor(() => expect(listenButton()).toHaveTextContent('Loading...'));
+    finish();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Unlisten$/));
+  });
+
+  it('alerts the block text on a 403', async () => {
+    signedInAs(ADA);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    server.use(
+      http.post(api('/profiles/listening/:id'), () =>
+        HttpResponse.json({ detail: 'Cannot listen to this user because either you have blocked them or they have blocked you.' }, { status: 403 }),
+      ),
+    );
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await userEvent.setup().click(listenButton());
+    await waitFor(() =>
+      expect(alert).toHaveBeenCalledWith(
+        'Cannot listen to this user because either you have blocked them or they have blocked you.',
+      ),
+    );
+    expect(listenButton()).toHaveTextContent(/^Listen$/);
+  });
+
+  it('says so on the page for other failures', async () => {
+    signedInAs(ADA);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    server.use(http.post(api('/profiles/listening/:id'), () => HttpResponse.json({ detail: 'x' }, { status: 500 })));
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await userEvent.setup().click(listenButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update listening status. Please try again.');
+    expect(alert).not.toHaveBeenCalled();
+  });
+
+  it('goes to /sign-in on a 401', async () => {
+    signedInAs(ADA);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(
+      http.post(api('/profiles/listening/:id'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 })),
+    );
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await userEvent.setup().click(listenButton());
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+  });
+
+  it('sends a guest to /sign-in without calling', async () => {
+    signedInAs(null);
+    backend();
+    const posted = vi.fn();
+    server.use(http.post(api('/profiles/listening/:id'), () => (posted(), HttpResponse.json({}))));
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await userEvent.setup().click(listenButton());
+    expect(currentLocation()).toBe('/sign-in');
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('treats a failed listened list as a guest', async () => {
+    signedInAs(ADA);
+    backend({ listened: 'fail' });
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    await userEvent.setup().click(listenButton());
+    expect(currentLocation()).toBe('/sign-in');
+  });
+
+  it('asks the server who is signed in before listening, and goes to /sign-in if nobody is', async () => {
+    const session = signedInAs(ADA);
+    backend();
+    const posted = vi.fn();
+    server.use(http.post(api('/profiles/listening/:id'), () => (posted(), HttpResponse.json({}))));
+    renderProfile();
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+    const before = session.calls();
+    signedInAs(null);
+    await userEvent.setup().click(listenButton());
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(posted).not.toHaveBeenCalled();
+    expect(before).toBeGreaterThan(0);
+  });
+});
+
+describe('Block menu', () => {
+  async function openMenu() {
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'More options' }));
+    return { user, menu: screen.getByRole('menu') };
+  }
+
+  it("offers 'Block user' and 'Cancel'; Cancel closes it", async () => {
+    signedInAs(ADA);
+    backend();
+    renderProfile();
+    const { user, menu } = await openMenu();
+    expect(await within(menu).findByRole('menuitem', { name: 'Block user' })).toBeInTheDocument();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Cancel' }));
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('moves between the items with the arrow keys and closes on Escape', async () => {
+    signedInAs(ADA);
+    backend();
+    renderProfile();
+    const { user, menu } = await openMenu();
+    const block = await within(menu).findByRole('menuitem', { name: 'Block user' });
+    expect(block).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(within(menu).getByRole('menuitem', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(block).toHaveFocus();
+    await user.keyboard('{ArrowUp}');
+    expect(within(menu).getByRole('menuitem', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(screen.getByRole('button', { name: 'More options' })).toHaveFocus();
+  });
+
+  it("reads 'Loading...' until the status is known, then 'Unblock user' when blocked", async () => {
+    signedInAs(ADA);
+    backend({ blocked: true });
+    let answer: () => void = () => {};
+    server.use(
+      http.get(api('/profiles/blocks/check/:id'), async () => {
+        await new Promise<void>((r) => (answer = r));
+        return HttpResponse.json({ is_blocked: true });
+      }),
+    );
+    renderProfile();
+    const { menu } = await openMenu();
+    expect(within(menu).getByRole('menuitem', { name: 'Loading...' })).toBeInTheDocument();
+    answer();
+    expect(await within(menu).findByRole('menuitem', { name: 'Unblock user' })).toBeInTheDocument();
+  });
+
+  it('treats a failed status check as not blocked', async () => {
+    signedInAs(ADA);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.get(api('/profiles/blocks/check/:id'), () => HttpResponse.json({ detail: 'x' }, { status: 500 })));
+    renderProfile();
+    const { menu } = await openMenu();
+    expect(await within(menu).findByRole('menuitem', { name: 'Block user' })).toBeInTheDocument();
+  });
+
+  it("blocks with POST ('Processing...' meanwhile) and then goes to /", async () => {
+    signedInAs(ADA);
+    backend();
+    let finish: () => void = () => {};
+    const calls: string[] = [];
+    server.use(
+      http.post(api('/profiles/blocks/:id'), async ({ params }) => {
+        calls.push(`POST ${String(params.id)}`);
+        await new Promise<void>((r) => (finish = r));
+        return HttpResponse.json({ message: 'User blocked' });
+      }),
+    );
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    expect(await within(menu).findByRole('menuitem', { name: 'Processing...' })).toBeInTheDocument();
+    finish();
+    await waitFor(() => expect(currentLocation()).toBe('/'));
+    expect(calls).toEqual(['POST 200']);
+  });
+
+  it('unblocks with DELETE and stays', async () => {
+    signedInAs(ADA);
+    const state = backend({ blocked: true });
+    server.use(
+      http.delete(api('/profiles/blocks/:id'), ({ params }) => {
+        state.calls.push(`DELETE ${String(params.id)}`);
+        state.blocked = false;
+        return HttpResponse.json({ message: 'User unblocked' });
+      }),
+    );
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Unblock user' }));
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(state.calls).toEqual(['DELETE 200']);
+    expect(currentLocation()).toBe('/user/200');
+    await user.click(screen.getByRole('button', { name: 'More options' }));
+    expect(await screen.findByRole('menuitem', { name: 'Block user' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['the server detail', () => HttpResponse.json({ detail: 'Nope' }, { status: 400 }), 'Error: Nope'],
+    ['a bare failure', () => new HttpResponse(null, { status: 500 }), 'Failed to update block status'],
+    ['an unreachable server', () => HttpResponse.error(), 'Network error: Could not connect to server. Please check your connection.'],
+    ['a non-JSON answer', () => HttpResponse.text('OK'), 'Server response error: Invalid response format.'],
+  ])('alerts %s', async (_, answer, text) => {
+    signedInAs(ADA);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    server.use(http.post(api('/profiles/blocks/:id'), answer));
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith(text));
+    expect(currentLocation()).toBe('/user/200');
+  });
+
+  it('goes to /sign-in on a 401', async () => {
+    signedInAs(ADA);
+    backend();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    server.use(http.post(api('/profiles/blocks/:id'), () => HttpResponse.json({ detail: 'x' }, { status: 401 })));
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(alert).not.toHaveBeenCalled();
+  });
+
+  it('sends a guest to /sign-in', async () => {
+    signedInAs(null);
+    backend();
+    const posted = vi.fn();
+    server.use(http.post(api('/profiles/blocks/:id'), () => (posted(), HttpResponse.json({}))));
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(within(menu).getByRole('menuitem', { name: 'Block user' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(posted).not.toHaveBeenCalled();
+  });
+});

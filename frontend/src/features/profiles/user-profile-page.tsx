@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Alert } from '../../components/alert';
+import { RoleBadge } from '../../components/role-badge';
+import { PageSpinner } from '../../components/spinner';
+import { ApiError } from '../../lib/http';
+import { usePageTitle } from '../../lib/use-page-title';
+import { profileQueries, useViewer, type Profile } from './api';
+import { BlockMenu } from './components/block-menu';
+import { ListenButton } from './components/listen-button';
+import { ProfileHeader } from './components/profile-header';
+import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
+import { shownName } from './profile-validation';
+import styles from './profile-page.module.css';
+
+export const USER_PROFILE_MESSAGES = {
+  noUserId: 'No user ID provided',
+  unknownUser: 'Unknown User',
+  noBiography: 'No biography available',
+  httpError: (status: number) => `HTTP error! status: ${status}`,
+} as const;
+
+/**
+ * Which user to show: the path's userId (/user/{userId}, /profile/{userId}); on
+ * /another-user-rofile, which has no parameter, a `userId` (or `id`) in the query or in the
+ * navigation state.
+ */
+function useRequestedUserId(): string {
+  const params = useParams();
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const state = location.state as { userId?: unknown } | null;
+  const fromState = typeof state?.userId === 'string' ? state.userId : '';
+  return (params.userId ?? search.get('userId') ?? search.get('id') ?? fromState).trim();
+}
+
+/** Another user's profile (spec §2 Other user's profile; routes /user/{id}, /profile/{id}, /another-user-rofile). */
+export function UserProfilePage() {
+  const userId = useRequestedUserId();
+  const viewer = useViewer();
+
+  useEffect(() => {
+    if (!userId) console.error(USER_PROFILE_MESSAGES.noUserId);
+  }, [userId]);
+
+  if (!userId) {
+    return <NoUserId />;
+  }
+  if (viewer && viewer.id === userId) {
+    return <Navigate to="/profile" replace />;
+  }
+  return <UserProfile key={userId} userId={userId} />;
+}
+
+function NoUserId() {
+  usePageTitle('Profile');
+  return (
+    <div className={styles.page}>
+      <div className={styles.errorState}>
+        <Alert tone="error">{USER_PROFILE_MESSAGES.noUserId}</Alert>
+        <Link to="/search" className="btn btn-secondary">
+          Find people
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function errorText(error: Error): string {
+  if (error instanceof ApiError) return USER_PROFILE_MESSAGES.httpError(error.status);
+  return error.message;
+}
+
+function UserProfile({ userId }: { userId: string }) {
+  const profile = useQuery(profileQueries.detail(userId));
+  // Counts have their own call so they can be fetched again after listening changes (spec §2).
+  const stats = useQuery(profileQueries.stats(userId));
+  const posts = useProfilePosts<{ id: string }>(userId);
+  const [listenError, setListenError] = useState<string | null>(null);
+  useEffect(() => {
+    if (stats.isError) console.error('Failed to fetch user stats', stats.error);
+  }, [stats.isError, stats.error]);
+  usePageTitle(profile.data ? shownName(profile.data.name) || USER_PROFILE_MESSAGES.unknownUser : 'Profile');
+
+  if (profile.isPending) return <PageSpinner label="Loading profile" />;
+  if (profile.isError && !profile.data) {
+    return (
+      <div className={styles.page}>
+        <div className={styles.errorState}>
+          <Alert tone="error" title="Could not load this profile">
+            {errorText(profile.error)}
+          </Alert>
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => void profile.refetch()}
+            disabled={profile.isFetching}
+          >
+            Try Again
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  const user: Profile = profile.data;
+  const name = shownName(user.name) || USER_PROFILE_MESSAGES.unknownUser;
+  const card = { id: user.id, name: user.name, login: user.login, avatar_url: user.avatarUrl, tag_id: user.tagId };
+
+  return (
+    <div className={styles.page}>
+      {listenError ? (
+        <Alert tone="error" onDismiss={() => setListenError(null)} className={styles.notice}>
+          {listenError}
+        </Alert>
+      ) : null}
+      <ProfileHeader
+        name={name}
+        login={user.login}
+        avatarUrl={user.avatarUrl}
+        badge={<RoleBadge tagId={user.tagId} />}
+        biography={
+          user.biography ? <p>{user.biography}</p> : <p className={styles.muted}>{USER_PROFILE_MESSAGES.noBiography}</p>
+        }
+        // A failed stats call is silent: the profile's own counts (or zeros) stay (spec §8).
+        stats={stats.data ?? user.stats}
+        actions={
+          <>
+            <ListenButton user={card} onError={setListenError} />
+            <BlockMenu userId={user.id} />
+          </>
+        }
+      />
+      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={() => null} />
+    </div>
+  );
+}

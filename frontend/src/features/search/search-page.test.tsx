@@ -1,0 +1,243 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { api, server } from '../../test/server';
+import { currentLocation, renderPage } from '../../test/render';
+import { ADA, signedInAs } from '../../test/session';
+import type { SearchHitJson } from './api';
+import { SearchPage } from './search-page';
+
+const ben: SearchHitJson = {
+  id: '200',
+  name: 'Ben',
+  login: 'ben',
+  avatar_url: null,
+  tag_id: null,
+  email: null,
+  active: false,
+};
+const cleo: SearchHitJson = { ...ben, id: '300', name: 'Cleo', login: 'cleo' };
+
+/** Answers searches from `people`, recording every query string the page sent. */
+function searchServer(people: SearchHitJson[]) {
+  const queries: Array<string | null> = [];
+  server.use(
+    http.get(api('/profiles/search'), ({ request }) => {
+      const query = new URL(request.url).searchParams.get('query');
+      queries.push(query);
+      const q = (query ?? '').toLowerCase();
+      return HttpResponse.json(people.filter((p) => p.name.toLowerCase().includes(q) || p.login.includes(q)));
+    }),
+  );
+  return queries;
+}
+
+function listenedServer(ids: string[] | 'fail') {
+  server.use(
+    http.get(api('/profiles/listened'), () =>
+      ids === 'fail'
+        ? HttpResponse.json({ detail: 'Boom' }, { status: 500 })
+        : HttpResponse.json(ids.map((id) => ({ ...ben, id }))),
+    ),
+  );
+}
+
+function renderSearch(route = '/search') {
+  return renderPage(<SearchPage />, { route, path: '/search' });
+}
+
+describe('SearchPage', () => {
+  it('has a Search box and lists the newest people for an empty query (query left out)', async () => {
+    signedInAs(null);
+    const queries = searchServer([ben, cleo]);
+    renderSearch();
+    expect(screen.getByPlaceholderText('Search')).toBeInTheDocument();
+    expect(await screen.findByText('Ben')).toBeInTheDocument();
+    expect(screen.getByText('@cleo')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'New on SelfSound' })).toBeInTheDocument();
+    expect(queries).toEqual([null]);
+  });
+
+  it('waits 300 ms after the last key, trims, and searches once', async () => {
+    signedInAs(null);
+    const queries = searchServer([ben, cleo]);
+    renderSearch();
+    await screen.findByText('Ben');
+    vi.useFakeTimers();
+    const box = screen.getByPlaceholderText('Search');
+    fireEvent.change(box, { target: { value: ' c' } });
+    act(() => vi.advanceTimersByTime(200));
+    fireEvent.change(box, { target: { value: ' cle ' } });
+    act(() => vi.advanceTimersByTime(299));
+    expect(queries).toEqual([null]);
+    act(() => vi.advanceTimersByTime(1));
+    vi.useRealTimers();
+    await waitFor(() => expect(queries).toEqual([null, 'cle']));
+    await waitFor(() => expect(screen.queryByText('Ben')).toBeNull());
+    expect(screen.getByText('Cleo')).toBeInTheDocument();
+    expect(currentLocation()).toBe('/search?q=cle');
+  });
+
+  it("says 'No results found.' when a query matches nobody", async () => {
+    signedInAs(null);
+    searchServer([ben]);
+    renderSearch();
+    await userEvent.setup().type(screen.getByPlaceholderText('Search'), 'zed');
+    expect(await screen.findByText('No results found.')).toBeInTheDocument();
+  });
+
+  it('does not say it for an empty query with nobody to show', async () => {
+    signedInAs(null);
+    searchServer([]);
+    renderSearch();
+    expect(await screen.findByText('Nobody else is here yet.')).toBeInTheDocument();
+    expect(screen.queryByText('No results found.')).toBeNull();
+  });
+
+  it('starts from the ?q= of the address', async () => {
+    signedInAs(null);
+    const queries = searchServer([ben, cleo]);
+    renderSearch('/search?q=ben');
+    expect(await screen.findByText('Ben')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Search')).toHaveValue('ben');
+    expect(queries).toEqual(['ben']);
+  });
+
+  it('opens a profile from a row', async () => {
+    signedInAs(null);
+    searchServer([ben]);
+    renderSearch();
+    await userEvent.setup().click(await screen.findByRole('link', { name: /Ben/ }));
+    expect(currentLocation()).toBe('/user/200');
+  });
+
+  it('sends the bearer token when signed in', async () => {
+    signedInAs(ADA);
+    listenedServer([]);
+    let auth: string | null = null;
+    server.use(
+      http.get(api('/profiles/search'), ({ request }) => {
+        auth = request.headers.get('authorization');
+        return HttpResponse.json([ben]);
+      }),
+    );
+    renderSearch();
+    await screen.findByText('Ben');
+    expect(auth).toBe('Bearer test-token');
+  });
+
+  it('Listen: POST, then the button says Unlisten; Unlisten: DELETE, back to Listen', async () => {
+    signedInAs(ADA);
+    searchServer([ben]);
+    let listening: string[] = [];
+    const calls: string[] = [];
+    server.use(
+      http.get(api('/profiles/listened'), () => HttpResponse.json(listening.map((id) => ({ ...ben, id })))),
+      http.post(api('/profiles/listening/:id'), ({ params }) => {
+        calls.push(`POST ${String(params.id)}`);
+        listening = [String(params.id)];
+        return HttpResponse.json({ message: 'ok' });
+      }),
+      http.delete(api('/profiles/listening/:id'), ({ params }) => {
+        calls.push(`DELETE ${String(params.id)}`);
+        listening = [];
+        return HttpResponse.json({ message: 'ok' });
+      }),
+    );
+    renderSearch();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Listen Ben' }));
+    expect(await screen.findByRole('button', { name: 'Unlisten Ben' })).toBeEnabled();
+    await user.click(screen.getByRole('button', { name: 'Unlisten Ben' }));
+    expect(await screen.findByRole('button', { name: 'Listen Ben' })).toBeEnabled();
+    expect(calls).toEqual(['POST 200', 'DELETE 200']);
+  });
+
+  it("shows Unlisten for people already listened to (the server's active flag, then the list)", async () => {
+    signedInAs(ADA);
+    searchServer([{ ...ben, active: true }, cleo]);
+    listenedServer(['200']);
+    renderSearch();
+    expect(await screen.findByRole('button', { name: 'Unlisten Ben' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Listen Cleo' })).toBeInTheDocument();
+  });
+
+  it('only logs a failed toggle and keeps the button as it was', async () => {
+    signedInAs(ADA);
+    searchServer([ben]);
+    listenedServer([]);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    server.use(
+      http.post(api('/profiles/listening/:id'), () =>
+        HttpResponse.json({ detail: 'Cannot listen to this user' }, { status: 403 }),
+      ),
+    );
+    renderSearch();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Listen Ben' }));
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('Failed to update listening status', expect.anything()));
+    expect(screen.getByRole('button', { name: 'Listen Ben' })).toBeEnabled();
+    expect(alert).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the button busy while the call runs', async () => {
+    signedInAs(ADA);
+    searchServer([ben]);
+    let listening: string[] = [];
+    let finish: () => void = () => {};
+    server.use(
+      http.get(api('/profiles/listened'), () => HttpResponse.json(listening.map((id) => ({ ...ben, id })))),
+      http.post(api('/profiles/listening/:id'), async () => {
+        await new Promise<void>((r) => (finish = r));
+        listening = ['200'];
+        return HttpResponse.json({ message: 'ok' });
+      }),
+    );
+    renderSearch();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Listen Ben' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Listen Ben' })).toBeDisabled());
+    finish();
+    expect(await screen.findByRole('button', { name: 'Unlisten Ben' })).toBeEnabled();
+  });
+
+  it('sends a guest who clicks Listen to /sign-in', async () => {
+    signedInAs(null);
+    searchServer([ben]);
+    renderSearch();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Listen Ben' }));
+    expect(currentLocation()).toBe('/sign-in');
+  });
+
+  it('treats a failed listened-list call as a guest', async () => {
+    signedInAs(ADA);
+    searchServer([ben]);
+    listenedServer('fail');
+    const posted = vi.fn();
+    server.use(http.post(api('/profiles/listening/:id'), () => (posted(), HttpResponse.json({}))));
+    renderSearch();
+    const row = (await screen.findByText('Ben')).closest('li')!;
+    // Let the listened list fail first.
+    await waitFor(() => expect(within(row).getByRole('button')).toBeEnabled());
+    await new Promise((r) => setTimeout(r, 20));
+    await userEvent.setup().click(within(row).getByRole('button', { name: 'Listen Ben' }));
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('offers Try Again when the search fails', async () => {
+    signedInAs(null);
+    let fail = true;
+    server.use(
+      http.get(api('/profiles/search'), () =>
+        fail ? HttpResponse.json({ detail: 'x' }, { status: 500 }) : HttpResponse.json([ben]),
+      ),
+    );
+    renderSearch();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Search failed. Please try again.');
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByText('Ben')).toBeInTheDocument();
+  });
+});

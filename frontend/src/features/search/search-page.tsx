@@ -1,0 +1,178 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert } from '../../components/alert';
+import { Avatar } from '../../components/avatar';
+import { SearchIcon } from '../../components/icons';
+import { Spinner } from '../../components/spinner';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { usePageTitle } from '../../lib/use-page-title';
+import { authQueries } from '../auth/api';
+import { ensureSignedIn, useListenToggle, useListening, type ListeningState } from '../profiles/api';
+import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
+import styles from './search-page.module.css';
+
+export const SEARCH_MESSAGES = {
+  placeholder: 'Search',
+  noResults: 'No results found.',
+  discover: 'New on SelfSound',
+  results: 'People',
+  failed: 'Search failed. Please try again.',
+} as const;
+
+/**
+ * User search (spec §2 Search): a debounced box (300 ms, trimmed, an empty query left out) and
+ * the people found, each opening their profile and with Listen / Unlisten. With nothing typed
+ * the page lists the newest people, which is what the server answers to an empty query.
+ */
+export function SearchPage() {
+  usePageTitle('Search');
+  const inputId = useId();
+  const [params, setParams] = useSearchParams();
+  const [text, setText] = useState(() => params.get('q') ?? '');
+  const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const me = useQuery(authQueries.me());
+  const listening = useListening();
+
+  // The query lives in the address too, so Back from a profile finds the same results.
+  useEffect(() => {
+    if ((params.get('q') ?? '') === query) return;
+    setParams(query ? { q: query } : {}, { replace: true });
+  }, [query, params, setParams]);
+
+  // Wait for the session check so the search is asked once, as the right person.
+  const results = useQuery({
+    ...searchQueries.profiles(query, me.data?.id ?? null),
+    enabled: !me.isPending,
+  });
+
+  const typing = text.trim() !== query;
+  const hits = results.data ?? [];
+  const searching = typing || results.isFetching || results.isPending;
+
+  return (
+    <div className={styles.page}>
+      <h1 className="visually-hidden">Search</h1>
+      <form role="search" className={styles.searchBox} onSubmit={(e) => e.preventDefault()}>
+        <label htmlFor={inputId} className="visually-hidden">
+          Search people
+        </label>
+        <span className={styles.searchIcon} aria-hidden="true">
+          <SearchIcon size={20} />
+        </span>
+        <input
+          id={inputId}
+          type="search"
+          className={`input ${styles.input}`}
+          placeholder={SEARCH_MESSAGES.placeholder}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          enterKeyHint="search"
+        />
+        {searching && !results.isPending ? (
+          <span className={styles.inputSpinner}>
+            <Spinner size="sm" label="Searching" />
+          </span>
+        ) : null}
+      </form>
+
+      <section className={styles.results} aria-labelledby="search-results-title" aria-busy={searching}>
+        <h2 id="search-results-title" className={styles.caption}>
+          {query ? SEARCH_MESSAGES.results : SEARCH_MESSAGES.discover}
+        </h2>
+        {results.isPending ? (
+          <div className={styles.center}>
+            <Spinner label="Searching" size="lg" />
+          </div>
+        ) : results.isError && !results.data ? (
+          <Alert tone="error">
+            <p>{SEARCH_MESSAGES.failed}</p>
+            <button type="button" className={`btn btn-secondary ${styles.retry}`} onClick={() => void results.refetch()}>
+              Try Again
+            </button>
+          </Alert>
+        ) : hits.length === 0 ? (
+          query && !searching ? (
+            <p className={styles.empty}>{SEARCH_MESSAGES.noResults}</p>
+          ) : !query && !searching ? (
+            <p className={styles.empty}>Nobody else is here yet.</p>
+          ) : null
+        ) : (
+          <ul className={styles.list}>
+            {hits.map((hit) => (
+              <li key={hit.id}>
+                <SearchResultRow hit={hit} listening={listening} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+interface RowProps {
+  hit: SearchHitJson;
+  listening: ListeningState;
+}
+
+/** One person: avatar, name and @login open the profile; the button listens or unlistens. */
+export function SearchResultRow({ hit, listening }: RowProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const toggle = useListenToggle();
+  const [checking, setChecking] = useState(false);
+  // The listened list is the truth once known; until then the server's `active` flag.
+  const isListening = listening.ids ? listening.ids.has(String(hit.id)) : hit.active;
+  const busy = toggle.isPending || checking;
+
+  async function onToggle() {
+    if (busy) return;
+    if (listening.guest) {
+      navigate('/sign-in');
+      return;
+    }
+    setChecking(true);
+    const me = await ensureSignedIn(queryClient);
+    setChecking(false);
+    if (!me) {
+      navigate('/sign-in');
+      return;
+    }
+    const user = { id: String(hit.id), name: hit.name, login: hit.login, avatar_url: hit.avatar_url, tag_id: hit.tag_id };
+    toggle.mutate(
+      { user, listen: !isListening },
+      {
+        onSuccess: () => void queryClient.invalidateQueries({ queryKey: searchQueries.all() }),
+        // Spec §8 Listen (search): a failed toggle is only logged.
+        onError: (error) => console.error('Failed to update listening status', error),
+      },
+    );
+  }
+
+  const name = hit.name || hit.login;
+  return (
+    <div className={styles.row}>
+      <Link to={`/user/${encodeURIComponent(hit.id)}`} className={styles.person}>
+        <Avatar src={hit.avatar_url} name="" size={48} />
+        <span className={styles.text}>
+          <span className={styles.name}>{name}</span>
+          <span className={styles.login}>@{hit.login}</span>
+        </span>
+      </Link>
+      <button
+        type="button"
+        className={`btn ${isListening ? 'btn-secondary' : 'btn-primary'} ${styles.listen}`}
+        onClick={() => void onToggle()}
+        disabled={busy}
+        aria-label={`${isListening ? 'Unlisten' : 'Listen'} ${name}`}
+      >
+        {busy ? <Spinner size="sm" label="" /> : null}
+        {isListening ? 'Unlisten' : 'Listen'}
+      </button>
+    </div>
+  );
+}
