@@ -193,11 +193,8 @@ impl AuthService {
                         db::time::now(),
                         later(VERIFICATION_LIFETIME),
                     )?;
-                    // Starting the cooldown; being inside it already is fine here.
-                    match throttle::hit(conn, &cooldown_key, cooldown) {
-                        Ok(()) | Err(AuthError::Throttled(_)) => Ok(()),
-                        Err(e) => Err(e),
-                    }
+                    // Starts the cooldown (being inside it already is fine here).
+                    throttle::record(conn, &cooldown_key, cooldown)
                 })
             })
             .await?;
@@ -276,14 +273,8 @@ impl AuthService {
         let account = match account {
             Some(a) if ok => a,
             _ => {
-                let rule = rules_failures(&self.0.config.throttle);
-                self.0
-                    .db
-                    .run(move |conn| match throttle::hit(conn, &account_key, rule) {
-                        Ok(()) | Err(AuthError::Throttled(_)) => Ok(()),
-                        Err(e) => Err(e),
-                    })
-                    .await?;
+                let rule = self.0.config.throttle.login_failures_per_account;
+                self.0.db.run(move |conn| throttle::record(conn, &account_key, rule)).await?;
                 return Err(AuthError::BadCredentials);
             }
         };
@@ -435,11 +426,6 @@ impl AuthService {
         let user_id = self.0.db.run(move |conn| write_tx(conn, |conn| google_account(conn, &claims))).await?;
         self.start_session(user_id).await
     }
-}
-
-fn rules_failures(rules: &ThrottleRules) -> Rule {
-    // `check` refuses at `max`; counting may go one past it.
-    Rule { max: rules.login_failures_per_account.max + 1, ..rules.login_failures_per_account }
 }
 
 /// Finds the account of a Google subject, links it to an account with the same verified

@@ -63,6 +63,15 @@ pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthErr
     Ok(())
 }
 
+/// Counts one hit on `key` without refusing: for events that are recorded now and checked
+/// later (failed sign-ins, e-mails sent).
+pub fn record(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthError> {
+    match hit(conn, key, rule) {
+        Ok(()) | Err(AuthError::Throttled(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Refuses, without counting, when `key` has used up its window; used to check an account's
 /// failed sign-ins before the password is even looked at.
 pub fn check(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthError> {
