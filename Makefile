@@ -42,13 +42,13 @@ web: web-deps
 ## PostgreSQL or Chromium fails instead of being skipped.
 test: test-rust test-web test-e2e test-e2e-postgres
 
-## Test-only tools that are not Rust or Node: an S3-compatible server (moto) for the storage
-## tests, in a virtualenv under target/.
+## Test-only tools that are not Rust or Node: an S3-compatible server (moto) and an SMTP server
+## (aiosmtpd) for the storage and e-mail tests, in a virtualenv under target/.
 TEST_TOOLS := target/test-tools/venv
-test-tools: $(TEST_TOOLS)/bin/moto_server
-$(TEST_TOOLS)/bin/moto_server:
+test-tools: $(TEST_TOOLS)/bin/moto_server $(TEST_TOOLS)/bin/aiosmtpd
+$(TEST_TOOLS)/bin/moto_server $(TEST_TOOLS)/bin/aiosmtpd:
 	python3 -m venv $(TEST_TOOLS)
-	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "moto[server]>=5,<6"
+	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "moto[server]>=5,<6" "aiosmtpd>=1.4,<2"
 
 test-rust: test-tools
 	@for crate in $(CRATES); do \
