@@ -6,9 +6,9 @@ import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
 import { ApiError, NetworkError } from '../../lib/http';
 import { storeToken } from '../../lib/token-storage';
-import { authQueries, enterGuestMode, googleSignInUrl, signIn } from './api';
+import { authQueries, googleSignInUrl, signIn } from './api';
 import { AuthLayout } from './components/auth-layout';
-import { Divider, GoogleButton } from './components/google-button';
+import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
 import { PasswordInput } from './components/password-input';
 import { hasErrors, validateSignIn, type SignInValues } from './validation';
 
@@ -51,7 +51,7 @@ export function SignInPage() {
   const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<ReactNode>(null);
   const [pending, setPending] = useState(false);
-  const [guestPending, setGuestPending] = useState(false);
+  const guest = useGuestMode(setFormError, SIGN_IN_MESSAGES.guest);
   const redirectTimer = useRef<number | undefined>(undefined);
 
   // The banner is read; the address goes back to plain /sign-in (spec §2 Sign-in page).
@@ -117,19 +117,7 @@ export function SignInPage() {
     }
   }
 
-  async function onGuest() {
-    setGuestPending(true);
-    setFormError(null);
-    try {
-      await enterGuestMode(queryClient);
-      navigate('/home');
-    } catch {
-      setFormError(SIGN_IN_MESSAGES.guest);
-      setGuestPending(false);
-    }
-  }
-
-  const busy = pending || guestPending;
+  const busy = pending || guest.pending;
 
   return (
     <AuthLayout
@@ -181,12 +169,7 @@ export function SignInPage() {
         </button>
       </form>
 
-      <Divider />
-      <GoogleButton label="Continue with Google" href={googleSignInUrl} disabled={busy} />
-      <button type="button" className="btn btn-ghost btn-block" onClick={onGuest} disabled={busy}>
-        {guestPending ? <Spinner size="sm" label="" /> : null}
-        Guest mode
-      </button>
+      <OtherWaysIn googleLabel="Continue with Google" googleHref={googleSignInUrl} guest={guest} disabled={busy} />
     </AuthLayout>
   );
 }

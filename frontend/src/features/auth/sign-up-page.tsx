@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
-import { enterGuestMode, googleSignUpUrl, signUp } from './api';
+import { googleSignUpUrl, signUp } from './api';
 import { AuthLayout } from './components/auth-layout';
-import { Divider, GoogleButton } from './components/google-button';
+import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
 import { PasswordChecklist } from './components/password-checklist';
 import { PasswordInput } from './components/password-input';
 import { SIGN_UP_MESSAGES, describeSignUpError, type SignUpField } from './sign-up-errors';
@@ -24,7 +23,6 @@ export const SIGN_UP_REDIRECT_MS = 2000;
 
 export function SignUpPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
 
   const [values, setValues] = useState<SignUpValues>({ name: '', email: '', password: '' });
   const [touched, setTouched] = useState<Partial<Record<SignUpField, boolean>>>({});
@@ -33,7 +31,7 @@ export function SignUpPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const [guestPending, setGuestPending] = useState(false);
+  const guest = useGuestMode(setFormError, SIGN_UP_MESSAGES.guest);
   const redirectTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
@@ -82,20 +80,8 @@ export function SignUpPage() {
     }
   }
 
-  async function onGuest() {
-    setGuestPending(true);
-    setFormError(null);
-    try {
-      await enterGuestMode(queryClient);
-      navigate('/home');
-    } catch {
-      setFormError(SIGN_UP_MESSAGES.guest);
-      setGuestPending(false);
-    }
-  }
-
   const done = notice !== null;
-  const busy = pending || guestPending || done;
+  const busy = pending || guest.pending || done;
   const nameLength = [...values.name].length;
 
   return (
@@ -161,12 +147,7 @@ export function SignUpPage() {
         </button>
       </form>
 
-      <Divider />
-      <GoogleButton label="Sign up with Google" href={googleSignUpUrl} disabled={busy} />
-      <button type="button" className="btn btn-ghost btn-block" onClick={onGuest} disabled={busy}>
-        {guestPending ? <Spinner size="sm" label="" /> : null}
-        Guest mode
-      </button>
+      <OtherWaysIn googleLabel="Sign up with Google" googleHref={googleSignUpUrl} guest={guest} disabled={busy} />
     </AuthLayout>
   );
 }

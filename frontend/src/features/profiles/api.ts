@@ -6,11 +6,14 @@
  * Queries that depend on who is asking carry the viewer's id in their key, so a different
  * account signing in on the same tab never sees the previous one's lists.
  */
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import {
   queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
+  type MutateOptions,
   type QueryClient,
 } from '@tanstack/react-query';
 import { ApiError, NetworkError, request } from '../../lib/http';
@@ -268,6 +271,30 @@ export async function ensureSignedIn(queryClient: QueryClient): Promise<CurrentU
   }
 }
 
+/**
+ * For a button that needs a session (Listen, Block): `whenSignedIn(action)` asks the server who is
+ * signed in (ensureSignedIn) and runs the action, or sends a signed-out visitor to /sign-in.
+ * `checking` is true while it asks.
+ */
+export function useSessionCheck() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [checking, setChecking] = useState(false);
+
+  async function whenSignedIn(action: () => void): Promise<void> {
+    setChecking(true);
+    const me = await ensureSignedIn(queryClient);
+    setChecking(false);
+    if (!me) {
+      navigate('/sign-in');
+      return;
+    }
+    action();
+  }
+
+  return { checking, whenSignedIn };
+}
+
 export interface ListeningState {
   /** Ids of the people the viewer listens to; null while unknown. */
   ids: ReadonlySet<string> | null;
@@ -314,6 +341,30 @@ export function useListenToggle() {
       void queryClient.invalidateQueries({ queryKey: [...profileQueries.all(), 'own'] });
     },
   });
+}
+
+/** What a screen does when its listen toggle ends; each reports failures its own way (spec §8). */
+export type ListenCallbacks = MutateOptions<MessageJson, Error, ListenVariables>;
+
+/**
+ * Listen / Unlisten behind a button, on a profile or in the search results: a guest goes straight
+ * to /sign-in, anyone else once the session is confirmed (useSessionCheck); then the toggle runs
+ * with the screen's callbacks. `pending` covers the session check and the request.
+ */
+export function useListenAction(guest: boolean) {
+  const navigate = useNavigate();
+  const toggle = useListenToggle();
+  const session = useSessionCheck();
+
+  async function toggleListening(variables: ListenVariables, callbacks: ListenCallbacks): Promise<void> {
+    if (guest) {
+      navigate('/sign-in');
+      return;
+    }
+    await session.whenSignedIn(() => toggle.mutate(variables, callbacks));
+  }
+
+  return { pending: toggle.isPending || session.checking, toggleListening };
 }
 
 /** Block or unblock. Blocking also ends listening both ways, so those lists move too. */

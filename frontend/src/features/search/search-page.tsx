@@ -1,14 +1,14 @@
-import { useEffect, useId, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
-import { Avatar } from '../../components/avatar';
 import { SearchIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
+import { UserLink } from '../../components/user-link';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { authQueries } from '../auth/api';
-import { ensureSignedIn, useListenToggle, useListening, type ListeningState } from '../profiles/api';
+import { useListenAction, useListening, type ListeningState } from '../profiles/api';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
 import styles from './search-page.module.css';
 
@@ -34,11 +34,14 @@ export function SearchPage() {
   const me = useQuery(authQueries.me());
   const listening = useListening();
 
-  // The query lives in the address too, so Back from a profile finds the same results.
-  useEffect(() => {
-    if ((params.get('q') ?? '') === query) return;
-    setParams(query ? { q: query } : {}, { replace: true });
-  }, [query, params, setParams]);
+  // The query lives in the address too, so Back from a profile finds the same results. It is
+  // written as the person types, not when the debounce settles: a write then could land just
+  // after a click had navigated elsewhere (a guest's Listen → /sign-in) and undo it.
+  const onType = (value: string) => {
+    setText(value);
+    const q = value.trim();
+    if ((params.get('q') ?? '') !== q) setParams(q ? { q } : {}, { replace: true });
+  };
 
   // Wait for the session check so the search is asked once, as the right person.
   const results = useQuery({
@@ -66,7 +69,7 @@ export function SearchPage() {
           className={`input ${styles.input}`}
           placeholder={SEARCH_MESSAGES.placeholder}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => onType(e.target.value)}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -121,29 +124,16 @@ interface RowProps {
 
 /** One person: avatar, name and @login open the profile; the button listens or unlistens. */
 export function SearchResultRow({ hit, listening }: RowProps) {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const toggle = useListenToggle();
-  const [checking, setChecking] = useState(false);
+  const action = useListenAction(listening.guest);
   // The listened list is the truth once known; until then the server's `active` flag.
   const isListening = listening.ids ? listening.ids.has(String(hit.id)) : hit.active;
-  const busy = toggle.isPending || checking;
+  const busy = action.pending;
 
   async function onToggle() {
     if (busy) return;
-    if (listening.guest) {
-      navigate('/sign-in');
-      return;
-    }
-    setChecking(true);
-    const me = await ensureSignedIn(queryClient);
-    setChecking(false);
-    if (!me) {
-      navigate('/sign-in');
-      return;
-    }
     const user = { id: String(hit.id), name: hit.name, login: hit.login, avatar_url: hit.avatar_url, tag_id: hit.tag_id };
-    toggle.mutate(
+    await action.toggleListening(
       { user, listen: !isListening },
       {
         onSuccess: () => void queryClient.invalidateQueries({ queryKey: searchQueries.all() }),
@@ -156,13 +146,7 @@ export function SearchResultRow({ hit, listening }: RowProps) {
   const name = hit.name || hit.login;
   return (
     <div className={styles.row}>
-      <Link to={`/user/${encodeURIComponent(hit.id)}`} className={styles.person}>
-        <Avatar src={hit.avatar_url} name="" size={48} />
-        <span className={styles.text}>
-          <span className={styles.name}>{name}</span>
-          <span className={styles.login}>@{hit.login}</span>
-        </span>
-      </Link>
+      <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} />
       <button
         type="button"
         className={`btn ${isListening ? 'btn-secondary' : 'btn-primary'} ${styles.listen}`}

@@ -1,10 +1,9 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
-import { Avatar } from '../../components/avatar';
 import { ChevronDownIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
+import { UserLink } from '../../components/user-link';
 import { ApiError } from '../../lib/http';
 import { authQueries } from '../auth/api';
 import { profileQueries, useBlockToggle, type UserCardJson } from '../profiles/api';
@@ -110,13 +109,7 @@ function BlockedUserRow({ user }: { user: UserCardJson }) {
 
   return (
     <div className={styles.row}>
-      <Link to={`/user/${encodeURIComponent(user.id)}`} className={styles.person}>
-        <Avatar src={user.avatar_url} name="" size={44} />
-        <span className={styles.text}>
-          <span className={styles.name}>{name}</span>
-          <span className={styles.login}>@{user.login}</span>
-        </span>
-      </Link>
+      <UserLink userId={user.id} name={name} login={user.login} avatarUrl={user.avatar_url} compact />
       <button
         type="button"
         className={`btn btn-secondary ${styles.unblock}`}

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { BanIcon, MoreIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
-import { blockErrorMessage, ensureSignedIn, isUnauthorized, profileQueries, useBlockToggle, useViewer } from '../api';
+import { blockErrorMessage, isUnauthorized, profileQueries, useBlockToggle, useSessionCheck, useViewer } from '../api';
 import styles from './block-menu.module.css';
 
 /** The block item's words (spec §4 Block toggle). */
@@ -21,18 +21,17 @@ export function blockItemLabel(isBlocked: boolean | undefined, processing: boole
 export function BlockMenu({ userId }: { userId: string }) {
   const menuId = useId();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const viewer = useViewer();
   const status = useQuery(profileQueries.blockStatus(viewer?.id, userId));
   const toggle = useBlockToggle();
+  const session = useSessionCheck();
   const [open, setOpen] = useState(false);
-  const [checking, setChecking] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const triggerRef = useRef<HTMLButtonElement>(null);
   const firstItemRef = useRef<HTMLButtonElement>(null);
 
   const isBlocked = viewer === null ? false : status.data;
-  const processing = toggle.isPending || checking;
+  const processing = toggle.isPending || session.checking;
   const label = blockItemLabel(isBlocked, processing);
 
   useEffect(() => {
@@ -67,30 +66,25 @@ export function BlockMenu({ userId }: { userId: string }) {
 
   async function onToggle() {
     if (isBlocked === undefined || processing) return;
-    setChecking(true);
-    const me = await ensureSignedIn(queryClient);
-    setChecking(false);
-    if (!me) {
-      navigate('/sign-in');
-      return;
-    }
     const block = !isBlocked;
-    toggle.mutate(
-      { userId, block },
-      {
-        onSuccess: () => {
-          setOpen(false);
-          if (block) navigate('/');
+    await session.whenSignedIn(() =>
+      toggle.mutate(
+        { userId, block },
+        {
+          onSuccess: () => {
+            setOpen(false);
+            if (block) navigate('/');
+          },
+          onError: (error) => {
+            console.error('Block toggle failed', error);
+            if (isUnauthorized(error)) {
+              navigate('/sign-in');
+              return;
+            }
+            window.alert(blockErrorMessage(error));
+          },
         },
-        onError: (error) => {
-          console.error('Block toggle failed', error);
-          if (isUnauthorized(error)) {
-            navigate('/sign-in');
-            return;
-          }
-          window.alert(blockErrorMessage(error));
-        },
-      },
+      ),
     );
   }
 

@@ -1,17 +1,8 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { UserCheckIcon, UserPlusIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
 import { ApiError } from '../../../lib/http';
-import {
-  LISTEN_MESSAGES,
-  ensureSignedIn,
-  isUnauthorized,
-  useListenToggle,
-  useListening,
-  type UserCardJson,
-} from '../api';
+import { LISTEN_MESSAGES, isUnauthorized, useListenAction, useListening, type UserCardJson } from '../api';
 import styles from './listen-button.module.css';
 
 /** The button's words on a profile (spec §4 Listen): Listen, Unlisten, or Loading... */
@@ -32,29 +23,16 @@ interface ListenButtonProps {
  */
 export function ListenButton({ user, onError }: ListenButtonProps) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const listening = useListening();
-  const toggle = useListenToggle();
-  const [checking, setChecking] = useState(false);
+  const action = useListenAction(listening.guest);
 
   const isListening = listening.ids?.has(user.id) ?? false;
-  const loading = listening.pending || toggle.isPending || checking;
+  const loading = listening.pending || action.pending;
   const label = listenButtonLabel(isListening, loading);
 
   async function onClick() {
     if (loading) return;
-    if (listening.guest) {
-      navigate('/sign-in');
-      return;
-    }
-    setChecking(true);
-    const me = await ensureSignedIn(queryClient);
-    setChecking(false);
-    if (!me) {
-      navigate('/sign-in');
-      return;
-    }
-    toggle.mutate(
+    await action.toggleListening(
       { user, listen: !isListening },
       {
         onError: (error) => {
