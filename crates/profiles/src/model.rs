@@ -14,12 +14,8 @@ pub struct Profile {
     pub description: Option<String>,
     pub avatar_url: Option<String>,
     pub tag_id: Option<String>,
-    #[diesel(column_name = posts_count)]
-    pub posts: i64,
-    #[diesel(column_name = listeners_count)]
-    pub listeners: i64,
-    #[diesel(column_name = listened_to_count)]
-    pub listened_to: i64,
+    #[diesel(embed)]
+    pub stats: Stats,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Queryable, Selectable)]

@@ -98,7 +98,11 @@ impl Profiles {
         self.storage.put(&key, Bytes::from(clean)).await?;
         let url = format!("{MEDIA_PREFIX}{key}");
         let new_url = url.clone();
-        let swapped = self.db.run(move |conn| Ok::<_, ProfileError>(repo::swap_avatar(conn, me, &new_url)?)).await;
+        // One transaction, so two uploads at once cannot both take the same old avatar to delete.
+        let swapped = self
+            .db
+            .run(move |conn| write_tx(conn, |conn| Ok::<_, ProfileError>(repo::swap_avatar(conn, me, &new_url)?)))
+            .await;
         match swapped {
             Ok(Some(old)) => {
                 if let Some(old) = old {

@@ -75,7 +75,7 @@ fn profile_json(state: &AppState, p: Profile, own: bool) -> ProfileJson {
         role: tag.map(|t| t.name),
         tag: tag.map(|t| TagJson { id: t.id, name: t.name, color: t.color }),
         email: if own { p.email } else { None },
-        stats: StatsJson::from(Stats { posts: p.posts, listeners: p.listeners, listened_to: p.listened_to }),
+        stats: StatsJson::from(p.stats),
     }
 }
 
