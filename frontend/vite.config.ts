@@ -36,7 +36,7 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'eslint-rules/**/*.test.js'],
     css: { modules: { classNameStrategy: 'non-scoped' } },
     restoreMocks: true,
     // Component tests talk to an API on another origin, which also proves the base URL is used.

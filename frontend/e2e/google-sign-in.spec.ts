@@ -81,7 +81,7 @@ test('Google sign-in through the provider lands signed in', async ({ page, shot 
   const me = await page.evaluate(async (api) => {
     const token = localStorage.getItem('access_token');
     const res = await fetch(`${api}/authorization/me`, { headers: { Authorization: `Bearer ${token}` } });
-    return res.json();
+    return (await res.json()) as { id: string; name: string };
   }, server!.url);
   expect(me.name).toBe('Gina Google');
 
@@ -95,7 +95,7 @@ test('Google sign-in through the provider lands signed in', async ({ page, shot 
   const again = await page.evaluate(async (api) => {
     const token = localStorage.getItem('access_token');
     const res = await fetch(`${api}/authorization/me`, { headers: { Authorization: `Bearer ${token}` } });
-    return res.json();
+    return (await res.json()) as { id: string; name: string };
   }, server!.url);
   expect(again.id).toBe(me.id);
 });

@@ -38,11 +38,10 @@ function useActiveItem(): NavItemId | null {
   const { pathname } = useLocation();
   const [remembered, setRemembered] = useState(readRememberedPage);
   const own = navItemForPath(pathname);
+  // A destination becomes the remembered page as it renders; storage follows after.
+  if (own && own !== remembered) setRemembered(own);
   useEffect(() => {
-    if (own) {
-      rememberPage(own);
-      setRemembered(own);
-    }
+    if (own) rememberPage(own);
   }, [own]);
   return activeNavItem(pathname, remembered);
 }

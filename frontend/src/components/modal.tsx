@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import styles from './modal.module.css';
 
@@ -22,8 +22,8 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  // Escape closes with the latest onClose without re-running the effect (which moves focus).
+  const close = useEffectEvent(() => onClose());
 
   useEffect(() => {
     if (!open) return;
@@ -35,7 +35,7 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
-        onCloseRef.current();
+        close();
         return;
       }
       if (event.key !== 'Tab' || !panel) return;

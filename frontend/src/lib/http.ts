@@ -91,10 +91,10 @@ export interface RequestOptions {
   /** Bypass every cache on the way (the current-user check). */
   noCache?: boolean;
   /**
-   * Which token to send as bearer: the stored one (default), a given one, or none.
+   * Which token to send as bearer: the stored one (left out), a given one, or none (null).
    * Guest mode ends a session whose token it has already removed from storage.
    */
-  token?: string | null | 'stored';
+  token?: string | null;
 }
 
 export function apiUrl(path: string): string {
@@ -103,7 +103,7 @@ export function apiUrl(path: string): string {
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  const token = options.token === undefined || options.token === 'stored' ? getToken() : options.token;
+  const token = options.token === undefined ? getToken() : options.token;
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: string | FormData | undefined;
   if (options.json !== undefined) {

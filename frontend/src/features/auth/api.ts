@@ -113,7 +113,7 @@ export function resendVerification(email: string): Promise<MessageResponse> {
 }
 
 /** Ends the server session (bearer + cookies). */
-export function logOut(token: string | null | 'stored' = 'stored'): Promise<MessageResponse> {
+export function logOut(token?: string | null): Promise<MessageResponse> {
   return request<MessageResponse>('/auth/logout', { method: 'POST', token });
 }
 

@@ -27,7 +27,7 @@ export function startCooldownEndingIn(email: string, remainingMs: number, now = 
 
 /** Milliseconds left before another resend is allowed; 0 when none is pending. */
 export function cooldownRemaining(email: string, now: number = Date.now()): number {
-  let raw: string | null = null;
+  let raw: string | null;
   try {
     raw = localStorage.getItem(keyFor(email));
   } catch {
@@ -42,8 +42,13 @@ export function cooldownRemaining(email: string, now: number = Date.now()): numb
 /** The remaining cooldown for an e-mail, re-read every second while it runs. */
 export function useCooldown(email: string): { remaining: number; refresh: () => void } {
   const [remaining, setRemaining] = useState(() => cooldownRemaining(email));
-  useEffect(() => {
+  // Another e-mail has its own cooldown: read it while rendering rather than a tick later.
+  const [shownFor, setShownFor] = useState(email);
+  if (shownFor !== email) {
+    setShownFor(email);
     setRemaining(cooldownRemaining(email));
+  }
+  useEffect(() => {
     const timer = window.setInterval(() => setRemaining(cooldownRemaining(email)), 1000);
     return () => window.clearInterval(timer);
   }, [email]);

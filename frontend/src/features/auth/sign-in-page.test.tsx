@@ -8,12 +8,12 @@ import { BASE_PATH } from '../../lib/config';
 import { getToken, storeToken } from '../../lib/token-storage';
 import { SignInPage } from './sign-in-page';
 
-function useProviders(google: boolean) {
+function providersAre(google: boolean) {
   server.use(http.get(api('/auth/providers'), () => HttpResponse.json({ google })));
 }
 
 function renderSignIn(route = '/sign-in') {
-  useProviders(true);
+  providersAre(true);
   return renderPage(<SignInPage />, { route, path: '/sign-in' });
 }
 

@@ -57,7 +57,7 @@ export function SignInPage() {
   // The banner is read; the address goes back to plain /sign-in (spec §2 Sign-in page).
   useEffect(() => {
     if (bannerFromAddress(location.hash, location.search)) {
-      navigate('/sign-in', { replace: true });
+      void navigate('/sign-in', { replace: true });
     }
   }, [location.hash, location.search, navigate]);
 
@@ -92,7 +92,7 @@ export function SignInPage() {
       }
       await queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
       redirectTimer.current = window.setTimeout(
-        () => navigate('/home', { replace: true }),
+        () => void navigate('/home', { replace: true }),
         SIGN_IN_REDIRECT_MS,
       );
     } catch (error) {

@@ -98,7 +98,7 @@ function fieldsOfUnprocessable(detail: unknown): FieldErrors<SignUpField> {
     if (/\bname\b/i.test(text)) named.add('name');
   };
   if (Array.isArray(detail)) {
-    for (const entry of detail) {
+    for (const entry of detail as unknown[]) {
       if (typeof entry === 'object' && entry !== null && 'loc' in entry) {
         const loc: unknown = entry.loc;
         if (Array.isArray(loc)) consider(loc.map(String).join(' '));

@@ -52,7 +52,7 @@ export function SignUpPage() {
     setPending(false);
     setNotice(message);
     redirectTimer.current = window.setTimeout(
-      () => navigate(`/verify?email=${encodeURIComponent(email)}`),
+      () => void navigate(`/verify?email=${encodeURIComponent(email)}`),
       SIGN_UP_REDIRECT_MS,
     );
   }

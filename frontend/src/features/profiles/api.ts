@@ -196,7 +196,7 @@ export async function setBlocked(userId: string, block: boolean): Promise<Messag
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
     throw new InvalidResponseError();
   }
-  return answer as MessageJson;
+  return answer;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ export function useSessionCheck() {
     const me = await ensureSignedIn(queryClient);
     setChecking(false);
     if (!me) {
-      navigate('/sign-in');
+      void navigate('/sign-in');
       return;
     }
     action();
@@ -358,7 +358,7 @@ export function useListenAction(guest: boolean) {
 
   async function toggleListening(variables: ListenVariables, callbacks: ListenCallbacks): Promise<void> {
     if (guest) {
-      navigate('/sign-in');
+      void navigate('/sign-in');
       return;
     }
     await session.whenSignedIn(() => toggle.mutate(variables, callbacks));

@@ -64,10 +64,10 @@ export function SettingsPage() {
   const busy = logOut.isPending || deleteAccount.isPending;
 
   // Both go to /sign-in whatever the server answered (spec §4).
-  const onLogOut = () => logOut.mutate(undefined, { onSettled: () => navigate('/sign-in') });
+  const onLogOut = () => logOut.mutate(undefined, { onSettled: () => void navigate('/sign-in') });
   const onDelete = () => {
     if (!window.confirm(DELETE_ACCOUNT_CONFIRMATION)) return;
-    deleteAccount.mutate(undefined, { onSettled: () => navigate('/sign-in') });
+    deleteAccount.mutate(undefined, { onSettled: () => void navigate('/sign-in') });
   };
 
   return (

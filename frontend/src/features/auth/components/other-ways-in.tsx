@@ -24,7 +24,7 @@ export function useGuestMode(setFormError: (message: string | null) => void, fai
     setFormError(null);
     try {
       await enterGuestMode(queryClient);
-      navigate('/home');
+      void navigate('/home');
     } catch {
       setFormError(failedMessage);
       setPending(false);

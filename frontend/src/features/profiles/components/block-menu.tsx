@@ -73,12 +73,12 @@ export function BlockMenu({ userId }: { userId: string }) {
         {
           onSuccess: () => {
             setOpen(false);
-            if (block) navigate('/');
+            if (block) void navigate('/');
           },
           onError: (error) => {
             console.error('Block toggle failed', error);
             if (isUnauthorized(error)) {
-              navigate('/sign-in');
+              void navigate('/sign-in');
               return;
             }
             window.alert(blockErrorMessage(error));

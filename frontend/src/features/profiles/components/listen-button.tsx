@@ -37,7 +37,7 @@ export function ListenButton({ user, onError }: ListenButtonProps) {
       {
         onError: (error) => {
           console.error('Listen toggle failed', error);
-          if (isUnauthorized(error)) navigate('/sign-in');
+          if (isUnauthorized(error)) void navigate('/sign-in');
           else if (error instanceof ApiError && error.status === 403) window.alert(LISTEN_MESSAGES.blocked);
           else onError(LISTEN_MESSAGES.failed);
         },
