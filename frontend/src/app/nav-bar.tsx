@@ -12,7 +12,7 @@ import {
   UserIcon,
 } from '../components/icons';
 import { Logo } from '../components/logo';
-import { authQueries, type CurrentUser } from '../features/auth/api';
+import { sessionQueries, type CurrentUser } from '../lib/session';
 import { AddPostChooser } from './add-post-chooser';
 import {
   NAV_LINKS,
@@ -82,7 +82,7 @@ function NavItemLink({ item, active, variant, user }: ItemProps) {
 export function NavBar() {
   const active = useActiveItem();
   const [chooserOpen, setChooserOpen] = useState(false);
-  const { data: user } = useQuery(authQueries.me());
+  const { data: user } = useQuery(sessionQueries.me());
   const signedOut = user === null;
 
   const addPostButton = (variant: 'side' | 'bottom') => (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, Outlet } from 'react-router';
 import { PageSpinner } from '../components/spinner';
-import { authQueries } from '../features/auth/api';
+import { sessionQueries } from '../lib/session';
 
 /**
  * The guard of auth-required routes (spec §2): asks the server who is signed in
@@ -9,7 +9,7 @@ import { authQueries } from '../features/auth/api';
  * to /sign-in. It does not check admin rights.
  */
 export function RequireAuth() {
-  const me = useQuery(authQueries.me());
+  const me = useQuery(sessionQueries.me());
 
   // Wait for a first answer, and for a fresh one when the cached answer says "signed out"
   // (right after signing in, the cache may still hold the old null).

@@ -1,13 +1,13 @@
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import { QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { Providers } from '../app/providers';
+import { createQueryClient } from '../lib/query-client';
 
+/** The app's client (with its cross-feature invalidation), without retries or garbage collection. */
 export function testQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } },
-  });
+  return createQueryClient({ queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } });
 }
 
 /** Shows where the router is, so tests can assert navigation. */

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import type { CurrentUser } from '../features/auth/api';
+import type { CurrentUser } from '../lib/session';
 import { storeToken } from '../lib/token-storage';
 import { api, server } from './server';
 

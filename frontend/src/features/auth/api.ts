@@ -1,24 +1,14 @@
 /**
- * Calls of the auth area (spec §7 Authentication) and their React Query factories. This file is
- * the auth feature's public surface: the route guard, the navigation bar and settings read the
- * current user and sign out through it.
+ * Calls of the auth area (spec §7 Authentication) and their React Query factories: sign-in,
+ * sign-up, verification, Google, log out, guest mode and account deletion. Who is signed in
+ * (the session check) is shared by the whole app and lives in lib/session.
  */
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError, apiUrl, request } from '../../lib/http';
 import { appUrl } from '../../lib/config';
-import { isIOS, isIOSSafari, isMobile } from '../../lib/platform';
-import { clearTokens, getToken } from '../../lib/token-storage';
-
-/** GET /authorization/me */
-export interface CurrentUser {
-  id: string;
-  name: string;
-  login: string;
-  description: string | null;
-  avatar_url: string | null;
-  tag_id: string | null;
-  email: string;
-}
+import { isIOS, isMobile } from '../../lib/platform';
+import { forgetSession } from '../../lib/session';
+import { getToken } from '../../lib/token-storage';
 
 export interface SignUpInput {
   email: string;
@@ -44,41 +34,8 @@ export interface Providers {
   google: boolean;
 }
 
-/** Extra headers that stop iOS Safari from answering the session check from its cache. */
-const IOS_CACHE_BUSTING = {
-  'Cache-Control': 'no-cache, no-store, must-revalidate',
-  Pragma: 'no-cache',
-  Expires: '0',
-};
-
-/**
- * The signed-in user, or null when the server says nobody is signed in. Any non-OK answer
- * counts as signed out (spec §2: "an OK answer means signed in"); only a network failure is
- * an error, so the guard can tell "offline" from "signed out" while still sending both to
- * /sign-in.
- */
-export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
-  try {
-    return await request<CurrentUser>('/authorization/me', {
-      noCache: true,
-      headers: isIOSSafari() ? IOS_CACHE_BUSTING : undefined,
-      signal,
-    });
-  } catch (error) {
-    if (error instanceof ApiError) return null;
-    throw error;
-  }
-}
-
 export const authQueries = {
   all: () => ['auth'] as const,
-  me: () =>
-    queryOptions({
-      queryKey: [...authQueries.all(), 'me'] as const,
-      queryFn: ({ signal }) => fetchCurrentUser(signal),
-      retry: 1,
-      staleTime: 30_000,
-    }),
   providers: () =>
     queryOptions({
       queryKey: [...authQueries.all(), 'providers'] as const,
@@ -130,13 +87,6 @@ export function googleSignInUrl(): string {
 /** Google sign-up uses the same path without parameters (spec §7). */
 export function googleSignUpUrl(): string {
   return apiUrl('/auth/login');
-}
-
-/** Forget the session locally: tokens and every cached query that depended on who we are. */
-export function forgetSession(queryClient: QueryClient): void {
-  clearTokens();
-  queryClient.setQueryData(authQueries.me().queryKey, null);
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
 }
 
 /**

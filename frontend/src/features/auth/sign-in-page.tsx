@@ -6,7 +6,8 @@ import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
 import { ApiError, NetworkError } from '../../lib/http';
 import { storeToken } from '../../lib/token-storage';
-import { authQueries, googleSignInUrl, signIn } from './api';
+import { sessionQueries } from '../../lib/session';
+import { googleSignInUrl, signIn } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
 import { PasswordInput } from './components/password-input';
@@ -90,7 +91,7 @@ export function SignInPage() {
         setPending(false);
         return;
       }
-      await queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
+      await queryClient.invalidateQueries({ queryKey: sessionQueries.me().queryKey });
       redirectTimer.current = window.setTimeout(
         () => void navigate('/home', { replace: true }),
         SIGN_IN_REDIRECT_MS,

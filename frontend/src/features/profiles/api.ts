@@ -4,20 +4,13 @@
  * listening list and toggles listening through it, settings lists and unblocks blocked users.
  *
  * Queries that depend on who is asking carry the viewer's id in their key, so a different
- * account signing in on the same tab never sees the previous one's lists.
+ * account signing in on the same tab never sees the previous one's lists. Each query names the
+ * topics it shows and each mutation the topics it changes (lib/query-client): that is how a
+ * listen or a block here refreshes search results, and later the feeds, elsewhere.
  */
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import {
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type MutateOptions,
-  type QueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type MutateOptions } from '@tanstack/react-query';
 import { ApiError, NetworkError, request } from '../../lib/http';
-import { authQueries, type CurrentUser } from '../auth/api';
+import { sessionQueries, useGoToSignIn, useSessionCheck, useViewer, type CurrentUser } from '../../lib/session';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (spec §3 User/profile, Tag, Stats; §7 Profiles)
@@ -209,6 +202,8 @@ export const profileQueries = {
       queryKey: [...profileQueries.all(), 'own', viewerId ?? null] as const,
       queryFn: ({ signal }) => fetchOwnProfile(signal),
       enabled: Boolean(viewerId),
+      // Its name, avatar and tag are written by its own mutations (useUpdateProfile refetches).
+      meta: { shows: ['listening'] },
     }),
   details: () => [...profileQueries.all(), 'detail'] as const,
   detail: (userId: string) =>
@@ -217,6 +212,7 @@ export const profileQueries = {
       queryFn: ({ signal }) => fetchProfile(userId, signal),
       // A missing user stays missing: answer 'Try Again' at once instead of retrying.
       retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 1,
+      meta: { shows: ['profile', 'listening'] },
     }),
   allStats: () => [...profileQueries.all(), 'stats'] as const,
   stats: (userId: string) =>
@@ -224,6 +220,7 @@ export const profileQueries = {
       queryKey: [...profileQueries.allStats(), userId] as const,
       queryFn: ({ signal }) => fetchStats(userId, signal),
       retry: false,
+      meta: { shows: ['listening'] },
     }),
   allListened: () => [...profileQueries.all(), 'listened'] as const,
   listened: (viewerId: string | undefined) =>
@@ -233,6 +230,7 @@ export const profileQueries = {
       enabled: Boolean(viewerId),
       // A failure means "guest" (spec §8); no point asking twice.
       retry: false,
+      meta: { shows: ['listening'] },
     }),
   allBlocks: () => [...profileQueries.all(), 'blocks'] as const,
   blocks: (viewerId: string | undefined) =>
@@ -240,6 +238,7 @@ export const profileQueries = {
       queryKey: [...profileQueries.allBlocks(), viewerId ?? null] as const,
       queryFn: ({ signal }) => fetchBlockedUsers(signal),
       retry: false,
+      meta: { shows: ['blocks', 'profile'] },
     }),
   allBlockStatus: () => [...profileQueries.all(), 'block-status'] as const,
   blockStatus: (viewerId: string | undefined, userId: string) =>
@@ -248,52 +247,12 @@ export const profileQueries = {
       queryFn: ({ signal }) => fetchBlockStatus(userId, signal),
       enabled: Boolean(viewerId),
       retry: false,
+      meta: { shows: ['blocks'] },
     }),
 };
 
 // ---------------------------------------------------------------------------------------------
 // Hooks
-
-/** The signed-in user as the session check knows it: a user, null (signed out) or undefined (asking). */
-export function useViewer(): CurrentUser | null | undefined {
-  return useQuery(authQueries.me()).data;
-}
-
-/**
- * Blocking and listening first ask the server who is signed in (spec §6); null means the caller
- * goes to /sign-in.
- */
-export async function ensureSignedIn(queryClient: QueryClient): Promise<CurrentUser | null> {
-  try {
-    return await queryClient.fetchQuery({ ...authQueries.me(), staleTime: 0 });
-  } catch {
-    return null;
-  }
-}
-
-/**
- * For a button that needs a session (Listen, Block): `whenSignedIn(action)` asks the server who is
- * signed in (ensureSignedIn) and runs the action, or sends a signed-out visitor to /sign-in.
- * `checking` is true while it asks.
- */
-export function useSessionCheck() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [checking, setChecking] = useState(false);
-
-  async function whenSignedIn(action: () => void): Promise<void> {
-    setChecking(true);
-    const me = await ensureSignedIn(queryClient);
-    setChecking(false);
-    if (!me) {
-      void navigate('/sign-in');
-      return;
-    }
-    action();
-  }
-
-  return { checking, whenSignedIn };
-}
 
 export interface ListeningState {
   /** Ids of the people the viewer listens to; null while unknown. */
@@ -322,23 +281,21 @@ export interface ListenVariables {
 }
 
 /**
- * Listen / Unlisten. On success the listened list changes at once and every count that moved
- * (theirs and mine) is fetched again.
+ * Listen / Unlisten. On success the listened list changes at once, and everything showing
+ * 'listening' (both people's counts, search results, feeds) is fetched again.
  */
 export function useListenToggle() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ user, listen }: ListenVariables) => setListening(user.id, listen),
+    meta: { changes: ['listening'] },
     onSuccess: (_answer, { user, listen }) => {
+      // The button flips now; the list the server sends next confirms it.
       queryClient.setQueriesData<UserCardJson[]>({ queryKey: profileQueries.allListened() }, (list) => {
         if (!list) return list;
         const rest = list.filter((u) => String(u.id) !== user.id);
         return listen ? [user, ...rest] : rest;
       });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.allListened() });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.allStats() });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.details() });
-      void queryClient.invalidateQueries({ queryKey: [...profileQueries.all(), 'own'] });
     },
   });
 }
@@ -352,13 +309,13 @@ export type ListenCallbacks = MutateOptions<MessageJson, Error, ListenVariables>
  * with the screen's callbacks. `pending` covers the session check and the request.
  */
 export function useListenAction(guest: boolean) {
-  const navigate = useNavigate();
+  const goToSignIn = useGoToSignIn();
   const toggle = useListenToggle();
   const session = useSessionCheck();
 
   async function toggleListening(variables: ListenVariables, callbacks: ListenCallbacks): Promise<void> {
     if (guest) {
-      void navigate('/sign-in');
+      goToSignIn();
       return;
     }
     await session.whenSignedIn(() => toggle.mutate(variables, callbacks));
@@ -367,12 +324,14 @@ export function useListenAction(guest: boolean) {
   return { pending: toggle.isPending || session.checking, toggleListening };
 }
 
-/** Block or unblock. Blocking also ends listening both ways, so those lists move too. */
+/** Block or unblock. Blocking also ends listening both ways, so that changes too. */
 export function useBlockToggle() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, block }: { userId: string; block: boolean }) => setBlocked(userId, block),
+    meta: { changes: ['blocks', 'listening'] },
     onSuccess: (_answer, { userId, block }) => {
+      // The menu and the blocked list change now; the server's answers follow.
       queryClient.setQueriesData<boolean>(
         { queryKey: profileQueries.allBlockStatus(), predicate: (q) => q.queryKey.at(-1) === userId },
         block,
@@ -382,11 +341,6 @@ export function useBlockToggle() {
           list?.filter((u) => String(u.id) !== userId),
         );
       }
-      void queryClient.invalidateQueries({ queryKey: profileQueries.allBlocks() });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.allListened() });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.allStats() });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.details() });
-      void queryClient.invalidateQueries({ queryKey: [...profileQueries.all(), 'own'] });
     },
   });
 }
@@ -410,11 +364,8 @@ export function useUpdateProfile(viewerId: string | undefined) {
       }
       return { profile: saved, refetched };
     },
-    onSuccess: () => {
-      // The navigation bar shows the name and login too.
-      void queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.details() });
-    },
+    // The nav bar, search results and (later) posts show the name, login and tag too.
+    meta: { changes: ['profile'] },
   });
 }
 
@@ -423,16 +374,16 @@ export function useUploadAvatar(viewerId: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (file: File) => uploadAvatar(file),
+    meta: { changes: ['profile'] },
     onSuccess: ({ avatar_url }) => {
+      // Shown at once here and in the nav bar; everything else showing 'profile' refetches.
       queryClient.setQueryData<Profile>(profileQueries.own(viewerId).queryKey, (profile) =>
         profile ? { ...profile, avatarUrl: avatar_url } : profile,
       );
-      queryClient.setQueryData<CurrentUser | null>(authQueries.me().queryKey, (me) =>
+      queryClient.setQueryData<CurrentUser | null>(sessionQueries.me().queryKey, (me) =>
         me ? { ...me, avatar_url } : me,
       );
       void queryClient.invalidateQueries({ queryKey: [...profileQueries.all(), 'own'] });
-      void queryClient.invalidateQueries({ queryKey: profileQueries.details() });
-      void queryClient.invalidateQueries({ queryKey: authQueries.me().queryKey });
     },
   });
 }

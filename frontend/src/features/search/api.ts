@@ -33,5 +33,7 @@ export const searchQueries = {
       // Keep the last results on screen while the next ones arrive.
       placeholderData: keepPreviousData,
       staleTime: 15_000,
+      // `active` follows listening (and blocking ends it); names and avatars may change.
+      meta: { shows: ['listening', 'blocks', 'profile'] },
     }),
 };

@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { SearchIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
-import { authQueries } from '../auth/api';
+import { sessionQueries } from '../../lib/session';
 import { useListenAction, useListening, type ListeningState } from '../profiles/api';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
 import styles from './search-page.module.css';
@@ -31,7 +31,7 @@ export function SearchPage() {
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState(() => params.get('q') ?? '');
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
-  const me = useQuery(authQueries.me());
+  const me = useQuery(sessionQueries.me());
   const listening = useListening();
 
   // The query lives in the address too, so Back from a profile finds the same results. It is
@@ -124,7 +124,6 @@ interface RowProps {
 
 /** One person: avatar, name and @login open the profile; the button listens or unlistens. */
 export function SearchResultRow({ hit, listening }: RowProps) {
-  const queryClient = useQueryClient();
   const action = useListenAction(listening.guest);
   // The listened list is the truth once known; until then the server's `active` flag.
   const isListening = listening.ids ? listening.ids.has(String(hit.id)) : hit.active;
@@ -136,7 +135,6 @@ export function SearchResultRow({ hit, listening }: RowProps) {
     await action.toggleListening(
       { user, listen: !isListening },
       {
-        onSuccess: () => void queryClient.invalidateQueries({ queryKey: searchQueries.all() }),
         // Spec §8 Listen (search): a failed toggle is only logged.
         onError: (error) => console.error('Failed to update listening status', error),
       },

@@ -5,7 +5,7 @@ import { ChevronDownIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
 import { ApiError } from '../../lib/http';
-import { authQueries } from '../auth/api';
+import { sessionQueries } from '../../lib/session';
 import { profileQueries, useBlockToggle, type UserCardJson } from '../profiles/api';
 import styles from './blocked-users-section.module.css';
 
@@ -34,7 +34,7 @@ export function BlockedUsersSection() {
   const [expanded, setExpanded] = useState(false);
   const [opened, setOpened] = useState(false);
   // Nothing is asked before the first expand; the session check is normally cached already.
-  const viewer = useQuery({ ...authQueries.me(), enabled: opened });
+  const viewer = useQuery({ ...sessionQueries.me(), enabled: opened });
   const blocked = useQuery({
     ...profileQueries.blocks(viewer.data?.id),
     enabled: opened && !viewer.isPending,

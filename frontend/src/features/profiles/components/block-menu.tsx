@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { BanIcon, MoreIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
-import { blockErrorMessage, isUnauthorized, profileQueries, useBlockToggle, useSessionCheck, useViewer } from '../api';
+import { useSessionCheck, useViewer } from '../../../lib/session';
+import { blockErrorMessage, isUnauthorized, profileQueries, useBlockToggle } from '../api';
 import styles from './block-menu.module.css';
 
 /** The block item's words (spec §4 Block toggle). */

@@ -1,0 +1,171 @@
+/**
+ * Who is signed in, for every part of the app: the session check (GET /authorization/me), the
+ * viewer hook, the "ask the server first" check of Listen and Block (spec §6), forgetting a
+ * session, and sending someone to sign in so that they come back where they were.
+ *
+ * It lives in lib/ rather than in a feature because the shell (guard, nav bar) and every
+ * feature need it, and features may not import each other's internals.
+ */
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { ApiError, request } from './http';
+import { isIOSSafari } from './platform';
+import { clearTokens } from './token-storage';
+
+/** GET /authorization/me */
+export interface CurrentUser {
+  id: string;
+  name: string;
+  login: string;
+  description: string | null;
+  avatar_url: string | null;
+  tag_id: string | null;
+  email: string;
+}
+
+/** Extra headers that stop iOS Safari from answering the session check from its cache. */
+const IOS_CACHE_BUSTING = {
+  'Cache-Control': 'no-cache, no-store, must-revalidate',
+  Pragma: 'no-cache',
+  Expires: '0',
+};
+
+/**
+ * The signed-in user, or null when the server says nobody is signed in. Any non-OK answer
+ * counts as signed out (spec §2: "an OK answer means signed in"); only a network failure is
+ * an error, so the guard can tell "offline" from "signed out" while still sending both to
+ * /sign-in.
+ */
+export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
+  try {
+    return await request<CurrentUser>('/authorization/me', {
+      noCache: true,
+      headers: isIOSSafari() ? IOS_CACHE_BUSTING : undefined,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+export const sessionQueries = {
+  all: () => ['session'] as const,
+  me: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'me'] as const,
+      queryFn: ({ signal }) => fetchCurrentUser(signal),
+      retry: 1,
+      staleTime: 30_000,
+      // The nav bar shows the viewer's name and avatar.
+      meta: { shows: ['profile'] },
+    }),
+};
+
+/** The signed-in user as the session check knows it: a user, null (signed out) or undefined (asking). */
+export function useViewer(): CurrentUser | null | undefined {
+  return useQuery(sessionQueries.me()).data;
+}
+
+/**
+ * Blocking and listening first ask the server who is signed in (spec §6); null means the caller
+ * goes to /sign-in.
+ */
+export async function ensureSignedIn(queryClient: QueryClient): Promise<CurrentUser | null> {
+  try {
+    return await queryClient.fetchQuery({ ...sessionQueries.me(), staleTime: 0 });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Forget the session locally: tokens, and every cached answer that depended on who asked
+ * (everything but the session check itself, which now says "nobody").
+ */
+export function forgetSession(queryClient: QueryClient): void {
+  clearTokens();
+  queryClient.setQueryData(sessionQueries.me().queryKey, null);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Going to sign in, and coming back
+
+/** What the sign-in page is told (router state) by whoever sent the visitor there. */
+export interface SignInState {
+  /** Where the visitor was: an address inside the app to return to after signing in. */
+  from?: string;
+  /** Why they are here, shown above the form (e.g. 'Session expired. Please sign in again.'). */
+  notice?: string;
+}
+
+/** Pages a return address must never be: after signing in, they would only send you on. */
+const NO_RETURN = /^\/(sign-in|sign-up|verify)(\/|$)/;
+
+/**
+ * `value` as an address inside the app to return to, or null. Only a local path is accepted
+ * ('/settings?x#y'), never an absolute or protocol-relative URL, so a crafted link cannot send
+ * someone who signs in to another site.
+ */
+export function safeReturnPath(value: unknown): string | null {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//')) return null;
+  if (/[\\\s]/.test(value)) return null;
+  const base = 'http://app.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== base || NO_RETURN.test(url.pathname)) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The router state a sign-in page receives, read defensively (it may come from anywhere). */
+export function readSignInState(state: unknown): { from: string | null; notice: string | null } {
+  const record = typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
+  return {
+    from: safeReturnPath(record.from),
+    notice: typeof record.notice === 'string' && record.notice !== '' ? record.notice : null,
+  };
+}
+
+/**
+ * Sends the visitor to /sign-in, remembering the current address so that signing in brings
+ * them back, with an optional notice saying why.
+ */
+export function useGoToSignIn(): (notice?: string) => void {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (notice) => {
+    const state: SignInState = { from: `${location.pathname}${location.search}${location.hash}` };
+    if (notice) state.notice = notice;
+    void navigate('/sign-in', { state });
+  };
+}
+
+/**
+ * For a button that needs a session (Listen, Block): `whenSignedIn(action)` asks the server who is
+ * signed in (ensureSignedIn) and runs the action, or sends a signed-out visitor to /sign-in.
+ * `checking` is true while it asks.
+ */
+export function useSessionCheck() {
+  const goToSignIn = useGoToSignIn();
+  const queryClient = useQueryClient();
+  const [checking, setChecking] = useState(false);
+
+  async function whenSignedIn(action: () => void): Promise<void> {
+    setChecking(true);
+    const me = await ensureSignedIn(queryClient);
+    setChecking(false);
+    if (!me) {
+      goToSignIn();
+      return;
+    }
+    action();
+  }
+
+  return { checking, whenSignedIn };
+}
