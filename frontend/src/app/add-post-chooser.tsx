@@ -2,8 +2,15 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Modal } from '../components/modal';
 import { ImageIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../components/icons';
-import { ADD_POST_OPTIONS } from './nav-items';
 import styles from './add-post-chooser.module.css';
+
+/** The four kinds of post and their pages (spec §2 Navigation bar). */
+export const ADD_POST_OPTIONS = [
+  { id: 'media', label: 'Media', description: 'Images and videos', to: '/add-post-media' },
+  { id: 'audio', label: 'Audio', description: 'Tracks and recordings', to: '/add-post-audio' },
+  { id: 'lyrics', label: 'Lyrics', description: 'Song words, part by part', to: '/add-post-lyrics' },
+  { id: 'musicxml', label: 'MusicXML', description: 'Sheet music files', to: '/add-post-musicxml' },
+] as const;
 
 const ICONS: Record<(typeof ADD_POST_OPTIONS)[number]['id'], ReactNode> = {
   media: <ImageIcon size={22} />,

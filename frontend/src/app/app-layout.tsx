@@ -1,4 +1,6 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { PageSpinner } from '../components/spinner';
 import { NavBar } from './nav-bar';
 import styles from './app-layout.module.css';
 
@@ -11,7 +13,10 @@ export function AppLayout() {
       </a>
       <NavBar />
       <main id="main" className={styles.main} tabIndex={-1}>
-        <Outlet />
+        {/* A page still loading keeps the nav bar on screen. */}
+        <Suspense fallback={<PageSpinner label="Loading page" />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

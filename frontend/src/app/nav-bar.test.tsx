@@ -70,7 +70,8 @@ describe('NavBar', () => {
     renderPage(<NavBar />, { route: '/home' });
     const user = userEvent.setup();
     await user.click(within(bottomBar()).getByRole('button', { name: 'Add post' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add new post' });
+    // The chooser is fetched on demand (not in the first load), so it appears a moment later.
+    const dialog = await screen.findByRole('dialog', { name: 'Add new post' });
     const options = within(dialog).getAllByRole('link');
     expect(options.map((o) => o.getAttribute('href'))).toEqual([
       '/add-post-media',
@@ -89,7 +90,7 @@ describe('NavBar', () => {
     renderPage(<NavBar />, { route: '/home' });
     const user = userEvent.setup();
     await user.click(within(sideBar()).getByRole('button', { name: 'Add post' }));
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
   });

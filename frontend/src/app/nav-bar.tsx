@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar } from '../components/avatar';
@@ -10,10 +10,9 @@ import {
   SearchIcon,
   SettingsIcon,
   UserIcon,
-} from '../components/icons';
+} from '../components/nav-icons';
 import { Logo } from '../components/logo';
 import { sessionQueries, type CurrentUser } from '../lib/session';
-import { AddPostChooser } from './add-post-chooser';
 import {
   NAV_LINKS,
   activeNavItem,
@@ -24,6 +23,12 @@ import {
   type NavLinkItem,
 } from './nav-items';
 import styles from './nav-bar.module.css';
+
+// The add-post chooser (a dialog with four options) is not part of the first load: it is fetched
+// when the button is pointed at, focused or pressed.
+const loadChooser = () => import('./add-post-chooser');
+const AddPostChooser = lazy(() => loadChooser().then((m) => ({ default: m.AddPostChooser })));
+const prefetchChooser = () => void loadChooser();
 
 const ICONS: Record<NavLinkItem['id'], (size: number) => ReactNode> = {
   search: (size) => <SearchIcon size={size} />,
@@ -92,6 +97,8 @@ export function NavBar() {
         active === 'add-post' ? styles.addActive : ''
       }`}
       onClick={() => setChooserOpen(true)}
+      onPointerEnter={prefetchChooser}
+      onFocus={prefetchChooser}
       aria-haspopup="dialog"
       aria-label={variant === 'bottom' ? 'Add post' : undefined}
       data-nav="add-post"
@@ -169,7 +176,11 @@ export function NavBar() {
         ))}
       </nav>
 
-      <AddPostChooser open={chooserOpen} onClose={() => setChooserOpen(false)} />
+      {chooserOpen ? (
+        <Suspense fallback={null}>
+          <AddPostChooser open onClose={() => setChooserOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

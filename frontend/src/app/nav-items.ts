@@ -22,13 +22,6 @@ export const NAV_LINKS: Record<NavLinkItem['id'], NavLinkItem> = {
   settings: { id: 'settings', label: 'Settings', to: '/settings' },
 };
 
-export const ADD_POST_OPTIONS = [
-  { id: 'media', label: 'Media', description: 'Images and videos', to: '/add-post-media' },
-  { id: 'audio', label: 'Audio', description: 'Tracks and recordings', to: '/add-post-audio' },
-  { id: 'lyrics', label: 'Lyrics', description: 'Song words, part by part', to: '/add-post-lyrics' },
-  { id: 'musicxml', label: 'MusicXML', description: 'Sheet music files', to: '/add-post-musicxml' },
-] as const;
-
 const ITEM_IDS: readonly NavItemId[] = [
   'search',
   'home',

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
-import { SearchIcon } from '../../components/icons';
+import { SearchIcon } from '../../components/nav-icons';
 import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
