@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use actix_web::cookie::SameSite;
 use auth::oidc::GOOGLE_ISSUER;
 
 #[derive(Clone, Debug)]
@@ -44,6 +45,13 @@ pub struct Config {
     /// `<data dir>/media`, reached through `AWS_ENDPOINT` (unset: AWS itself), `AWS_REGION`,
     /// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`.
     pub s3: Option<storage::S3Settings>,
+    /// `SELFSOUND_COOKIE_SAMESITE` (`lax` default, `strict`, or `none` for a client served from
+    /// another site; `none` makes the cookie `Secure`, which browsers require for it).
+    pub cookie_same_site: SameSite,
+    /// `SELFSOUND_VERIFIED_REDIRECT` (default `<frontend>/sign-in#verified={verified}`): where an
+    /// e-mailed verification link sends the browser; `{verified}` becomes `true` or `false`.
+    /// A hash-routed client sets e.g. `https://client.example/#/sign-in?verified={verified}`.
+    pub verified_redirect: String,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
 }
@@ -146,6 +154,24 @@ impl Config {
         {
             problems.push(format!("AWS_ENDPOINT must be an http(s) address, not {endpoint:?}"));
         }
+        let cookie_same_site = match get("SELFSOUND_COOKIE_SAMESITE").map(|v| v.to_ascii_lowercase()).as_deref() {
+            None | Some("lax") => SameSite::Lax,
+            Some("strict") => SameSite::Strict,
+            Some("none") => SameSite::None,
+            Some(other) => {
+                problems.push(format!("SELFSOUND_COOKIE_SAMESITE must be lax, strict or none, not {other:?}"));
+                SameSite::Lax
+            }
+        };
+        let verified_redirect = get("SELFSOUND_VERIFIED_REDIRECT")
+            .unwrap_or_else(|| format!("{frontend_url}/sign-in#verified={{verified}}"));
+        if !verified_redirect.contains("{verified}")
+            || origin_of(&verified_redirect.replace("{verified}", "true")).is_none()
+        {
+            problems.push(format!(
+                "SELFSOUND_VERIFIED_REDIRECT must be an http(s) address containing {{verified}}, not {verified_redirect:?}"
+            ));
+        }
         if !problems.is_empty() {
             return Err(ConfigError(problems));
         }
@@ -163,8 +189,20 @@ impl Config {
             jwt_secret,
             trust_proxy,
             s3,
+            cookie_same_site,
+            verified_redirect,
             throttle: auth::ThrottleRules::default(),
         })
+    }
+
+    /// The cookie must be `Secure` for `SameSite=None`, and should be wherever we are on https.
+    pub fn cookie_secure(&self) -> bool {
+        self.cookie_same_site == SameSite::None || self.public_url.starts_with("https://")
+    }
+
+    /// Where a verification link sends the browser, for a link that worked or did not.
+    pub fn verified_redirect(&self, verified: bool) -> String {
+        self.verified_redirect.replace("{verified}", if verified { "true" } else { "false" })
     }
 
     /// Origins whose pages are ours: the public address, the web app's and the CORS list.
@@ -223,6 +261,23 @@ mod tests {
         let c =
             config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.google.map(|g| g.issuer_url), Some("https://accounts.google.com".into()));
+    }
+
+    #[test]
+    fn the_verification_redirect_and_cookie_suit_a_client_on_another_site() {
+        let c = config(&[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.verified_redirect(true), "http://127.0.0.1:8080/app/sign-in#verified=true");
+        assert_eq!((c.cookie_same_site, c.cookie_secure()), (SameSite::Lax, false));
+        let c = config(&[
+            ("SELFSOUND_VERIFIED_REDIRECT", "https://client.example/#/sign-in?verified={verified}"),
+            ("SELFSOUND_COOKIE_SAMESITE", "None"),
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.verified_redirect(false), "https://client.example/#/sign-in?verified=false");
+        assert_eq!((c.cookie_same_site, c.cookie_secure()), (SameSite::None, true));
+        let bad =
+            config(&[("SELFSOUND_VERIFIED_REDIRECT", "https://client.example/"), ("SELFSOUND_COOKIE_SAMESITE", "x")]);
+        assert_eq!(bad.err().map(|e| e.0.len()), Some(2));
     }
 
     #[test]

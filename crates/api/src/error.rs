@@ -1,37 +1,102 @@
-//! Every error the API answers with, mapped to a status and a `{"detail": ...}` body in one place.
+//! Every error the API answers with, mapped to a status and a `{"detail": ...}` body in one
+//! place. Domain errors arrive through one blanket conversion from [`DomainError`]: their kind
+//! picks the status, so a new crate or a new variant needs no line here. Faults of ours are
+//! logged with their cause chain and answered with a neutral sentence; nothing internal leaks.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
-use auth::AuthError;
-use db::DbError;
-use profiles::ProfileError;
-use social_graph::GraphError;
+use values::{DomainError, ErrorKind};
 
-#[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    #[error(transparent)]
-    Auth(#[from] AuthError),
-    #[error("{0}")]
-    BadRequest(String),
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    PayloadTooLarge(String),
-    #[error("{0}")]
-    UnsupportedMediaType(String),
-    #[error("{0}")]
-    Unprocessable(String),
-    #[error("{0}")]
-    Unavailable(String),
-    #[error(transparent)]
-    Profile(#[from] ProfileError),
-    #[error(transparent)]
-    Graph(#[from] GraphError),
-    #[error(transparent)]
-    Db(#[from] DbError),
+const INTERNAL_DETAIL: &str = "Something went wrong on our side. Please try again later.";
+const UNAVAILABLE_DETAIL: &str = "The service is busy. Please try again in a moment.";
+
+#[derive(Debug)]
+pub struct ApiError {
+    kind: ErrorKind,
+    /// What the person reads.
+    detail: String,
+    /// The error this came from, logged with its causes when the status is a 5xx.
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for ApiError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl<E: DomainError> From<E> for ApiError {
+    fn from(e: E) -> Self {
+        let kind = e.kind();
+        let detail = if e.is_public() {
+            e.to_string()
+        } else if kind == ErrorKind::Unavailable {
+            UNAVAILABLE_DETAIL.to_owned()
+        } else {
+            INTERNAL_DETAIL.to_owned()
+        };
+        ApiError { kind, detail, source: Some(Box::new(e)) }
+    }
+}
+
+/// Errors of the HTTP layer itself: a body that cannot be read, a route that does not exist.
+impl ApiError {
+    pub fn new(kind: ErrorKind, detail: impl Into<String>) -> ApiError {
+        ApiError { kind, detail: detail.into(), source: None }
+    }
+
+    pub fn invalid(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Invalid, detail)
+    }
+
+    pub fn malformed(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Malformed, detail)
+    }
+
+    pub fn not_found() -> ApiError {
+        ApiError::new(ErrorKind::NotFound, "Not found")
+    }
+
+    pub fn forbidden(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::Forbidden, detail)
+    }
+
+    pub fn too_large(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::TooLarge, detail)
+    }
+
+    pub fn unsupported_type(detail: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorKind::UnsupportedType, detail)
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
+/// The one map from kind to status.
+pub fn status_of(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::Invalid => StatusCode::BAD_REQUEST,
+        ErrorKind::Malformed => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorKind::Unauthenticated => StatusCode::UNAUTHORIZED,
+        ErrorKind::Forbidden => StatusCode::FORBIDDEN,
+        ErrorKind::NotFound => StatusCode::NOT_FOUND,
+        ErrorKind::Conflict => StatusCode::CONFLICT,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorKind::UnsupportedType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ErrorKind::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::Upstream => StatusCode::BAD_GATEWAY,
+        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
 }
 
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -39,100 +104,25 @@ pub struct Detail {
     pub detail: String,
 }
 
-impl ApiError {
-    /// What the person reads. Internal failures are logged with their cause chain and answered
-    /// with a neutral sentence; nothing internal leaks out.
-    fn detail(&self) -> String {
-        match self {
-            ApiError::Auth(AuthError::Db(_) | AuthError::Unexpected(_))
-            | ApiError::Profile(ProfileError::Db(_) | ProfileError::Storage(_))
-            | ApiError::Graph(GraphError::Db(_))
-            | ApiError::Db(_) => {
-                if self.status_code() == StatusCode::SERVICE_UNAVAILABLE {
-                    "The service is busy. Please try again in a moment.".into()
-                } else {
-                    "Something went wrong on our side. Please try again later.".into()
-                }
-            }
-            ApiError::Auth(AuthError::Google(_)) => "Google sign-in failed. Please try again.".into(),
-            other => other.to_string(),
-        }
-    }
-}
-
-fn db_status(e: &DbError) -> StatusCode {
-    match e {
-        DbError::Pool(_) => StatusCode::SERVICE_UNAVAILABLE,
-        _ => StatusCode::INTERNAL_SERVER_ERROR,
-    }
-}
-
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        match self {
-            ApiError::Auth(e) => match e {
-                AuthError::Invalid(_)
-                | AuthError::AlreadyVerified
-                | AuthError::AlreadyExistsUnverified
-                | AuthError::BadVerificationLink => StatusCode::BAD_REQUEST,
-                AuthError::BadCredentials | AuthError::Unauthenticated => StatusCode::UNAUTHORIZED,
-                AuthError::NotVerified => StatusCode::FORBIDDEN,
-                AuthError::Throttled(_) | AuthError::ResendCooldown(_) => StatusCode::TOO_MANY_REQUESTS,
-                AuthError::GoogleNotConfigured => StatusCode::SERVICE_UNAVAILABLE,
-                AuthError::Google(_) => StatusCode::BAD_GATEWAY,
-                AuthError::Db(e) => db_status(e),
-                AuthError::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            },
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Profile(e) => match e {
-                ProfileError::NotFound => StatusCode::NOT_FOUND,
-                ProfileError::Invalid(_) | ProfileError::AvatarUnreadable(_) => StatusCode::BAD_REQUEST,
-                ProfileError::LoginTaken => StatusCode::CONFLICT,
-                ProfileError::AvatarType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                ProfileError::AvatarTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-                ProfileError::Db(e) => db_status(e),
-                ProfileError::Storage(_) => StatusCode::SERVICE_UNAVAILABLE,
-            },
-            ApiError::Graph(e) => match e {
-                GraphError::UserNotFound => StatusCode::NOT_FOUND,
-                GraphError::SelfListen | GraphError::SelfBlock => StatusCode::BAD_REQUEST,
-                GraphError::Blocked => StatusCode::FORBIDDEN,
-                GraphError::Db(e) => db_status(e),
-            },
-            ApiError::Db(e) => db_status(e),
-        }
+        status_of(self.kind)
     }
 
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
         if status.is_server_error() {
-            tracing::error!(error = %error_chain(self), "request failed");
+            let cause = self.source.as_deref().map_or_else(|| self.detail.clone(), |s| values::error_chain(s));
+            tracing::error!(status = status.as_u16(), error = %cause, "request failed");
         }
         let mut response = HttpResponse::build(status);
-        if let ApiError::Auth(AuthError::Throttled(wait) | AuthError::ResendCooldown(wait)) = self
-            && let Ok(v) = HeaderValue::from_str(&wait.as_secs().max(1).to_string())
+        if let ErrorKind::Throttled { retry_after } = self.kind
+            && let Ok(v) = HeaderValue::from_str(&retry_after.as_secs().max(1).to_string())
         {
             response.insert_header((header::RETRY_AFTER, v));
         }
-        response.json(Detail { detail: self.detail() })
+        response.json(Detail { detail: self.detail.clone() })
     }
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }
 
 /// Keeps parser messages short: they may quote the input.
@@ -141,5 +131,50 @@ pub fn clip(message: impl std::fmt::Display) -> String {
     match text.char_indices().nth(160) {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("pool exhausted at 10.0.0.7")]
+    struct Busy;
+    impl DomainError for Busy {
+        fn kind(&self) -> ErrorKind {
+            ErrorKind::Unavailable
+        }
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("secret table users_private is corrupt")]
+    struct Broken;
+    impl DomainError for Broken {
+        fn kind(&self) -> ErrorKind {
+            ErrorKind::Internal
+        }
+    }
+
+    #[test]
+    fn internal_text_never_reaches_the_person() {
+        let busy = ApiError::from(Busy);
+        assert_eq!(
+            (busy.status_code(), busy.to_string().as_str()),
+            (StatusCode::SERVICE_UNAVAILABLE, UNAVAILABLE_DETAIL)
+        );
+        let broken = ApiError::from(Broken);
+        assert_eq!(
+            (broken.status_code(), broken.to_string().as_str()),
+            (StatusCode::INTERNAL_SERVER_ERROR, INTERNAL_DETAIL)
+        );
+    }
+
+    #[test]
+    fn domain_rules_keep_their_words_and_kinds() {
+        let e = ApiError::from(values::InvalidValue::NameEmpty);
+        assert_eq!((e.status_code(), e.to_string().as_str()), (StatusCode::BAD_REQUEST, "Name cannot be empty"));
+        let e = ApiError::from(db::DbError::NestedTransaction);
+        assert_eq!(e.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

@@ -63,11 +63,11 @@ fn origin_allowed(req: &HttpRequest, state: &AppState) -> bool {
 
 async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return Err(ApiError::Unavailable("application state is missing".into()));
+        return Err(ApiError::new(values::ErrorKind::Internal, "application state is missing"));
     };
     let Some((token, source)) = token_of(&req) else { return Ok(None) };
     if matches!(source, Source::Cookie) && !is_safe(req.method()) && !origin_allowed(&req, &state) {
-        return Err(ApiError::Forbidden("Cross-site request refused".into()));
+        return Err(ApiError::forbidden("Cross-site request refused"));
     }
     match state.auth.authenticate(&token).await {
         Ok(user) => Ok(Some(user)),
@@ -85,9 +85,7 @@ impl FromRequest for AuthUser {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(
-            async move { authenticate(req).await?.map(AuthUser).ok_or(ApiError::Auth(AuthError::Unauthenticated)) },
-        )
+        Box::pin(async move { authenticate(req).await?.map(AuthUser).ok_or_else(|| AuthError::Unauthenticated.into()) })
     }
 }
 

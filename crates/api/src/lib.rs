@@ -9,3 +9,5 @@ pub mod routes;
 pub mod server;
 mod spa;
 pub mod state;
+pub mod upload;
+pub mod wire;

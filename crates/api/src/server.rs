@@ -14,11 +14,13 @@ use auth::token::TokenKeys;
 use auth::{AuthConfig, AuthService};
 use db::{Db, PoolOptions};
 use tracing_actix_web::TracingLogger;
+use utoipa::OpenApi;
 
 use crate::config::Config;
 use crate::error::{ApiError, clip};
 use crate::state::AppState;
 use crate::{openapi, routes, spa};
+use utoipa_actix_web::AppExt;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -84,7 +86,9 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     }
     .map_err(|e| StartError::Setup(format!("media storage: {e}")))?;
     tracing::info!(storage = storage.describe(), "media storage");
-    let profiles = profiles::Profiles::new(db.clone(), storage);
+    let profiles = profiles::Profiles::new(db.clone(), storage.clone());
+    let graph = social_graph::SocialGraph::new(db.clone());
+    let app = app::App::new(db.clone(), storage.clone());
     let trusted_origins = config.trusted_origins();
     let auth = AuthService::new(
         db.clone(),
@@ -98,19 +102,26 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             throttle: config.throttle.clone(),
         },
     );
-    Ok(AppState { db, auth, profiles, config: Arc::new(config), trusted_origins: Arc::new(trusted_origins) })
+    Ok(AppState {
+        db,
+        storage,
+        auth,
+        profiles,
+        graph,
+        app,
+        config: Arc::new(config),
+        trusted_origins: Arc::new(trusted_origins),
+    })
 }
 
 fn json_config() -> web::JsonConfig {
     use actix_web::error::JsonPayloadError as E;
     web::JsonConfig::default().limit(64 * 1024).error_handler(|err, _| {
         match err {
-            E::OverflowKnownLength { .. } | E::Overflow { .. } => {
-                ApiError::PayloadTooLarge("Request body is too large".into())
-            }
-            E::ContentType => ApiError::UnsupportedMediaType("Content-Type must be application/json".into()),
-            E::Deserialize(e) => ApiError::Unprocessable(format!("Invalid request body: {}", clip(e))),
-            other => ApiError::BadRequest(format!("Could not read the request body: {}", clip(other))),
+            E::OverflowKnownLength { .. } | E::Overflow { .. } => ApiError::too_large("Request body is too large"),
+            E::ContentType => ApiError::unsupported_type("Content-Type must be application/json"),
+            E::Deserialize(e) => ApiError::malformed(format!("Invalid request body: {}", clip(e))),
+            other => ApiError::invalid(format!("Could not read the request body: {}", clip(other))),
         }
         .into()
     })
@@ -118,16 +129,16 @@ fn json_config() -> web::JsonConfig {
 
 fn query_config() -> web::QueryConfig {
     web::QueryConfig::default()
-        .error_handler(|err, _| ApiError::BadRequest(format!("Invalid query: {}", clip(err))).into())
+        .error_handler(|err, _| ApiError::invalid(format!("Invalid query: {}", clip(err))).into())
 }
 
 fn path_config() -> web::PathConfig {
     // A path segment that is not a valid id names nothing: 404, never 500.
-    web::PathConfig::default().error_handler(|_, _| ApiError::NotFound("Not found".into()).into())
+    web::PathConfig::default().error_handler(|_, _| ApiError::not_found().into())
 }
 
 async fn not_found() -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound("Not found".into()))
+    Err(ApiError::not_found())
 }
 
 fn cors(origins: &[String]) -> Cors {
@@ -153,10 +164,15 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     let server = HttpServer::new(move || {
         let web_dir = web_dir.clone();
         App::new()
+            .into_utoipa_app()
+            .openapi(openapi::ApiDoc::openapi())
             .app_data(data.clone())
             .app_data(json_config())
             .app_data(query_config())
             .app_data(path_config())
+            .configure(routes::configure)
+            .openapi_service(openapi::service)
+            .into_app()
             .wrap(Condition::new(!cors_origins.is_empty(), cors(&cors_origins)))
             .wrap(Compress::default())
             .wrap(
@@ -166,11 +182,6 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
                     .add(("X-Frame-Options", "DENY")),
             )
             .wrap(TracingLogger::default())
-            .service(routes::health::healthz)
-            .service(openapi::openapi_json)
-            .configure(routes::auth::configure)
-            .configure(routes::profiles::configure)
-            .service(routes::media::media)
             .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
             .default_service(web::to(not_found))

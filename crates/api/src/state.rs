@@ -1,18 +1,26 @@
-//! What every handler can reach: the services, the database and the configuration.
+//! What every handler can reach: the services, storage, the database and the configuration.
 
 use std::sync::Arc;
 
+use app::App;
 use auth::AuthService;
 use db::Db;
 use profiles::Profiles;
+use social_graph::SocialGraph;
+use storage::Storage;
 
 use crate::config::Config;
+use crate::routes::media::DEFAULT_AVATAR_PATH;
 
 #[derive(Clone)]
 pub struct AppState {
     pub db: Db,
+    pub storage: Storage,
     pub auth: AuthService,
     pub profiles: Profiles,
+    pub graph: SocialGraph,
+    /// Use cases that span domains.
+    pub app: App,
     pub config: Arc<Config>,
     /// Origins allowed to send cookie-authenticated writes (CSRF check) and to receive tokens.
     pub trusted_origins: Arc<Vec<String>>,
@@ -21,7 +29,13 @@ pub struct AppState {
 impl AppState {
     /// Media we store are kept as paths (`/media/...`); clients get absolute addresses, so the
     /// web app works from another origin too. Outside addresses pass unchanged.
-    pub fn media_url(&self, url: Option<String>) -> Option<String> {
-        url.map(|u| if u.starts_with('/') { format!("{}{u}", self.config.public_url) } else { u })
+    pub fn media_url(&self, url: &str) -> String {
+        if url.starts_with('/') { format!("{}{url}", self.config.public_url) } else { url.to_owned() }
+    }
+
+    /// A person's avatar, never null: without one of their own, the default picture we serve
+    /// (a client written from the spec may otherwise try to load a missing file forever).
+    pub fn avatar_url(&self, url: Option<&str>) -> String {
+        self.media_url(url.unwrap_or(DEFAULT_AVATAR_PATH))
     }
 }

@@ -2,11 +2,18 @@
 
 use std::time::Duration;
 
+use values::{DomainError, ErrorKind, InvalidValue};
+
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
-    /// Input that breaks a sign-up or sign-in rule; the text is shown to the person as is.
-    #[error("{0}")]
-    Invalid(String),
+    /// A name or e-mail address that breaks the sign-up rule.
+    #[error(transparent)]
+    Invalid(#[from] InvalidValue),
+    /// The password lacks what the rule asks for (each missing requirement named).
+    #[error("Password must include {}", join(.0))]
+    WeakPassword(Vec<&'static str>),
+    #[error("Password must include no more than 128 characters")]
+    PasswordTooLong,
     #[error("User already exists and is verified")]
     AlreadyVerified,
     #[error("User already exists but is not verified. A new verification email has been sent.")]
@@ -25,16 +32,66 @@ pub enum AuthError {
     BadVerificationLink,
     #[error("Google sign-in is not set up on this server.")]
     GoogleNotConfigured,
-    #[error("Google sign-in failed: {0}")]
-    Google(String),
+    /// The provider or its answer failed us; the reason is logged, the person reads this.
+    #[error("Google sign-in failed. Please try again.")]
+    Google(#[source] GoogleFailure),
     #[error(transparent)]
     Db(#[from] db::DbError),
     #[error("unexpected error: {0}")]
     Unexpected(String),
 }
 
+/// Why Google sign-in failed, for the log.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct GoogleFailure(pub String);
+
+impl AuthError {
+    pub(crate) fn google(reason: impl Into<String>) -> AuthError {
+        AuthError::Google(GoogleFailure(reason.into()))
+    }
+}
+
+fn join(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+    }
+}
+
 impl From<db::diesel::result::Error> for AuthError {
     fn from(e: db::diesel::result::Error) -> Self {
         AuthError::Db(e.into())
+    }
+}
+
+impl DomainError for AuthError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            // A repeated sign-up is a 400 in the spec's wire contract (§8 Sign-up 400), not a 409.
+            AuthError::Invalid(_)
+            | AuthError::WeakPassword(_)
+            | AuthError::PasswordTooLong
+            | AuthError::AlreadyVerified
+            | AuthError::AlreadyExistsUnverified
+            | AuthError::BadVerificationLink => ErrorKind::Invalid,
+            AuthError::BadCredentials | AuthError::Unauthenticated => ErrorKind::Unauthenticated,
+            AuthError::NotVerified => ErrorKind::Forbidden,
+            AuthError::Throttled(wait) | AuthError::ResendCooldown(wait) => ErrorKind::Throttled { retry_after: *wait },
+            AuthError::GoogleNotConfigured => ErrorKind::Unavailable,
+            AuthError::Google(_) => ErrorKind::Upstream,
+            AuthError::Db(e) => e.kind(),
+            AuthError::Unexpected(_) => ErrorKind::Internal,
+        }
+    }
+
+    fn is_public(&self) -> bool {
+        match self {
+            // Not a fault: this server is set up without it, and the sign-in page says so.
+            AuthError::GoogleNotConfigured => true,
+            AuthError::Db(e) => e.is_public(),
+            other => !matches!(other.kind(), ErrorKind::Internal | ErrorKind::Unavailable),
+        }
     }
 }

@@ -10,8 +10,8 @@ mod repo;
 mod service;
 pub mod throttle;
 pub mod token;
-pub mod validate;
 
-pub use error::AuthError;
+pub use error::{AuthError, GoogleFailure};
 pub use model::{Account, CurrentUser};
+pub use repo::release_account;
 pub use service::{AuthConfig, AuthService, GoogleStart, SignupOutcome, ThrottleRules};

@@ -1,15 +1,15 @@
 //! Rows of the accounts tables and what the rest of the app learns about a signed-in person.
 
 use chrono::NaiveDateTime;
-use db::Id;
 use db::diesel::prelude::*;
 use db::schema::users;
+use values::{SessionId, UserId};
 
 /// A user row as the auth crate reads it.
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = users)]
 pub struct Account {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
     pub login: String,
     pub email: Option<String>,
@@ -26,7 +26,7 @@ pub struct Account {
 #[derive(Debug, Insertable)]
 #[diesel(table_name = users)]
 pub(crate) struct NewAccount<'a> {
-    pub id: i64,
+    pub id: UserId,
     pub name: &'a str,
     pub login: &'a str,
     pub email: Option<&'a str>,
@@ -40,8 +40,8 @@ pub(crate) struct NewAccount<'a> {
 /// The person behind a valid token and a live session.
 #[derive(Debug, Clone)]
 pub struct CurrentUser {
-    pub id: Id,
-    pub session_id: Id,
+    pub id: UserId,
+    pub session_id: SessionId,
     pub name: String,
     pub login: String,
     pub email: Option<String>,
@@ -52,9 +52,9 @@ pub struct CurrentUser {
 }
 
 impl CurrentUser {
-    pub(crate) fn from_account(a: Account, session_id: Id) -> CurrentUser {
+    pub(crate) fn from_account(a: Account, session_id: SessionId) -> CurrentUser {
         CurrentUser {
-            id: Id(a.id),
+            id: a.id,
             session_id,
             name: a.name,
             login: a.login,

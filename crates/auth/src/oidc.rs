@@ -76,7 +76,7 @@ pub fn pkce_challenge(verifier: &str) -> String {
 }
 
 fn google_err(what: &str, e: impl std::fmt::Display) -> AuthError {
-    AuthError::Google(format!("{what}: {e}"))
+    AuthError::google(format!("{what}: {e}"))
 }
 
 impl OidcClient {
@@ -106,7 +106,7 @@ impl OidcClient {
                     .await
                     .map_err(|e| google_err("discovery document", e))?;
                 if meta.issuer.trim_end_matches('/') != self.settings.issuer_url.trim_end_matches('/') {
-                    return Err(AuthError::Google(format!(
+                    return Err(AuthError::google(format!(
                         "the provider says its issuer is {}, not {}",
                         meta.issuer, self.settings.issuer_url
                     )));
@@ -160,7 +160,7 @@ impl OidcClient {
             .map_err(|e| google_err("token response", e))?;
         let claims = self.verify_id_token(&response.id_token).await?;
         if claims.nonce.as_deref() != Some(nonce) {
-            return Err(AuthError::Google("the ID token's nonce does not match".into()));
+            return Err(AuthError::google("the ID token's nonce does not match"));
         }
         Ok(claims)
     }
@@ -172,7 +172,7 @@ impl OidcClient {
             header.alg,
             Algorithm::RS256 | Algorithm::RS384 | Algorithm::RS512 | Algorithm::ES256 | Algorithm::ES384
         ) {
-            return Err(AuthError::Google(format!("ID token algorithm {:?} is not accepted", header.alg)));
+            return Err(AuthError::google(format!("ID token algorithm {:?} is not accepted", header.alg)));
         }
         let key = self.key_for(header.kid.as_deref()).await?;
         let meta = self.metadata().await?;
@@ -218,7 +218,7 @@ impl OidcClient {
                 return DecodingKey::from_jwk(jwk).map_err(|e| google_err("provider key", e));
             }
         }
-        Err(AuthError::Google("the ID token was signed with an unknown key".into()))
+        Err(AuthError::google("the ID token was signed with an unknown key"))
     }
 }
 

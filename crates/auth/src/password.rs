@@ -43,24 +43,16 @@ impl NewPassword {
             missing.push("a special character");
         }
         if !missing.is_empty() {
-            return Err(AuthError::Invalid(format!("Password must include {}", join(&missing))));
+            return Err(AuthError::WeakPassword(missing));
         }
         if raw.chars().count() > MAX_LEN {
-            return Err(AuthError::Invalid("Password must include no more than 128 characters".into()));
+            return Err(AuthError::PasswordTooLong);
         }
         Ok(NewPassword(raw.to_owned()))
     }
 
     pub fn expose(&self) -> &str {
         &self.0
-    }
-}
-
-fn join(items: &[&str]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => (*one).to_owned(),
-        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
     }
 }
 

@@ -1,13 +1,13 @@
 //! Queries of accounts, sessions, verification tokens and OIDC hand-offs.
 
 use chrono::NaiveDateTime;
+use db::DbConnection;
 use db::diesel::prelude::*;
 use db::schema::{email_verification_tokens as evt, oidc_logins, sessions, users};
-use db::{DbConnection, Id};
+use values::{Login, SessionId, UserId};
 
 use crate::AuthError;
 use crate::model::{Account, NewAccount};
-use crate::validate::login_base;
 
 pub fn account_by_email(conn: &mut DbConnection, email: &str) -> QueryResult<Option<Account>> {
     users::table.filter(users::email.eq(email)).select(Account::as_select()).first(conn).optional()
@@ -17,16 +17,16 @@ pub fn account_by_google_sub(conn: &mut DbConnection, sub: &str) -> QueryResult<
     users::table.filter(users::google_sub.eq(sub)).select(Account::as_select()).first(conn).optional()
 }
 
-/// A login nobody has: the base itself, else the base with a random number.
-pub fn free_login(conn: &mut DbConnection, seed: &str) -> Result<String, AuthError> {
-    let base = login_base(seed);
+/// A login nobody has: the one proposed from `seed`, else it with a random number.
+pub fn free_login(conn: &mut DbConnection, seed: &str) -> Result<Login, AuthError> {
+    let base = Login::base_from(seed);
     let mut candidate = base.clone();
     for _ in 0..20 {
-        let taken: i64 = users::table.filter(users::login.eq(&candidate)).count().get_result(conn)?;
+        let taken: i64 = users::table.filter(users::login.eq(candidate.as_str())).count().get_result(conn)?;
         if taken == 0 {
             return Ok(candidate);
         }
-        candidate = format!("{base}{}", rand::random_range(1000..100_000));
+        candidate = base.with_suffix(rand::random_range(1000..100_000));
     }
     Err(AuthError::Unexpected("could not find a free login".into()))
 }
@@ -37,18 +37,18 @@ pub fn insert_account(conn: &mut DbConnection, new: &NewAccount<'_>) -> QueryRes
 
 /// Replaces an unverified account's name and password with those of a repeated sign-up (the
 /// person who can read the mailbox decides, by verifying, which sign-up counts).
-pub fn refresh_unverified(conn: &mut DbConnection, id: i64, name: &str, hash: &str) -> QueryResult<()> {
+pub fn refresh_unverified(conn: &mut DbConnection, id: UserId, name: &str, hash: &str) -> QueryResult<()> {
     diesel::update(users::table.filter(users::id.eq(id)).filter(users::email_verified.eq(false)))
         .set((users::name.eq(name), users::password_hash.eq(hash)))
         .execute(conn)
         .map(|_| ())
 }
 
-pub fn mark_verified(conn: &mut DbConnection, id: i64) -> QueryResult<()> {
+pub fn mark_verified(conn: &mut DbConnection, id: UserId) -> QueryResult<()> {
     diesel::update(users::table.filter(users::id.eq(id))).set(users::email_verified.eq(true)).execute(conn).map(|_| ())
 }
 
-pub fn link_google(conn: &mut DbConnection, id: i64, sub: &str, drop_password: bool) -> QueryResult<()> {
+pub fn link_google(conn: &mut DbConnection, id: UserId, sub: &str, drop_password: bool) -> QueryResult<()> {
     let target = users::table.filter(users::id.eq(id));
     if drop_password {
         diesel::update(target)
@@ -60,15 +60,18 @@ pub fn link_google(conn: &mut DbConnection, id: i64, sub: &str, drop_password: b
     Ok(())
 }
 
-pub fn delete_account(conn: &mut DbConnection, id: Id) -> QueryResult<usize> {
-    diesel::delete(users::table.filter(users::id.eq(id.0))).execute(conn)
+/// This domain's part when an account is deleted, and the last step of it: the user row goes,
+/// and with it (cascade) its sessions, so every token it had stops working at once.
+pub fn release_account(conn: &mut DbConnection, id: UserId) -> Result<(), AuthError> {
+    diesel::delete(users::table.filter(users::id.eq(id))).execute(conn)?;
+    Ok(())
 }
 
 // --- verification tokens ---
 
 pub fn replace_verification_token(
     conn: &mut DbConnection,
-    user_id: i64,
+    user_id: UserId,
     token_hash: &str,
     now: NaiveDateTime,
     expires_at: NaiveDateTime,
@@ -86,9 +89,9 @@ pub fn replace_verification_token(
 }
 
 /// Uses up a verification token: the user it belonged to, if it was valid.
-pub fn take_verification_token(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<i64>> {
+pub fn take_verification_token(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<UserId>> {
     let now = db::time::now();
-    let row: Option<(i64, NaiveDateTime)> = evt::table
+    let row: Option<(UserId, NaiveDateTime)> = evt::table
         .filter(evt::token_hash.eq(token_hash))
         .select((evt::user_id, evt::expires_at))
         .first(conn)
@@ -101,15 +104,15 @@ pub fn take_verification_token(conn: &mut DbConnection, token_hash: &str) -> Que
 
 pub fn insert_session(
     conn: &mut DbConnection,
-    id: Id,
-    user_id: Id,
+    id: SessionId,
+    user_id: UserId,
     now: NaiveDateTime,
     expires_at: NaiveDateTime,
 ) -> QueryResult<()> {
     diesel::insert_into(sessions::table)
         .values((
-            sessions::id.eq(id.0),
-            sessions::user_id.eq(user_id.0),
+            sessions::id.eq(id),
+            sessions::user_id.eq(user_id),
             sessions::created_at.eq(now),
             sessions::expires_at.eq(expires_at),
         ))
@@ -118,19 +121,23 @@ pub fn insert_session(
 }
 
 /// The account of a live session, in one query.
-pub fn session_account(conn: &mut DbConnection, user_id: Id, session_id: Id) -> QueryResult<Option<Account>> {
+pub fn session_account(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    session_id: SessionId,
+) -> QueryResult<Option<Account>> {
     sessions::table
         .inner_join(users::table)
-        .filter(sessions::id.eq(session_id.0))
-        .filter(sessions::user_id.eq(user_id.0))
+        .filter(sessions::id.eq(session_id))
+        .filter(sessions::user_id.eq(user_id))
         .filter(sessions::expires_at.gt(db::time::now()))
         .select(Account::as_select())
         .first(conn)
         .optional()
 }
 
-pub fn delete_session(conn: &mut DbConnection, session_id: Id) -> QueryResult<usize> {
-    diesel::delete(sessions::table.filter(sessions::id.eq(session_id.0))).execute(conn)
+pub fn delete_session(conn: &mut DbConnection, session_id: SessionId) -> QueryResult<usize> {
+    diesel::delete(sessions::table.filter(sessions::id.eq(session_id))).execute(conn)
 }
 
 // --- OIDC hand-offs ---

@@ -3,8 +3,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use db::{Db, Id, write_tx};
+use db::{Db, write_tx};
 use sha2::{Digest, Sha256};
+use values::{Email, Name, SessionId, UserId};
 
 use crate::mail::Mailer;
 use crate::model::{CurrentUser, NewAccount};
@@ -12,7 +13,6 @@ use crate::oidc::{IdClaims, OidcClient, random_token};
 use crate::password::{self, NewPassword};
 use crate::throttle::{self, Rule};
 use crate::token::{self, TokenKeys};
-use crate::validate::{Email, Name};
 use crate::{AuthError, repo};
 
 /// How long an e-mailed verification link works.
@@ -139,7 +139,7 @@ impl AuthService {
             return Err(AuthError::AlreadyExistsUnverified);
         }
 
-        let id = Id::generate();
+        let id = UserId::generate();
         let (row_name, row_email) = (name.as_str().to_owned(), email.as_str().to_owned());
         let inserted = self
             .0
@@ -150,9 +150,9 @@ impl AuthService {
                     repo::insert_account(
                         conn,
                         &NewAccount {
-                            id: id.0,
+                            id,
                             name: &row_name,
-                            login: &login,
+                            login: login.as_str(),
                             email: Some(&row_email),
                             password_hash: Some(&hash),
                             avatar_url: None,
@@ -171,13 +171,13 @@ impl AuthService {
             Err(AuthError::Db(e)) if e.is_unique_violation() => return Err(AuthError::AlreadyExistsUnverified),
             Err(e) => return Err(e),
         }
-        self.send_verification(id.0, &email, name.as_str()).await?;
+        self.send_verification(id, &email, name.as_str()).await?;
         Ok(SignupOutcome { email: email.as_str().to_owned() })
     }
 
     /// Makes a fresh link (older ones stop working), starts the resend cooldown and mails it.
     /// A mail failure is logged, not returned: the account exists and "Resend" can try again.
-    async fn send_verification(&self, user_id: i64, email: &Email, name: &str) -> Result<(), AuthError> {
+    async fn send_verification(&self, user_id: UserId, email: &Email, name: &str) -> Result<(), AuthError> {
         let raw = random_token();
         let hash = sha256_hex(&raw);
         let cooldown = Rule { max: 1, window: self.0.config.throttle.resend_cooldown };
@@ -281,11 +281,11 @@ impl AuthService {
         if !account.email_verified {
             return Err(AuthError::NotVerified);
         }
-        self.start_session(Id(account.id)).await
+        self.start_session(account.id).await
     }
 
-    async fn start_session(&self, user_id: Id) -> Result<String, AuthError> {
-        let session_id = Id::generate();
+    async fn start_session(&self, user_id: UserId) -> Result<String, AuthError> {
+        let session_id = SessionId::generate();
         let expires_at = later(token::LIFETIME);
         self.0
             .db
@@ -313,25 +313,6 @@ impl AuthService {
     pub async fn logout(&self, token: &str) -> Result<(), AuthError> {
         let Ok((_, session_id)) = self.0.keys.verify(token) else { return Ok(()) };
         self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_session(conn, session_id)?)).await?;
-        Ok(())
-    }
-
-    /// Deletes the account and, by cascade, everything it owns, sessions included; the
-    /// counters of the people it listened to (or who listened to it) follow.
-    pub async fn delete_account(&self, user: &CurrentUser) -> Result<(), AuthError> {
-        let id = user.id;
-        self.0
-            .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    social_graph::detach_user(conn, id).map_err(|e| match e {
-                        social_graph::GraphError::Db(e) => AuthError::Db(e),
-                        other => AuthError::Unexpected(other.to_string()),
-                    })?;
-                    Ok::<_, AuthError>(repo::delete_account(conn, id)?)
-                })
-            })
-            .await?;
         Ok(())
     }
 
@@ -407,14 +388,14 @@ impl AuthService {
             }
         };
         let outcome = match (provider_error, code) {
-            (Some(err), _) => Err(AuthError::Google(format!("the provider answered {err}"))),
-            (None, None) => Err(AuthError::Google("no code in the callback".into())),
+            (Some(err), _) => Err(AuthError::google(format!("the provider answered {err}"))),
+            (None, None) => Err(AuthError::google("no code in the callback")),
             (None, Some(code)) => self.finish_google(code, &pending.pkce_verifier, &pending.nonce).await,
         };
         match outcome {
             Ok(token) => with_query(&pending.return_to, "token", &token),
             Err(e) => {
-                tracing::warn!(error = %e, "Google sign-in failed");
+                tracing::warn!(error = %values::error_chain(&e), "Google sign-in failed");
                 with_query(&pending.return_to, "error", "google")
             }
         }
@@ -430,9 +411,9 @@ impl AuthService {
 
 /// Finds the account of a Google subject, links it to an account with the same verified
 /// address, or creates one.
-fn google_account(conn: &mut db::DbConnection, claims: &IdClaims) -> Result<Id, AuthError> {
+fn google_account(conn: &mut db::DbConnection, claims: &IdClaims) -> Result<UserId, AuthError> {
     if let Some(a) = repo::account_by_google_sub(conn, &claims.sub)? {
-        return Ok(Id(a.id));
+        return Ok(a.id);
     }
     let email = claims.email.as_deref().filter(|_| claims.email_is_verified()).and_then(|e| Email::parse(e).ok());
     if let Some(email) = &email
@@ -441,24 +422,23 @@ fn google_account(conn: &mut db::DbConnection, claims: &IdClaims) -> Result<Id, 
         // Google proved the address. An unverified account's password was never proved to
         // belong to its owner, so it is dropped.
         repo::link_google(conn, a.id, &claims.sub, !a.email_verified)?;
-        return Ok(Id(a.id));
+        return Ok(a.id);
     }
     let name = claims
         .name
         .as_deref()
-        .map(|n| n.trim().chars().take(crate::validate::NAME_MAX).collect::<String>())
-        .filter(|n| !n.is_empty())
-        .or_else(|| email.as_ref().map(|e| e.local_part().chars().take(crate::validate::NAME_MAX).collect()))
-        .unwrap_or_else(|| "Google user".to_owned());
+        .and_then(Name::fitted)
+        .or_else(|| email.as_ref().and_then(|e| Name::fitted(e.local_part())))
+        .map_or_else(|| "Google user".to_owned(), Name::into_inner);
     let seed = email.as_ref().map_or(name.as_str(), |e| e.local_part()).to_owned();
     let login = repo::free_login(conn, &seed)?;
-    let id = Id::generate();
+    let id = UserId::generate();
     repo::insert_account(
         conn,
         &NewAccount {
-            id: id.0,
+            id,
             name: &name,
-            login: &login,
+            login: login.as_str(),
             email: email.as_ref().map(Email::as_str),
             password_hash: None,
             avatar_url: claims.picture.as_deref().filter(|p| p.starts_with("https://")),

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
-use db::Id;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use values::{SessionId, UserId};
 
 use crate::AuthError;
 
@@ -47,7 +47,12 @@ impl TokenKeys {
         TokenKeys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation }
     }
 
-    pub fn issue(&self, user_id: Id, session_id: Id, expires_at: chrono::NaiveDateTime) -> Result<String, AuthError> {
+    pub fn issue(
+        &self,
+        user_id: UserId,
+        session_id: SessionId,
+        expires_at: chrono::NaiveDateTime,
+    ) -> Result<String, AuthError> {
         let now = chrono::Utc::now().timestamp();
         let claims = Claims {
             sub: user_id.to_string(),
@@ -62,7 +67,7 @@ impl TokenKeys {
     }
 
     /// The (user, session) a valid token names. Any defect is the same `Unauthenticated`.
-    pub fn verify(&self, token: &str) -> Result<(Id, Id), AuthError> {
+    pub fn verify(&self, token: &str) -> Result<(UserId, SessionId), AuthError> {
         if token.len() > 4096 {
             return Err(AuthError::Unauthenticated);
         }
@@ -79,6 +84,13 @@ mod tests {
     use super::*;
     use base64::Engine;
 
+    fn ids(user: i64, session: i64) -> (UserId, SessionId) {
+        (
+            UserId::try_from(user).unwrap_or_else(|_| UserId::generate()),
+            SessionId::try_from(session).unwrap_or_else(|_| SessionId::generate()),
+        )
+    }
+
     fn keys() -> TokenKeys {
         TokenKeys::new(b"0123456789abcdef0123456789abcdef")
     }
@@ -89,21 +101,22 @@ mod tests {
 
     #[test]
     fn a_token_round_trips() {
-        let t = keys().issue(Id(42), Id(7), in_an_hour()).unwrap_or_default();
-        assert_eq!(keys().verify(&t).ok(), Some((Id(42), Id(7))));
+        let (user, session) = ids(42, 7);
+        let t = keys().issue(user, session, in_an_hour()).unwrap_or_default();
+        assert_eq!(keys().verify(&t).ok(), Some((user, session)));
     }
 
     #[test]
     fn an_expired_token_is_refused() {
         let past = (chrono::Utc::now() - chrono::Duration::hours(1)).naive_utc();
-        let t = keys().issue(Id(42), Id(7), past).unwrap_or_default();
+        let t = keys().issue(ids(42, 7).0, ids(42, 7).1, past).unwrap_or_default();
         assert!(keys().verify(&t).is_err());
     }
 
     #[test]
     fn a_token_signed_with_another_key_is_refused() {
         let other = TokenKeys::new(b"another-secret-another-secret-xx");
-        let t = other.issue(Id(42), Id(7), in_an_hour()).unwrap_or_default();
+        let t = other.issue(ids(42, 7).0, ids(42, 7).1, in_an_hour()).unwrap_or_default();
         assert!(keys().verify(&t).is_err());
     }
 

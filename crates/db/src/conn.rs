@@ -1,10 +1,19 @@
 //! The connection type over both backends, the pool, start-up migrations and write transactions.
+//!
+//! **One use case, one transaction.** Repository functions of the domain crates take
+//! `&mut DbConnection` and run inside whatever transaction their caller has open; the entry point
+//! of a use case (one service method per user action) opens exactly one [`write_tx`]. A
+//! `write_tx` inside another is refused with [`DbError::NestedTransaction`] on both backends, so
+//! a composition mistake fails loudly in the first test that runs it instead of silently turning
+//! into a savepoint (PostgreSQL) or an error halfway (SQLite).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool};
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, HandleError, Pool};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
@@ -39,15 +48,20 @@ impl Backend {
     }
 }
 
-/// Pragmas set on every SQLite connection the pool hands out:
-/// - WAL: readers never block the writer and the writer never blocks readers;
-/// - foreign keys: SQLite leaves them off unless asked, and our cascades depend on them;
+/// Pragmas set on every SQLite connection the pool hands out, the busy timeout first so that
+/// nothing after it can fail on a lock another connection holds for a moment:
 /// - busy_timeout: a writer waits up to 5 s for the lock instead of failing at once;
+/// - foreign keys: SQLite leaves them off unless asked, and our cascades depend on them;
 /// - synchronous=NORMAL: in WAL mode a commit survives a crash of the process; a power loss may
 ///   lose the last transactions but never corrupts the file. That is the documented trade for
 ///   the embedded default (PostgreSQL is the choice where every commit must reach the disk).
-const SQLITE_PRAGMAS: &str = "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; \
-     PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;";
+///
+/// WAL (readers never block the writer, nor the writer readers) is a property of the file, set
+/// once by [`Db::connect`] before the pool opens its connections: switching to it needs the
+/// write lock, and ten fresh connections racing for it is what logged "database is locked" on a
+/// first start.
+const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;";
+const SQLITE_FIRST: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;";
 
 #[derive(Debug)]
 struct Pragmas;
@@ -75,28 +89,58 @@ impl Default for PoolOptions {
     }
 }
 
+/// Errors the pool meets while opening connections in the background: logged through
+/// `tracing` like everything else, and counted so a test can tell a clean start.
+#[derive(Debug, Default)]
+struct PoolErrors(Arc<AtomicU64>);
+
+impl HandleError<diesel::r2d2::Error> for PoolErrors {
+    fn handle_error(&self, error: diesel::r2d2::Error) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        tracing::error!(%error, "database pool");
+    }
+}
+
 /// The shared handle to the database: a pool, and the backend it talks to.
 #[derive(Clone)]
 pub struct Db {
     pool: Pool<ConnectionManager<DbConnection>>,
     backend: Backend,
+    pool_errors: Arc<AtomicU64>,
 }
 
 impl Db {
     /// Connects, runs pending migrations and returns the pool.
     pub fn connect(url: &str, options: &PoolOptions) -> Result<Db, DbError> {
+        let db = Db::connect_without_migrating(url, options)?;
+        db.migrate()?;
+        Ok(db)
+    }
+
+    /// Connects to a database that is already up to date (test databases cloned from a
+    /// migrated template).
+    pub fn connect_without_migrating(url: &str, options: &PoolOptions) -> Result<Db, DbError> {
         let backend = Backend::of_url(url);
         let url = url.strip_prefix("sqlite://").unwrap_or(url);
+        if backend == Backend::Sqlite {
+            let mut first = SqliteConnection::establish(url).map_err(|e| DbError::Connect(e.to_string()))?;
+            first.batch_execute(SQLITE_FIRST)?;
+        }
+        let pool_errors = Arc::new(AtomicU64::new(0));
         let manager = ConnectionManager::<DbConnection>::new(url);
         let pool = Pool::builder()
             .max_size(options.max_size)
             .connection_timeout(options.connection_timeout)
             .connection_customizer(Box::new(Pragmas))
+            .error_handler(Box::new(PoolErrors(pool_errors.clone())))
             .build(manager)
             .map_err(|e| DbError::Connect(e.to_string()))?;
-        let db = Db { pool, backend };
-        db.migrate()?;
-        Ok(db)
+        Ok(Db { pool, backend, pool_errors })
+    }
+
+    /// How many times the pool failed to open or set up a connection since it started.
+    pub fn pool_errors(&self) -> u64 {
+        self.pool_errors.load(Ordering::Relaxed)
     }
 
     pub fn backend(&self) -> Backend {
@@ -153,14 +197,26 @@ impl Db {
     }
 }
 
-/// Runs `f` in one transaction meant to write. On SQLite it starts with `BEGIN IMMEDIATE`, so
-/// the write lock is taken up front and a concurrent writer waits (busy_timeout) instead of
-/// failing halfway with SQLITE_BUSY; on PostgreSQL it is a plain transaction.
+/// True while `conn` is inside a transaction.
+pub fn in_transaction(conn: &mut DbConnection) -> bool {
+    let status = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn);
+    // A broken transaction manager is in a transaction that can only be rolled back.
+    !matches!(status.transaction_depth(), Ok(None))
+}
+
+/// Runs `f` in one transaction meant to write: the one transaction of a use case. On SQLite it
+/// starts with `BEGIN IMMEDIATE`, so the write lock is taken up front and a concurrent writer
+/// waits (busy_timeout) instead of failing halfway with SQLITE_BUSY; on PostgreSQL it is a plain
+/// transaction. Called inside another transaction it refuses with
+/// [`DbError::NestedTransaction`] and runs nothing.
 pub fn write_tx<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
 where
     F: FnOnce(&mut DbConnection) -> Result<T, E>,
-    E: From<diesel::result::Error>,
+    E: From<diesel::result::Error> + From<DbError>,
 {
+    if in_transaction(conn) {
+        return Err(DbError::NestedTransaction.into());
+    }
     match conn {
         DbConnection::Postgres(_) => conn.transaction(f),
         DbConnection::Sqlite(c) => {

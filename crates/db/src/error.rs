@@ -1,4 +1,7 @@
-//! Errors of the data layer itself (pool, migrations, blocking task); query errors are Diesel's.
+//! Errors of the data layer itself (pool, migrations, blocking task, transaction misuse); query
+//! errors are Diesel's.
+
+use values::{DomainError, ErrorKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
@@ -12,6 +15,10 @@ pub enum DbError {
     Migration(String),
     #[error("database task was cancelled")]
     TaskCancelled,
+    /// A use case opened a write transaction inside another: a programming error, refused
+    /// before anything ran (see `db::write_tx`).
+    #[error("write_tx called inside an open transaction: a use case opens exactly one transaction")]
+    NestedTransaction,
 }
 
 impl DbError {
@@ -21,5 +28,15 @@ impl DbError {
             self,
             DbError::Query(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))
         )
+    }
+}
+
+impl DomainError for DbError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            // Every connection is busy: trying again in a moment may work.
+            DbError::Pool(_) => ErrorKind::Unavailable,
+            _ => ErrorKind::Internal,
+        }
     }
 }

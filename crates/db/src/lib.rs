@@ -1,18 +1,21 @@
 //! The data layer: one Diesel code path over SQLite and PostgreSQL, the r2d2 pool, embedded
-//! migrations, application-generated ids, UTC time and fresh databases for tests.
+//! migrations, write transactions that compose, paging, and UTC time.
 
 mod conn;
 mod error;
-pub mod id;
 pub mod model;
+pub mod page;
 pub mod schema;
-#[cfg(feature = "testing")]
-pub mod testing;
 pub mod time;
 
-pub use conn::{Backend, Db, DbConnection, PoolOptions, write_tx};
+pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, in_transaction, write_tx};
 pub use error::DbError;
-pub use id::Id;
+pub use page::{Keyset, Page, PageRule};
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.
 pub use diesel;
+
+/// A boxed query for the multi backend: what a query builder returns when its shape depends on
+/// its input (an optional filter, a cursor), e.g.
+/// `let q: db::Boxed<'_, posts::table> = posts::table.into_boxed();`.
+pub type Boxed<'a, Q> = diesel::dsl::IntoBoxed<'a, Q, MultiBackend>;

@@ -1,6 +1,7 @@
 //! Row shapes several domains read.
 
 use diesel::prelude::*;
+use values::UserId;
 
 use crate::schema::users;
 
@@ -8,7 +9,7 @@ use crate::schema::users;
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, QueryableByName, Selectable)]
 #[diesel(table_name = users)]
 pub struct UserCard {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
     pub login: String,
     pub avatar_url: Option<String>,

@@ -21,14 +21,6 @@ diesel::table! {
 }
 
 diesel::table! {
-    tags (id) {
-        id -> Text,
-        name -> Text,
-        color -> Text,
-    }
-}
-
-diesel::table! {
     listens (listener_id, listened_id) {
         listener_id -> BigInt,
         listened_id -> BigInt,
@@ -89,7 +81,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_verification_tokens,
     throttle_buckets,
     oidc_logins,
-    tags,
     listens,
     blocks,
 );

@@ -2,8 +2,6 @@
 //! facts (image size), and a copy without the metadata a person did not mean to publish.
 
 pub mod image;
-#[cfg(feature = "testing")]
-pub mod testing;
 
 pub use image::{ImageFacts, ImageKind, sniff_image, strip_image_metadata};
 

@@ -1,48 +1,16 @@
 //! Profile edits parsed into values that cannot break a rule.
 
-use crate::ProfileError;
+use values::{Biography, Login, Name};
 
-pub const LOGIN_MAX: usize = 20;
-pub const BIOGRAPHY_MAX: usize = 130;
+use crate::error::InvalidEdit;
+use crate::tags::{self, NO_TAG_LABEL};
 
-/// A login: `@`, spaces and dots stripped, lower-cased, 1 to 20 of letters, digits, `_`, `-`
-/// (what @mentions can match).
-pub fn parse_login(raw: &str) -> Result<String, ProfileError> {
-    let login: String =
-        raw.chars().filter(|c| *c != '@' && *c != '.' && !c.is_whitespace()).collect::<String>().to_lowercase();
-    if login.is_empty() {
-        return Err(ProfileError::Invalid("Login cannot be empty".into()));
-    }
-    if login.chars().count() > LOGIN_MAX {
-        return Err(ProfileError::Invalid("Login must be 20 characters or less".into()));
-    }
-    if !login.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(ProfileError::Invalid("Login can only contain letters, numbers, underscores and hyphens".into()));
-    }
-    Ok(login)
-}
-
-/// A biography: trimmed, at most 130 characters; empty means none.
-pub fn parse_biography(raw: &str) -> Result<Option<String>, ProfileError> {
-    let bio = raw.trim();
-    if bio.chars().count() > BIOGRAPHY_MAX {
-        return Err(ProfileError::Invalid("Biography must be 130 characters or less".into()));
-    }
-    Ok((!bio.is_empty()).then(|| bio.to_owned()))
-}
-
-pub fn parse_name(raw: &str) -> Result<String, ProfileError> {
-    auth::validate::Name::parse(raw)
-        .map(auth::validate::Name::into_inner)
-        .map_err(|e| ProfileError::Invalid(e.to_string()))
-}
-
-pub fn parse_tag(raw: Option<&str>) -> Result<Option<String>, ProfileError> {
-    match raw.map(str::trim).filter(|t| !t.is_empty()) {
+/// A tag as a client may send it: an id, a name in any case (`"Musician"`), or nothing —
+/// `null`, `""` or the "Add tag" placeholder all mean "no tag".
+pub fn parse_tag(raw: Option<&str>) -> Result<Option<&'static str>, InvalidEdit> {
+    match raw.map(str::trim).filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case(NO_TAG_LABEL)) {
         None => Ok(None),
-        Some(id) => crate::tags::by_id(id)
-            .map(|t| Some(t.id.to_owned()))
-            .ok_or_else(|| ProfileError::Invalid("Unknown tag".into())),
+        Some(raw) => tags::by_id_or_name(raw).map(|t| Some(t.id)).ok_or(InvalidEdit::UnknownTag),
     }
 }
 
@@ -56,22 +24,28 @@ pub struct ProfilePatch {
     pub tag_id: Option<Option<String>>,
 }
 
-/// A checked patch.
+/// A checked patch: each field left out (`None`) or a valid new value.
 pub(crate) struct CheckedPatch {
-    pub name: Option<String>,
-    pub login: Option<String>,
-    pub description: Option<Option<String>>,
-    pub tag_id: Option<Option<String>>,
+    pub name: Option<Name>,
+    pub login: Option<Login>,
+    pub description: Option<Option<Biography>>,
+    pub tag_id: Option<Option<&'static str>>,
+}
+
+impl CheckedPatch {
+    pub fn is_empty(&self) -> bool {
+        self.name.is_none() && self.login.is_none() && self.description.is_none() && self.tag_id.is_none()
+    }
 }
 
 impl ProfilePatch {
-    pub(crate) fn check(self) -> Result<CheckedPatch, ProfileError> {
+    pub(crate) fn check(self) -> Result<CheckedPatch, InvalidEdit> {
         Ok(CheckedPatch {
-            name: self.name.as_deref().map(parse_name).transpose()?,
-            login: self.login.as_deref().map(parse_login).transpose()?,
+            name: self.name.as_deref().map(Name::parse).transpose()?,
+            login: self.login.as_deref().map(Login::parse).transpose()?,
             description: self
                 .description
-                .map(|d| d.as_deref().map(parse_biography).transpose().map(Option::flatten))
+                .map(|d| d.as_deref().map(Biography::parse).transpose().map(Option::flatten))
                 .transpose()?,
             tag_id: self.tag_id.map(|t| parse_tag(t.as_deref())).transpose()?,
         })
@@ -82,46 +56,36 @@ impl ProfilePatch {
 mod tests {
     use super::*;
 
-    fn err<T: std::fmt::Debug>(r: Result<T, ProfileError>) -> String {
-        r.err().map(|e| e.to_string()).unwrap_or_default()
+    #[test]
+    fn a_tag_is_sent_by_id_or_by_name() {
+        assert_eq!(parse_tag(Some("b361c6f9-9425-4548-8c07-cb408140c304")), Ok(Some(tags::MUSICIAN.id)));
+        assert_eq!(parse_tag(Some("Musician")), Ok(Some(tags::MUSICIAN.id)));
+        assert_eq!(parse_tag(Some(" learner ")), Ok(Some(tags::LEARNER.id)));
+        assert_eq!(parse_tag(Some("LISTENER")), Ok(Some(tags::LISTENER.id)));
     }
 
     #[test]
-    fn logins_lose_at_signs_spaces_and_dots() {
-        assert_eq!(parse_login("@DJ. Max").ok(), Some("djmax".into()));
-        assert_eq!(parse_login(" a.b.c ").ok(), Some("abc".into()));
+    fn null_empty_and_the_placeholder_clear_the_tag() {
+        for none in [None, Some(""), Some("  "), Some("Add tag"), Some("add TAG")] {
+            assert_eq!(parse_tag(none), Ok(None), "{none:?}");
+        }
     }
 
     #[test]
-    fn login_limits() {
-        assert!(parse_login(&"a".repeat(20)).is_ok());
-        assert_eq!(err(parse_login(&"a".repeat(21))), "Login must be 20 characters or less");
-        assert_eq!(err(parse_login("@. ")), "Login cannot be empty");
-        assert!(err(parse_login("a/b")).starts_with("Login can only contain"));
-        assert!(err(parse_login("<script>")).starts_with("Login can only contain"));
+    fn unknown_tags_are_refused() {
+        assert_eq!(parse_tag(Some("admin")), Err(InvalidEdit::UnknownTag));
+        assert_eq!(InvalidEdit::UnknownTag.to_string(), "Unknown tag");
     }
 
     #[test]
-    fn biography_limits() {
-        assert_eq!(parse_biography(&"b".repeat(130)).ok().flatten().map(|b| b.len()), Some(130));
-        assert_eq!(err(parse_biography(&"b".repeat(131))), "Biography must be 130 characters or less");
-        assert_eq!(parse_biography("   ").ok(), Some(None));
-    }
-
-    #[test]
-    fn names_follow_the_sign_up_rule() {
-        assert_eq!(err(parse_name(" ")), "Name cannot be empty");
-        assert_eq!(err(parse_name(&"n".repeat(16))), "Name must be 15 characters or less");
-    }
-
-    #[test]
-    fn only_the_three_tags_or_none() {
+    fn a_patch_checks_every_field_it_carries() {
+        let bad_name = ProfilePatch { name: Some("n".repeat(16)), ..Default::default() };
         assert_eq!(
-            parse_tag(Some("b361c6f9-9425-4548-8c07-cb408140c304")).ok().flatten().as_deref(),
-            Some("b361c6f9-9425-4548-8c07-cb408140c304")
+            bad_name.check().err().map(|e| e.to_string()).as_deref(),
+            Some("Name must be 15 characters or less")
         );
-        assert_eq!(parse_tag(None).ok(), Some(None));
-        assert_eq!(parse_tag(Some("")).ok(), Some(None));
-        assert_eq!(err(parse_tag(Some("admin"))), "Unknown tag");
+        let cleared = ProfilePatch { description: Some(Some("   ".into())), ..Default::default() }.check();
+        assert!(matches!(cleared.map(|p| p.description), Ok(Some(None))), "blank clears the biography");
+        assert!(ProfilePatch::default().check().is_ok_and(|p| p.is_empty()));
     }
 }

@@ -1,15 +1,15 @@
-//! Profiles: reading and editing them, the three role tags, the counters people see, user
-//! search, and avatars.
+//! Profiles: reading and editing them, the three role tags, the counters people see, finding
+//! people by name or login, and avatars.
 
 mod error;
 pub mod input;
 mod model;
 mod repo;
-mod search;
+pub mod search;
 mod service;
 pub mod tags;
 
-pub use error::ProfileError;
+pub use error::{AvatarDefect, InvalidEdit, ProfileError};
 pub use input::ProfilePatch;
-pub use model::{Profile, SearchHit, Stats};
-pub use service::{AVATAR_MAX_BYTES, Profiles};
+pub use model::{Profile, Stats};
+pub use service::{AVATAR_MAX_BYTES, MEDIA_PREFIX, Profiles, release_account};

@@ -1,13 +1,13 @@
-//! Profile rows and what the profile calls answer.
+//! Profile rows.
 
 use db::diesel::prelude::*;
-use db::model::UserCard;
 use db::schema::users;
+use values::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = users)]
 pub struct Profile {
-    pub id: i64,
+    pub id: UserId,
     pub name: String,
     pub login: String,
     pub email: Option<String>,
@@ -27,11 +27,4 @@ pub struct Stats {
     pub listeners: i64,
     #[diesel(column_name = listened_to_count)]
     pub listened_to: i64,
-}
-
-/// A search result: the person, and whether the searcher already listens to them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchHit {
-    pub user: UserCard,
-    pub active: bool,
 }

@@ -1,23 +1,24 @@
-//! Profile queries.
+//! Profile queries. They run inside their caller's transaction.
 
+use db::DbConnection;
 use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::schema::users;
-use db::{DbConnection, Id};
+use values::{Login, UserId};
 
 use crate::input::CheckedPatch;
 use crate::model::{Profile, Stats};
 
-pub fn profile(conn: &mut DbConnection, id: Id) -> QueryResult<Option<Profile>> {
-    users::table.filter(users::id.eq(id.0)).select(Profile::as_select()).first(conn).optional()
+pub fn profile(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Profile>> {
+    users::table.filter(users::id.eq(id)).select(Profile::as_select()).first(conn).optional()
 }
 
-pub fn stats(conn: &mut DbConnection, id: Id) -> QueryResult<Option<Stats>> {
-    users::table.filter(users::id.eq(id.0)).select(Stats::as_select()).first(conn).optional()
+pub fn stats(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Stats>> {
+    users::table.filter(users::id.eq(id)).select(Stats::as_select()).first(conn).optional()
 }
 
-pub fn login_taken(conn: &mut DbConnection, login: &str, by_other_than: Id) -> QueryResult<bool> {
-    diesel::select(exists(users::table.filter(users::login.eq(login)).filter(users::id.ne(by_other_than.0))))
+pub fn login_taken(conn: &mut DbConnection, login: &Login, by_other_than: UserId) -> QueryResult<bool> {
+    diesel::select(exists(users::table.filter(users::login.eq(login.as_str())).filter(users::id.ne(by_other_than))))
         .get_result(conn)
 }
 
@@ -30,27 +31,32 @@ struct Changes<'a> {
     tag_id: Option<Option<&'a str>>,
 }
 
-pub fn apply(conn: &mut DbConnection, id: Id, patch: &CheckedPatch) -> QueryResult<()> {
-    let changes = Changes {
-        name: patch.name.as_deref(),
-        login: patch.login.as_deref(),
-        description: patch.description.as_ref().map(|d| d.as_deref()),
-        tag_id: patch.tag_id.as_ref().map(|t| t.as_deref()),
-    };
-    if changes.name.is_none() && changes.login.is_none() && changes.description.is_none() && changes.tag_id.is_none() {
+pub fn apply(conn: &mut DbConnection, id: UserId, patch: &CheckedPatch) -> QueryResult<()> {
+    if patch.is_empty() {
         return Ok(());
     }
-    diesel::update(users::table.filter(users::id.eq(id.0))).set(&changes).execute(conn).map(|_| ())
+    let changes = Changes {
+        name: patch.name.as_ref().map(|n| n.as_str()),
+        login: patch.login.as_ref().map(|l| l.as_str()),
+        description: patch.description.as_ref().map(|d| d.as_ref().map(|b| b.as_str())),
+        tag_id: patch.tag_id,
+    };
+    diesel::update(users::table.filter(users::id.eq(id))).set(&changes).execute(conn).map(|_| ())
 }
 
-/// Sets the avatar and answers the one it replaces.
-pub fn swap_avatar(conn: &mut DbConnection, id: Id, url: &str) -> QueryResult<Option<Option<String>>> {
+/// Sets the avatar and answers the one it replaces (`None` when the profile does not exist).
+pub fn swap_avatar(conn: &mut DbConnection, id: UserId, url: &str) -> QueryResult<Option<Option<String>>> {
     let old: Option<Option<String>> =
-        users::table.filter(users::id.eq(id.0)).select(users::avatar_url).first(conn).optional()?;
+        users::table.filter(users::id.eq(id)).select(users::avatar_url).first(conn).optional()?;
     if old.is_some() {
-        diesel::update(users::table.filter(users::id.eq(id.0))).set(users::avatar_url.eq(url)).execute(conn)?;
+        diesel::update(users::table.filter(users::id.eq(id))).set(users::avatar_url.eq(url)).execute(conn)?;
     }
     Ok(old)
+}
+
+/// The avatar a profile points to, if any.
+pub fn avatar_of(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<String>> {
+    Ok(users::table.filter(users::id.eq(id)).select(users::avatar_url).first(conn).optional()?.flatten())
 }
 
 /// Which of `urls` some profile uses as its avatar.

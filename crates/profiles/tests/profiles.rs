@@ -2,9 +2,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use db::Id;
-use db::testing::{TestDb, insert_user};
 use profiles::{ProfileError, ProfilePatch, Profiles};
+use test_support::{TestDb, insert_user};
+use values::UserId;
 
 struct Harness {
     profiles: Profiles,
@@ -18,7 +18,7 @@ fn harness(db: TestDb) -> Harness {
     Harness { profiles: Profiles::new(db.db.clone(), storage), media, db }
 }
 
-fn user(h: &Harness, name: &str, login: &str) -> Id {
+fn user(h: &Harness, name: &str, login: &str) -> UserId {
     insert_user(&mut h.db.get().unwrap(), name, login)
 }
 
@@ -73,10 +73,25 @@ async fn bad_edits_change_nothing(db: TestDb) {
     assert_eq!(h.profiles.profile(me).await.unwrap().name, "Ada");
 }
 
+/// The tag may be sent by name, and the placeholder or an empty string clears it.
+async fn tags_are_set_by_name_and_cleared_by_the_placeholder(db: TestDb) {
+    let h = harness(db);
+    let me = user(&h, "Ada", "ada");
+    let tag = |t: &str| ProfilePatch { tag_id: Some(Some(t.to_owned())), ..Default::default() };
+    assert_eq!(
+        h.profiles.update(me, tag("learner")).await.unwrap().tag_id.as_deref(),
+        Some(profiles::tags::LEARNER.id)
+    );
+    assert_eq!(h.profiles.update(me, tag("Add tag")).await.unwrap().tag_id, None);
+    h.profiles.update(me, tag("Musician")).await.unwrap();
+    assert_eq!(h.profiles.update(me, tag("")).await.unwrap().tag_id, None);
+}
+
 async fn unknown_profiles_are_not_found(db: TestDb) {
     let h = harness(db);
-    assert!(matches!(h.profiles.profile(Id(42)).await, Err(ProfileError::NotFound)));
-    assert!(matches!(h.profiles.stats(Id(42)).await, Err(ProfileError::NotFound)));
+    let ghost = UserId::try_from(42).unwrap();
+    assert!(matches!(h.profiles.profile(ghost).await, Err(ProfileError::NotFound)));
+    assert!(matches!(h.profiles.stats(ghost).await, Err(ProfileError::NotFound)));
 }
 
 async fn stats_follow_listening(db: TestDb) {
@@ -88,68 +103,8 @@ async fn stats_follow_listening(db: TestDb) {
     assert_eq!(h.profiles.stats(a).await.unwrap().listened_to, 1);
 }
 
-fn logins(hits: &[profiles::SearchHit]) -> Vec<&str> {
-    hits.iter().map(|h| h.user.login.as_str()).collect()
-}
-
-async fn search_is_case_insensitive_over_name_and_login(db: TestDb) {
-    let h = harness(db);
-    let me = user(&h, "Searcher", "me");
-    user(&h, "Maria Callas", "diva");
-    user(&h, "Callum", "callum_beats");
-    user(&h, "Bob", "bobcall");
-    user(&h, "Zed", "zed");
-    let hits = h.profiles.search(Some(me), "  CALL ", 20).await.unwrap();
-    assert_eq!(hits.len(), 3, "{:?}", logins(&hits));
-    assert_eq!(hits[0].user.login, "callum_beats", "a login prefix ranks first");
-    let hits = h.profiles.search(Some(me), "ca", 20).await.unwrap();
-    assert_eq!(logins(&hits), vec!["callum_beats"], "short queries match prefixes of login or name");
-    let hits = h.profiles.search(Some(me), "m", 20).await.unwrap();
-    assert_eq!(logins(&hits), vec!["diva"], "the searcher is never a result");
-    assert!(h.profiles.search(Some(me), "nothing-like-this", 20).await.unwrap().is_empty());
-    let all = h.profiles.search(None, "", 20).await.unwrap();
-    assert_eq!(all.len(), 5, "an empty query lists people");
-    assert_eq!(h.profiles.search(None, "", 2).await.unwrap().len(), 2, "pages are limited");
-}
-
-async fn search_treats_special_characters_as_text(db: TestDb) {
-    let h = harness(db);
-    user(&h, "100% Pure", "pure");
-    user(&h, "Under_score", "under");
-    user(&h, "Quote \"Q\"", "quote");
-    assert_eq!(logins(&h.profiles.search(None, "0% p", 20).await.unwrap()), vec!["pure"]);
-    assert_eq!(logins(&h.profiles.search(None, "%", 20).await.unwrap()), Vec::<&str>::new());
-    assert_eq!(logins(&h.profiles.search(None, "r_s", 20).await.unwrap()), vec!["under"]);
-    assert_eq!(logins(&h.profiles.search(None, "\"q\"", 20).await.unwrap()), vec!["quote"]);
-    for q in ["'", "\\", "*", "OR", "NEAR(", "a\"b"] {
-        assert!(h.profiles.search(None, q, 20).await.is_ok(), "{q:?}");
-    }
-}
-
-async fn search_marks_people_the_searcher_listens_to(db: TestDb) {
-    let h = harness(db);
-    let (me, a, b) = (user(&h, "Me", "me"), user(&h, "Anna", "anna"), user(&h, "Annabel", "annabel"));
-    social_graph::listen(&mut h.db.get().unwrap(), me, b).unwrap();
-    let hits = h.profiles.search(Some(me), "anna", 20).await.unwrap();
-    let active: Vec<(i64, bool)> = hits.iter().map(|h| (h.user.id, h.active)).collect();
-    assert!(active.contains(&(a.0, false)) && active.contains(&(b.0, true)));
-    assert!(h.profiles.search(None, "anna", 20).await.unwrap().iter().all(|h| !h.active));
-}
-
-async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
-    let h = harness(db);
-    let a = user(&h, "Old Name", "oldlogin");
-    h.profiles
-        .update(a, ProfilePatch { name: Some("Fresh".into()), login: Some("newlogin".into()), ..Default::default() })
-        .await
-        .unwrap();
-    assert!(h.profiles.search(None, "old", 20).await.unwrap().is_empty());
-    assert_eq!(logins(&h.profiles.search(None, "fresh", 20).await.unwrap()), vec!["newlogin"]);
-    assert_eq!(logins(&h.profiles.search(None, "newl", 20).await.unwrap()), vec!["newlogin"]);
-}
-
 fn png_with_text() -> Vec<u8> {
-    media_validation::testing::png(2, Some("Location 51.5N 0.1W"))
+    test_support::media::png(2, Some("Location 51.5N 0.1W"))
 }
 
 fn stored_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -214,17 +169,14 @@ async fn orphan_avatars_are_swept_and_used_ones_kept(db: TestDb) {
     assert!(kept.exists(), "the avatar in use stays");
 }
 
-db::both_backends!(
+test_support::both_backends!(
     orphan_avatars_are_swept_and_used_ones_kept,
     editing_changes_only_what_was_sent,
     a_taken_login_is_refused,
     bad_edits_change_nothing,
     unknown_profiles_are_not_found,
+    tags_are_set_by_name_and_cleared_by_the_placeholder,
     stats_follow_listening,
-    search_is_case_insensitive_over_name_and_login,
-    search_treats_special_characters_as_text,
-    search_marks_people_the_searcher_listens_to,
-    renamed_people_are_found_by_their_new_name,
     an_avatar_is_stored_clean_and_replaces_the_old_one,
     avatars_are_judged_by_their_bytes,
 );

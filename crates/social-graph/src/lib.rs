@@ -3,6 +3,11 @@
 //! Listener counts live on the user rows and change in the same transaction as the listening
 //! rows, so reading them never counts rows. Every write here is idempotent: listening twice, or
 //! unblocking someone not blocked, succeeds and changes nothing.
+//!
+//! The functions taking `&mut DbConnection` run inside their caller's transaction, so a use case
+//! can put several domains' writes into one; [`SocialGraph`] holds the use cases of this domain
+//! alone, each one transaction. Other domains apply the block and listening rules inside their
+//! own queries through the subqueries of [`fragments`], never by loading ids into memory.
 
 use std::collections::HashSet;
 
@@ -11,7 +16,10 @@ use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::model::UserCard;
 use db::schema::{blocks, listens, users};
-use db::{DbConnection, Id, write_tx};
+use db::{Db, DbConnection, DbError, Page, PageRule, write_tx};
+use values::{DomainError, ErrorKind, UserId};
+
+pub mod fragments;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GraphError {
@@ -24,7 +32,7 @@ pub enum GraphError {
     #[error("Cannot listen to this user because either you have blocked them or they have blocked you.")]
     Blocked,
     #[error(transparent)]
-    Db(#[from] db::DbError),
+    Db(#[from] DbError),
 }
 
 impl From<diesel::result::Error> for GraphError {
@@ -33,19 +41,33 @@ impl From<diesel::result::Error> for GraphError {
     }
 }
 
-/// How many of the listed users are answered at most by the list calls.
-pub const MAX_LIST: i64 = 1000;
+impl DomainError for GraphError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            GraphError::UserNotFound => ErrorKind::NotFound,
+            GraphError::SelfListen | GraphError::SelfBlock => ErrorKind::Invalid,
+            GraphError::Blocked => ErrorKind::Forbidden,
+            GraphError::Db(e) => e.kind(),
+        }
+    }
+}
 
-fn user_exists(conn: &mut DbConnection, id: Id) -> QueryResult<bool> {
-    diesel::select(exists(users::table.filter(users::id.eq(id.0)))).get_result(conn)
+/// How many people the list calls answer at most (the web app reads the whole listening list to
+/// mark who is already listened to).
+pub const MAX_LIST: i64 = 1000;
+/// `GET /profiles/listened`: everyone by default, up to [`MAX_LIST`].
+pub const LISTENED_PAGE: PageRule = PageRule::new(MAX_LIST, MAX_LIST);
+
+fn user_exists(conn: &mut DbConnection, id: UserId) -> QueryResult<bool> {
+    diesel::select(exists(users::table.filter(users::id.eq(id)))).get_result(conn)
 }
 
 /// True when either of the two has blocked the other.
-pub fn blocked_between(conn: &mut DbConnection, a: Id, b: Id) -> QueryResult<bool> {
+pub fn blocked_between(conn: &mut DbConnection, a: UserId, b: UserId) -> QueryResult<bool> {
     diesel::select(exists(
         blocks::table.filter(
-            (blocks::blocker_id.eq(a.0).and(blocks::blocked_id.eq(b.0)))
-                .or(blocks::blocker_id.eq(b.0).and(blocks::blocked_id.eq(a.0))),
+            (blocks::blocker_id.eq(a).and(blocks::blocked_id.eq(b)))
+                .or(blocks::blocker_id.eq(b).and(blocks::blocked_id.eq(a))),
         ),
     ))
     .get_result(conn)
@@ -58,43 +80,41 @@ const INSERT_LISTEN: &str =
 const INSERT_BLOCK: &str =
     "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
-fn add_counts(conn: &mut DbConnection, listener: Id, listened: Id, delta: i64) -> QueryResult<()> {
-    diesel::update(users::table.filter(users::id.eq(listener.0)))
+fn add_counts(conn: &mut DbConnection, listener: UserId, listened: UserId, delta: i64) -> QueryResult<()> {
+    diesel::update(users::table.filter(users::id.eq(listener)))
         .set(users::listened_to_count.eq(users::listened_to_count + delta))
         .execute(conn)?;
-    diesel::update(users::table.filter(users::id.eq(listened.0)))
+    diesel::update(users::table.filter(users::id.eq(listened)))
         .set(users::listeners_count.eq(users::listeners_count + delta))
         .execute(conn)?;
     Ok(())
 }
 
 /// `me` starts listening to `target`. Answers whether anything changed.
-pub fn listen(conn: &mut DbConnection, me: Id, target: Id) -> Result<bool, GraphError> {
+pub fn listen(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool, GraphError> {
     if me == target {
         return Err(GraphError::SelfListen);
     }
-    write_tx(conn, |conn| {
-        if !user_exists(conn, target)? {
-            return Err(GraphError::UserNotFound);
-        }
-        if blocked_between(conn, me, target)? {
-            return Err(GraphError::Blocked);
-        }
-        let inserted = diesel::sql_query(INSERT_LISTEN)
-            .bind::<BigInt, _>(me.0)
-            .bind::<BigInt, _>(target.0)
-            .bind::<Timestamp, _>(db::time::now())
-            .execute(conn)?;
-        if inserted == 1 {
-            add_counts(conn, me, target, 1)?;
-        }
-        Ok(inserted == 1)
-    })
+    if !user_exists(conn, target)? {
+        return Err(GraphError::UserNotFound);
+    }
+    if blocked_between(conn, me, target)? {
+        return Err(GraphError::Blocked);
+    }
+    let inserted = diesel::sql_query(INSERT_LISTEN)
+        .bind::<BigInt, _>(me)
+        .bind::<BigInt, _>(target)
+        .bind::<Timestamp, _>(db::time::now())
+        .execute(conn)?;
+    if inserted == 1 {
+        add_counts(conn, me, target, 1)?;
+    }
+    Ok(inserted == 1)
 }
 
-fn remove_listen(conn: &mut DbConnection, listener: Id, listened: Id) -> QueryResult<bool> {
+fn remove_listen(conn: &mut DbConnection, listener: UserId, listened: UserId) -> QueryResult<bool> {
     let removed = diesel::delete(
-        listens::table.filter(listens::listener_id.eq(listener.0)).filter(listens::listened_id.eq(listened.0)),
+        listens::table.filter(listens::listener_id.eq(listener)).filter(listens::listened_id.eq(listened)),
     )
     .execute(conn)?;
     if removed == 1 {
@@ -104,63 +124,54 @@ fn remove_listen(conn: &mut DbConnection, listener: Id, listened: Id) -> QueryRe
 }
 
 /// `me` stops listening to `target`. Answers whether anything changed.
-pub fn unlisten(conn: &mut DbConnection, me: Id, target: Id) -> Result<bool, GraphError> {
-    write_tx(conn, |conn| {
-        if !user_exists(conn, target)? {
-            return Err(GraphError::UserNotFound);
-        }
-        Ok(remove_listen(conn, me, target)?)
-    })
-}
-
-/// `me` blocks `target`; any listening between the two ends, both ways, counters included.
-pub fn block(conn: &mut DbConnection, me: Id, target: Id) -> Result<bool, GraphError> {
-    if me == target {
-        return Err(GraphError::SelfBlock);
-    }
-    write_tx(conn, |conn| {
-        if !user_exists(conn, target)? {
-            return Err(GraphError::UserNotFound);
-        }
-        let inserted = diesel::sql_query(INSERT_BLOCK)
-            .bind::<BigInt, _>(me.0)
-            .bind::<BigInt, _>(target.0)
-            .bind::<Timestamp, _>(db::time::now())
-            .execute(conn)?;
-        remove_listen(conn, me, target)?;
-        remove_listen(conn, target, me)?;
-        Ok(inserted == 1)
-    })
-}
-
-pub fn unblock(conn: &mut DbConnection, me: Id, target: Id) -> Result<bool, GraphError> {
-    write_tx(conn, |conn| {
-        if !user_exists(conn, target)? {
-            return Err(GraphError::UserNotFound);
-        }
-        let removed =
-            diesel::delete(blocks::table.filter(blocks::blocker_id.eq(me.0)).filter(blocks::blocked_id.eq(target.0)))
-                .execute(conn)?;
-        Ok(removed == 1)
-    })
-}
-
-/// Whether `me` has blocked `target` (what the profile's block menu shows).
-pub fn has_blocked(conn: &mut DbConnection, me: Id, target: Id) -> Result<bool, GraphError> {
+pub fn unlisten(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool, GraphError> {
     if !user_exists(conn, target)? {
         return Err(GraphError::UserNotFound);
     }
-    Ok(diesel::select(exists(
-        blocks::table.filter(blocks::blocker_id.eq(me.0)).filter(blocks::blocked_id.eq(target.0)),
-    ))
-    .get_result(conn)?)
+    Ok(remove_listen(conn, me, target)?)
+}
+
+/// `me` blocks `target`; any listening between the two ends, both ways, counters included.
+pub fn block(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool, GraphError> {
+    if me == target {
+        return Err(GraphError::SelfBlock);
+    }
+    if !user_exists(conn, target)? {
+        return Err(GraphError::UserNotFound);
+    }
+    let inserted = diesel::sql_query(INSERT_BLOCK)
+        .bind::<BigInt, _>(me)
+        .bind::<BigInt, _>(target)
+        .bind::<Timestamp, _>(db::time::now())
+        .execute(conn)?;
+    remove_listen(conn, me, target)?;
+    remove_listen(conn, target, me)?;
+    Ok(inserted == 1)
+}
+
+pub fn unblock(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool, GraphError> {
+    if !user_exists(conn, target)? {
+        return Err(GraphError::UserNotFound);
+    }
+    let removed = diesel::delete(blocks::table.filter(blocks::blocker_id.eq(me)).filter(blocks::blocked_id.eq(target)))
+        .execute(conn)?;
+    Ok(removed == 1)
+}
+
+/// Whether `me` has blocked `target` (what the profile's block menu shows).
+pub fn has_blocked(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool, GraphError> {
+    if !user_exists(conn, target)? {
+        return Err(GraphError::UserNotFound);
+    }
+    Ok(diesel::select(exists(blocks::table.filter(blocks::blocker_id.eq(me)).filter(blocks::blocked_id.eq(target))))
+        .get_result(conn)?)
 }
 
 /// The people `me` has blocked, most recent first.
-pub fn blocked_users(conn: &mut DbConnection, me: Id) -> Result<Vec<UserCard>, GraphError> {
+pub fn blocked_users(conn: &mut DbConnection, me: UserId) -> Result<Vec<UserCard>, GraphError> {
     Ok(blocks::table
         .inner_join(users::table.on(users::id.eq(blocks::blocked_id)))
-        .filter(blocks::blocker_id.eq(me.0))
+        .filter(blocks::blocker_id.eq(me))
         .order(blocks::created_at.desc())
         .limit(MAX_LIST)
         .select(UserCard::as_select())
@@ -168,56 +179,89 @@ pub fn blocked_users(conn: &mut DbConnection, me: Id) -> Result<Vec<UserCard>, G
 }
 
 /// The people `me` listens to, most recent first.
-pub fn listened_to(conn: &mut DbConnection, me: Id, limit: i64, offset: i64) -> Result<Vec<UserCard>, GraphError> {
-    Ok(listens::table
+pub fn listened_to(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<UserCard>, GraphError> {
+    let query = listens::table
         .inner_join(users::table.on(users::id.eq(listens::listened_id)))
-        .filter(listens::listener_id.eq(me.0))
+        .filter(listens::listener_id.eq(me))
         .order(listens::created_at.desc())
-        .limit(limit.clamp(1, MAX_LIST))
-        .offset(offset.max(0))
-        .select(UserCard::as_select())
-        .load(conn)?)
+        .select(UserCard::as_select());
+    Ok(page.apply(query).load(conn)?)
 }
 
 /// Which of `candidates` `me` listens to: one query for a whole page of people.
-pub fn listening_among(conn: &mut DbConnection, me: Id, candidates: &[i64]) -> Result<HashSet<i64>, GraphError> {
+pub fn listening_among(
+    conn: &mut DbConnection,
+    me: UserId,
+    candidates: &[UserId],
+) -> Result<HashSet<UserId>, GraphError> {
     if candidates.is_empty() {
         return Ok(HashSet::new());
     }
-    let found: Vec<i64> = listens::table
-        .filter(listens::listener_id.eq(me.0))
+    let found: Vec<UserId> = listens::table
+        .filter(listens::listener_id.eq(me))
         .filter(listens::listened_id.eq_any(candidates))
         .select(listens::listened_id)
         .load(conn)?;
     Ok(found.into_iter().collect())
 }
 
-/// The authors whose posts `viewer` must not see: the people `viewer` blocked.
-///
-/// Hook for the posts issue: feeds and post searches filter with
-/// `posts.user_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = :viewer)`, which
-/// `blocks`' primary key (blocker_id, blocked_id) answers from the index.
-pub fn hidden_authors(conn: &mut DbConnection, viewer: Id) -> Result<HashSet<i64>, GraphError> {
-    let ids: Vec<i64> = blocks::table.filter(blocks::blocker_id.eq(viewer.0)).select(blocks::blocked_id).load(conn)?;
-    Ok(ids.into_iter().collect())
-}
-
-/// Before an account is deleted: the people it listened to lose a listener and the people who
-/// listened to it listen to one fewer. The rows themselves go by cascade.
-pub fn detach_user(conn: &mut DbConnection, user: Id) -> Result<(), GraphError> {
+/// This domain's part when an account is deleted, before its row goes: the people it listened
+/// to lose a listener and the people who listened to it listen to one fewer. The listening and
+/// block rows themselves go with the user row (cascade).
+pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<(), GraphError> {
     diesel::update(
         users::table.filter(
-            users::id.eq_any(listens::table.filter(listens::listener_id.eq(user.0)).select(listens::listened_id)),
+            users::id.eq_any(listens::table.filter(listens::listener_id.eq(user)).select(listens::listened_id)),
         ),
     )
     .set(users::listeners_count.eq(users::listeners_count - 1))
     .execute(conn)?;
     diesel::update(
         users::table.filter(
-            users::id.eq_any(listens::table.filter(listens::listened_id.eq(user.0)).select(listens::listener_id)),
+            users::id.eq_any(listens::table.filter(listens::listened_id.eq(user)).select(listens::listener_id)),
         ),
     )
     .set(users::listened_to_count.eq(users::listened_to_count - 1))
     .execute(conn)?;
     Ok(())
+}
+
+/// The use cases of this domain alone, one transaction each.
+#[derive(Clone)]
+pub struct SocialGraph {
+    db: Db,
+}
+
+impl SocialGraph {
+    pub fn new(db: Db) -> SocialGraph {
+        SocialGraph { db }
+    }
+
+    pub async fn listen(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
+        self.db.run(move |conn| write_tx(conn, |conn| listen(conn, me, target))).await
+    }
+
+    pub async fn unlisten(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
+        self.db.run(move |conn| write_tx(conn, |conn| unlisten(conn, me, target))).await
+    }
+
+    pub async fn block(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
+        self.db.run(move |conn| write_tx(conn, |conn| block(conn, me, target))).await
+    }
+
+    pub async fn unblock(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
+        self.db.run(move |conn| write_tx(conn, |conn| unblock(conn, me, target))).await
+    }
+
+    pub async fn has_blocked(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
+        self.db.run(move |conn| has_blocked(conn, me, target)).await
+    }
+
+    pub async fn blocked_users(&self, me: UserId) -> Result<Vec<UserCard>, GraphError> {
+        self.db.run(move |conn| blocked_users(conn, me)).await
+    }
+
+    pub async fn listened_to(&self, me: UserId, page: Page) -> Result<Vec<UserCard>, GraphError> {
+        self.db.run(move |conn| listened_to(conn, me, page)).await
+    }
 }

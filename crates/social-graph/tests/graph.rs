@@ -2,16 +2,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use db::diesel::dsl::not;
 use db::diesel::prelude::*;
 use db::schema::users;
-use db::testing::{TestDb, insert_user};
-use db::{DbConnection, Id};
-use social_graph::GraphError;
+use db::{DbConnection, PageRule, write_tx};
+use social_graph::{GraphError, fragments};
+use test_support::{TestDb, insert_user};
+use values::UserId;
+
+const ALL: db::Page = db::Page { limit: 100, offset: 0 };
 
 /// (listeners, listened_to) as kept on the row.
-fn counts(conn: &mut DbConnection, id: Id) -> (i64, i64) {
+fn counts(conn: &mut DbConnection, id: UserId) -> (i64, i64) {
     users::table
-        .filter(users::id.eq(id.0))
+        .filter(users::id.eq(id))
         .select((users::listeners_count, users::listened_to_count))
         .first(conn)
         .unwrap()
@@ -24,10 +28,7 @@ async fn listening_updates_both_counters_once(db: TestDb) {
     assert!(!social_graph::listen(&mut c, a, b).unwrap(), "listening twice changes nothing");
     assert_eq!(counts(&mut c, b), (1, 0));
     assert_eq!(counts(&mut c, a), (0, 1));
-    assert_eq!(
-        social_graph::listened_to(&mut c, a, 100, 0).unwrap().iter().map(|u| u.id).collect::<Vec<_>>(),
-        vec![b.0]
-    );
+    assert_eq!(social_graph::listened_to(&mut c, a, ALL).unwrap().iter().map(|u| u.id).collect::<Vec<_>>(), vec![b]);
     assert!(social_graph::unlisten(&mut c, a, b).unwrap());
     assert!(!social_graph::unlisten(&mut c, a, b).unwrap(), "unlistening twice changes nothing");
     assert_eq!(counts(&mut c, b), (0, 0));
@@ -44,7 +45,7 @@ async fn you_cannot_listen_to_yourself(db: TestDb) {
 async fn unknown_users_are_not_found(db: TestDb) {
     let mut c = db.get().unwrap();
     let a = insert_user(&mut c, "A", "a");
-    let ghost = Id(12345);
+    let ghost = UserId::try_from(12345).unwrap();
     assert!(matches!(social_graph::listen(&mut c, a, ghost), Err(GraphError::UserNotFound)));
     assert!(matches!(social_graph::unlisten(&mut c, a, ghost), Err(GraphError::UserNotFound)));
     assert!(matches!(social_graph::block(&mut c, a, ghost), Err(GraphError::UserNotFound)));
@@ -75,22 +76,23 @@ async fn blocking_ends_listening_both_ways_with_counters(db: TestDb) {
     assert!(!social_graph::block(&mut c, a, b).unwrap(), "blocking twice changes nothing");
     assert_eq!(counts(&mut c, a), (0, 0));
     assert_eq!(counts(&mut c, b), (1, 0), "x still listens to b");
-    assert!(social_graph::listened_to(&mut c, a, 100, 0).unwrap().is_empty());
+    assert!(social_graph::listened_to(&mut c, a, ALL).unwrap().is_empty());
     let blocked = social_graph::blocked_users(&mut c, a).unwrap();
     assert_eq!((blocked.len(), blocked[0].login.as_str()), (1, "b"));
-    assert_eq!(social_graph::hidden_authors(&mut c, a).unwrap().into_iter().collect::<Vec<_>>(), vec![b.0]);
+    let hidden: Vec<UserId> =
+        users::table.filter(users::id.eq_any(fragments::blocked_by(a))).select(users::id).load(&mut *c).unwrap();
+    assert_eq!(hidden, vec![b]);
 }
 
 async fn listening_among_answers_a_page_in_one_go(db: TestDb) {
     let mut c = db.get().unwrap();
     let me = insert_user(&mut c, "Me", "me");
-    let people: Vec<Id> = (0..5).map(|i| insert_user(&mut c, "P", &format!("p{i}"))).collect();
+    let people: Vec<UserId> = (0..5).map(|i| insert_user(&mut c, "P", &format!("p{i}"))).collect();
     social_graph::listen(&mut c, me, people[1]).unwrap();
     social_graph::listen(&mut c, me, people[3]).unwrap();
-    let ids: Vec<i64> = people.iter().map(|p| p.0).collect();
-    let set = social_graph::listening_among(&mut c, me, &ids).unwrap();
+    let set = social_graph::listening_among(&mut c, me, &people).unwrap();
     assert_eq!(set.len(), 2);
-    assert!(set.contains(&people[1].0) && set.contains(&people[3].0));
+    assert!(set.contains(&people[1]) && set.contains(&people[3]));
     assert!(social_graph::listening_among(&mut c, me, &[]).unwrap().is_empty());
 }
 
@@ -99,13 +101,77 @@ async fn detaching_a_user_fixes_everyone_elses_counters(db: TestDb) {
     let (a, b, x) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"), insert_user(&mut c, "X", "x"));
     social_graph::listen(&mut c, a, b).unwrap();
     social_graph::listen(&mut c, x, a).unwrap();
-    social_graph::detach_user(&mut c, a).unwrap();
-    diesel::delete(users::table.filter(users::id.eq(a.0))).execute(&mut *c).unwrap();
+    social_graph::release_account(&mut c, a).unwrap();
+    diesel::delete(users::table.filter(users::id.eq(a))).execute(&mut *c).unwrap();
     assert_eq!(counts(&mut c, b), (0, 0));
     assert_eq!(counts(&mut c, x), (0, 0));
 }
 
-db::both_backends!(
+/// The rules as subqueries: a query of another domain hides a blocked pair and keeps the people
+/// one listens to without loading any ids.
+async fn fragments_compose_into_other_queries(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let (me, blocked, blocker, heard, other) = (
+        insert_user(&mut c, "Me", "me"),
+        insert_user(&mut c, "Blocked", "blocked"),
+        insert_user(&mut c, "Blocker", "blocker"),
+        insert_user(&mut c, "Heard", "heard"),
+        insert_user(&mut c, "Other", "other"),
+    );
+    social_graph::block(&mut c, me, blocked).unwrap();
+    social_graph::block(&mut c, blocker, me).unwrap();
+    social_graph::listen(&mut c, me, heard).unwrap();
+    let mut visible: Vec<UserId> = users::table
+        .filter(not(users::id.eq_any(fragments::blocked_by(me))))
+        .filter(not(users::id.eq_any(fragments::blockers_of(me))))
+        .filter(users::id.ne(me))
+        .select(users::id)
+        .load(&mut *c)
+        .unwrap();
+    visible.sort();
+    let mut expected = vec![heard, other];
+    expected.sort();
+    assert_eq!(visible, expected, "neither side of a block pair sees the other");
+    let heard_only: Vec<UserId> =
+        users::table.filter(users::id.eq_any(fragments::listened_by(me))).select(users::id).load(&mut *c).unwrap();
+    assert_eq!(heard_only, vec![heard]);
+}
+
+/// Domain writes run inside their caller's transaction: a use case that listens and then fails
+/// leaves no listening row and no counter change behind.
+async fn a_failed_use_case_leaves_nothing_of_its_first_write(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let (a, b) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"));
+    let result: Result<(), GraphError> = write_tx(&mut c, |tx| {
+        assert!(social_graph::listen(tx, a, b)?, "the first write happened inside the transaction");
+        social_graph::block(tx, a, a)?; // the second fails: one cannot block oneself
+        Ok(())
+    });
+    assert!(matches!(result, Err(GraphError::SelfBlock)));
+    assert_eq!(counts(&mut c, b), (0, 0));
+    assert_eq!(counts(&mut c, a), (0, 0));
+    assert!(social_graph::listened_to(&mut c, a, ALL).unwrap().is_empty());
+}
+
+/// The listened-to list pages by the spec's limit and offset, clamped by its rule.
+async fn the_listened_list_pages(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let me = insert_user(&mut c, "Me", "me");
+    for i in 0..5 {
+        let p = insert_user(&mut c, "P", &format!("p{i}"));
+        social_graph::listen(&mut c, me, p).unwrap();
+    }
+    let rule = PageRule::new(2, 3);
+    assert_eq!(social_graph::listened_to(&mut c, me, rule.page(None, None)).unwrap().len(), 2);
+    assert_eq!(social_graph::listened_to(&mut c, me, rule.page(Some(100), None)).unwrap().len(), 3);
+    assert_eq!(social_graph::listened_to(&mut c, me, rule.page(Some(3), Some(3))).unwrap().len(), 2);
+    assert!(social_graph::listened_to(&mut c, me, rule.page(Some(3), Some(1_000_000))).unwrap().is_empty());
+}
+
+test_support::both_backends!(
+    fragments_compose_into_other_queries,
+    a_failed_use_case_leaves_nothing_of_its_first_write,
+    the_listened_list_pages,
     listening_updates_both_counters_once,
     you_cannot_listen_to_yourself,
     unknown_users_are_not_found,

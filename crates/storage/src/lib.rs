@@ -1,6 +1,7 @@
 //! Object storage behind `object_store`: a local folder by default, any S3-compatible store by
 //! configuration. Keys are made by the application (`avatars/<user>/<random>.png`); reads may ask
-//! for a byte range so audio and video can seek.
+//! for a byte range so audio and video can seek. Small objects are written whole ([`Storage::put`]);
+//! large ones are streamed in parts ([`Storage::upload`]) with bounded memory.
 
 use std::ops::Range;
 use std::path::Path;
@@ -11,10 +12,7 @@ use futures_util::stream::{BoxStream, StreamExt, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
-use object_store::{GetOptions, GetRange, ObjectStore, PutPayload};
-
-#[cfg(feature = "testing")]
-pub mod testing;
+use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
@@ -28,6 +26,20 @@ pub enum StorageError {
     Backend(#[from] object_store::Error),
     #[error("object storage is not usable: {0}")]
     Setup(String),
+}
+
+impl values::DomainError for StorageError {
+    fn kind(&self) -> values::ErrorKind {
+        use values::ErrorKind;
+        match self {
+            // A key that cannot exist names nothing.
+            StorageError::NotFound | StorageError::InvalidKey => ErrorKind::NotFound,
+            StorageError::RangeNotSatisfiable { .. } => ErrorKind::Invalid,
+            // The store did not answer as it should; it may well answer in a moment.
+            StorageError::Backend(_) => ErrorKind::Unavailable,
+            StorageError::Setup(_) => ErrorKind::Internal,
+        }
+    }
 }
 
 /// A key the application made or a client sent back: lower-case letters, digits, `-`, `_`, `.`
@@ -105,10 +117,64 @@ pub struct Object {
     pub body: BoxStream<'static, Result<Bytes, StorageError>>,
 }
 
+/// How a streamed upload is cut into parts: `part_size` bytes are buffered before a part is
+/// sent, and at most `parts_in_flight` are sent at once, so an upload holds at most
+/// `part_size * (parts_in_flight + 1)` bytes whatever its size.
+#[derive(Clone, Copy, Debug)]
+struct PartPlan {
+    part_size: usize,
+    parts_in_flight: usize,
+}
+
+/// A local folder takes parts of any size; S3 wants 5 MiB or more for every part but the last.
+const LOCAL_PARTS: PartPlan = PartPlan { part_size: 1024 * 1024, parts_in_flight: 2 };
+const S3_PARTS: PartPlan = PartPlan { part_size: 5 * 1024 * 1024, parts_in_flight: 1 };
+
 #[derive(Clone)]
 pub struct Storage {
     store: Arc<dyn ObjectStore>,
     description: String,
+    parts: PartPlan,
+}
+
+/// An object being written in parts. Nothing is visible under its key until [`Upload::finish`];
+/// [`Upload::abort`] (or dropping it unfinished) leaves nothing behind but what a sweep removes.
+pub struct Upload {
+    key: String,
+    writer: WriteMultipart,
+    parts: PartPlan,
+    written: u64,
+}
+
+impl Upload {
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Bytes written so far.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Adds `chunk`, first waiting while too many parts are still being sent (backpressure: a
+    /// slow store slows the reader instead of filling memory).
+    pub async fn write(&mut self, chunk: Bytes) -> Result<(), StorageError> {
+        self.writer.wait_for_capacity(self.parts.parts_in_flight).await?;
+        self.written += chunk.len() as u64;
+        self.writer.put(chunk);
+        Ok(())
+    }
+
+    /// Sends what is buffered and makes the object visible under its key.
+    pub async fn finish(self) -> Result<u64, StorageError> {
+        self.writer.finish().await?;
+        Ok(self.written)
+    }
+
+    /// Gives up: parts already sent are discarded.
+    pub async fn abort(self) -> Result<(), StorageError> {
+        Ok(self.writer.abort().await?)
+    }
 }
 
 impl Storage {
@@ -116,7 +182,7 @@ impl Storage {
     pub fn local(root: &Path) -> Result<Storage, StorageError> {
         std::fs::create_dir_all(root).map_err(|e| StorageError::Setup(format!("{}: {e}", root.display())))?;
         let store = LocalFileSystem::new_with_prefix(root).map_err(|e| StorageError::Setup(e.to_string()))?;
-        Ok(Storage { store: Arc::new(store), description: format!("folder {}", root.display()) })
+        Ok(Storage { store: Arc::new(store), description: format!("folder {}", root.display()), parts: LOCAL_PARTS })
     }
 
     /// An S3-compatible bucket. Settings left out come from the standard `AWS_*` variables.
@@ -132,7 +198,7 @@ impl Storage {
             builder = builder.with_access_key_id(id).with_secret_access_key(secret);
         }
         let store = builder.build().map_err(|e| StorageError::Setup(e.to_string()))?;
-        Ok(Storage { store: Arc::new(store), description: format!("S3 bucket {}", settings.bucket) })
+        Ok(Storage { store: Arc::new(store), description: format!("S3 bucket {}", settings.bucket), parts: S3_PARTS })
     }
 
     pub fn describe(&self) -> &str {
@@ -143,6 +209,18 @@ impl Storage {
         let path = check_key(key)?;
         self.store.put(&path, PutPayload::from_bytes(data)).await?;
         Ok(())
+    }
+
+    /// Starts writing an object in parts (see [`Upload`]).
+    pub async fn upload(&self, key: &str) -> Result<Upload, StorageError> {
+        let path = check_key(key)?;
+        let multipart = self.store.put_multipart(&path).await?;
+        Ok(Upload {
+            key: key.to_owned(),
+            writer: WriteMultipart::new_with_chunk_size(multipart, self.parts.part_size),
+            parts: self.parts,
+            written: 0,
+        })
     }
 
     /// Reads an object, or the part of it `range` asks for.
@@ -209,6 +287,38 @@ mod tests {
         s.delete("avatars/1/abc.png").await.unwrap();
         assert!(matches!(s.get("avatars/1/abc.png", None).await, Err(StorageError::NotFound)));
         s.delete("avatars/1/abc.png").await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_streamed_upload_appears_only_when_finished() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Storage::local(dir.path()).unwrap();
+        let mut up = s.upload("tracks/1/a.mp3").await.unwrap();
+        let chunk = Bytes::from(vec![7u8; 300 * 1024]);
+        for _ in 0..10 {
+            up.write(chunk.clone()).await.unwrap();
+        }
+        assert_eq!(up.written(), 3_072_000);
+        assert!(matches!(s.get("tracks/1/a.mp3", None).await, Err(StorageError::NotFound)), "not visible yet");
+        assert_eq!(up.finish().await.unwrap(), 3_072_000);
+        let whole = s.get("tracks/1/a.mp3", None).await.unwrap();
+        assert_eq!(whole.size, 3_072_000);
+        assert!(read_all(whole).await.iter().all(|b| *b == 7));
+
+        let mut gone = s.upload("tracks/1/b.mp3").await.unwrap();
+        gone.write(chunk).await.unwrap();
+        gone.abort().await.unwrap();
+        assert!(matches!(s.get("tracks/1/b.mp3", None).await, Err(StorageError::NotFound)));
+        let leftovers: Vec<_> = walk(dir.path());
+        assert_eq!(leftovers.len(), 1, "an aborted upload leaves no file: {leftovers:?}");
+    }
+
+    fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .flat_map(|e| if e.path().is_dir() { walk(&e.path()) } else { vec![e.path()] })
+            .collect()
     }
 
     #[tokio::test]

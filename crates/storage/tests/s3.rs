@@ -4,8 +4,8 @@
 
 use bytes::Bytes;
 use futures_util::TryStreamExt;
-use storage::testing::S3TestServer;
 use storage::{ByteRange, Storage, StorageError};
+use test_support::s3::S3TestServer;
 
 #[tokio::test]
 async fn put_get_range_delete_against_an_s3_server() {
@@ -21,4 +21,24 @@ async fn put_get_range_delete_against_an_s3_server() {
     s.delete("avatars/1/a.png").await.unwrap();
     assert!(matches!(s.get("avatars/1/a.png", None).await, Err(StorageError::NotFound)));
     s.delete("avatars/1/a.png").await.unwrap();
+}
+
+#[tokio::test]
+async fn a_large_object_streams_to_an_s3_server_in_parts() {
+    let Some(server) = S3TestServer::start("parts").await else { return };
+    let s = Storage::s3(&server.settings).unwrap();
+    let mut up = s.upload("videos/1/big.mp4").await.unwrap();
+    // 12 MiB in 256 KiB chunks: three parts of at least 5 MiB but the last.
+    for i in 0..48u8 {
+        up.write(Bytes::from(vec![i; 256 * 1024])).await.unwrap();
+    }
+    assert_eq!(up.finish().await.unwrap(), 12 * 1024 * 1024);
+    let tail = s.get("videos/1/big.mp4", ByteRange::parse("bytes=-1")).await.unwrap();
+    assert_eq!(tail.size, 12 * 1024 * 1024);
+    assert_eq!(tail.body.try_collect::<Vec<_>>().await.unwrap().concat(), vec![47u8]);
+
+    let mut aborted = s.upload("videos/1/gone.mp4").await.unwrap();
+    aborted.write(Bytes::from(vec![1u8; 6 * 1024 * 1024])).await.unwrap();
+    aborted.abort().await.unwrap();
+    assert!(matches!(s.get("videos/1/gone.mp4", None).await, Err(StorageError::NotFound)));
 }

@@ -3,13 +3,14 @@
 use actix_web::cookie::Cookie;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
-use db::Id;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use values::UserId;
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{AuthUser, ClientAddr, TOKEN_COOKIE, raw_token};
 use crate::state::AppState;
+use crate::wire::Message;
 
 #[derive(Deserialize, ToSchema)]
 pub struct SignupRequest {
@@ -41,31 +42,23 @@ pub struct EmailRequest {
     email: String,
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct Message {
-    message: String,
-}
-
-fn message(text: &str) -> Message {
-    Message { message: text.to_owned() }
-}
-
 /// The signed-in user, as `GET /authorization/me` answers.
 #[derive(Serialize, ToSchema)]
 pub struct Me {
     #[schema(value_type = String)]
-    id: Id,
+    id: UserId,
     name: String,
     login: String,
     description: Option<String>,
-    avatar_url: Option<String>,
+    /// Never null: the default picture's address when the person has none.
+    avatar_url: String,
     tag_id: Option<String>,
     email: Option<String>,
     is_admin: bool,
 }
 
-#[utoipa::path(post, path = "/authorization/signup", tag = "auth", request_body = SignupRequest,
-    responses((status = 200, body = SignupResponse), (status = 400, body = Detail), (status = 422, body = Detail), (status = 429, body = Detail)))]
+#[utoipa::path(tag = "auth", request_body = SignupRequest,
+    responses((status = 200, body = SignupResponse), (status = 400, body = Detail), (status = 429, body = Detail)))]
 #[post("/authorization/signup")]
 pub async fn signup(
     state: web::Data<AppState>,
@@ -85,8 +78,9 @@ pub struct VerifyQuery {
 }
 
 /// The link in the verification e-mail: verifies, then sends the browser to the sign-in page
-/// with `#verified=true` (or `#verified=false` for a used or expired link).
-#[utoipa::path(get, path = "/authorization/verify", tag = "auth", params(VerifyQuery),
+/// with `verified=true` (or `verified=false` for a used or expired link), at the address
+/// `SELFSOUND_VERIFIED_REDIRECT` gives (default `<frontend>/sign-in#verified=...`).
+#[utoipa::path(tag = "auth", params(VerifyQuery),
     responses((status = 303, description = "to the sign-in page")))]
 #[get("/authorization/verify")]
 pub async fn verify(state: web::Data<AppState>, query: web::Query<VerifyQuery>) -> HttpResponse {
@@ -94,11 +88,13 @@ pub async fn verify(state: web::Data<AppState>, query: web::Query<VerifyQuery>) 
     if let Err(e) = &verified {
         tracing::info!(error = %e, "verification link refused");
     }
-    let page = state.config.sign_in_page();
-    HttpResponse::SeeOther().insert_header((header::LOCATION, format!("{page}#verified={}", verified.is_ok()))).finish()
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, state.config.verified_redirect(verified.is_ok())))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish()
 }
 
-#[utoipa::path(post, path = "/authorization/resend-verification", tag = "auth", request_body = EmailRequest,
+#[utoipa::path(tag = "auth", request_body = EmailRequest,
     responses((status = 200, body = Message), (status = 400, body = Detail), (status = 429, body = Detail)))]
 #[post("/authorization/resend-verification")]
 pub async fn resend_verification(
@@ -107,32 +103,38 @@ pub async fn resend_verification(
     body: web::Json<EmailRequest>,
 ) -> Result<web::Json<Message>, ApiError> {
     state.auth.resend_verification(&body.email, &client.0).await?;
-    Ok(web::Json(message("If this address is waiting for verification, a new email is on its way.")))
+    Ok(web::Json(Message::new("If this address is waiting for verification, a new email is on its way.")))
 }
 
-#[utoipa::path(post, path = "/authorization/logindefault", tag = "auth", request_body = LoginRequest,
-    responses((status = 200, body = TokenResponse), (status = 401, body = Detail), (status = 403, body = Detail), (status = 429, body = Detail)))]
+/// Signs in. Answers the token, and also sets it as the HttpOnly `access_token` cookie, so a
+/// client that sends only cookies (as spec §7 allows for most calls) is signed in too.
+#[utoipa::path(tag = "auth", request_body = LoginRequest,
+    responses((status = 200, body = TokenResponse, description = "also sets the access_token cookie"),
+        (status = 401, body = Detail), (status = 403, body = Detail), (status = 429, body = Detail)))]
 #[post("/authorization/logindefault")]
 pub async fn login(
     state: web::Data<AppState>,
     client: ClientAddr,
     body: web::Json<LoginRequest>,
-) -> Result<web::Json<TokenResponse>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let access_token = state.auth.login(&body.email, &body.password, &client.0).await?;
-    Ok(web::Json(TokenResponse { access_token, token_type: "bearer" }))
+    Ok(HttpResponse::Ok()
+        .cookie(token_cookie(&state, access_token.clone()))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(TokenResponse { access_token, token_type: "bearer" }))
 }
 
-#[utoipa::path(get, path = "/authorization/me", tag = "auth", security(("bearer" = [])),
-    responses((status = 200, body = Me), (status = 401, body = Detail)))]
+#[utoipa::path(tag = "auth", security(("bearer" = [])),
+    responses((status = 200, body = Me)))]
 #[get("/authorization/me")]
 pub async fn me(state: web::Data<AppState>, user: AuthUser) -> HttpResponse {
     let u = user.0;
     HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(Me {
+        avatar_url: state.avatar_url(u.avatar_url.as_deref()),
         id: u.id,
         name: u.name,
         login: u.login,
         description: u.description,
-        avatar_url: state.media_url(u.avatar_url),
         tag_id: u.tag_id,
         email: u.email,
         is_admin: u.is_admin,
@@ -140,30 +142,56 @@ pub async fn me(state: web::Data<AppState>, user: AuthUser) -> HttpResponse {
 }
 
 /// Deletes the account with everything it owns and ends all its sessions.
-#[utoipa::path(delete, path = "/authorization/me", tag = "auth", security(("bearer" = [])),
-    responses((status = 200, body = Message), (status = 401, body = Detail)))]
+#[utoipa::path(tag = "auth", security(("bearer" = [])),
+    responses((status = 200, body = Message, description = "also clears the access_token cookie")))]
 #[delete("/authorization/me")]
 pub async fn delete_me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, ApiError> {
-    state.auth.delete_account(&user.0).await?;
-    if let Some(avatar) = &user.0.avatar_url {
-        state.profiles.forget_avatar(avatar).await;
-    }
-    Ok(HttpResponse::Ok().cookie(expired_cookie()).json(message("Account deleted")))
+    state.app.delete_account(user.0.id).await?;
+    Ok(HttpResponse::Ok().cookie(removal_cookie(&state)).json(Message::new("Account deleted")))
 }
 
-fn expired_cookie() -> Cookie<'static> {
-    let mut c = Cookie::build(TOKEN_COOKIE, "").path("/").finish();
+/// The `access_token` cookie: HttpOnly (scripts never see it), for the whole host, as long as
+/// the token lives (86400 s, spec §9). `SameSite=Lax` by default; `SameSite=None; Secure` when
+/// configured for a client on another site. Cookie-authenticated writes also pass the Origin
+/// check (`extract.rs`), whatever the SameSite setting.
+fn token_cookie(state: &AppState, value: String) -> Cookie<'static> {
+    let config = &state.config;
+    Cookie::build(TOKEN_COOKIE, value)
+        .path("/")
+        .http_only(true)
+        .same_site(config.cookie_same_site)
+        .secure(config.cookie_secure())
+        .max_age(actix_web::cookie::time::Duration::seconds(auth::token::LIFETIME.as_secs() as i64))
+        .finish()
+}
+
+/// The same cookie, expired: a browser only replaces a cookie sent with the same attributes.
+fn removal_cookie(state: &AppState) -> Cookie<'static> {
+    let mut c = token_cookie(state, String::new());
     c.make_removal();
     c
 }
 
-/// Ends the session the request's token names (always answers 200).
-#[utoipa::path(post, path = "/auth/logout", tag = "auth", responses((status = 200, body = Message)))]
-pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    if let Some(token) = raw_token(&req) {
+/// Ends the session the request's token names (always answers 200) and clears the cookie.
+async fn end_session(state: &AppState, req: &HttpRequest) -> Result<HttpResponse, ApiError> {
+    if let Some(token) = raw_token(req) {
         state.auth.logout(&token).await?;
     }
-    Ok(HttpResponse::Ok().cookie(expired_cookie()).json(message("Logged out")))
+    Ok(HttpResponse::Ok().cookie(removal_cookie(state)).json(Message::new("Logged out")))
+}
+
+/// Ends the session (always answers 200) and clears the `access_token` cookie.
+#[utoipa::path(tag = "auth", responses((status = 200, body = Message)))]
+#[post("/auth/logout")]
+pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    end_session(&state, &req).await
+}
+
+/// The same as `POST /auth/logout`; spec §7 names both.
+#[utoipa::path(tag = "auth", responses((status = 200, body = Message)))]
+#[post("/authorization/logout")]
+pub async fn logout_authorization(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    end_session(&state, &req).await
 }
 
 #[derive(Serialize, ToSchema)]
@@ -172,7 +200,7 @@ pub struct Providers {
 }
 
 /// Which outside sign-in providers are set up, so the sign-in page can say so.
-#[utoipa::path(get, path = "/auth/providers", tag = "auth", responses((status = 200, body = Providers)))]
+#[utoipa::path(tag = "auth", responses((status = 200, body = Providers)))]
 #[get("/auth/providers")]
 pub async fn providers(state: web::Data<AppState>) -> web::Json<Providers> {
     web::Json(Providers { google: state.auth.google_enabled() })
@@ -187,8 +215,10 @@ pub struct GoogleLoginQuery {
 }
 
 /// Starts Google sign-in: redirects the browser to the provider.
-#[utoipa::path(get, path = "/auth/login", tag = "auth", params(GoogleLoginQuery),
-    responses((status = 302, description = "to the provider"), (status = 503, body = Detail)))]
+#[utoipa::path(tag = "auth", params(GoogleLoginQuery),
+    responses((status = 302, description = "to the provider"),
+        (status = 502, body = Detail, description = "the provider could not be reached"),
+        (status = 503, body = Detail, description = "Google sign-in is not set up on this server")))]
 #[get("/auth/login")]
 pub async fn google_login(
     state: web::Data<AppState>,
@@ -208,7 +238,7 @@ pub struct CallbackQuery {
 
 /// Where the provider sends the browser back; ends on the sign-in page with `?token=` or
 /// `?error=google`.
-#[utoipa::path(get, path = "/auth/callback", tag = "auth", params(CallbackQuery),
+#[utoipa::path(tag = "auth", params(CallbackQuery),
     responses((status = 302, description = "to the sign-in page")))]
 #[get("/auth/callback")]
 pub async fn google_callback(state: web::Data<AppState>, query: web::Query<CallbackQuery>) -> HttpResponse {
@@ -219,15 +249,15 @@ pub async fn google_callback(state: web::Data<AppState>, query: web::Query<Callb
         .finish()
 }
 
-pub fn configure(cfg: &mut web::ServiceConfig) {
+pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(signup)
         .service(verify)
         .service(resend_verification)
         .service(login)
         .service(me)
         .service(delete_me)
-        .route("/auth/logout", web::post().to(logout))
-        .route("/authorization/logout", web::post().to(logout))
+        .service(logout)
+        .service(logout_authorization)
         .service(providers)
         .service(google_login)
         .service(google_callback);

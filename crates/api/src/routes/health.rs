@@ -13,10 +13,11 @@ pub struct Health {
 }
 
 /// Answers 200 when the process runs and its database answers.
-#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, body = Health)))]
+#[utoipa::path(tag = "health",
+    responses((status = 200, body = Health), (status = 503, body = crate::error::Detail, description = "the database does not answer")))]
 #[get("/healthz")]
 pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    state.db.ping().await.map_err(|_| ApiError::Unavailable("The database does not answer".into()))?;
+    state.db.ping().await.map_err(|_| ApiError::new(values::ErrorKind::Unavailable, "The database does not answer"))?;
     let database = match state.db.backend() {
         db::Backend::Sqlite => "sqlite",
         db::Backend::Postgres => "postgres",

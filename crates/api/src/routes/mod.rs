@@ -4,3 +4,12 @@ pub mod auth;
 pub mod health;
 pub mod media;
 pub mod profiles;
+
+/// Every handler, registered once: actix routes them and the OpenAPI document lists them.
+pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(health::healthz)
+        .configure(auth::configure)
+        .configure(profiles::configure)
+        .service(media::default_avatar)
+        .service(media::media);
+}

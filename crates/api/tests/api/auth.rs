@@ -1,15 +1,9 @@
 //! The Authentication calls of spec §7 over HTTP, on SQLite and on PostgreSQL.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-mod common;
-#[path = "support/oidc_provider.rs"]
-mod oidc_provider;
-
-use common::{Options, PASSWORD, spawn_app, spawn_app_with};
-use db::testing::TestDb;
+use crate::common::{Options, PASSWORD, spawn_app, spawn_app_with};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use test_support::TestDb;
 
 async fn sign_up_verify_sign_in_and_out(db: TestDb) {
     let app = spawn_app(db).await;
@@ -258,10 +252,19 @@ fn location(res: &reqwest::Response) -> String {
 }
 
 /// A test provider signing in as (`sub`, `email`, `name`), and our server configured for it.
-async fn app_with_google(db: TestDb, sub: &str, email: &str, name: &str) -> (oidc_provider::Provider, common::TestApp) {
-    let identity =
-        oidc_provider::Identity { sub: sub.into(), email: email.into(), name: name.into(), email_verified: true };
-    let provider = oidc_provider::Provider::start(0, "client-1", "secret-1", identity);
+async fn app_with_google(
+    db: TestDb,
+    sub: &str,
+    email: &str,
+    name: &str,
+) -> (crate::oidc_provider::Provider, crate::common::TestApp) {
+    let identity = crate::oidc_provider::Identity {
+        sub: sub.into(),
+        email: email.into(),
+        name: name.into(),
+        email_verified: true,
+    };
+    let provider = crate::oidc_provider::Provider::start(0, "client-1", "secret-1", identity);
     let env = vec![
         ("GOOGLE_CLIENT_ID".to_owned(), "client-1".to_owned()),
         ("GOOGLE_CLIENT_SECRET".to_owned(), "secret-1".to_owned()),
@@ -398,7 +401,7 @@ async fn cors_allows_credentials_only_for_configured_origins(db: TestDb) {
     assert!(refused.headers().get("access-control-allow-origin").is_none());
 }
 
-db::both_backends!(
+test_support::both_backends!(
     sign_up_verify_sign_in_and_out,
     sign_up_rules_are_enforced_by_the_server,
     repeated_sign_up_is_answered_as_the_spec_says,

@@ -1,13 +1,9 @@
 //! The Profiles calls of spec §7 over HTTP, on SQLite and on PostgreSQL.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-mod common;
-
-use common::{Options, png_with_location, spawn_app, spawn_app_with};
-use db::testing::TestDb;
+use crate::common::{Options, png_with_location, spawn_app, spawn_app_with};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use test_support::TestDb;
 
 const MUSICIAN: &str = "b361c6f9-9425-4548-8c07-cb408140c304";
 
@@ -74,7 +70,8 @@ async fn own_profile_edit_and_public_view(db: TestDb) {
     assert_eq!(public.body["description"], "I write songs");
     assert_eq!(public.body["biography"], "I write songs");
     assert_eq!(public.body["tag_id"], MUSICIAN);
-    assert_eq!(public.body["role"], "Musician");
+    // Issue 6 §10: `role` carries the tag's id (spec §3 reads role/tag_id/tag as the tag).
+    assert_eq!(public.body["role"], MUSICIAN);
     assert_eq!(public.body["tag"]["color"], "#6D01D0");
     assert!(public.body.get("email").is_none(), "another person's address is never shown");
     let anonymous = app.get(&format!("/profiles/{ada_id}"), None).await;
@@ -269,7 +266,9 @@ async fn avatar_upload_refusals(db: TestDb) {
         .raw(app.client.patch(format!("{}/profile/me/avatar", app.url)).bearer_auth(&ada).json(&json!({"avatar": "x"})))
         .await;
     assert_eq!(not_multipart.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
-    assert_eq!(app.get("/profile/me/profile", Some(&ada)).await.body["avatar_url"], json!(null));
+    // Issue 6 §10: never null; nothing changed, so still the default picture.
+    let default_avatar = format!("{}/static/default-avatar-v1.svg", app.url);
+    assert_eq!(app.get("/profile/me/profile", Some(&ada)).await.body["avatar_url"], default_avatar.as_str());
     assert_eq!(app.get("/media/avatars/nothing.png", None).await.status, StatusCode::NOT_FOUND);
     assert_eq!(app.get("/media/../secrets/jwt-secret", None).await.status, StatusCode::NOT_FOUND);
 }
@@ -292,7 +291,7 @@ async fn deleting_an_account_updates_others_and_search(db: TestDb) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn avatars_live_in_an_s3_bucket_when_configured() {
-    let Some(s3) = storage::testing::S3TestServer::start("selfsound-media").await else { return };
+    let Some(s3) = test_support::s3::S3TestServer::start("selfsound-media").await else { return };
     let settings = &s3.settings;
     let env = [
         ("SELFSOUND_S3_BUCKET", Some(settings.bucket.clone())),
@@ -322,7 +321,7 @@ async fn avatars_live_in_an_s3_bucket_when_configured() {
     );
 }
 
-db::both_backends!(
+test_support::both_backends!(
     signed_out_calls_get_401,
     bad_ids_are_404_not_500,
     own_profile_edit_and_public_view,

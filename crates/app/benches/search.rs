@@ -8,11 +8,12 @@
 
 use std::time::{Duration, Instant};
 
+use app::App;
+use db::DbConnection;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Text, Timestamp};
-use db::testing::TestDb;
-use db::{DbConnection, Id};
-use profiles::Profiles;
+use test_support::TestDb;
+use values::UserId;
 
 const USERS: usize = 100_000;
 const RUNS: usize = 40;
@@ -90,7 +91,7 @@ fn fill(conn: &mut DbConnection) {
     let sqlite = matches!(conn, DbConnection::Sqlite(_));
     let started = Instant::now();
     let now = db::time::now();
-    let first_id = Id::generate().0;
+    let first_id = UserId::generate().get();
     db::write_tx(conn, |conn| {
         for batch in 0..USERS / 500 {
             let mut sql =
@@ -111,7 +112,7 @@ fn fill(conn: &mut DbConnection) {
                 let base = n * 4;
                 if sqlite {
                     sql.push_str(&format!(
-                        "(?{}, ?{}, ?{}, ?{}, 1, ?{}),",
+                        "(${}, ${}, ${}, ${}, 1, ${}),",
                         base + 1,
                         base + 2,
                         base + 3,
@@ -137,7 +138,7 @@ fn fill(conn: &mut DbConnection) {
             }
             query.execute(conn)?;
         }
-        Ok::<_, diesel::result::Error>(())
+        Ok::<_, db::DbError>(())
     })
     .unwrap();
     let analyze = if sqlite { "ANALYZE" } else { "ANALYZE users" };
@@ -214,8 +215,8 @@ async fn run(label: &str, test_db: TestDb) {
     println!("\n== {label} ==");
     fill(&mut test_db.get().unwrap());
     let media = tempfile::tempdir().unwrap();
-    let profiles = Profiles::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap());
-    let viewer = Some(Id(1));
+    let app = App::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap());
+    let viewer = Some(UserId::try_from(1).unwrap());
     println!("  {:<34} {:>8} {:>8} {:>8} {:>7}", "query", "median", "p95", "max", "hits");
     for (what, q) in [
         ("empty (newest people)", ""),
@@ -231,7 +232,7 @@ async fn run(label: &str, test_db: TestDb) {
         let mut hits = 0;
         for _ in 0..RUNS {
             let t = Instant::now();
-            hits = profiles.search(viewer, q, 20).await.unwrap().len();
+            hits = app.search_people(viewer, q, Some(20)).await.unwrap().len();
             times.push(t.elapsed());
         }
         times.sort();
@@ -250,7 +251,7 @@ async fn run(label: &str, test_db: TestDb) {
 #[tokio::main]
 async fn main() {
     println!(
-        "User search over {USERS} users, {RUNS} runs per query, through Profiles::search (pool + query + listening flags)"
+        "User search over {USERS} users, {RUNS} runs per query, through App::search_people (pool + query + listening flags)"
     );
     run("SQLite (FTS5 trigram + prefix indexes)", TestDb::sqlite()).await;
     match TestDb::postgres() {

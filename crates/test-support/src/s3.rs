@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::S3Settings;
+use storage::S3Settings;
 
 /// The running server; stopped when dropped.
 pub struct S3TestServer {

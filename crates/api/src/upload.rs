@@ -1,0 +1,301 @@
+//! The one reader of multipart uploads. It enforces every limit *while streaming* — the size of
+//! each file, the number of files, the size of the whole body — and refuses at the chunk that
+//! crosses a limit, so memory per upload stays bounded whatever is sent. Each file goes where
+//! its rule says: into memory (small files a parser reads whole), to a temporary file (parsers
+//! that need to seek), or straight into storage under a key chosen from its first bytes. If the
+//! request fails halfway, whatever was written is removed before the error is answered.
+//!
+//! actix-multipart 0.8's parser buffers at most 64 KiB of a field; storage sends parts of
+//! bounded size with backpressure (`storage::Upload`).
+
+use std::io::Write;
+use std::sync::Arc;
+
+use actix_multipart::{Multipart, MultipartError};
+use actix_web::HttpRequest;
+use actix_web::http::header;
+use bytes::{Bytes, BytesMut};
+use futures_util::TryStreamExt;
+use storage::Storage;
+
+use crate::error::{ApiError, clip};
+
+/// Picks the storage key of a streamed file from its first bytes (at most [`SNIFF_BYTES`]), or
+/// refuses the file (e.g. 415 for bytes of an unaccepted kind).
+pub type KeyFor = Arc<dyn Fn(&[u8]) -> Result<String, ApiError> + Send + Sync>;
+
+/// How much of a file is gathered before its key is chosen: enough for every signature we sniff.
+pub const SNIFF_BYTES: usize = 4096;
+
+/// Where the bytes of one kind of file go.
+#[derive(Clone)]
+pub enum Sink {
+    /// Kept in memory; fine for files of a few megabytes that are read whole anyway.
+    Memory,
+    /// A temporary file, deleted when dropped; for parsers that seek.
+    TempFile,
+    /// Streamed into storage in parts, under the key the function picks.
+    Storage(KeyFor),
+}
+
+/// One kind of file field.
+#[derive(Clone)]
+pub struct FileRule {
+    /// The multipart field name (`avatar`, `audio_files`, `files`, ...).
+    pub field: &'static str,
+    /// The largest file accepted, in bytes; one byte more is refused with `too_large`.
+    pub max_bytes: u64,
+    /// The detail for a file over `max_bytes`, given the file's name.
+    pub too_large: fn(&str) -> String,
+    pub sink: Sink,
+}
+
+/// The limits of one upload call.
+#[derive(Clone)]
+pub struct UploadRules {
+    pub files: Vec<FileRule>,
+    /// Text fields that are read (`titles`, `artists`, `caption`, ...); others are skipped.
+    pub texts: Vec<&'static str>,
+    /// Most files in one request, with the detail for one more.
+    pub max_files: usize,
+    pub too_many_files: &'static str,
+    /// The whole body's limit in bytes, with the detail for crossing it.
+    pub max_total: u64,
+    pub total_too_large: &'static str,
+}
+
+/// The most a text field may hold, and how many there may be: titles and captions are short.
+const TEXT_MAX_BYTES: usize = 16 * 1024;
+const TEXT_MAX_FIELDS: usize = 64;
+/// Room for multipart boundaries and headers on top of the files themselves.
+const FRAMING_ALLOWANCE: u64 = 64 * 1024;
+
+pub enum FileBody {
+    Memory(Bytes),
+    TempFile(tempfile::NamedTempFile),
+    Stored { key: String },
+}
+
+pub struct ReceivedFile {
+    pub field: &'static str,
+    /// The name the client gave (for messages only: the bytes decide the type).
+    pub file_name: String,
+    pub size: u64,
+    pub body: FileBody,
+}
+
+/// What a request carried, in the order it was sent.
+#[derive(Default)]
+pub struct Received {
+    pub files: Vec<ReceivedFile>,
+    pub texts: Vec<(&'static str, String)>,
+}
+
+impl Received {
+    /// The text fields named `field`, in order (a repeated field is a list).
+    pub fn texts(&self, field: &str) -> impl Iterator<Item = &str> {
+        self.texts.iter().filter(move |(f, _)| *f == field).map(|(_, v)| v.as_str())
+    }
+
+    /// Removes what went to storage, for a request that failed after reading (e.g. its
+    /// transaction did not commit). Temporary files go when dropped.
+    pub async fn discard(self, storage: &Storage) {
+        for file in self.files {
+            if let FileBody::Stored { key } = file.body
+                && let Err(e) = storage.delete(&key).await
+            {
+                tracing::warn!(error = %values::error_chain(&e), %key, "could not remove an abandoned upload");
+            }
+        }
+    }
+}
+
+fn multipart_error(e: MultipartError) -> ApiError {
+    match e {
+        MultipartError::ContentTypeMissing
+        | MultipartError::ContentTypeParse
+        | MultipartError::ContentTypeIncompatible
+        | MultipartError::BoundaryMissing => ApiError::unsupported_type("Send the files as multipart/form-data"),
+        other => ApiError::invalid(format!("Could not read the upload: {}", clip(other))),
+    }
+}
+
+fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(values::ErrorKind::Internal, format!("{what}: {e}"))
+}
+
+/// Reads a multipart request under `rules`. On any error, what was already stored is removed.
+pub async fn read(
+    req: &HttpRequest,
+    form: Multipart,
+    rules: &UploadRules,
+    storage: &Storage,
+) -> Result<Received, ApiError> {
+    let declared =
+        req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > rules.max_total + FRAMING_ALLOWANCE) {
+        // Refused before a byte is read.
+        return Err(ApiError::too_large(rules.total_too_large));
+    }
+    let mut received = Received::default();
+    match read_into(form, rules, storage, &mut received).await {
+        Ok(()) => Ok(received),
+        Err(e) => {
+            received.discard(storage).await;
+            Err(e)
+        }
+    }
+}
+
+async fn read_into(
+    mut form: Multipart,
+    rules: &UploadRules,
+    storage: &Storage,
+    received: &mut Received,
+) -> Result<(), ApiError> {
+    let mut total: u64 = 0;
+    let mut count_total = |n: usize| -> Result<(), ApiError> {
+        total += n as u64;
+        if total > rules.max_total { Err(ApiError::too_large(rules.total_too_large)) } else { Ok(()) }
+    };
+    while let Some(mut field) = form.try_next().await.map_err(multipart_error)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        if let Some(rule) = rules.files.iter().find(|r| r.field == name) {
+            if received.files.len() >= rules.max_files {
+                return Err(ApiError::too_large(rules.too_many_files));
+            }
+            let file_name = field
+                .content_disposition()
+                .and_then(|d| d.get_filename())
+                .map_or_else(|| "file".to_owned(), |f| f.chars().take(200).collect());
+            let mut sink = OpenSink::new(rule, &file_name);
+            while let Some(chunk) = field.try_next().await.map_err(multipart_error)? {
+                count_total(chunk.len())?;
+                if let Err(e) = sink.write(chunk, storage).await {
+                    sink.abort().await;
+                    return Err(e);
+                }
+            }
+            let (size, body) = sink.finish(storage).await?;
+            received.files.push(ReceivedFile { field: rule.field, file_name, size, body });
+        } else if let Some(text_field) = rules.texts.iter().find(|t| **t == name) {
+            if received.texts.len() >= TEXT_MAX_FIELDS {
+                return Err(ApiError::too_large("Too many form fields"));
+            }
+            let mut text = BytesMut::new();
+            while let Some(chunk) = field.try_next().await.map_err(multipart_error)? {
+                count_total(chunk.len())?;
+                if text.len() + chunk.len() > TEXT_MAX_BYTES {
+                    return Err(ApiError::too_large(format!("The field {name} is too long")));
+                }
+                text.extend_from_slice(&chunk);
+            }
+            let text = String::from_utf8(text.to_vec())
+                .map_err(|_| ApiError::invalid(format!("The field {name} is not valid UTF-8 text")))?;
+            received.texts.push((text_field, text));
+        } else {
+            // Not ours: skipped, but its bytes still count against the whole body's limit.
+            while let Some(chunk) = field.try_next().await.map_err(multipart_error)? {
+                count_total(chunk.len())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One file being received.
+struct OpenSink<'r> {
+    rule: &'r FileRule,
+    file_name: String,
+    size: u64,
+    state: SinkState,
+}
+
+enum SinkState {
+    Memory(BytesMut),
+    TempFile(tempfile::NamedTempFile),
+    /// Gathering the first bytes to choose a storage key.
+    Sniffing(BytesMut),
+    Storing(storage::Upload),
+}
+
+impl<'r> OpenSink<'r> {
+    fn new(rule: &'r FileRule, file_name: &str) -> OpenSink<'r> {
+        let state = match &rule.sink {
+            Sink::Memory => SinkState::Memory(BytesMut::new()),
+            // Created lazily on the first chunk, so an error here is answered as such.
+            Sink::TempFile => SinkState::Sniffing(BytesMut::new()),
+            Sink::Storage(_) => SinkState::Sniffing(BytesMut::new()),
+        };
+        OpenSink { rule, file_name: file_name.to_owned(), size: 0, state }
+    }
+
+    async fn write(&mut self, chunk: Bytes, storage: &Storage) -> Result<(), ApiError> {
+        self.size += chunk.len() as u64;
+        if self.size > self.rule.max_bytes {
+            return Err(ApiError::too_large((self.rule.too_large)(&self.file_name)));
+        }
+        match &mut self.state {
+            SinkState::Memory(buf) => buf.extend_from_slice(&chunk),
+            SinkState::TempFile(file) => {
+                file.write_all(&chunk).map_err(|e| internal("writing a temporary file", e))?;
+            }
+            SinkState::Sniffing(head) => {
+                head.extend_from_slice(&chunk);
+                if head.len() >= SNIFF_BYTES {
+                    self.open(storage).await?;
+                }
+            }
+            SinkState::Storing(upload) => upload.write(chunk).await?,
+        }
+        Ok(())
+    }
+
+    /// Leaves the first bytes: opens the temporary file or the storage upload and hands them on.
+    async fn open(&mut self, storage: &Storage) -> Result<(), ApiError> {
+        let SinkState::Sniffing(head) = &mut self.state else { return Ok(()) };
+        let head = std::mem::take(head).freeze();
+        self.state = match &self.rule.sink {
+            Sink::TempFile => {
+                let mut file = tempfile::NamedTempFile::new().map_err(|e| internal("creating a temporary file", e))?;
+                file.write_all(&head).map_err(|e| internal("writing a temporary file", e))?;
+                SinkState::TempFile(file)
+            }
+            Sink::Storage(key_for) => {
+                let key = key_for(&head)?;
+                let mut upload = storage.upload(&key).await?;
+                upload.write(head).await?;
+                SinkState::Storing(upload)
+            }
+            Sink::Memory => SinkState::Memory(BytesMut::from(head)),
+        };
+        Ok(())
+    }
+
+    async fn finish(mut self, storage: &Storage) -> Result<(u64, FileBody), ApiError> {
+        self.open(storage).await?;
+        let body = match self.state {
+            SinkState::Memory(buf) => FileBody::Memory(buf.freeze()),
+            SinkState::TempFile(mut file) => {
+                file.flush().map_err(|e| internal("writing a temporary file", e))?;
+                FileBody::TempFile(file)
+            }
+            SinkState::Storing(upload) => {
+                let key = upload.key().to_owned();
+                upload.finish().await?;
+                FileBody::Stored { key }
+            }
+            SinkState::Sniffing(_) => return Err(internal("upload", "a file was left unopened")),
+        };
+        Ok((self.size, body))
+    }
+
+    /// Gives up on this file: a storage upload is aborted, a temporary file deleted on drop.
+    async fn abort(self) {
+        if let SinkState::Storing(upload) = self.state
+            && let Err(e) = upload.abort().await
+        {
+            tracing::warn!(error = %values::error_chain(&e), "could not abort an upload");
+        }
+    }
+}

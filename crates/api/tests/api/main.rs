@@ -1,0 +1,12 @@
+//! The HTTP API against the real server on a free port, on SQLite and on PostgreSQL: one test
+//! binary for the crate, one module per area.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod auth;
+mod common;
+mod http;
+#[path = "../support/oidc_provider.rs"]
+mod oidc_provider;
+mod profiles;
+mod upload;

@@ -1,0 +1,269 @@
+//! The data layer on a real SQLite file and a real PostgreSQL database: transactions that
+//! compose, paging, a clean first start, and one schema on both backends.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use db::diesel::prelude::*;
+use db::diesel::sql_types::{BigInt, Bool, Text};
+use db::schema::users;
+use db::{Boxed, DbConnection, DbError, Keyset, PageRule, PoolOptions, write_tx};
+use test_support::{TestDb, insert_user};
+use values::UserId;
+
+fn user_count(conn: &mut DbConnection) -> i64 {
+    users::table.count().get_result(conn).unwrap()
+}
+
+/// A write transaction inside another is refused before it runs anything, and the outer one
+/// is not harmed: it can still commit.
+async fn a_nested_write_tx_is_refused(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let outer: Result<(), DbError> = write_tx(&mut c, |tx| {
+        insert_user(tx, "Outer", "outer");
+        let inner: Result<(), DbError> = write_tx(tx, |tx| {
+            insert_user(tx, "Inner", "inner");
+            Ok(())
+        });
+        assert!(matches!(inner, Err(DbError::NestedTransaction)), "{inner:?}");
+        Ok(())
+    });
+    outer.unwrap();
+    let logins: Vec<String> = users::table.select(users::login).load(&mut *c).unwrap();
+    assert_eq!(logins, vec!["outer"], "the inner closure never ran; the outer write committed");
+    assert!(!db::in_transaction(&mut c));
+}
+
+/// What a use case wrote before it failed is rolled back with it.
+async fn a_failed_write_tx_leaves_nothing(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let result: Result<(), DbError> = write_tx(&mut c, |tx| {
+        insert_user(tx, "First", "first");
+        // The second write breaks the unique login: the whole use case fails.
+        diesel::insert_into(users::table)
+            .values((
+                users::id.eq(UserId::generate()),
+                users::name.eq("Second"),
+                users::login.eq("first"),
+                users::created_at.eq(db::time::now()),
+            ))
+            .execute(tx)?;
+        Ok(())
+    });
+    assert!(result.as_ref().is_err_and(DbError::is_unique_violation), "{result:?}");
+    assert_eq!(user_count(&mut c), 0);
+    write_tx(&mut c, |tx| {
+        insert_user(tx, "Again", "again");
+        Ok::<_, DbError>(())
+    })
+    .unwrap();
+    assert_eq!(user_count(&mut c), 1, "the connection is usable after a rollback");
+}
+
+/// The keyset cursor walks newest first without gaps or repeats; the offset page agrees.
+async fn pages_by_keyset_and_offset(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let mut ids: Vec<UserId> = (0..7).map(|i| insert_user(&mut c, "P", &format!("p{i}"))).collect();
+    ids.sort_by(|a, b| b.cmp(a));
+    let rule = PageRule::new(3, 50);
+    let mut seen = Vec::new();
+    let mut before = None;
+    loop {
+        let keyset: Keyset<UserId> = rule.keyset(before, None);
+        let query: Boxed<'_, users::table> = users::table.into_boxed();
+        let page: Vec<UserId> = keyset.apply(query, users::id).select(users::id).load(&mut *c).unwrap();
+        if page.is_empty() {
+            break;
+        }
+        before = page.last().copied();
+        seen.extend(page);
+    }
+    assert_eq!(seen, ids, "every row once, newest first");
+    let second: Vec<UserId> =
+        rule.page(None, Some(3)).apply(users::table.order(users::id.desc()).select(users::id)).load(&mut *c).unwrap();
+    assert_eq!(second, ids[3..6]);
+}
+
+test_support::both_backends!(
+    a_nested_write_tx_is_refused,
+    a_failed_write_tx_leaves_nothing,
+    pages_by_keyset_and_offset
+);
+
+/// A first start on a new SQLite file opens its whole pool without a single error (the pool's
+/// connections used to race to switch the file to WAL and log "database is locked").
+#[test]
+fn a_fresh_sqlite_database_starts_cleanly() {
+    for _ in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let url = dir.path().join("fresh.sqlite3").display().to_string();
+        let db = db::Db::connect(&url, &PoolOptions::default()).unwrap();
+        // Hold every connection at once, so the pool has opened all ten.
+        let held: Vec<_> = (0..PoolOptions::default().max_size).map(|_| db.get().unwrap()).collect();
+        assert_eq!(db.pool_errors(), 0);
+        drop(held);
+        let mut c = db.get().unwrap();
+        let mode: Vec<String> = diesel::sql_query("PRAGMA journal_mode")
+            .load::<JournalMode>(&mut *c)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.journal_mode)
+            .collect();
+        assert_eq!(mode, vec!["wal"]);
+    }
+}
+
+#[derive(QueryableByName)]
+struct JournalMode {
+    #[diesel(sql_type = Text)]
+    journal_mode: String,
+}
+
+// --- One schema on both backends ---
+
+#[derive(QueryableByName, Debug)]
+struct ColumnRow {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    column_name: String,
+    #[diesel(sql_type = Text)]
+    data_type: String,
+    #[diesel(sql_type = Bool)]
+    nullable: bool,
+    #[diesel(sql_type = BigInt)]
+    pk: i64,
+}
+
+#[derive(QueryableByName, Debug)]
+struct IndexRow {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    index_name: String,
+    #[diesel(sql_type = Bool)]
+    is_unique: bool,
+    #[diesel(sql_type = Text)]
+    columns: String,
+}
+
+#[derive(QueryableByName, Debug)]
+struct ForeignKeyRow {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    column_name: String,
+    #[diesel(sql_type = Text)]
+    target: String,
+    #[diesel(sql_type = Text)]
+    on_delete: String,
+}
+
+const SQLITE_COLUMNS: &str = "SELECT m.name AS table_name, p.name AS column_name, lower(p.type) AS data_type, \
+     p.\"notnull\" = 0 AS nullable, p.pk AS pk \
+     FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'";
+const SQLITE_INDEXES: &str = "SELECT m.name AS table_name, il.name AS index_name, il.\"unique\" <> 0 AS is_unique, \
+     (SELECT group_concat(coalesce(ii.name, '<expression>'), ',' ORDER BY ii.seqno) FROM pragma_index_info(il.name) ii) AS columns \
+     FROM sqlite_master m JOIN pragma_index_list(m.name) il WHERE m.type = 'table' AND il.origin = 'c'";
+const SQLITE_FOREIGN_KEYS: &str = "SELECT m.name AS table_name, f.\"from\" AS column_name, \
+     f.\"table\" || '.' || f.\"to\" AS target, lower(f.on_delete) AS on_delete \
+     FROM sqlite_master m JOIN pragma_foreign_key_list(m.name) f WHERE m.type = 'table'";
+
+const PG_COLUMNS: &str = "SELECT c.table_name::text AS table_name, c.column_name::text AS column_name, \
+     c.data_type::text AS data_type, c.is_nullable = 'YES' AS nullable, \
+     coalesce((SELECT k.ordinal_position FROM information_schema.table_constraints t \
+        JOIN information_schema.key_column_usage k ON k.constraint_name = t.constraint_name AND k.table_name = t.table_name \
+        WHERE t.table_name = c.table_name AND t.constraint_type = 'PRIMARY KEY' AND k.column_name = c.column_name), 0)::bigint AS pk \
+     FROM information_schema.columns c WHERE c.table_schema = 'public'";
+const PG_INDEXES: &str = "SELECT t.relname::text AS table_name, i.relname::text AS index_name, ix.indisunique AS is_unique, \
+     array_to_string(array(SELECT coalesce(a.attname::text, '<expression>') FROM unnest(ix.indkey) WITH ORDINALITY k(attnum, ord) \
+        LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord), ',') AS columns \
+     FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid \
+     JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = 'public' AND NOT ix.indisprimary";
+const PG_FOREIGN_KEYS: &str = "SELECT cl.relname::text AS table_name, a.attname::text AS column_name, \
+     rt.relname::text || '.' || ra.attname::text AS target, \
+     CASE c.confdeltype WHEN 'c' THEN 'cascade' WHEN 'n' THEN 'set null' WHEN 'r' THEN 'restrict' ELSE 'no action' END AS on_delete \
+     FROM pg_constraint c JOIN pg_class cl ON cl.oid = c.conrelid JOIN pg_class rt ON rt.oid = c.confrelid \
+     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] \
+     JOIN pg_attribute ra ON ra.attrelid = c.confrelid AND ra.attnum = c.confkey[1] \
+     JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE c.contype = 'f' AND n.nspname = 'public'";
+
+/// Structures only one backend has, on purpose: user search is built from what each backend
+/// offers (SQLite: an FTS5 trigram table and its shadow tables, and an index on lower(name);
+/// PostgreSQL: pg_trgm GIN indexes and pattern-ops b-trees). See docs/architecture.md.
+const SQLITE_ONLY: &[&str] = &[
+    "users_search",
+    "users_search_config",
+    "users_search_content",
+    "users_search_data",
+    "users_search_docsize",
+    "users_search_idx",
+    "users_name_lower_idx",
+];
+const PG_ONLY: &[&str] =
+    &["users_name_trgm_idx", "users_login_trgm_idx", "users_name_prefix_idx", "users_login_prefix_idx"];
+
+/// The schema reduced to what must agree: every table's columns with a portable type,
+/// nullability and primary-key position; every index with its columns and uniqueness; every
+/// foreign key with its target and delete rule.
+#[derive(Debug, PartialEq, Eq, Default)]
+struct Schema {
+    columns: BTreeMap<(String, String), (String, bool, i64)>,
+    indexes: BTreeMap<String, (String, bool, String)>,
+    foreign_keys: BTreeSet<(String, String, String, String)>,
+}
+
+fn portable_type(t: &str) -> String {
+    match t {
+        "bigint" => "bigint",
+        "text" => "text",
+        "boolean" | "bool" => "boolean",
+        "timestamp" | "timestamp without time zone" => "timestamp",
+        other => other,
+    }
+    .to_owned()
+}
+
+fn skip(name: &str, only_here: &[&str]) -> bool {
+    name.starts_with("__diesel") || name.starts_with("sqlite_") || only_here.contains(&name)
+}
+
+fn schema(conn: &mut DbConnection, columns: &str, indexes: &str, foreign_keys: &str, only_here: &[&str]) -> Schema {
+    let mut s = Schema::default();
+    for c in diesel::sql_query(columns).load::<ColumnRow>(conn).unwrap() {
+        if !skip(&c.table_name, only_here) {
+            s.columns.insert((c.table_name, c.column_name), (portable_type(&c.data_type), c.nullable, c.pk));
+        }
+    }
+    for i in diesel::sql_query(indexes).load::<IndexRow>(conn).unwrap() {
+        if !skip(&i.table_name, only_here) && !skip(&i.index_name, only_here) {
+            s.indexes.insert(i.index_name, (i.table_name, i.is_unique, i.columns));
+        }
+    }
+    for f in diesel::sql_query(foreign_keys).load::<ForeignKeyRow>(conn).unwrap() {
+        if !skip(&f.table_name, only_here) {
+            s.foreign_keys.insert((f.table_name, f.column_name, f.target, f.on_delete));
+        }
+    }
+    s
+}
+
+#[test]
+fn both_backends_have_the_same_schema() {
+    let Some(pg) = TestDb::postgres() else { return };
+    let lite = TestDb::sqlite();
+    let a = schema(&mut lite.get().unwrap(), SQLITE_COLUMNS, SQLITE_INDEXES, SQLITE_FOREIGN_KEYS, SQLITE_ONLY);
+    let b = schema(&mut pg.get().unwrap(), PG_COLUMNS, PG_INDEXES, PG_FOREIGN_KEYS, PG_ONLY);
+    assert!(
+        a.columns.len() > 30 && a.indexes.len() > 8 && a.foreign_keys.len() > 4,
+        "the introspection found the schema: {a:#?}"
+    );
+    for (what, x, y) in [
+        ("columns", format!("{:#?}", a.columns), format!("{:#?}", b.columns)),
+        ("indexes", format!("{:#?}", a.indexes), format!("{:#?}", b.indexes)),
+        ("foreign keys", format!("{:#?}", a.foreign_keys), format!("{:#?}", b.foreign_keys)),
+    ] {
+        assert_eq!(x, y, "SQLite (left) and PostgreSQL (right) differ in their {what}");
+    }
+}

@@ -1,0 +1,17 @@
+//! The leaf of the workspace: value types that every crate may use and that none of them owns.
+//!
+//! - typed ids ([`UserId`], [`PostId`], ...): one kind of id cannot be passed for another;
+//! - parsed text ([`Name`], [`Email`], [`Login`], [`Biography`]): a value of these types always
+//!   meets its rule ("parse, don't validate");
+//! - [`ErrorKind`] and [`DomainError`]: what kind of failure an error is, so the HTTP layer maps
+//!   kinds to statuses once, whatever crate the error comes from.
+//!
+//! Nothing here does I/O.
+
+mod error;
+mod id;
+mod text;
+
+pub use error::{DomainError, ErrorKind, error_chain};
+pub use id::{CommentId, InvalidId, NotificationId, PostId, ReportId, SessionId, UserId, new_raw_id};
+pub use text::{BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, Login, NAME_MAX, Name};
