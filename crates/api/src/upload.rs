@@ -168,7 +168,7 @@ async fn read_into(
                 .content_disposition()
                 .and_then(|d| d.get_filename())
                 .map_or_else(|| "file".to_owned(), |f| f.chars().take(200).collect());
-            let mut sink = OpenSink::new(rule, &file_name);
+            let mut sink = OpenSink::new(rule, &file_name)?;
             while let Some(chunk) = field.try_next().await.map_err(multipart_error)? {
                 count_total(chunk.len())?;
                 if let Err(e) = sink.write(chunk, storage).await {
@@ -220,14 +220,15 @@ enum SinkState {
 }
 
 impl<'r> OpenSink<'r> {
-    fn new(rule: &'r FileRule, file_name: &str) -> OpenSink<'r> {
+    fn new(rule: &'r FileRule, file_name: &str) -> Result<OpenSink<'r>, ApiError> {
         let state = match &rule.sink {
             Sink::Memory => SinkState::Memory(BytesMut::new()),
-            // Created lazily on the first chunk, so an error here is answered as such.
-            Sink::TempFile => SinkState::Sniffing(BytesMut::new()),
+            Sink::TempFile => SinkState::TempFile(
+                tempfile::NamedTempFile::new().map_err(|e| internal("creating a temporary file", e))?,
+            ),
             Sink::Storage(_) => SinkState::Sniffing(BytesMut::new()),
         };
-        OpenSink { rule, file_name: file_name.to_owned(), size: 0, state }
+        Ok(OpenSink { rule, file_name: file_name.to_owned(), size: 0, state })
     }
 
     async fn write(&mut self, chunk: Bytes, storage: &Storage) -> Result<(), ApiError> {
@@ -251,24 +252,16 @@ impl<'r> OpenSink<'r> {
         Ok(())
     }
 
-    /// Leaves the first bytes: opens the temporary file or the storage upload and hands them on.
+    /// Done with the first bytes: picks the storage key from them, opens the upload and hands
+    /// them on.
     async fn open(&mut self, storage: &Storage) -> Result<(), ApiError> {
-        let SinkState::Sniffing(head) = &mut self.state else { return Ok(()) };
-        let head = std::mem::take(head).freeze();
-        self.state = match &self.rule.sink {
-            Sink::TempFile => {
-                let mut file = tempfile::NamedTempFile::new().map_err(|e| internal("creating a temporary file", e))?;
-                file.write_all(&head).map_err(|e| internal("writing a temporary file", e))?;
-                SinkState::TempFile(file)
-            }
-            Sink::Storage(key_for) => {
-                let key = key_for(&head)?;
-                let mut upload = storage.upload(&key).await?;
-                upload.write(head).await?;
-                SinkState::Storing(upload)
-            }
-            Sink::Memory => SinkState::Memory(BytesMut::from(head)),
+        let (SinkState::Sniffing(head), Sink::Storage(key_for)) = (&mut self.state, &self.rule.sink) else {
+            return Ok(());
         };
+        let head = std::mem::take(head).freeze();
+        let mut upload = storage.upload(&key_for(&head)?).await?;
+        upload.write(head).await?;
+        self.state = SinkState::Storing(upload);
         Ok(())
     }
 
