@@ -1,5 +1,4 @@
 //! Account rules against a real database, on SQLite and on PostgreSQL.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
