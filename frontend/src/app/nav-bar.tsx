@@ -38,17 +38,20 @@ const ICONS: Record<NavLinkItem['id'], (size: number) => ReactNode> = {
   settings: (size) => <SettingsIcon size={size} />,
 };
 
-/** Follows the address, remembering the page name for pages that are not destinations. */
-function useActiveItem(): NavItemId | null {
+/**
+ * Follows the address, remembering the page name for pages that are not destinations.
+ * Someone else's /profile/{id} is one of those: the Profile item means your own profile.
+ */
+function useActiveItem(viewerId: string | null): NavItemId | null {
   const { pathname } = useLocation();
   const [remembered, setRemembered] = useState(readRememberedPage);
-  const own = navItemForPath(pathname);
+  const own = navItemForPath(pathname, viewerId);
   // A destination becomes the remembered page as it renders; storage follows after.
   if (own && own !== remembered) setRemembered(own);
   useEffect(() => {
     if (own) rememberPage(own);
   }, [own]);
-  return activeNavItem(pathname, remembered);
+  return activeNavItem(pathname, remembered, viewerId);
 }
 
 interface ItemProps {
@@ -85,9 +88,10 @@ function NavItemLink({ item, active, variant, user }: ItemProps) {
  * the logo and a settings icon plus a bottom bar. Both are rendered; CSS shows the one that fits.
  */
 export function NavBar() {
-  const active = useActiveItem();
   const [chooserOpen, setChooserOpen] = useState(false);
   const { data: user } = useQuery(sessionQueries.me());
+  // Until the session check answers, nobody is the owner of a /profile/{id}.
+  const active = useActiveItem(user?.id ?? null);
   const signedOut = user === null;
 
   const addPostButton = (variant: 'side' | 'bottom') => (

@@ -47,3 +47,17 @@ describe('remembered page', () => {
     expect(readRememberedPage()).toBe('search');
   });
 });
+
+describe("someone else's /profile/{id}", () => {
+  it('belongs to Profile only when the id is the viewer’s', () => {
+    expect(navItemForPath('/profile/42', '42')).toBe('profile');
+    expect(navItemForPath('/profile/42', '7')).toBeNull();
+    expect(navItemForPath('/profile/42', null)).toBeNull();
+  });
+
+  it('keeps the remembered item highlighted, as other profiles do', () => {
+    expect(activeNavItem('/profile/42', 'search', '7')).toBe('search');
+    expect(activeNavItem('/profile/42', 'home', null)).toBe('home');
+    expect(activeNavItem('/profile', 'search', '7')).toBe('profile');
+  });
+});

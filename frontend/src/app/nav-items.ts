@@ -35,27 +35,44 @@ function isNavItemId(value: string | null): value is NavItemId {
   return value !== null && (ITEM_IDS as readonly string[]).includes(value);
 }
 
-/** The item a path belongs to, or null for pages that are not a navigation destination. */
-export function navItemForPath(pathname: string): NavItemId | null {
+/**
+ * Who is looking, as far as the nav bar knows: a user id, null (nobody signed in) or undefined
+ * (not known yet, or not asked).
+ */
+type Viewer = string | null | undefined;
+
+/** /profile/{id}: the Profile route with an id, someone else's profile unless the id is yours. */
+const PROFILE_BY_ID = /^\/profile\/([^/]+)$/;
+
+/**
+ * The item a path belongs to, or null for pages that are not a navigation destination.
+ * /profile/{id} belongs to Profile only when it is the viewer's own id; when the viewer is not
+ * known, the path alone decides.
+ */
+export function navItemForPath(pathname: string, viewerId?: Viewer): NavItemId | null {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/' || path === '/home') return 'home';
   if (path === '/search') return 'search';
   if (path.startsWith('/add-post-')) return 'add-post';
   if (path === '/notifications') return 'notifications';
-  if (path === '/profile' || path.startsWith('/profile/')) return 'profile';
+  if (path === '/profile') return 'profile';
+  const byId = PROFILE_BY_ID.exec(path);
+  if (byId) return viewerId === undefined || decodeURIComponent(byId[1] ?? '') === viewerId ? 'profile' : null;
+  if (path.startsWith('/profile/')) return 'profile';
   if (path === '/settings') return 'settings';
   return null;
 }
 
 /** Pages reached from a list (a post, another user's profile) rather than from the bar. */
-const DETAIL_PAGES = /^\/(post|user)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
+const DETAIL_PAGES = /^\/(post|user|profile)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
 
 /**
- * The highlighted item: the path's own; on a detail page the remembered one (where the visitor
- * came from); nothing elsewhere (e.g. the not-found page).
+ * The highlighted item: the path's own; on a detail page (including someone else's
+ * /profile/{id}) the remembered one (where the visitor came from); nothing elsewhere (e.g. the
+ * not-found page).
  */
-export function activeNavItem(pathname: string, remembered: string | null): NavItemId | null {
-  const own = navItemForPath(pathname);
+export function activeNavItem(pathname: string, remembered: string | null, viewerId?: Viewer): NavItemId | null {
+  const own = navItemForPath(pathname, viewerId);
   if (own) return own;
   if (DETAIL_PAGES.test(pathname) && isNavItemId(remembered)) return remembered;
   return null;
