@@ -26,3 +26,18 @@ describe('consumeTokenFromAddress', () => {
     expect(`${window.location.pathname}${window.location.search}`).toBe(`${BASE_PATH}/sign-in?error=google`);
   });
 });
+
+describe('consumeTokenFromAddress with a return path', () => {
+  it('goes to the ?next= page that Google sign-in carried through', () => {
+    window.history.replaceState(null, '', `${BASE_PATH}/sign-in?next=%2Fsettings&token=google-jwt`);
+    consumeTokenFromAddress();
+    expect(getToken()).toBe('google-jwt');
+    expect(`${window.location.pathname}${window.location.search}`).toBe(`${BASE_PATH}/settings`);
+  });
+
+  it('ignores a ?next= that is not an app path', () => {
+    window.history.replaceState(null, '', `${BASE_PATH}/sign-in?next=https%3A%2F%2Fevil.example&token=t`);
+    consumeTokenFromAddress();
+    expect(`${window.location.pathname}${window.location.search}`).toBe(`${BASE_PATH}/home`);
+  });
+});

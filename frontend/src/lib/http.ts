@@ -71,7 +71,14 @@ export function isSessionScoped(path: string): boolean {
   return SESSION_SCOPED.test(path);
 }
 
-type SessionExpiredListener = () => void;
+/** A stored session just ended: which call found out, and what to tell the person. */
+export interface SessionExpiry {
+  path: string;
+  /** SESSION_EXPIRED_MESSAGE, or the call's own words (RequestOptions.expiredNotice). */
+  notice: string;
+}
+
+type SessionExpiredListener = (expiry: SessionExpiry) => void;
 const sessionExpiredListeners = new Set<SessionExpiredListener>();
 
 /** Subscribe to "the stored session just expired"; returns the unsubscribe function. */
@@ -95,6 +102,11 @@ export interface RequestOptions {
    * Guest mode ends a session whose token it has already removed from storage.
    */
   token?: string | null;
+  /**
+   * What to tell the person when this call finds the session over, if not
+   * SESSION_EXPIRED_MESSAGE (the blocked list says 'Please sign in to view blocked users').
+   */
+  expiredNotice?: string;
 }
 
 export function apiUrl(path: string): string {
@@ -134,7 +146,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     const sessionExpired = response.status === 401 && isSessionScoped(path);
     if (sessionExpired) {
       clearTokens();
-      for (const listener of sessionExpiredListeners) listener();
+      const expiry: SessionExpiry = { path, notice: options.expiredNotice ?? SESSION_EXPIRED_MESSAGE };
+      for (const listener of sessionExpiredListeners) listener(expiry);
     }
     throw new ApiError(response.status, parsed, {
       sessionExpired,

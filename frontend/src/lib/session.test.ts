@@ -27,7 +27,11 @@ describe('readSignInState', () => {
   it('reads a safe return path and a notice', () => {
     expect(readSignInState({ from: '/settings', notice: 'Session expired. Please sign in again.' })).toEqual({
       from: '/settings',
-      notice: 'Session expired. Please sign in again.',
+      notice: { text: 'Session expired. Please sign in again.', tone: 'warning' },
+    });
+    expect(readSignInState({ notice: 'Your account has been deleted.', tone: 'info' })).toEqual({
+      from: null,
+      notice: { text: 'Your account has been deleted.', tone: 'info' },
     });
   });
 

@@ -6,12 +6,12 @@
  * It lives in lib/ rather than in a feature because the shell (guard, nav bar) and every
  * feature need it, and features may not import each other's internals.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError, request } from './http';
 import { isIOSSafari } from './platform';
-import { clearTokens } from './token-storage';
+import { clearTokens, getToken } from './token-storage';
 
 /** GET /authorization/me */
 export interface CurrentUser {
@@ -81,11 +81,65 @@ export async function ensureSignedIn(queryClient: QueryClient): Promise<CurrentU
 }
 
 /**
- * Forget the session locally: tokens, and every cached answer that depended on who asked
- * (everything but the session check itself, which now says "nobody").
+ * A stored token the session check answers "nobody" to is dead (expired, or its account is
+ * gone): forget it on that first 401, so the app stops sending it and nothing half-trusts it.
+ * Used by the app's layout; the sign-in page keeps it (guest mode still ends that session).
  */
-export function forgetSession(queryClient: QueryClient): void {
+export function useForgetDeadToken(): void {
+  const me = useQuery(sessionQueries.me());
+  const answeredNobody = me.data === null && !me.isFetching;
+  useEffect(() => {
+    if (answeredNobody && getToken()) clearTokens();
+  }, [answeredNobody]);
+}
+
+/**
+ * Unsaved input a screen keeps in session storage under this prefix survives a session that
+ * expires (signing in again brings it back) but not a deliberate log out (forgetSession).
+ */
+export const DRAFT_KEY_PREFIX = 'draft:';
+
+function forgetDrafts(): void {
+  try {
+    for (const key of Object.keys(sessionStorage)) {
+      if (key.startsWith(DRAFT_KEY_PREFIX)) sessionStorage.removeItem(key);
+    }
+  } catch {
+    // No storage, no drafts.
+  }
+}
+
+/** A line above the sign-in form: news ('info') or something to act on ('warning'). */
+export interface SignInNotice {
+  text: string;
+  tone: 'info' | 'warning';
+}
+
+/**
+ * What the sign-in page says next when this tab ends its own session with news to tell (the
+ * account was deleted). Router state cannot carry it: ending the session also makes the route
+ * guard send the visitor to /sign-in, and whichever navigation lands last decides the state.
+ */
+let farewell: SignInNotice | null = null;
+
+/** The pending farewell, if any; the sign-in page shows it and then calls clearFarewell. */
+export function peekFarewell(): SignInNotice | null {
+  return farewell;
+}
+
+export function clearFarewell(): void {
+  farewell = null;
+}
+
+/**
+ * Forget the session locally: tokens, drafts, and every cached answer that depended on who
+ * asked (everything but the session check itself, which now says "nobody"). `notice` is what
+ * the sign-in page says next.
+ */
+export function forgetSession(queryClient: QueryClient, notice?: SignInNotice): void {
+  farewell = notice ?? null;
   clearTokens();
+  forgetDrafts();
   queryClient.setQueryData(sessionQueries.me().queryKey, null);
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
 }
@@ -99,6 +153,8 @@ export interface SignInState {
   from?: string;
   /** Why they are here, shown above the form (e.g. 'Session expired. Please sign in again.'). */
   notice?: string;
+  /** 'info' for news ('Your account has been deleted.'); a warning otherwise. */
+  tone?: 'info' | 'warning';
 }
 
 /** Pages a return address must never be: after signing in, they would only send you on. */
@@ -124,11 +180,12 @@ export function safeReturnPath(value: unknown): string | null {
 }
 
 /** The router state a sign-in page receives, read defensively (it may come from anywhere). */
-export function readSignInState(state: unknown): { from: string | null; notice: string | null } {
+export function readSignInState(state: unknown): { from: string | null; notice: SignInNotice | null } {
   const record = typeof state === 'object' && state !== null ? (state as Record<string, unknown>) : {};
+  const text = typeof record.notice === 'string' && record.notice !== '' ? record.notice : null;
   return {
     from: safeReturnPath(record.from),
-    notice: typeof record.notice === 'string' && record.notice !== '' ? record.notice : null,
+    notice: text ? { text, tone: record.tone === 'info' ? 'info' : 'warning' } : null,
   };
 }
 

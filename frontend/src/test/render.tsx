@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation, type InitialEntry } from 'react-router';
 import { Providers } from '../app/providers';
 import { createQueryClient } from '../lib/query-client';
 
@@ -23,7 +23,8 @@ export function LocationProbe() {
 }
 
 interface Options {
-  route?: string;
+  /** Where the router starts: a path, or a location with router state. */
+  route?: InitialEntry;
   /** The element's route pattern; other paths render a probe page. */
   path?: string;
   queryClient?: QueryClient;

@@ -1,8 +1,14 @@
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { API_URL } from '../lib/config';
 
-/** The mock backend of component tests; each test adds the handlers it needs. */
-export const server = setupServer();
-
 /** Absolute URL of an API path as the app calls it. */
 export const api = (path: string) => `${API_URL}${path}`;
+
+/**
+ * The mock backend of component tests; each test adds the handlers it needs. Nobody is signed
+ * in unless a test says so (test/session.ts), since the shell and the sign-in page both ask.
+ */
+export const server = setupServer(
+  http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 })),
+);

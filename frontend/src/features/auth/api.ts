@@ -78,9 +78,13 @@ export function deleteAccount(): Promise<MessageResponse> {
   return request<MessageResponse>('/authorization/me', { method: 'DELETE' });
 }
 
-/** Google sign-in from the sign-in page: the server sends the browser back to us with a token. */
-export function googleSignInUrl(): string {
-  const state = encodeURIComponent(appUrl('/sign-in'));
+/**
+ * Google sign-in from the sign-in page: the server sends the browser back to `state` with a
+ * token. A return path rides along as `?next=`, which app/start.ts follows once the token is in.
+ */
+export function googleSignInUrl(returnTo: string | null = null): string {
+  const back = returnTo ? `/sign-in?next=${encodeURIComponent(returnTo)}` : '/sign-in';
+  const state = encodeURIComponent(appUrl(back));
   return apiUrl(`/auth/login?state=${state}&mobile=${isMobile()}&ios=${isIOS()}`);
 }
 
@@ -101,12 +105,27 @@ export function useLogOut() {
   });
 }
 
-/** Delete account (settings): DELETE /authorization/me, then forget the session either way. */
+/** What the sign-in page says after Delete account (it is reached either way, spec §4). */
+export const DELETE_ACCOUNT_OUTCOME = {
+  deleted: 'Your account has been deleted.',
+  failed: 'Your account could not be deleted. Sign in and try again from Settings.',
+} as const;
+
+/**
+ * Delete account (settings): DELETE /authorization/me, then forget the session either way,
+ * leaving the sign-in page the outcome to say.
+ */
 export function useDeleteAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => deleteAccount(),
-    onSettled: () => forgetSession(queryClient),
+    onSettled: (_answer, error) =>
+      forgetSession(
+        queryClient,
+        error
+          ? { text: DELETE_ACCOUNT_OUTCOME.failed, tone: 'warning' }
+          : { text: DELETE_ACCOUNT_OUTCOME.deleted, tone: 'info' },
+      ),
   });
 }
 

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
+import { ADA, signedInAs } from '../../test/session';
 import { BASE_PATH } from '../../lib/config';
 import { getToken, storeToken } from '../../lib/token-storage';
 import { SignInPage } from './sign-in-page';
@@ -228,5 +229,63 @@ describe('SignInPage', () => {
     renderSignIn();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Guest mode' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Guest login error. Please try again.');
+  });
+});
+
+describe('SignInPage and where it leads', () => {
+  /** The sign-in page reached with router state, as the guard or Settings send people there. */
+  function renderWithState(state: unknown) {
+    providersAre(false);
+    return renderPage(<SignInPage />, { route: { pathname: '/sign-in', state }, path: '/sign-in' });
+  }
+
+  it('sends someone already signed in home instead of showing the form', async () => {
+    signedInAs(ADA);
+    renderSignIn();
+    await waitFor(() => expect(currentLocation()).toBe('/home'));
+  });
+
+  it('sends someone already signed in back where they came from', async () => {
+    signedInAs(ADA);
+    renderWithState({ from: '/settings' });
+    await waitFor(() => expect(currentLocation()).toBe('/settings'));
+  });
+
+  it('shows why the visitor was sent here, and returns there after signing in', async () => {
+    server.use(http.post(api('/authorization/logindefault'), () => HttpResponse.json({ access_token: 'jwt' })));
+    renderWithState({ from: '/profile?x=1', notice: 'Session expired. Please sign in again.' });
+    expect(screen.getByRole('alert')).toHaveTextContent('Session expired. Please sign in again.');
+    signedInAs(ADA);
+    await fillAndSubmit('ada@example.com', 'secret1');
+    await waitFor(() => expect(currentLocation()).toBe('/profile?x=1'));
+  });
+
+  it('says the account was deleted, as news rather than a warning', () => {
+    renderWithState({ notice: 'Your account has been deleted.', tone: 'info' });
+    expect(screen.getByRole('status')).toHaveTextContent('Your account has been deleted.');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('never returns to an address outside the app', async () => {
+    server.use(http.post(api('/authorization/logindefault'), () => HttpResponse.json({ access_token: 'jwt' })));
+    renderWithState({ from: 'https://evil.example/phish' });
+    signedInAs(ADA);
+    await fillAndSubmit('ada@example.com', 'secret1');
+    await waitFor(() => expect(currentLocation()).toBe('/home'));
+  });
+
+  it('carries the return path through Google sign-in as ?next=', async () => {
+    server.use(http.get(api('/auth/providers'), () => HttpResponse.json({ google: true })));
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign, origin: 'http://localhost:3000' });
+    renderPage(<SignInPage />, { route: { pathname: '/sign-in', state: { from: '/settings' } }, path: '/sign-in' });
+    const button = await screen.findByRole('button', { name: 'Continue with Google' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await userEvent.setup().click(button);
+    expect(assign).toHaveBeenCalledWith(
+      `http://api.selfsound.test/auth/login?state=${encodeURIComponent(
+        `http://localhost:3000${BASE_PATH}/sign-in?next=${encodeURIComponent('/settings')}`,
+      )}&mobile=false&ios=false`,
+    );
   });
 });

@@ -1,12 +1,19 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
 import { ApiError, NetworkError } from '../../lib/http';
 import { storeToken } from '../../lib/token-storage';
-import { sessionQueries } from '../../lib/session';
+import {
+  clearFarewell,
+  peekFarewell,
+  readSignInState,
+  safeReturnPath,
+  sessionQueries,
+  type SignInState,
+} from '../../lib/session';
 import { googleSignInUrl, signIn } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
@@ -27,7 +34,7 @@ export const SIGN_IN_MESSAGES = {
 /** Delay between a successful sign-in and the move to /home (spec §9). */
 export const SIGN_IN_REDIRECT_MS = 100;
 
-type Banner = { tone: 'success' | 'error'; text: string };
+type Banner = { tone: 'success' | 'error' | 'info' | 'warning'; text: string };
 
 /** What the address says on arrival: back from the e-mailed link, or from a failed Google try. */
 function bannerFromAddress(hash: string, search: string): Banner | null {
@@ -41,12 +48,39 @@ function bannerFromAddress(hash: string, search: string): Banner | null {
   return null;
 }
 
+/**
+ * Where a successful sign-in goes: back where the visitor was sent from (router state, or a
+ * `?next=` that Google sign-in carried through), else /home (spec §4). Only app paths count.
+ */
+function returnPathOf(state: unknown, search: string): string | null {
+  return readSignInState(state).from ?? safeReturnPath(new URLSearchParams(search).get('next'));
+}
+
 export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
+  const me = useQuery(sessionQueries.me());
 
-  const [banner, setBanner] = useState(() => bannerFromAddress(location.hash, location.search));
+  // Kept in state: the address is cleaned up below, the return path and notice must survive that.
+  const [returnTo, setReturnTo] = useState(() => returnPathOf(location.state, location.search));
+  const [banner, setBanner] = useState<Banner | null>(
+    () =>
+      bannerFromAddress(location.hash, location.search) ?? readSignInState(location.state).notice ?? peekFarewell(),
+  );
+  // Said once: a later visit to this page does not repeat it.
+  useEffect(() => clearFarewell(), []);
+  // A later navigation to this page may say more (the route guard and Settings can both send
+  // someone here at once when a session ends): the latest one decides where to return, and
+  // its notice, if any, is shown.
+  const [arrival, setArrival] = useState(location.key);
+  if (arrival !== location.key) {
+    setArrival(location.key);
+    setReturnTo(returnPathOf(location.state, location.search));
+    const { notice } = readSignInState(location.state);
+    if (notice) setBanner(notice);
+  }
+  const [signedInHere, setSignedInHere] = useState(false);
   const [values, setValues] = useState<SignInValues>({ email: '', password: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof SignInValues, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
@@ -55,12 +89,14 @@ export function SignInPage() {
   const guest = useGuestMode(setFormError, SIGN_IN_MESSAGES.guest);
   const redirectTimer = useRef<number | undefined>(undefined);
 
-  // The banner is read; the address goes back to plain /sign-in (spec §2 Sign-in page).
+  // The banner is read; the address goes back to plain /sign-in (spec §2 Sign-in page), still
+  // knowing where to return.
   useEffect(() => {
     if (bannerFromAddress(location.hash, location.search)) {
-      void navigate('/sign-in', { replace: true });
+      const state: SignInState | null = returnTo ? { from: returnTo } : null;
+      void navigate('/sign-in', { replace: true, state });
     }
-  }, [location.hash, location.search, navigate]);
+  }, [location.hash, location.search, navigate, returnTo]);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
@@ -91,9 +127,10 @@ export function SignInPage() {
         setPending(false);
         return;
       }
+      setSignedInHere(true);
       await queryClient.invalidateQueries({ queryKey: sessionQueries.me().queryKey });
       redirectTimer.current = window.setTimeout(
-        () => void navigate('/home', { replace: true }),
+        () => void navigate(returnTo ?? '/home', { replace: true }),
         SIGN_IN_REDIRECT_MS,
       );
     } catch (error) {
@@ -119,6 +156,12 @@ export function SignInPage() {
   }
 
   const busy = pending || guest.pending;
+
+  // Someone already signed in has nothing to do here (unless they just did it on this page,
+  // which moves on by itself after SIGN_IN_REDIRECT_MS).
+  if (me.data && !signedInHere) {
+    return <Navigate to={returnTo ?? '/home'} replace />;
+  }
 
   return (
     <AuthLayout
@@ -170,7 +213,12 @@ export function SignInPage() {
         </button>
       </form>
 
-      <OtherWaysIn googleLabel="Continue with Google" googleHref={googleSignInUrl} guest={guest} disabled={busy} />
+      <OtherWaysIn
+        googleLabel="Continue with Google"
+        googleHref={() => googleSignInUrl(returnTo)}
+        guest={guest}
+        disabled={busy}
+      />
     </AuthLayout>
   );
 }

@@ -147,7 +147,7 @@ export function fetchListened(signal?: AbortSignal): Promise<UserCardJson[]> {
 }
 
 export function fetchBlockedUsers(signal?: AbortSignal): Promise<UserCardJson[]> {
-  return request<UserCardJson[]>('/profiles/blocks', { signal });
+  return request<UserCardJson[]>('/profiles/blocks', { signal, expiredNotice: BLOCKED_LIST_SIGN_IN });
 }
 
 /** Whether I blocked this user. A failed check counts as not blocked (spec §8 Block). */
@@ -395,6 +395,12 @@ export const LISTEN_MESSAGES = {
   blocked: 'Cannot listen to this user because either you have blocked them or they have blocked you.',
   failed: 'Failed to update listening status. Please try again.',
 } as const;
+
+/** What a Listen button says when listening cannot happen: I blocked them, or the server refused. */
+export const LISTEN_STATES = { blocked: 'Blocked', unavailable: 'Unavailable' } as const;
+
+/** Spec §8 Blocked list, on a 401: also what the sign-in page says when that call ended the session. */
+export const BLOCKED_LIST_SIGN_IN = 'Please sign in to view blocked users';
 
 export const PROFILE_ERRORS = {
   authRequired: 'Authentication required. Please sign in.',

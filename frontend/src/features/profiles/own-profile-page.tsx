@@ -7,6 +7,7 @@ import { PageSpinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useViewer } from '../../lib/session';
 import { PROFILE_ERRORS, profileQueries } from './api';
+import { readProfileDraft } from './profile-draft';
 import { EditProfileModal } from './components/edit-profile-modal';
 import { ProfileHeader } from './components/profile-header';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
@@ -21,6 +22,13 @@ export function OwnProfilePage() {
   const posts = useProfilePosts<{ id: string }>(viewer?.id);
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+
+  // Back after signing in again with an edit left unsaved: the dialog opens where it was.
+  const [draftChecked, setDraftChecked] = useState(false);
+  if (!draftChecked && viewer && profile.data) {
+    setDraftChecked(true);
+    if (readProfileDraft(viewer.id)) setEditing(true);
+  }
 
   // A failed re-fetch keeps showing the profile already on screen.
   if (profile.isPending) return <PageSpinner label="Loading profile" />;

@@ -82,13 +82,15 @@ describe('UserProfilePage', () => {
     expect(screen.getByText('Listened to')).toBeInTheDocument();
   });
 
-  it("says 'Unknown User', 'No biography available' and 'Add tag' when those are missing", async () => {
+  it("says 'Unknown User' and 'No biography available' when those are missing, and shows no tag badge", async () => {
     signedInAs(null);
     backend({ profile: { ...ben, name: null, description: null, biography: null, tag_id: 'nope', tag: null } });
     renderProfile();
     expect(await screen.findByRole('heading', { level: 1, name: 'Unknown User' })).toBeInTheDocument();
     expect(screen.getByText('No biography available')).toBeInTheDocument();
-    expect(screen.getByText('Add tag')).toBeInTheDocument();
+    // 'Add tag' is the owner's invitation to choose one; here it would be a control doing nothing.
+    expect(screen.queryByText('Add tag')).toBeNull();
+    expect(document.querySelector('[data-role]')).toBeNull();
   });
 
   it('shows at most 15 characters of the name', async () => {
@@ -226,7 +228,7 @@ describe('Listen button on a profile', () => {
     await waitFor(() => expect(listenButton()).toHaveTextContent(/^Unlisten$/));
   });
 
-  it('alerts the block text on a 403', async () => {
+  it("shows the block text in the page on a 403, and the button says 'Unavailable'", async () => {
     signedInAs(ADA);
     backend();
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -239,12 +241,11 @@ describe('Listen button on a profile', () => {
     renderProfile();
     await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
     await userEvent.setup().click(listenButton());
-    await waitFor(() =>
-      expect(alert).toHaveBeenCalledWith(
-        'Cannot listen to this user because either you have blocked them or they have blocked you.',
-      ),
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Cannot listen to this user because either you have blocked them or they have blocked you.',
     );
-    expect(listenButton()).toHaveTextContent(/^Listen$/);
+    expect(screen.getByRole('button', { name: 'Unavailable' })).toBeDisabled();
+    expect(alert).not.toHaveBeenCalled();
   });
 
   it('says so on the page for other failures', async () => {
@@ -310,11 +311,48 @@ describe('Listen button on a profile', () => {
   });
 });
 
+describe('A blocked pair on a profile', () => {
+  it("says 'Blocked' instead of Listen when I blocked them, and never calls", async () => {
+    signedInAs(ADA);
+    backend({ blocked: true });
+    const posted = vi.fn();
+    server.use(http.post(api('/profiles/listening/:id'), () => (posted(), HttpResponse.json({}))));
+    renderProfile();
+    const button = await screen.findByRole('button', { name: 'Blocked' });
+    expect(button).toBeDisabled();
+    expect(screen.queryByRole('button', { name: /^Listen$/ })).toBeNull();
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('offers Listen again once unblocked from the menu', async () => {
+    signedInAs(ADA);
+    const state = backend({ blocked: true });
+    server.use(
+      http.delete(api('/profiles/blocks/:id'), () => {
+        state.blocked = false;
+        return HttpResponse.json({ message: 'User unblocked' });
+      }),
+    );
+    renderProfile();
+    await screen.findByRole('button', { name: 'Blocked' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'More options' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Unblock user' }));
+    await waitFor(() => expect(listenButton()).toHaveTextContent(/^Listen$/));
+  });
+});
+
 describe('Block menu', () => {
   async function openMenu() {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'More options' }));
     return { user, menu: screen.getByRole('menu') };
+  }
+
+  /** Blocking asks first: the dialog names the person; its Block button goes ahead. */
+  async function confirmBlock(user: ReturnType<typeof userEvent.setup>) {
+    const dialog = await screen.findByRole('dialog', { name: 'Block Ben (@ben)?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
   }
 
   it("offers 'Block user' and 'Cancel'; Cancel closes it", async () => {
@@ -387,10 +425,53 @@ describe('Block menu', () => {
     renderProfile();
     const { user, menu } = await openMenu();
     await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    await confirmBlock(user);
     expect(await within(menu).findByRole('menuitem', { name: 'Processing...' })).toBeInTheDocument();
     finish();
     await waitFor(() => expect(currentLocation()).toBe('/'));
     expect(calls).toEqual(['POST 200']);
+  });
+
+  it('asks first: Cancel in the confirmation blocks nobody', async () => {
+    signedInAs(ADA);
+    backend();
+    const posted = vi.fn();
+    server.use(http.post(api('/profiles/blocks/:id'), () => (posted(), HttpResponse.json({}))));
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Block Ben (@ben)?' });
+    expect(dialog).toHaveAccessibleDescription(/Ben \(@ben\) will no longer be able to listen to you/);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(posted).not.toHaveBeenCalled();
+    expect(currentLocation()).toBe('/user/200');
+  });
+
+  it('after blocking, says who was blocked, with an Undo that unblocks', async () => {
+    signedInAs(ADA);
+    backend();
+    const calls: string[] = [];
+    server.use(
+      http.post(api('/profiles/blocks/:id'), ({ params }) => {
+        calls.push(`POST ${String(params.id)}`);
+        return HttpResponse.json({ message: 'User blocked' });
+      }),
+      http.delete(api('/profiles/blocks/:id'), ({ params }) => {
+        calls.push(`DELETE ${String(params.id)}`);
+        return HttpResponse.json({ message: 'User unblocked' });
+      }),
+    );
+    renderProfile();
+    const { user, menu } = await openMenu();
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    await confirmBlock(user);
+    await waitFor(() => expect(currentLocation()).toBe('/'));
+    const toast = await screen.findByTestId('toast');
+    expect(toast).toHaveTextContent('You blocked Ben (@ben).');
+    await user.click(within(toast).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(screen.getByTestId('toast')).toHaveTextContent('You unblocked Ben (@ben).'));
+    expect(calls).toEqual(['POST 200', 'DELETE 200']);
   });
 
   it('unblocks with DELETE and stays', async () => {
@@ -418,7 +499,7 @@ describe('Block menu', () => {
     ['a bare failure', () => new HttpResponse(null, { status: 500 }), 'Failed to update block status'],
     ['an unreachable server', () => HttpResponse.error(), 'Network error: Could not connect to server. Please check your connection.'],
     ['a non-JSON answer', () => HttpResponse.text('OK'), 'Server response error: Invalid response format.'],
-  ])('alerts %s', async (_, answer, text) => {
+  ])('shows %s in the page', async (_, answer, text) => {
     signedInAs(ADA);
     backend();
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -427,7 +508,9 @@ describe('Block menu', () => {
     renderProfile();
     const { user, menu } = await openMenu();
     await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith(text));
+    await confirmBlock(user);
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(text));
+    expect(alert).not.toHaveBeenCalled();
     expect(currentLocation()).toBe('/user/200');
   });
 
@@ -440,6 +523,7 @@ describe('Block menu', () => {
     renderProfile();
     const { user, menu } = await openMenu();
     await user.click(await within(menu).findByRole('menuitem', { name: 'Block user' }));
+    await confirmBlock(user);
     await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
     expect(alert).not.toHaveBeenCalled();
   });

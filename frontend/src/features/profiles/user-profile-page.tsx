@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
-import { RoleBadge } from '../../components/role-badge';
+import { RoleBadge, roleForTagId } from '../../components/role-badge';
 import { PageSpinner } from '../../components/spinner';
 import { ApiError } from '../../lib/http';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -68,6 +68,13 @@ function NoUserId() {
   );
 }
 
+/** How messages name this person: 'Ben (@ben)', or whichever of the two there is. */
+function whoIs(user: Profile): string {
+  const name = shownName(user.name);
+  if (name && user.login) return `${name} (@${user.login})`;
+  return name || (user.login ? `@${user.login}` : USER_PROFILE_MESSAGES.unknownUser);
+}
+
 function errorText(error: Error): string {
   if (error instanceof ApiError) return USER_PROFILE_MESSAGES.httpError(error.status);
   return error.message;
@@ -78,7 +85,8 @@ function UserProfile({ userId }: { userId: string }) {
   // Counts have their own call so they can be fetched again after listening changes (spec §2).
   const stats = useQuery(profileQueries.stats(userId));
   const posts = useProfilePosts<{ id: string }>(userId);
-  const [listenError, setListenError] = useState<string | null>(null);
+  // A failed listen or block, in spec §8's words (shown in the page, not in a browser dialog).
+  const [actionError, setActionError] = useState<string | null>(null);
   useEffect(() => {
     if (stats.isError) console.error('Failed to fetch user stats', stats.error);
   }, [stats.isError, stats.error]);
@@ -108,19 +116,22 @@ function UserProfile({ userId }: { userId: string }) {
   const user: Profile = profile.data;
   const name = shownName(user.name) || USER_PROFILE_MESSAGES.unknownUser;
   const card = { id: user.id, name: user.name, login: user.login, avatar_url: user.avatarUrl, tag_id: user.tagId };
+  const who = whoIs(user);
 
   return (
     <div className={styles.page}>
-      {listenError ? (
-        <Alert tone="error" onDismiss={() => setListenError(null)} className={styles.notice}>
-          {listenError}
+      {actionError ? (
+        <Alert tone="error" onDismiss={() => setActionError(null)} className={styles.notice}>
+          {actionError}
         </Alert>
       ) : null}
       <ProfileHeader
         name={name}
         login={user.login}
         avatarUrl={user.avatarUrl}
-        badge={<RoleBadge tagId={user.tagId} />}
+        // 'Add tag' invites the owner to choose one; on someone else's profile it would be a
+        // control that does nothing, so no tag shows no badge.
+        badge={roleForTagId(user.tagId) ? <RoleBadge tagId={user.tagId} /> : null}
         biography={
           user.biography ? <p>{user.biography}</p> : <p className={styles.muted}>{USER_PROFILE_MESSAGES.noBiography}</p>
         }
@@ -128,8 +139,8 @@ function UserProfile({ userId }: { userId: string }) {
         stats={stats.data ?? user.stats}
         actions={
           <>
-            <ListenButton user={card} onError={setListenError} />
-            <BlockMenu userId={user.id} />
+            <ListenButton user={card} onError={setActionError} />
+            <BlockMenu userId={user.id} who={who} onError={setActionError} />
           </>
         }
       />

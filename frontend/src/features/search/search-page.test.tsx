@@ -163,16 +163,14 @@ describe('SearchPage', () => {
     expect(screen.getByRole('button', { name: 'Listen Cleo' })).toBeInTheDocument();
   });
 
-  it('only logs a failed toggle and keeps the button as it was', async () => {
+  it('only logs a failed toggle (other than a refusal) and keeps the button as it was', async () => {
     signedInAs(ADA);
     searchServer([ben]);
     listenedServer([]);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     server.use(
-      http.post(api('/profiles/listening/:id'), () =>
-        HttpResponse.json({ detail: 'Cannot listen to this user' }, { status: 403 }),
-      ),
+      http.post(api('/profiles/listening/:id'), () => HttpResponse.json({ detail: 'Boom' }, { status: 500 })),
     );
     renderSearch();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Listen Ben' }));
@@ -180,6 +178,32 @@ describe('SearchPage', () => {
     expect(screen.getByRole('button', { name: 'Listen Ben' })).toBeEnabled();
     expect(alert).not.toHaveBeenCalled();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("says 'Unavailable' and why when the server refuses (a blocked pair, 403)", async () => {
+    signedInAs(ADA);
+    searchServer([ben, cleo]);
+    listenedServer([]);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    server.use(
+      http.post(api('/profiles/listening/:id'), () =>
+        HttpResponse.json(
+          { detail: 'Cannot listen to this user because either you have blocked them or they have blocked you.' },
+          { status: 403 },
+        ),
+      ),
+    );
+    renderSearch();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Listen Ben' }));
+    const row = (await screen.findByRole('button', { name: 'Unavailable: Ben' })).closest('li')!;
+    expect(within(row).getByRole('button', { name: 'Unavailable: Ben' })).toBeDisabled();
+    expect(within(row).getByRole('status')).toHaveTextContent(
+      'Cannot listen to this user because either you have blocked them or they have blocked you.',
+    );
+    // Only that row changes, and no browser dialog.
+    expect(screen.getByRole('button', { name: 'Listen Cleo' })).toBeEnabled();
+    expect(alert).not.toHaveBeenCalled();
   });
 
   it('shows the button busy while the call runs', async () => {

@@ -8,7 +8,8 @@ import { UserLink } from '../../components/user-link';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { sessionQueries } from '../../lib/session';
-import { useListenAction, useListening, type ListeningState } from '../profiles/api';
+import { ApiError } from '../../lib/http';
+import { LISTEN_MESSAGES, LISTEN_STATES, useListenAction, useListening, type ListeningState } from '../profiles/api';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
 import styles from './search-page.module.css';
 
@@ -122,9 +123,14 @@ interface RowProps {
   listening: ListeningState;
 }
 
-/** One person: avatar, name and @login open the profile; the button listens or unlistens. */
+/**
+ * One person: avatar, name and @login open the profile; the button listens or unlistens. When
+ * the server refuses (403: one of the two blocked the other, spec §6) the button says
+ * 'Unavailable' and the row says why; any other failure is only logged (spec §8).
+ */
 export function SearchResultRow({ hit, listening }: RowProps) {
   const action = useListenAction(listening.guest);
+  const [refused, setRefused] = useState(false);
   // The listened list is the truth once known; until then the server's `active` flag.
   const isListening = listening.ids ? listening.ids.has(String(hit.id)) : hit.active;
   const busy = action.pending;
@@ -135,13 +141,37 @@ export function SearchResultRow({ hit, listening }: RowProps) {
     await action.toggleListening(
       { user, listen: !isListening },
       {
-        // Spec §8 Listen (search): a failed toggle is only logged.
-        onError: (error) => console.error('Failed to update listening status', error),
+        onError: (error) => {
+          console.error('Failed to update listening status', error);
+          if (error instanceof ApiError && error.status === 403) setRefused(true);
+        },
       },
     );
   }
 
   const name = hit.name || hit.login;
+  const noteId = `listen-refused-${hit.id}`;
+  if (refused) {
+    return (
+      <div>
+        <div className={styles.row}>
+          <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} />
+          <button
+            type="button"
+            className={`btn btn-secondary ${styles.listen}`}
+            disabled
+            aria-describedby={noteId}
+            aria-label={`${LISTEN_STATES.unavailable}: ${name}`}
+          >
+            {LISTEN_STATES.unavailable}
+          </button>
+        </div>
+        <p id={noteId} className={styles.note} role="status">
+          {LISTEN_MESSAGES.blocked}
+        </p>
+      </div>
+    );
+  }
   return (
     <div className={styles.row}>
       <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} />

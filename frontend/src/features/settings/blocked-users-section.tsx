@@ -6,13 +6,13 @@ import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
 import { ApiError } from '../../lib/http';
 import { sessionQueries } from '../../lib/session';
-import { profileQueries, useBlockToggle, type UserCardJson } from '../profiles/api';
+import { BLOCKED_LIST_SIGN_IN, profileQueries, useBlockToggle, type UserCardJson } from '../profiles/api';
 import styles from './blocked-users-section.module.css';
 
 export const BLOCKED_MESSAGES = {
   loading: 'Loading blocked users...',
   empty: 'No blocked users',
-  signIn: 'Please sign in to view blocked users',
+  signIn: BLOCKED_LIST_SIGN_IN,
   fetchFailed: (statusText: string) => `Failed to fetch blocked users: ${statusText}`,
   unblockFailed: (message: string) => `Failed to unblock user: ${message}`,
 } as const;
@@ -93,33 +93,42 @@ export function BlockedUsersSection() {
 
 function BlockedUserRow({ user }: { user: UserCardJson }) {
   const unblock = useBlockToggle();
+  const [failure, setFailure] = useState<string | null>(null);
   const name = user.name || user.login;
 
   function onUnblock() {
+    setFailure(null);
     unblock.mutate(
       { userId: String(user.id), block: false },
       {
         onError: (error) => {
           console.error('Unblock failed', error);
-          window.alert(BLOCKED_MESSAGES.unblockFailed(error.message));
+          setFailure(BLOCKED_MESSAGES.unblockFailed(error.message));
         },
       },
     );
   }
 
   return (
-    <div className={styles.row}>
-      <UserLink userId={user.id} name={name} login={user.login} avatarUrl={user.avatar_url} compact />
-      <button
-        type="button"
-        className={`btn btn-secondary ${styles.unblock}`}
-        onClick={onUnblock}
-        disabled={unblock.isPending}
-        aria-label={unblock.isPending ? undefined : `Unblock ${name}`}
-      >
-        {unblock.isPending ? <Spinner size="sm" label="" /> : null}
-        {unblock.isPending ? 'Unblocking...' : 'Unblock'}
-      </button>
-    </div>
+    <>
+      <div className={styles.row}>
+        <UserLink userId={user.id} name={name} login={user.login} avatarUrl={user.avatar_url} compact />
+        <button
+          type="button"
+          className={`btn btn-secondary ${styles.unblock}`}
+          onClick={onUnblock}
+          disabled={unblock.isPending}
+          aria-label={unblock.isPending ? undefined : `Unblock ${name}`}
+        >
+          {unblock.isPending ? <Spinner size="sm" label="" /> : null}
+          {unblock.isPending ? 'Unblocking...' : 'Unblock'}
+        </button>
+      </div>
+      {failure ? (
+        <Alert tone="error" onDismiss={() => setFailure(null)} className={styles.rowError}>
+          {failure}
+        </Alert>
+      ) : null}
+    </>
   );
 }

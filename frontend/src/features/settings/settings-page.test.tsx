@@ -7,6 +7,13 @@ import { currentLocation, renderPage } from '../../test/render';
 import { getToken, storeToken } from '../../lib/token-storage';
 import { SettingsPage } from './settings-page';
 
+/** Delete account, then the dialog's Delete (the app's own dialog, not window.confirm). */
+async function confirmDeletion() {
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('button', { name: 'Delete account' }));
+  await user.click(within(screen.getByRole('dialog', { name: 'Delete account' })).getByRole('button', { name: 'Delete' }));
+}
+
 function renderSettings() {
   return renderPage(<SettingsPage />, { route: '/settings', path: '/settings' });
 }
@@ -50,21 +57,25 @@ describe('SettingsPage', () => {
   });
 
   it('asks before deleting the account and does nothing when declined', async () => {
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const confirm = vi.spyOn(window, 'confirm');
     const deleted = vi.fn();
     server.use(http.delete(api('/authorization/me'), () => (deleted(), HttpResponse.json({}))));
     renderSettings();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Delete account' }));
-    expect(confirm).toHaveBeenCalledWith(
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete account' });
+    expect(dialog).toHaveAccessibleDescription(
       'Are you sure you want to delete your account? This action cannot be undone.',
     );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(confirm).not.toHaveBeenCalled();
     expect(deleted).not.toHaveBeenCalled();
     expect(currentLocation()).toBe('/settings');
   });
 
   it('deletes the account when confirmed, then /sign-in', async () => {
     storeToken('tok');
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     const deleted = vi.fn();
     server.use(
       http.delete(api('/authorization/me'), () => {
@@ -73,19 +84,18 @@ describe('SettingsPage', () => {
       }),
     );
     renderSettings();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Delete account' }));
+    await confirmDeletion();
     await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
     expect(deleted).toHaveBeenCalledOnce();
     expect(getToken()).toBeNull();
   });
 
   it('goes to /sign-in even when deleting fails', async () => {
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     server.use(
       http.delete(api('/authorization/me'), () => HttpResponse.json({ detail: 'x' }, { status: 500 })),
     );
     renderSettings();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Delete account' }));
+    await confirmDeletion();
     await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
   });
 });

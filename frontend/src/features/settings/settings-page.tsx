@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ArrowRightIcon, CheckIcon, LogOutIcon, SparkIcon, TrashIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -8,6 +10,7 @@ import styles from './settings-page.module.css';
 
 export const DELETE_ACCOUNT_CONFIRMATION =
   'Are you sure you want to delete your account? This action cannot be undone.';
+
 
 export const STARTER_PERKS = ['4 types of post', 'Tag role', 'Basic functionality'] as const;
 
@@ -61,14 +64,13 @@ export function SettingsPage() {
   const navigate = useNavigate();
   const logOut = useLogOut();
   const deleteAccount = useDeleteAccount();
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const busy = logOut.isPending || deleteAccount.isPending;
 
-  // Both go to /sign-in whatever the server answered (spec §4).
+  // Both go to /sign-in whatever the server answered (spec §4); after deleting, the sign-in
+  // page says what happened (useDeleteAccount leaves it the words).
   const onLogOut = () => logOut.mutate(undefined, { onSettled: () => void navigate('/sign-in') });
-  const onDelete = () => {
-    if (!window.confirm(DELETE_ACCOUNT_CONFIRMATION)) return;
-    deleteAccount.mutate(undefined, { onSettled: () => void navigate('/sign-in') });
-  };
+  const onDelete = () => deleteAccount.mutate(undefined, { onSettled: () => void navigate('/sign-in') });
 
   return (
     <div className={styles.page}>
@@ -99,12 +101,29 @@ export function SettingsPage() {
           <p>Deleting your account is permanent and cannot be undone.</p>
         </header>
         <div className={styles.row}>
-          <button type="button" className="btn btn-danger-outline" onClick={onDelete} disabled={busy}>
+          <button
+            type="button"
+            className="btn btn-danger-outline"
+            onClick={() => setConfirmingDelete(true)}
+            disabled={busy}
+            aria-haspopup="dialog"
+          >
             {deleteAccount.isPending ? <Spinner size="sm" label="" /> : <TrashIcon size={18} />}
             {deleteAccount.isPending ? 'Deleting...' : 'Delete account'}
           </button>
         </div>
       </section>
+
+      <ConfirmDialog
+        open={confirmingDelete}
+        title="Delete account"
+        message={DELETE_ACCOUNT_CONFIRMATION}
+        confirmLabel="Delete"
+        busyLabel="Deleting..."
+        busy={deleteAccount.isPending}
+        onCancel={() => setConfirmingDelete(false)}
+        onConfirm={onDelete}
+      />
     </div>
   );
 }

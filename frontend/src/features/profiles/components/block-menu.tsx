@@ -1,10 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { BanIcon, MoreIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
-import { useSessionCheck, useViewer } from '../../../lib/session';
+import { useToast } from '../../../components/toast';
+import { SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
+import { useGoToSignIn, useSessionCheck, useViewer } from '../../../lib/session';
 import { blockErrorMessage, isUnauthorized, profileQueries, useBlockToggle } from '../api';
+import { BlockedNotice } from './blocked-notice';
 import styles from './block-menu.module.css';
 
 /** The block item's words (spec §4 Block toggle). */
@@ -14,19 +18,39 @@ export function blockItemLabel(isBlocked: boolean | undefined, processing: boole
   return isBlocked ? 'Unblock user' : 'Block user';
 }
 
+/** What the confirmation says about someone about to be blocked ("Ben (@ben)"). */
+export function blockConfirmation(who: string) {
+  return {
+    title: `Block ${who}?`,
+    message: `${who} will no longer be able to listen to you, and neither of you will be listening to the other. You can unblock them later in Settings.`,
+    confirm: 'Block',
+  };
+}
+
+interface BlockMenuProps {
+  userId: string;
+  /** How the confirmation and the notice name them, e.g. 'Ben (@ben)'. */
+  who: string;
+  /** A failed block or unblock, in spec §8's words, for the page to show. */
+  onError: (message: string) => void;
+}
+
 /**
  * The menu of another user's profile: 'Block user' or 'Unblock user', and 'Cancel'. Blocking
- * sends the visitor to / (spec §4); unblocking stays. A guest counts as "not blocked" and is
- * sent to /sign-in on a click.
+ * asks first, then sends the visitor to / (spec §4) with a message naming who was blocked and
+ * an Undo; unblocking stays. A guest counts as "not blocked" and is sent to /sign-in on a click.
  */
-export function BlockMenu({ userId }: { userId: string }) {
+export function BlockMenu({ userId, who, onError }: BlockMenuProps) {
   const menuId = useId();
   const navigate = useNavigate();
+  const goToSignIn = useGoToSignIn();
+  const toasts = useToast();
   const viewer = useViewer();
   const status = useQuery(profileQueries.blockStatus(viewer?.id, userId));
   const toggle = useBlockToggle();
   const session = useSessionCheck();
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const triggerRef = useRef<HTMLButtonElement>(null);
   const firstItemRef = useRef<HTMLButtonElement>(null);
@@ -34,9 +58,11 @@ export function BlockMenu({ userId }: { userId: string }) {
   const isBlocked = viewer === null ? false : status.data;
   const processing = toggle.isPending || session.checking;
   const label = blockItemLabel(isBlocked, processing);
+  const confirmation = blockConfirmation(who);
 
   useEffect(() => {
-    if (!open) return;
+    // While the confirmation is up, the menu waits behind it: clicks and keys are the dialog's.
+    if (!open || confirming) return;
     firstItemRef.current?.focus();
     const onPointer = (event: MouseEvent | TouchEvent) => {
       if (rootRef.current && !rootRef.current.contains(event.target as Node)) setOpen(false);
@@ -63,30 +89,35 @@ export function BlockMenu({ userId }: { userId: string }) {
       document.removeEventListener('touchstart', onPointer);
       document.removeEventListener('keydown', onKey);
     };
-  }, [open]);
+  }, [open, confirming]);
+
+  function run(block: boolean) {
+    toggle.mutate(
+      { userId, block },
+      {
+        onSuccess: () => {
+          setOpen(false);
+          if (block) {
+            toasts.show(<BlockedNotice userId={userId} who={who} />);
+            void navigate('/');
+          }
+        },
+        onError: (error) => {
+          console.error('Block toggle failed', error);
+          setOpen(false);
+          if (isUnauthorized(error)) goToSignIn(SESSION_EXPIRED_MESSAGE);
+          else onError(blockErrorMessage(error));
+        },
+      },
+    );
+  }
 
   async function onToggle() {
     if (isBlocked === undefined || processing) return;
-    const block = !isBlocked;
-    await session.whenSignedIn(() =>
-      toggle.mutate(
-        { userId, block },
-        {
-          onSuccess: () => {
-            setOpen(false);
-            if (block) void navigate('/');
-          },
-          onError: (error) => {
-            console.error('Block toggle failed', error);
-            if (isUnauthorized(error)) {
-              void navigate('/sign-in');
-              return;
-            }
-            window.alert(blockErrorMessage(error));
-          },
-        },
-      ),
-    );
+    // Unblocking is harmless and stays instant; blocking is asked about first (only once the
+    // server has confirmed someone is signed in: a guest goes to /sign-in straight away).
+    if (isBlocked) await session.whenSignedIn(() => run(false));
+    else await session.whenSignedIn(() => setConfirming(true));
   }
 
   return (
@@ -129,6 +160,17 @@ export function BlockMenu({ userId }: { userId: string }) {
           </button>
         </div>
       ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title={confirmation.title}
+        message={confirmation.message}
+        confirmLabel={confirmation.confirm}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          run(true);
+        }}
+      />
     </div>
   );
 }

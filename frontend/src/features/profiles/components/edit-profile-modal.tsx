@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/modal';
 import { ADD_TAG_LABEL, ROLE_TAGS, RoleBadge } from '../../../components/role-badge';
@@ -7,6 +7,7 @@ import { TextField } from '../../../components/text-field';
 import { ApiError } from '../../../lib/http';
 import { getToken } from '../../../lib/token-storage';
 import { PROFILE_ERRORS, useUpdateProfile, type Profile } from '../api';
+import { dropProfileDraft, readProfileDraft, saveProfileDraft } from '../profile-draft';
 import {
   BIOGRAPHY_MAX_LENGTH,
   LOGIN_MAX_LENGTH,
@@ -22,6 +23,9 @@ import {
 import { AvatarPicker } from './avatar-picker';
 import styles from './edit-profile-modal.module.css';
 
+/** Above a form that came back with what was typed before the session ended. */
+export const RESTORED_DRAFT = 'Your unsaved changes are back. Save them when you are ready.';
+
 interface EditProfileModalProps {
   open: boolean;
   profile: Profile;
@@ -31,11 +35,18 @@ interface EditProfileModalProps {
   onSaved: (refetched: boolean) => void;
 }
 
-/** The 'Edit profile' dialog of the own profile (spec §2, §4 Profile edit, §5). */
+/**
+ * The 'Edit profile' dialog of the own profile (spec §2, §4 Profile edit, §5). What is typed is
+ * kept as a draft until it is saved or the dialog is closed (profile-draft.ts).
+ */
 export function EditProfileModal({ open, profile, viewerId, onClose, onSaved }: EditProfileModalProps) {
+  const close = () => {
+    dropProfileDraft();
+    onClose();
+  };
   return (
-    <Modal open={open} onClose={onClose} title="Edit profile">
-      <EditProfileForm profile={profile} viewerId={viewerId} onClose={onClose} onSaved={onSaved} />
+    <Modal open={open} onClose={close} title="Edit profile">
+      <EditProfileForm profile={profile} viewerId={viewerId} onClose={close} onSaved={onSaved} />
     </Modal>
   );
 }
@@ -58,12 +69,20 @@ function EditProfileForm({ profile, viewerId, onClose, onSaved }: Omit<EditProfi
   const bioId = useId();
   const tagHeadingId = useId();
   const save = useUpdateProfile(viewerId);
-  const [values, setValues] = useState<ProfileFormValues>({
-    name: truncate(profile.name, NAME_MAX_LENGTH),
-    login: profile.login,
-    biography: truncate(profile.biography, BIOGRAPHY_MAX_LENGTH),
-    tagId: ROLE_TAGS.some((t) => t.id === profile.tagId) ? profile.tagId : null,
-  });
+  const [draft] = useState(() => readProfileDraft(viewerId));
+  const [values, setValues] = useState<ProfileFormValues>(
+    () =>
+      draft ?? {
+        name: truncate(profile.name, NAME_MAX_LENGTH),
+        login: profile.login,
+        biography: truncate(profile.biography, BIOGRAPHY_MAX_LENGTH),
+        tagId: ROLE_TAGS.some((t) => t.id === profile.tagId) ? profile.tagId : null,
+      },
+  );
+  const [edited, setEdited] = useState(draft !== null);
+  useEffect(() => {
+    if (edited) saveProfileDraft(viewerId, values);
+  }, [edited, values, viewerId]);
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<Partial<Record<'name' | 'login' | 'biography', string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -74,6 +93,7 @@ function EditProfileForm({ profile, viewerId, onClose, onSaved }: Omit<EditProfi
   const fieldError = (field: 'name' | 'login') => serverErrors[field] ?? (submitted ? errors[field] : undefined);
 
   function set<K extends keyof ProfileFormValues>(field: K, value: ProfileFormValues[K]) {
+    setEdited(true);
     setValues((current) => ({ ...current, [field]: value }));
     setServerErrors((current) => ({ ...current, [field]: undefined }));
   }
@@ -110,6 +130,9 @@ function EditProfileForm({ profile, viewerId, onClose, onSaved }: Omit<EditProfi
     <form noValidate onSubmit={onSubmit} className={`form-stack ${styles.form}`} aria-label="Edit profile">
       <AvatarPicker viewerId={viewerId} name={profile.name} avatarUrl={profile.avatarUrl} onBusyChange={onAvatarBusy} />
 
+      {draft ? (
+        <Alert tone="info">{RESTORED_DRAFT}</Alert>
+      ) : null}
       {formError ? <Alert tone="error">{formError}</Alert> : null}
 
       <TextField
