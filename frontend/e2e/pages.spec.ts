@@ -81,25 +81,32 @@ test('signed-in screens, with a token handed over in the address', async ({ page
   await shot('settings-signed-in');
 });
 
-test('deleting the account asks first, then ends at sign-in for good', async ({ page, server, request }, testInfo) => {
+test('deleting the account asks first, then ends at sign-in for good', async ({ page, server, request, shot }, testInfo) => {
   const email = uniqueEmail('delete', testInfo.project.name);
   const token = await createVerifiedUser(request, server, email);
   await page.goto(`${server.appUrl}/sign-in?token=${encodeURIComponent(token)}`);
   await expect(page).toHaveURL(`${server.appUrl}/home`);
   await page.goto(`${server.appUrl}/settings`);
 
-  const dialogs: string[] = [];
-  page.once('dialog', (dialog) => {
-    dialogs.push(dialog.message());
+  // Asked in the page (no browser dialog): Cancel keeps everything.
+  const browserDialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    browserDialogs.push(dialog.message());
     void dialog.dismiss();
   });
   await page.getByRole('button', { name: 'Delete account' }).click();
-  expect(dialogs).toEqual(['Are you sure you want to delete your account? This action cannot be undone.']);
+  const confirm = page.getByRole('dialog', { name: 'Delete account' });
+  await expect(confirm).toContainText('Are you sure you want to delete your account? This action cannot be undone.');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
   await expect(page).toHaveURL(`${server.appUrl}/settings`);
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Delete account' }).click();
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.waitForURL(`${server.appUrl}/sign-in`);
+  await expect(page.getByText('Your account has been deleted.')).toBeVisible();
+  await shot('sign-in-after-delete');
+  expect(browserDialogs).toEqual([]);
 
   const signIn = await request.post(`${server.url}/authorization/logindefault`, {
     data: { email, password: 'Str0ng!Passw0rd' },

@@ -55,14 +55,17 @@ async function centre(locator: ReturnType<Page['locator']>) {
   await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
 }
 
-/** The next alert/confirm of the page, accepted from inside the listener (so it is never auto-dismissed). */
-function nextDialog(page: Page): Promise<{ type: string; message: string }> {
-  return new Promise((resolve) => {
-    page.once('dialog', (dialog) => {
-      resolve({ type: dialog.type(), message: dialog.message() });
-      void dialog.accept();
-    });
+/**
+ * Records every browser dialog (alert, confirm) the page opens, dismissing it: the app asks and
+ * tells in the page, so the list must stay empty.
+ */
+function browserDialogs(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('dialog', (dialog) => {
+    seen.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
   });
+  return seen;
 }
 
 function stat(page: Page, key: 'posts' | 'listeners' | 'listenedTo') {
@@ -78,6 +81,7 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
 }, testInfo) => {
   test.setTimeout(120_000);
   const project = testInfo.project.name;
+  const dialogsA = browserDialogs(page);
   const a = await account(request, server, 'ava', `Ava ${suffix()}`, testInfo);
   const b = await account(request, server, 'ben', `Ben ${suffix()}`, testInfo);
   const shotOf = (p: Page, name: string, fullPage = false) =>
@@ -114,7 +118,8 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(page.getByRole('heading', { level: 1, name: b.name })).toBeVisible();
   await expect(page.getByText(`@${b.login}`)).toBeVisible();
   await expect(page.getByText('No biography available')).toBeVisible();
-  await expect(page.getByText('Add tag')).toBeVisible();
+  // No tag: nothing is shown ('Add tag' is only the owner's invitation).
+  await expect(page.getByText('Add tag')).toHaveCount(0);
   await expect(stat(page, 'listeners')).toHaveText('1');
   await expect(stat(page, 'listenedTo')).toHaveText('0');
   await expect(page.getByRole('button', { name: 'Unlisten' })).toBeVisible();
@@ -131,7 +136,7 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(page.getByRole('button', { name: 'Unlisten' })).toBeVisible();
   await expect(stat(page, 'listeners')).toHaveText('1');
 
-  // A blocks B from the menu and lands on /.
+  // A blocks B from the menu: asked first, then / (→ /home) says who was blocked.
   await page.getByRole('button', { name: 'More options' }).click();
   const menu = page.getByRole('menu');
   await expect(menu.getByRole('menuitem', { name: 'Block user' })).toBeVisible();
@@ -141,12 +146,21 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(menu).toBeHidden();
   await page.getByRole('button', { name: 'More options' }).click();
   await page.getByRole('menuitem', { name: 'Block user' }).click();
+  const confirmBlock = page.getByRole('dialog', { name: `Block ${b.name} (@${b.login})?` });
+  await expect(confirmBlock).toBeVisible();
+  await shot('block-confirm');
+  await confirmBlock.getByRole('button', { name: 'Block', exact: true }).click();
   await expect(page).toHaveURL(`${server.appUrl}/home`);
+  await expect(page.getByTestId('toast')).toContainText(`You blocked ${b.name} (@${b.login}).`);
+  await expect(page.getByTestId('toast').getByRole('button', { name: 'Undo' })).toBeVisible();
+  await shot('blocked-toast');
 
-  // The profile now offers Unblock user (and blocking ended the listening).
+  // The profile now says Blocked instead of Listen and offers Unblock user (and blocking ended
+  // the listening).
   await page.goto(`${server.appUrl}/user/${b.id}`);
   await expect(stat(page, 'listeners')).toHaveText('0');
-  await expect(page.getByRole('button', { name: 'Listen', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Blocked' })).toBeDisabled();
+  await shot('other-profile-blocked-by-me');
   await page.getByRole('button', { name: 'More options' }).click();
   await expect(page.getByRole('menuitem', { name: 'Unblock user' })).toBeVisible();
   await shot('other-profile-menu-blocked');
@@ -164,8 +178,9 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await centre(blockedRow);
   await shot('settings-blocked-list');
 
-  // B signs in through the form, opens A's profile and tries to listen: the 403 alert.
+  // B signs in through the form, opens A's profile and tries to listen: the page says why.
   const pageB = await secondPage(browser, testInfo);
+  const dialogsB = browserDialogs(pageB);
   await pageB.goto(`${server.appUrl}/sign-in`);
   await pageB.getByLabel('Email').fill(b.email);
   await pageB.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -175,11 +190,19 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(pageB.getByRole('heading', { level: 1, name: a.name })).toBeVisible();
   const listenA = pageB.getByRole('button', { name: 'Listen', exact: true });
   await expect(listenA).toBeVisible();
-  const dialog = nextDialog(pageB);
   await listenA.click();
-  expect(await dialog).toEqual({ type: 'alert', message: BLOCKED_LISTEN_ALERT });
-  await expect(listenA).toBeVisible();
+  await expect(pageB.getByRole('alert')).toHaveText(BLOCKED_LISTEN_ALERT);
+  await expect(pageB.getByRole('button', { name: 'Unavailable' })).toBeDisabled();
   await shotOf(pageB, 'other-profile-blocked-by-them');
+
+  // In search too: the row says Unavailable and why, instead of nothing.
+  await pageB.goto(`${server.appUrl}/search?q=${a.login}`);
+  const rowA = pageB.getByRole('listitem').filter({ hasText: `@${a.login}` });
+  await rowA.getByRole('button', { name: `Listen ${a.name}` }).click();
+  await expect(rowA.getByRole('button', { name: `Unavailable: ${a.name}` })).toBeDisabled();
+  await expect(rowA.getByRole('status')).toHaveText(BLOCKED_LISTEN_ALERT);
+  await shotOf(pageB, 'search-blocked-by-them');
+  await pageB.goto(`${server.appUrl}/user/${a.id}`);
 
   // A unblocks B from settings: the row goes, the list is empty.
   await blockedRow.getByRole('button', { name: `Unblock ${b.name}` }).click();
@@ -264,15 +287,18 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(pageB.getByRole('img', { name: newName })).toHaveAttribute('src', /\/media\/avatars\//);
   await shotOf(pageB, 'other-profile-edited');
 
-  // A deletes the account; B no longer finds A.
+  // A deletes the account (asked in the page); the sign-in page says so; B no longer finds A.
   await page.goto(`${server.appUrl}/settings`);
-  const confirm = nextDialog(page);
   await page.getByRole('button', { name: 'Delete account' }).click();
-  expect(await confirm).toEqual({
-    type: 'confirm',
-    message: 'Are you sure you want to delete your account? This action cannot be undone.',
-  });
+  const confirmDelete = page.getByRole('dialog', { name: 'Delete account' });
+  await expect(confirmDelete).toContainText(
+    'Are you sure you want to delete your account? This action cannot be undone.',
+  );
+  await shot('delete-account-confirm');
+  await confirmDelete.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.waitForURL(`${server.appUrl}/sign-in`);
+  await expect(page.getByRole('status')).toHaveText('Your account has been deleted.');
+  await shot('sign-in-account-deleted');
 
   await pageB.goto(`${server.appUrl}/search`);
   await pageB.getByPlaceholder('Search').fill(newLogin);
@@ -283,6 +309,8 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(pageB.getByRole('button', { name: 'Try Again' })).toBeVisible();
   await shotOf(pageB, 'other-profile-error');
   await pageB.context().close();
+  expect(dialogsA).toEqual([]);
+  expect(dialogsB).toEqual([]);
 });
 
 test('a guest sees profiles and is sent to sign in to listen or block', async ({ page, request, server, shot }, testInfo) => {
@@ -345,6 +373,7 @@ test('in-between and failure states of profiles, the edit form and the blocked l
   shot,
 }, testInfo) => {
   test.setTimeout(120_000);
+  const dialogs = browserDialogs(page);
   const e = await account(request, server, 'eve', `Eve ${suffix()}`, testInfo);
   const f = await account(request, server, 'finn', `Finn ${suffix()}`, testInfo);
   await signInWithToken(page, server.appUrl, e.token);
@@ -375,10 +404,11 @@ test('in-between and failure states of profiles, the edit form and the blocked l
   await shot('other-profile-listen-failed');
   await page.unroute('**/profiles/listening/*');
 
-  // Blocking: 'Processing...' while the call runs, then /.
+  // Blocking (once confirmed): 'Processing...' while the call runs, then /.
   const blocking = await hold(page, '**/profiles/blocks/*', 'POST');
   await page.getByRole('button', { name: 'More options' }).click();
   await page.getByRole('menuitem', { name: 'Block user' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Block', exact: true }).click();
   await expect(page.getByRole('menuitem', { name: 'Processing...' })).toBeVisible();
   await shot('other-profile-processing');
   blocking.release();
@@ -405,10 +435,11 @@ test('in-between and failure states of profiles, the edit form and the blocked l
       ? route.fulfill({ status: 500, json: { detail: 'Storage is down' } })
       : route.fallback(),
   );
-  const failed = nextDialog(page);
   await row.getByRole('button', { name: `Unblock ${f.name}` }).click();
-  expect(await failed).toEqual({ type: 'alert', message: 'Failed to unblock user: Storage is down' });
+  await expect(page.getByRole('alert')).toHaveText('Failed to unblock user: Storage is down');
   await expect(row).toBeVisible();
+  await centre(row);
+  await shot('settings-unblock-failed');
   await page.unroute('**/profiles/blocks/*');
 
   const unblocking = await hold(page, '**/profiles/blocks/*', 'DELETE');
@@ -485,4 +516,5 @@ test('in-between and failure states of profiles, the edit form and the blocked l
   await expect(modal).toBeHidden();
   await expect(page.getByRole('main').getByText(`@${freshLogin}`)).toBeVisible();
   await saving.done();
+  expect(dialogs).toEqual([]);
 });
