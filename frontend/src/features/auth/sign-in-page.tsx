@@ -63,23 +63,13 @@ export function SignInPage() {
   const me = useQuery(sessionQueries.me());
 
   // Kept in state: the address is cleaned up below, the return path and notice must survive that.
-  const [returnTo, setReturnTo] = useState(() => returnPathOf(location.state, location.search));
+  const [returnTo] = useState(() => returnPathOf(location.state, location.search));
   const [banner, setBanner] = useState<Banner | null>(
     () =>
       bannerFromAddress(location.hash, location.search) ?? readSignInState(location.state).notice ?? peekFarewell(),
   );
   // Said once: a later visit to this page does not repeat it.
   useEffect(() => clearFarewell(), []);
-  // A later navigation to this page may say more (the route guard and Settings can both send
-  // someone here at once when a session ends): the latest one decides where to return, and
-  // its notice, if any, is shown.
-  const [arrival, setArrival] = useState(location.key);
-  if (arrival !== location.key) {
-    setArrival(location.key);
-    setReturnTo(returnPathOf(location.state, location.search));
-    const { notice } = readSignInState(location.state);
-    if (notice) setBanner(notice);
-  }
   const [signedInHere, setSignedInHere] = useState(false);
   const [values, setValues] = useState<SignInValues>({ email: '', password: '' });
   const [touched, setTouched] = useState<Partial<Record<keyof SignInValues, boolean>>>({});
