@@ -9,7 +9,7 @@ FRONTEND := frontend
 PG_BASE_URL ?= postgres://postgres@127.0.0.1:5432
 PG_ADMIN_URL ?= $(PG_BASE_URL)/postgres
 
-.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools ci bench fmt lint clean
+.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fmt lint clean
 
 ## Build the web app and a release binary, then serve on the embedded defaults
 ## (SQLite and media under ./data, e-mail written to ./data/mail).
@@ -58,7 +58,27 @@ web: web-deps
 ## Every test: Rust (one build, every crate's tests; a failure names its crate), the web app's
 ## unit tests and type check, then the browser journeys against the real binary. With CI=true
 ## a missing PostgreSQL, Chromium or test server fails instead of being skipped.
-test: doctor test-rust test-web test-e2e test-e2e-postgres
+##
+## On two cores the work is arranged so that waiting overlaps computing: installing the test
+## servers and the web app's packages and building the web app run beside the Rust build; the
+## Rust tests (mostly waiting on databases) beside the web app's unit tests; and the browser
+## journeys on SQLite beside the one on PostgreSQL. `--output-sync` keeps each part's output
+## together.
+PARALLEL := $(MAKE) --no-print-directory --output-sync=target
+test: doctor
+	@$(PARALLEL) -j3 test-tools web rust-build
+	@$(PARALLEL) -j2 run-rust-tests run-web-tests
+	@$(PARALLEL) -j2 run-e2e run-e2e-postgres
+
+test-rust: test-tools rust-build
+	@$(MAKE) --no-print-directory run-rust-tests
+test-web: web
+	@$(MAKE) --no-print-directory run-web-tests
+test-e2e: web rust-build
+	@$(MAKE) --no-print-directory run-e2e
+## The sign-up → verify → sign-in → sign-out journey once more, with the server on PostgreSQL.
+test-e2e-postgres: web rust-build
+	@$(MAKE) --no-print-directory run-e2e-postgres
 
 ## Test-only tools that are not Rust or Node: an S3-compatible server (moto) and an SMTP server
 ## (aiosmtpd) for the storage and e-mail tests, in a virtualenv under target/.
@@ -68,16 +88,19 @@ $(TEST_TOOLS)/bin/moto_server $(TEST_TOOLS)/bin/aiosmtpd:
 	python3 -m venv $(TEST_TOOLS)
 	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "moto[server]>=5,<6" "aiosmtpd>=1.4,<2"
 
-## One cargo invocation builds every crate once with one set of features (per-crate runs
-## rebuilt shared dependencies for each crate's feature set) and runs all their tests.
-test-rust: test-tools
+## Every crate's tests, and the binary and test OIDC provider the browser tests run, built in
+## one cargo invocation per profile: one set of features, each crate compiled once.
+rust-build:
+	$(CARGO) test --workspace --all-targets --no-run
+	$(CARGO) build -p api --bin selfsound --example oidc_provider
+
+run-rust-tests:
 	$(CARGO) test --workspace --all-targets --no-fail-fast
 
-test-web: web
+run-web-tests:
 	cd $(FRONTEND) && $(NPM) test
 
-test-e2e: web
-	$(CARGO) build -p api --bin selfsound --example oidc_provider
+run-e2e:
 	@if ! command -v "$${CHROMIUM:-chromium}" >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
 	  if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then \
 	    echo "*** CI: Chromium is required for the browser tests (apt-get install -y chromium) ***"; exit 1; \
@@ -87,9 +110,7 @@ test-e2e: web
 	  cd $(FRONTEND) && $(NPM) run e2e; \
 	fi
 
-## The sign-up → verify → sign-in → sign-out journey once more, with the server on PostgreSQL.
-test-e2e-postgres: web
-	$(CARGO) build -p api --bin selfsound
+run-e2e-postgres:
 	@if ! pg_isready -q -d "$(PG_ADMIN_URL)" 2>/dev/null; then \
 	  if [ -n "$${CI:-}" ] && [ "$${CI}" != "false" ]; then echo "*** CI: PostgreSQL is required at $(PG_ADMIN_URL) ***"; exit 1; fi; \
 	  echo; echo "*** SKIPPED browser journey on PostgreSQL: none at $(PG_ADMIN_URL). Under CI=true this fails. ***"; echo; \

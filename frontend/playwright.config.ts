@@ -19,7 +19,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: './test-results',
+  // A tagged run (the PostgreSQL journey, beside the main run) keeps its own results.
+  outputDir: process.env.SELFSOUND_E2E_TAG ? `./test-results-${process.env.SELFSOUND_E2E_TAG}` : './test-results',
   globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,

@@ -9,6 +9,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { FRONTEND_DIR, type RunningServer } from './server';
 
 export const ARTIFACTS_DIR = join(FRONTEND_DIR, 'e2e', 'artifacts');
+/** A tagged run (e.g. the journey on PostgreSQL) names its screenshots apart. */
+const SHOT_PREFIX = process.env.SELFSOUND_E2E_TAG ? `${process.env.SELFSOUND_E2E_TAG}-` : '';
 
 type ServerInfo = Pick<RunningServer, 'url' | 'appUrl' | 'dataDir'>;
 
@@ -29,7 +31,7 @@ export const test = base.extend<
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     await use(async (name, options) => {
       await page.screenshot({
-        path: join(ARTIFACTS_DIR, `${testInfo.project.name}-${name}.png`),
+        path: join(ARTIFACTS_DIR, `${SHOT_PREFIX}${testInfo.project.name}-${name}.png`),
         fullPage: options?.fullPage ?? false,
         // Finish entrance animations (menus, dialogs) so the picture shows the settled screen.
         animations: 'disabled',
