@@ -3,10 +3,10 @@ import {
   BACKUP_TOKEN_KEY,
   LEGACY_TOKEN_KEY,
   TOKEN_KEY,
-  captureTokenFromUrl,
   clearTokens,
   getToken,
   storeToken,
+  takeTokenFromUrl,
 } from './token-storage';
 
 function cookieValue(name: string): string | undefined {
@@ -105,33 +105,38 @@ describe('clearTokens', () => {
   });
 });
 
-describe('captureTokenFromUrl', () => {
+describe('takeTokenFromUrl', () => {
   const address = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
 
-  it('stores a ?token= and removes only it from the address', () => {
+  it('takes a ?token= and removes only it from the address, without storing it', () => {
     window.history.replaceState(null, '', '/app/sign-in?token=abc&keep=1');
-    expect(captureTokenFromUrl()).toBe('abc');
-    expect(getToken()).toBe('abc');
+    expect(takeTokenFromUrl()).toBe('abc');
+    expect(getToken()).toBeNull();
     expect(address()).toBe('/app/sign-in?keep=1');
   });
 
-  it('stores a ?access_token=', () => {
+  it('takes a ?access_token=', () => {
     window.history.replaceState(null, '', '/app/home?access_token=def');
-    expect(captureTokenFromUrl()).toBe('def');
-    expect(getToken()).toBe('def');
+    expect(takeTokenFromUrl()).toBe('def');
+    expect(getToken()).toBeNull();
     expect(address()).toBe('/app/home');
   });
 
-  it('stores a token in the hash and keeps the rest of the hash', () => {
+  it('takes a token in the hash and keeps the rest of the hash', () => {
     window.history.replaceState(null, '', '/app/sign-in#access_token=ghi&verified=true');
-    expect(captureTokenFromUrl()).toBe('ghi');
-    expect(getToken()).toBe('ghi');
+    expect(takeTokenFromUrl()).toBe('ghi');
     expect(address()).toBe('/app/sign-in#verified=true');
+  });
+
+  it('removes an empty token parameter too, and says there was no token', () => {
+    window.history.replaceState(null, '', '/app/home?token=&x=1#token=');
+    expect(takeTokenFromUrl()).toBeNull();
+    expect(address()).toBe('/app/home?x=1');
   });
 
   it('leaves an address without a token alone', () => {
     window.history.replaceState(null, '', '/app/sign-in?error=google#verified=true');
-    expect(captureTokenFromUrl()).toBeNull();
+    expect(takeTokenFromUrl()).toBeNull();
     expect(getToken()).toBeNull();
     expect(address()).toBe('/app/sign-in?error=google#verified=true');
   });

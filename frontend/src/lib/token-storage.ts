@@ -118,16 +118,22 @@ export function clearTokens(): void {
 
 /**
  * Takes a token out of the page address (query `token` / `access_token`, or the same names in
- * the hash), stores it and removes it from the address with history.replaceState, keeping every
- * other parameter. Returns the token, or null when the address carries none.
+ * the hash) and removes it from the address with history.replaceState, keeping every other
+ * parameter. Returns the token, or null when the address carries none.
+ *
+ * It does not store the token: whether a token in the address may start a session depends on
+ * the page (app/start.ts accepts one only on the sign-in page). Storing any token found on any
+ * page would let a crafted link sign a visitor in to someone else's account (login CSRF).
  */
-export function captureTokenFromUrl(): string | null {
+export function takeTokenFromUrl(): string | null {
   const url = new URL(window.location.href);
   let token: string | null = null;
+  let found = false;
 
   for (const name of URL_TOKEN_PARAMS) {
-    const value = url.searchParams.get(name);
-    if (value) token ??= value;
+    if (!url.searchParams.has(name)) continue;
+    found = true;
+    token ||= url.searchParams.get(name);
     url.searchParams.delete(name);
   }
 
@@ -136,22 +142,19 @@ export function captureTokenFromUrl(): string | null {
     const hashParams = new URLSearchParams(hash);
     let hashChanged = false;
     for (const name of URL_TOKEN_PARAMS) {
-      const value = hashParams.get(name);
-      if (value) token ??= value;
-      if (hashParams.has(name)) {
-        hashParams.delete(name);
-        hashChanged = true;
-      }
+      if (!hashParams.has(name)) continue;
+      token ||= hashParams.get(name);
+      hashParams.delete(name);
+      hashChanged = true;
     }
     if (hashChanged) {
+      found = true;
       const rest = hashParams.toString();
       url.hash = rest ? `#${rest}` : '';
     }
   }
 
-  if (!token) return null;
-  storeToken(token);
-  const next = `${url.pathname}${url.search}${url.hash}`;
-  window.history.replaceState(window.history.state, '', next);
-  return token;
+  if (!found) return null;
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  return token || null;
 }
