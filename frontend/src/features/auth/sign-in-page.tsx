@@ -17,7 +17,7 @@ import {
 import { googleSignInUrl, signIn } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
-import { PasswordInput } from './components/password-input';
+import { PasswordInput } from '../../components/password-input';
 import { hasErrors, validateSignIn, type SignInValues } from './validation';
 
 export const SIGN_IN_MESSAGES = {

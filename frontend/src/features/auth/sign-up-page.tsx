@@ -6,8 +6,8 @@ import { TextField } from '../../components/text-field';
 import { googleSignUpUrl, signUp } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
-import { PasswordChecklist } from './components/password-checklist';
-import { PasswordInput } from './components/password-input';
+import { PasswordChecklist } from '../../components/password-checklist';
+import { PasswordInput } from '../../components/password-input';
 import { SIGN_UP_MESSAGES, describeSignUpError, type SignUpField } from './sign-up-errors';
 import {
   NAME_MAX_LENGTH,

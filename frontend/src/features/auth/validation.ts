@@ -1,8 +1,8 @@
 /** Form rules of sign-in and sign-up (spec §5), worded as the spec words them. */
+import { newPasswordError } from '../../lib/password-rules';
 
 export const NAME_MAX_LENGTH = 15;
 export const SIGN_IN_PASSWORD_MIN = 6;
-export const SIGN_UP_PASSWORD_MIN = 8;
 
 /** A simple e-mail shape: something@something.something, no spaces. */
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -24,7 +24,7 @@ export interface SignUpValues {
   password: string;
 }
 
-function validateEmail(email: string): string | undefined {
+export function validateEmail(email: string): string | undefined {
   if (email.trim() === '') return 'Email is required';
   if (!isEmailShaped(email)) return 'Please enter a valid email address';
   return undefined;
@@ -47,9 +47,8 @@ export function validateSignUp(values: SignUpValues): FieldErrors<keyof SignUpVa
   else if ([...name].length > NAME_MAX_LENGTH) errors.name = 'Name must be 15 characters or less';
   const email = validateEmail(values.email);
   if (email) errors.email = email;
-  if (values.password === '') errors.password = 'Password is required';
-  else if ([...values.password].length < SIGN_UP_PASSWORD_MIN)
-    errors.password = 'Password must be at least 8 characters';
+  const password = newPasswordError(values.password);
+  if (password) errors.password = password;
   return errors;
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { STRENGTH_LABELS, passwordChecklist, passwordStrength } from './password-strength';
+import {
+  STRENGTH_LABELS,
+  confirmationError,
+  isPasswordRuleDetail,
+  newPasswordError,
+  passwordChecklist,
+  passwordStrength,
+} from './password-rules';
 
 const met = (password: string) =>
   Object.fromEntries(passwordChecklist(password).map((item) => [item.id, item.met]));
@@ -70,5 +77,33 @@ describe('passwordStrength', () => {
       ok: 'Ok password',
       strong: 'Strong password',
     });
+  });
+});
+
+describe('a new password (sign-up, reset, change)', () => {
+  it('is required and at least 8 characters, in the sign-up words', () => {
+    expect(newPasswordError('')).toBe('Password is required');
+    expect(newPasswordError('Ab1!xyz')).toBe('Password must be at least 8 characters');
+    expect(newPasswordError('Ab1!xyzw')).toBeUndefined();
+  });
+
+  it('counts characters, not UTF-16 units', () => {
+    expect(newPasswordError('🎵🎵🎵🎵')).toBe('Password must be at least 8 characters');
+  });
+
+  it("must be repeated exactly in 'Confirm password'", () => {
+    expect(confirmationError('Ab1!xyzw', 'Ab1!xyzw')).toBeUndefined();
+    expect(confirmationError('Ab1!xyzw', 'Ab1!xyz')).toBe('Passwords do not match');
+    expect(confirmationError('Ab1!xyzw', '')).toBe('Passwords do not match');
+  });
+
+  it.each([
+    ['Password must include an uppercase letter, a number and a special character', true],
+    ['Password must be at least 8 characters', true],
+    ['This password is too common. Please choose a less common one.', true],
+    ['Current password is incorrect', false],
+    ['This password reset link is invalid or has expired.', false],
+  ])('tells a password-rule detail from others: %s', (detail, rule) => {
+    expect(isPasswordRuleDetail(detail)).toBe(rule);
   });
 });

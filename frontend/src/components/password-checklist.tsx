@@ -1,5 +1,5 @@
-import { CheckIcon, CircleIcon } from '../../../components/icons';
-import { STRENGTH_LABELS, passwordChecklist, passwordStrength } from '../password-strength';
+import { CheckIcon, CircleIcon } from './icons';
+import { STRENGTH_LABELS, passwordChecklist, passwordStrength } from '../lib/password-rules';
 import styles from './password-checklist.module.css';
 
 /** The live checklist and strength meter under the sign-up password (spec §4, §5). */

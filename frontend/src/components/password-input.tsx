@@ -1,5 +1,5 @@
 import { useState, type InputHTMLAttributes } from 'react';
-import { EyeIcon, EyeOffIcon } from '../../../components/icons';
+import { EyeIcon, EyeOffIcon } from './icons';
 import styles from './password-input.module.css';
 
 /** A password input with a show/hide toggle inside it. */
