@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, parseCountdown } from './format';
+import { formatCountdown, formatRelativeTime, parseCountdown } from './format';
 
 describe('formatCountdown', () => {
   it.each([
@@ -26,5 +26,33 @@ describe('parseCountdown', () => {
 
   it('is null without one', () => {
     expect(parseCountdown('Too many requests')).toBeNull();
+  });
+});
+
+describe('formatRelativeTime', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+
+  it.each([
+    [0, 'just now'],
+    [59_999, 'just now'],
+    [60_000, '1m ago'],
+    [59 * 60_000 + 59_999, '59m ago'],
+    [3_600_000, '1h ago'],
+    [23 * 3_600_000 + 3_599_999, '23h ago'],
+    [86_400_000, '1d ago'],
+    [7 * 86_400_000 - 1, '6d ago'],
+  ])('%i ms ago → %s', (ms, text) => {
+    expect(formatRelativeTime(before(ms), now)).toBe(text);
+  });
+
+  it('gives the locale date from 7 days on', () => {
+    const then = new Date(now.getTime() - 7 * 86_400_000);
+    expect(formatRelativeTime(then, now)).toBe(then.toLocaleDateString());
+  });
+
+  it("says 'just now' for a time slightly ahead of this clock, and nothing for a bad one", () => {
+    expect(formatRelativeTime(new Date(now.getTime() + 5_000), now)).toBe('just now');
+    expect(formatRelativeTime('not a date', now)).toBe('');
   });
 });

@@ -14,3 +14,24 @@ export function parseCountdown(text: string): number | null {
   if (!match) return null;
   return (Number(match[1]) * 60 + Number(match[2])) * 1000;
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * How long ago, the way posts say it (spec §4 Relative timestamps): 'just now' under a minute,
+ * then 'Nm ago', 'Nh ago', 'Nd ago' under 7 days, else the date in the reader's locale. A time
+ * a little in the future (clocks differ) counts as 'just now'; an unreadable one gives ''.
+ */
+export function formatRelativeTime(when: string | Date, now: Date = new Date()): string {
+  const date = typeof when === 'string' ? new Date(when) : when;
+  const time = date.getTime();
+  if (Number.isNaN(time)) return '';
+  const ago = now.getTime() - time;
+  if (ago < MINUTE) return 'just now';
+  if (ago < HOUR) return `${Math.floor(ago / MINUTE)}m ago`;
+  if (ago < DAY) return `${Math.floor(ago / HOUR)}h ago`;
+  if (ago < 7 * DAY) return `${Math.floor(ago / DAY)}d ago`;
+  return date.toLocaleDateString();
+}
