@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { MemoryRouter } from 'react-router';
 import { api, server } from '../test/server';
@@ -49,6 +49,18 @@ describe('routes', () => {
   it('/verify exists', async () => {
     renderAt('/verify?email=a%40b.co');
     expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeInTheDocument();
+  });
+
+  it('/forgot-password is public', async () => {
+    renderAt('/forgot-password');
+    expect(await screen.findByRole('heading', { name: 'Forgot your password?' })).toBeInTheDocument();
+  });
+
+  it('/reset-password is public and takes its #token= out of the address', async () => {
+    renderAt('/reset-password#token=abc');
+    expect(await screen.findByRole('heading', { name: 'Set a new password' })).toBeInTheDocument();
+    expect(screen.getByLabelText('New password')).toBeInTheDocument();
+    await waitFor(() => expect(currentLocation()).toBe('/reset-password'));
   });
 
   it('/search is public', async () => {

@@ -22,6 +22,8 @@ function lazyPage<Name extends string>(load: () => Promise<Record<Name, Componen
 const SignInPage = lazyPage(() => import('../features/auth/sign-in-page'), 'SignInPage');
 const SignUpPage = lazyPage(() => import('../features/auth/sign-up-page'), 'SignUpPage');
 const VerifyPage = lazyPage(() => import('../features/auth/verify-page'), 'VerifyPage');
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyPage(() => import('../features/auth/reset-password-page'), 'ResetPasswordPage');
 const SearchPage = lazyPage(() => import('../features/search/search-page'), 'SearchPage');
 // Spec §2: the Profile route is loaded lazily (so are all the others but /home).
 const UserProfilePage = lazyPage(() => import('../features/profiles/user-profile-page'), 'UserProfilePage');
@@ -38,6 +40,8 @@ export function AppRoutes() {
         <Route path="sign-in" element={<SignInPage />} />
         <Route path="sign-up" element={<SignUpPage />} />
         <Route path="verify" element={<VerifyPage />} />
+        <Route path="forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route element={<AppLayout />}>
           <Route path="home" element={<HomePage />} />
           <Route path="search" element={<SearchPage />} />

@@ -130,6 +130,20 @@ describe('401 handling (spec §4 Login)', () => {
     expect(getToken()).toBe('kept');
   });
 
+  it('a call marked sessionScoped (the account-security calls) ends the session on its 401 too', async () => {
+    storeToken('old');
+    const listener = vi.fn();
+    const unsubscribe = onSessionExpired(listener);
+    server.use(
+      http.get(api('/authorization/sessions'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 })),
+    );
+    const error = await request('/authorization/sessions', { sessionScoped: true }).catch((e: unknown) => e);
+    unsubscribe();
+    expect(error).toMatchObject({ status: 401, sessionExpired: true, message: SESSION_EXPIRED_MESSAGE });
+    expect(getToken()).toBeNull();
+    expect(listener).toHaveBeenCalledWith({ path: '/authorization/sessions', notice: SESSION_EXPIRED_MESSAGE });
+  });
+
   it('knows which calls are session-scoped', () => {
     expect(isSessionScoped('/profile')).toBe(true);
     expect(isSessionScoped('/posts/1/like')).toBe(true);

@@ -107,6 +107,12 @@ export interface RequestOptions {
    * SESSION_EXPIRED_MESSAGE (the blocked list says 'Please sign in to view blocked users').
    */
   expiredNotice?: string;
+  /**
+   * This call's 401 means the stored session is over, like the paths of isSessionScoped (the
+   * account-security calls under /authorization, whose neighbours sign-in and the session check
+   * answer 401 for other reasons).
+   */
+  sessionScoped?: boolean;
 }
 
 export function apiUrl(path: string): string {
@@ -143,7 +149,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   const parsed = await readBody(response);
   if (!response.ok) {
-    const sessionExpired = response.status === 401 && isSessionScoped(path);
+    const sessionExpired = response.status === 401 && (options.sessionScoped === true || isSessionScoped(path));
     if (sessionExpired) {
       clearTokens();
       const expiry: SessionExpiry = { path, notice: options.expiredNotice ?? SESSION_EXPIRED_MESSAGE };

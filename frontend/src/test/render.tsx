@@ -28,6 +28,8 @@ interface Options {
   /** The element's route pattern; other paths render a probe page. */
   path?: string;
   queryClient?: QueryClient;
+  /** More pages the journey reaches, by route pattern (e.g. the sign-in page after a reset). */
+  routes?: Record<string, ReactElement>;
 }
 
 /** Renders a page inside the app's providers and a memory router. */
@@ -38,6 +40,9 @@ export function renderPage(element: ReactElement, options: Options = {}) {
       <MemoryRouter initialEntries={[options.route ?? '/']}>
         <Routes>
           <Route path={options.path ?? '*'} element={element} />
+          {Object.entries(options.routes ?? {}).map(([path, page]) => (
+            <Route key={path} path={path} element={page} />
+          ))}
           <Route path="*" element={<p>Other page</p>} />
         </Routes>
         <LocationProbe />

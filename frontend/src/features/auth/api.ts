@@ -1,13 +1,15 @@
 /**
  * Calls of the auth area (spec §7 Authentication) and their React Query factories: sign-in,
- * sign-up, verification, Google, log out, guest mode and account deletion. Who is signed in
- * (the session check) is shared by the whole app and lives in lib/session.
+ * sign-up, verification, Google, log out, guest mode and account deletion, and account
+ * security (issue 7): password reset by e-mail, changing the password, the list of signed-in
+ * devices and signing out of them. Who is signed in (the session check) is shared by the whole
+ * app and lives in lib/session.
  */
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError, apiUrl, request } from '../../lib/http';
 import { appUrl } from '../../lib/config';
 import { isIOS, isMobile } from '../../lib/platform';
-import { forgetSession } from '../../lib/session';
+import { forgetSession, sessionQueries, type CurrentUser } from '../../lib/session';
 import { getToken } from '../../lib/token-storage';
 
 export interface SignUpInput {
@@ -34,6 +36,19 @@ export interface Providers {
   google: boolean;
 }
 
+/** GET /authorization/sessions: one device signed in to the account. */
+export interface SessionJson {
+  id: string;
+  /** e.g. 'Chrome on Linux', or 'Unknown device'. */
+  device: string;
+  /** RFC 3339 */
+  created_at: string;
+  /** RFC 3339 */
+  last_seen_at: string;
+  /** The session of this browser. */
+  current: boolean;
+}
+
 export const authQueries = {
   all: () => ['auth'] as const,
   providers: () =>
@@ -42,6 +57,12 @@ export const authQueries = {
       queryFn: ({ signal }) => request<Providers>('/auth/providers', { signal }),
       staleTime: Infinity,
       retry: 1,
+    }),
+  /** Every signed-in device of the account; the viewer is in the key (another sign-in, another list). */
+  sessions: (viewerId: string | undefined) =>
+    queryOptions({
+      queryKey: [...authQueries.all(), 'sessions', viewerId ?? null] as const,
+      queryFn: ({ signal }) => fetchSessions(signal),
     }),
 };
 
@@ -143,4 +164,116 @@ export async function enterGuestMode(queryClient: QueryClient): Promise<void> {
     if (error instanceof ApiError) return;
     throw error;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Account security (issue 7)
+
+/** Asks for a reset link by e-mail; the answer is the same whether the address has an account. */
+export function requestPasswordReset(email: string): Promise<MessageResponse> {
+  return request<MessageResponse>('/authorization/password-reset', {
+    method: 'POST',
+    json: { email },
+    token: null,
+  });
+}
+
+/** Sets a new password with the e-mailed token; every session of the account ends. */
+export function confirmPasswordReset(token: string, password: string): Promise<MessageResponse> {
+  return request<MessageResponse>('/authorization/password-reset/confirm', {
+    method: 'POST',
+    json: { token, password },
+    token: null,
+  });
+}
+
+/** Changes the signed-in account's password; every other session ends, this one stays. */
+export function changePassword(currentPassword: string, newPassword: string): Promise<MessageResponse> {
+  return request<MessageResponse>('/authorization/password', {
+    method: 'POST',
+    json: { current_password: currentPassword, new_password: newPassword },
+    sessionScoped: true,
+  });
+}
+
+export function fetchSessions(signal?: AbortSignal): Promise<SessionJson[]> {
+  return request<SessionJson[]>('/authorization/sessions', { signal, sessionScoped: true });
+}
+
+/** Ends one of the account's sessions (404 when it is not one of them, or already over). */
+export function endSession(id: string): Promise<MessageResponse> {
+  return request<MessageResponse>(`/authorization/sessions/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+    sessionScoped: true,
+  });
+}
+
+/** Ends every session of the account, this one included, and clears the server's cookie. */
+export function logOutEverywhere(): Promise<MessageResponse> {
+  return request<MessageResponse>('/authorization/logout-all', { method: 'POST', sessionScoped: true });
+}
+
+/** What the sign-in page says after a password reset or "Sign out everywhere". */
+export const ACCOUNT_SECURITY_NOTICES = {
+  passwordReset: 'Your password was changed. Sign in with your new password.',
+  signedOutEverywhere: 'You were signed out on every device.',
+} as const;
+
+/** After a change of password the other devices are gone from the list: it is asked again. */
+function refreshSessions(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: [...authQueries.all(), 'sessions'] });
+}
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { currentPassword: string; newPassword: string }) =>
+      changePassword(input.currentPassword, input.newPassword),
+    onSuccess: () => void refreshSessions(queryClient),
+  });
+}
+
+/**
+ * Signs one other device out, then asks for the list again (pending until it is back, so the row
+ * goes as the button settles). A 404 means that session was already over: the list is refreshed
+ * too, and the error still reaches the caller.
+ */
+export function useEndSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => endSession(id),
+    onSuccess: () => refreshSessions(queryClient),
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 404) void refreshSessions(queryClient);
+    },
+  });
+}
+
+/**
+ * "Sign out everywhere": on success this session is over too, so it is forgotten here, leaving
+ * the sign-in page the words to say (the caller goes there).
+ */
+export function useLogOutEverywhere() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => logOutEverywhere(),
+    onSuccess: () => forgetSession(queryClient, { text: ACCOUNT_SECURITY_NOTICES.signedOutEverywhere, tone: 'info' }),
+  });
+}
+
+/**
+ * After a password reset every session of that account is over. If this browser was signed in
+ * to it, the session is forgotten and the sign-in page gets the notice; returns false when the
+ * browser is still signed in (to another account), which the sign-in page would skip past.
+ */
+export async function afterPasswordReset(queryClient: QueryClient): Promise<boolean> {
+  let someone: CurrentUser | null = null;
+  try {
+    someone = await queryClient.fetchQuery({ ...sessionQueries.me(), staleTime: 0, retry: false });
+  } catch {
+    // Offline: nothing to tell apart, go on to sign in.
+  }
+  if (someone) return false;
+  forgetSession(queryClient, { text: ACCOUNT_SECURITY_NOTICES.passwordReset, tone: 'info' });
+  return true;
 }

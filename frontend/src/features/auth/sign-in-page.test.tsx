@@ -7,6 +7,7 @@ import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { BASE_PATH } from '../../lib/config';
 import { getToken, storeToken } from '../../lib/token-storage';
+import { ForgotPasswordPage } from './forgot-password-page';
 import { SignInPage } from './sign-in-page';
 
 function providersAre(google: boolean) {
@@ -40,6 +41,22 @@ describe('SignInPage', () => {
     expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
     expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('offers "Forgot password?" beside the password, carrying the e-mail typed so far', async () => {
+    providersAre(true);
+    renderPage(<SignInPage />, {
+      route: '/sign-in',
+      path: '/sign-in',
+      routes: { '/forgot-password': <ForgotPasswordPage /> },
+    });
+    const link = screen.getByRole('link', { name: 'Forgot password?' });
+    expect(link).toHaveAttribute('href', '/forgot-password');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email'), ' ada@example.com');
+    await user.click(link);
+    expect(currentLocation()).toBe('/forgot-password');
+    expect(await screen.findByLabelText('Email')).toHaveValue('ada@example.com');
   });
 
   it('toggles the password between hidden and shown', async () => {

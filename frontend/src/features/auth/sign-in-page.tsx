@@ -19,6 +19,7 @@ import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
 import { PasswordInput } from '../../components/password-input';
 import { hasErrors, validateSignIn, type SignInValues } from './validation';
+import styles from './sign-in-page.module.css';
 
 export const SIGN_IN_MESSAGES = {
   loginFailed: 'Login failed',
@@ -195,6 +196,11 @@ export function SignInPage() {
           onBlur={() => setTouched((t) => ({ ...t, password: true }))}
           error={shown('password')}
           disabled={busy}
+          aside={
+            <Link to="/forgot-password" state={{ email: values.email.trim() }} className={styles.forgot}>
+              Forgot password?
+            </Link>
+          }
           renderInput={(props) => <PasswordInput {...props} />}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
