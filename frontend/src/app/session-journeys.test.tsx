@@ -27,6 +27,8 @@ const profile = {
   stats: { posts: 0, listeners: 0, listenedTo: 0 },
 };
 
+const NOW = new Date().toISOString();
+
 /**
  * A server where Ada's session works until `expire()`; signing in with the form starts a new
  * one. Returns the profile edits that reached it.
@@ -49,6 +51,16 @@ function backend() {
     }),
     http.get(api('/profiles/blocks'), () =>
       valid ? HttpResponse.json([]) : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 }),
+    ),
+    http.get(api('/authorization/sessions'), () =>
+      valid
+        ? HttpResponse.json([
+            { id: 's1', device: 'Firefox on Linux', created_at: NOW, last_seen_at: NOW, current: true },
+          ])
+        : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 }),
+    ),
+    http.post(api('/authorization/password'), () =>
+      valid ? HttpResponse.json({ message: 'Password changed' }) : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 }),
     ),
     http.post(api('/authorization/logindefault'), () => {
       valid = true;
@@ -190,5 +202,42 @@ describe('after the Danger zone', () => {
   it('or that it could not be', async () => {
     await deleteAccount(() => HttpResponse.json({ detail: 'x' }, { status: 500 }));
     expect(screen.getByRole('alert')).toHaveTextContent('Your account could not be deleted.');
+  });
+});
+
+describe('account security in Settings (issue 7)', () => {
+  it('"Sign out everywhere": the sign-in page says every device was signed out', async () => {
+    backend();
+    server.use(http.post(api('/authorization/logout-all'), () => HttpResponse.json({ message: 'Signed out' })));
+    renderApp('/settings');
+    const user = userEvent.setup();
+    expect(await screen.findByText('This device')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Sign out everywhere' })).getByRole('button', {
+        name: 'Sign out everywhere',
+      }),
+    );
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('You were signed out on every device.');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(getToken()).toBeNull();
+  });
+
+  it('a session that ended before the password change: Session expired, and back to Settings after signing in', async () => {
+    const server = backend();
+    renderApp('/settings');
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Password' });
+    await user.type(within(section).getByLabelText('Current password'), 'Old!Passw0rd');
+    await user.type(within(section).getByLabelText('New password'), 'N3w!Passw0rd');
+    await user.type(within(section).getByLabelText('Confirm password'), 'N3w!Passw0rd');
+    server.expire();
+    await user.click(within(section).getByRole('button', { name: 'Change password' }));
+
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Session expired. Please sign in again.');
+    await signInAgain(user);
+    await waitFor(() => expect(currentLocation()).toBe('/settings'));
   });
 });

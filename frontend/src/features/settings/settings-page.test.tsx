@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { getToken, storeToken } from '../../lib/token-storage';
+import { ADA, signedInAs } from '../../test/session';
 import { SettingsPage } from './settings-page';
 
 /** Delete account, then the dialog's Delete (the app's own dialog, not window.confirm). */
@@ -29,6 +30,22 @@ describe('SettingsPage', () => {
     const perks = within(starter).getAllByRole('listitem').map((li) => li.textContent);
     expect(perks).toEqual(['4 types of post', 'Tag role', 'Basic functionality']);
     expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
+  });
+
+  it('has the Password and Sessions sections between Blocked users and Account', async () => {
+    signedInAs(ADA);
+    server.use(http.get(api('/authorization/sessions'), () => HttpResponse.json([])));
+    renderSettings();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings).toEqual([
+      'Subscription',
+      expect.stringContaining('Blocked users'),
+      'Password',
+      'Sessions',
+      'Account',
+      'Danger zone',
+    ]);
+    expect(await screen.findByText('No active sessions')).toBeInTheDocument();
   });
 
   it('logs out: POST /auth/logout with the token, tokens cleared, then /sign-in', async () => {

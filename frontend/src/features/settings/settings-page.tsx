@@ -6,6 +6,8 @@ import { Spinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useDeleteAccount, useLogOut } from '../auth/api';
 import { BlockedUsersSection } from './blocked-users-section';
+import { PasswordSection } from './password-section';
+import { SessionsSection } from './sessions-section';
 import styles from './settings-page.module.css';
 
 export const DELETE_ACCOUNT_CONFIRMATION =
@@ -58,7 +60,10 @@ function SubscriptionSection() {
   );
 }
 
-/** Settings (spec §2): subscription, blocked users, log out and the danger zone. */
+/**
+ * Settings (spec §2): subscription, blocked users, password and sessions (issue 7), log out and
+ * the danger zone.
+ */
 export function SettingsPage() {
   usePageTitle('Settings');
   const navigate = useNavigate();
@@ -81,6 +86,10 @@ export function SettingsPage() {
       <SubscriptionSection />
 
       <BlockedUsersSection />
+
+      <PasswordSection />
+
+      <SessionsSection />
 
       <section className={styles.section} aria-labelledby="account-title">
         <header className={styles.sectionHeader}>
