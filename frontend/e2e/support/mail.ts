@@ -1,6 +1,6 @@
 /**
  * Reads the e-mails the server wrote to <data dir>/mail/ (the embedded default instead of SMTP)
- * and finds the verification link in them.
+ * and finds the verification or password-reset link in them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,25 +28,46 @@ export function decodeQuotedPrintable(text: string): string {
 }
 
 const VERIFY_LINK = /https?:\/\/[^\s"'<>]+\/authorization\/verify\?token=[^\s"'<>&]+/;
+const RESET_LINK = /https?:\/\/[^\s"'<>]+\/reset-password#token=[^\s"'<>&]+/;
 
-/** The verification link in the newest e-mail to `recipient`, waiting for it to arrive. */
-export async function verificationLink(
+/**
+ * The first `pattern` match in the newest e-mail to `recipient` that has one, waiting for it to
+ * arrive. `newerThan` (ms since the epoch) skips e-mails written before it.
+ */
+async function linkInMail(
   dataDir: string,
   recipient: string,
-  timeoutMs = 15_000,
+  pattern: RegExp,
+  what: string,
+  { timeoutMs = 15_000, newerThan = 0 }: { timeoutMs?: number; newerThan?: number } = {},
 ): Promise<string> {
   const mailDir = join(dataDir, 'mail');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const candidates = emlFiles(mailDir)
-      .map((path) => ({ path, mtime: statSync(path).mtimeMs, text: decodeQuotedPrintable(readFileSync(path, 'utf8')) }))
+      .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
+      .filter((mail) => mail.mtime >= newerThan)
+      .map((mail) => ({ ...mail, text: decodeQuotedPrintable(readFileSync(mail.path, 'utf8')) }))
       .filter((mail) => mail.text.toLowerCase().includes(recipient.toLowerCase()))
       .sort((a, b) => b.mtime - a.mtime);
     for (const mail of candidates) {
-      const match = VERIFY_LINK.exec(mail.text);
+      const match = pattern.exec(mail.text);
       if (match) return match[0];
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`No verification e-mail to ${recipient} under ${mailDir} within ${timeoutMs} ms`);
+  throw new Error(`No ${what} e-mail to ${recipient} under ${mailDir} within ${timeoutMs} ms`);
+}
+
+/** The verification link in the newest e-mail to `recipient`, waiting for it to arrive. */
+export function verificationLink(dataDir: string, recipient: string, timeoutMs = 15_000): Promise<string> {
+  return linkInMail(dataDir, recipient, VERIFY_LINK, 'verification', { timeoutMs });
+}
+
+/**
+ * The password-reset link (`…/app/reset-password#token=…`) in the newest e-mail to `recipient`
+ * written since `newerThan`, waiting for it: the server sends it after answering.
+ */
+export function passwordResetLink(dataDir: string, recipient: string, newerThan = 0): Promise<string> {
+  return linkInMail(dataDir, recipient, RESET_LINK, 'password-reset', { newerThan });
 }
