@@ -193,8 +193,56 @@ pub fn strip_image_metadata(bytes: &[u8], kind: ImageKind) -> Result<Vec<u8>, Me
                     out.extend_from_slice(segment);
                 }
             }
-            out.extend_from_slice(&bytes[data_start..]);
+            out.extend_from_slice(&primary_image_data(bytes, data_start));
             Ok(out)
+        }
+    }
+}
+
+/// The image data from the first SOS to the end of the primary image, its EOI included, with
+/// APPn and comment segments between scans dropped. Whatever follows that EOI is not part of
+/// the image: phones append further images there (MPF previews, gain maps, each with its own
+/// EXIF and GPS), and anyone can append bytes (even `<script>`), so it is cut off.
+fn primary_image_data(bytes: &[u8], start: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() - start.min(bytes.len()));
+    let mut at = start;
+    loop {
+        while bytes.get(at) == Some(&0xFF) && bytes.get(at + 1) == Some(&0xFF) {
+            at += 1;
+        }
+        let marker = match (bytes.get(at), bytes.get(at + 1)) {
+            (Some(0xFF), Some(m)) => *m,
+            _ => return out, // truncated: the image simply ends here
+        };
+        if marker == 0xD9 {
+            out.extend_from_slice(&[0xFF, 0xD9]);
+            return out;
+        }
+        let Some(len) = be16(bytes, at + 2) else {
+            out.extend_from_slice(&bytes[at..]);
+            return out;
+        };
+        let segment_end = (at + 2 + usize::from(len)).min(bytes.len());
+        if !matches!(marker, 0xE0..=0xEF | 0xFE) {
+            out.extend_from_slice(&bytes[at..segment_end]);
+        }
+        at = segment_end;
+        if marker == 0xDA {
+            // Entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a
+            // restart marker.
+            let data = at;
+            while at + 1 < bytes.len() {
+                let next = bytes[at + 1];
+                if bytes[at] == 0xFF && next != 0x00 && next != 0xFF && !(0xD0..=0xD7).contains(&next) {
+                    break;
+                }
+                at += 1;
+            }
+            if at + 1 >= bytes.len() {
+                out.extend_from_slice(&bytes[data..]);
+                return out;
+            }
+            out.extend_from_slice(&bytes[data..at]);
         }
     }
 }
@@ -366,6 +414,40 @@ mod tests {
         let app1 = jpeg_segments(&stripped).unwrap_or_default().0.into_iter().find(|(m, _)| *m == 0xE1);
         assert_eq!(app1.and_then(|(_, s)| exif_orientation(s)), Some(6), "a rotated photo stays upright");
         assert_eq!(sniff_image(&stripped, BIG, 1 << 30).map(|f| (f.width, f.height)), Ok((640, 480)));
+    }
+
+    #[test]
+    fn jpeg_ends_at_the_primary_images_eoi() {
+        // A phone's JPEG: the primary image, then an appended preview with its own EXIF and GPS
+        // (MPF), then trailing bytes someone added.
+        let mut bytes = jpeg_with_exif(1);
+        let mut appended = jpeg_with_exif(6);
+        appended.splice(4..4, b"GPS 51.5N".iter().copied());
+        bytes.extend_from_slice(&appended);
+        bytes.extend_from_slice(b"<script>alert(1)</script>");
+        let stripped = strip_image_metadata(&bytes, ImageKind::Jpeg).unwrap_or_default();
+        assert!(stripped.ends_with(&[0x12, 0x34, 0xFF, 0x00, 0x56, 0xFF, 0xD9]), "cut at the first EOI");
+        assert_eq!(stripped.windows(2).filter(|w| *w == [0xFF, 0xD8]).count(), 1, "one image only");
+        let text = String::from_utf8_lossy(&stripped);
+        assert!(!text.contains("GPS") && !text.contains("script") && !text.contains("Exif"), "{text}");
+    }
+
+    #[test]
+    fn progressive_scans_are_kept_whole() {
+        let mut bytes = jpeg_with_exif(1);
+        let eoi = bytes.len() - 2;
+        // A second scan: tables, a comment between scans (dropped), and another SOS with data.
+        let second: Vec<u8> = [
+            &[0xFF, 0xC4, 0, 4, 0x10, 0][..],
+            &[0xFF, 0xFE, 0, 5, b'h', b'i', b'!'][..],
+            &[0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0, 0x77, 0xFF, 0xD3, 0x88][..],
+        ]
+        .concat();
+        bytes.splice(eoi..eoi, second);
+        let stripped = strip_image_metadata(&bytes, ImageKind::Jpeg).unwrap_or_default();
+        assert!(stripped.ends_with(&[
+            0xFF, 0xC4, 0, 4, 0x10, 0, 0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0, 0x77, 0xFF, 0xD3, 0x88, 0xFF, 0xD9
+        ]));
     }
 
     #[test]
