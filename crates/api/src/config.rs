@@ -1,6 +1,6 @@
 //! Typed configuration, read from the environment and checked at start with clear messages.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
 use actix_web::cookie::SameSite;
@@ -38,9 +38,12 @@ pub struct Config {
     /// `SELFSOUND_JWT_SECRET`: token signing secret shared by several processes; when unset one
     /// is generated on first run and kept in `<data dir>/secrets/jwt-secret`.
     pub jwt_secret: Option<String>,
-    /// `SELFSOUND_TRUST_PROXY=true`: take the client address from `X-Forwarded-For` (only
-    /// behind a reverse proxy that sets it).
-    pub trust_proxy: bool,
+    /// `SELFSOUND_TRUSTED_PROXIES`: comma-separated addresses or CIDRs of the reverse proxies
+    /// in front of us (e.g. `127.0.0.1/32,10.0.0.0/8`). A request from one of them has its client
+    /// address taken from `X-Forwarded-For`: the rightmost hop that is not a trusted proxy (hops
+    /// further left are whatever the client wrote). Empty (default): the peer address.
+    /// `Forwarded` is never read.
+    pub trusted_proxies: Vec<Cidr>,
     /// `SELFSOUND_S3_BUCKET`: keep media in this S3-compatible bucket instead of
     /// `<data dir>/media`, reached through `AWS_ENDPOINT` (unset: AWS itself), `AWS_REGION`,
     /// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`.
@@ -52,6 +55,15 @@ pub struct Config {
     /// e-mailed verification link sends the browser; `{verified}` becomes `true` or `false`.
     /// A hash-routed client sets e.g. `https://client.example/#/sign-in?verified={verified}`.
     pub verified_redirect: String,
+    /// `SELFSOUND_RESET_LINK` (default `<frontend>/reset-password#token={token}`): the page a
+    /// password-reset e-mail links to; `{token}` becomes the token (keep it in the fragment:
+    /// browsers never send that to a server or in a Referer).
+    pub reset_link: String,
+    /// `SELFSOUND_REQUEST_TIMEOUT_SECS` (default 30): how long a client may take to send a
+    /// request's head, and a body that is not an upload.
+    pub request_timeout: std::time::Duration,
+    /// `SELFSOUND_MAX_CONNECTIONS` (default 10000): open connections per worker thread.
+    pub max_connections: usize,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
 }
@@ -69,6 +81,40 @@ impl std::fmt::Display for ConfigError {
             writeln!(f, "  - {p}")?;
         }
         Ok(())
+    }
+}
+
+/// An address range: `10.0.0.0/8`, `::1/128`, or a bare address (a range of one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl Cidr {
+    pub fn parse(raw: &str) -> Option<Cidr> {
+        let (addr, prefix) = match raw.split_once('/') {
+            Some((a, p)) => (a.parse::<IpAddr>().ok()?, Some(p.parse::<u8>().ok()?)),
+            None => (raw.parse::<IpAddr>().ok()?, None),
+        };
+        let bits = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = prefix.unwrap_or(bits);
+        (prefix <= bits).then_some(Cidr { addr, prefix })
+    }
+
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let ip = match ip {
+            IpAddr::V6(v6) if self.addr.is_ipv4() => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            other => other,
+        };
+        let keep = |bits: u32, value: u128| if self.prefix == 0 { 0 } else { value >> (bits - u32::from(self.prefix)) };
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                keep(32, u128::from(u32::from(net))) == keep(32, u128::from(u32::from(ip)))
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => keep(128, u128::from(net)) == keep(128, u128::from(ip)),
+            _ => false,
+        }
     }
 }
 
@@ -134,14 +180,34 @@ impl Config {
         if jwt_secret.as_ref().is_some_and(|s| s.len() < 32) {
             problems.push("SELFSOUND_JWT_SECRET must be at least 32 characters".into());
         }
-        let trust_proxy = match get("SELFSOUND_TRUST_PROXY").as_deref() {
-            None | Some("false" | "0") => false,
-            Some("true" | "1") => true,
-            Some(other) => {
-                problems.push(format!("SELFSOUND_TRUST_PROXY must be true or false, not {other:?}"));
-                false
+        if get("SELFSOUND_TRUST_PROXY").is_some() {
+            problems.push(
+                "SELFSOUND_TRUST_PROXY is replaced by SELFSOUND_TRUSTED_PROXIES: the addresses of your proxies, \
+                 e.g. 127.0.0.1/32"
+                    .into(),
+            );
+        }
+        let mut trusted_proxies = Vec::new();
+        for raw in
+            get("SELFSOUND_TRUSTED_PROXIES").unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty())
+        {
+            match Cidr::parse(raw) {
+                Some(c) => trusted_proxies.push(c),
+                None => problems.push(format!(
+                    "SELFSOUND_TRUSTED_PROXIES entries must be addresses or CIDRs like 10.0.0.0/8, not {raw:?}"
+                )),
             }
+        }
+        let number = |name: &str, default: u64, problems: &mut Vec<String>| match get(name) {
+            None => default,
+            Some(v) => v.parse::<u64>().ok().filter(|n| *n > 0).unwrap_or_else(|| {
+                problems.push(format!("{name} must be a positive whole number, not {v:?}"));
+                default
+            }),
         };
+        let request_timeout =
+            std::time::Duration::from_secs(number("SELFSOUND_REQUEST_TIMEOUT_SECS", 30, &mut problems));
+        let max_connections = number("SELFSOUND_MAX_CONNECTIONS", 10_000, &mut problems) as usize;
         let s3 = get("SELFSOUND_S3_BUCKET").map(|bucket| storage::S3Settings {
             bucket,
             endpoint: get("AWS_ENDPOINT"),
@@ -172,6 +238,13 @@ impl Config {
                 "SELFSOUND_VERIFIED_REDIRECT must be an http(s) address containing {{verified}}, not {verified_redirect:?}"
             ));
         }
+        let reset_link =
+            get("SELFSOUND_RESET_LINK").unwrap_or_else(|| format!("{frontend_url}/reset-password#token={{token}}"));
+        if !reset_link.contains("{token}") || origin_of(&reset_link.replace("{token}", "t")).is_none() {
+            problems.push(format!(
+                "SELFSOUND_RESET_LINK must be an http(s) address containing {{token}}, not {reset_link:?}"
+            ));
+        }
         if !problems.is_empty() {
             return Err(ConfigError(problems));
         }
@@ -187,10 +260,13 @@ impl Config {
             google,
             web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
             jwt_secret,
-            trust_proxy,
+            trusted_proxies,
             s3,
             cookie_same_site,
             verified_redirect,
+            reset_link,
+            request_timeout,
+            max_connections,
             throttle: auth::ThrottleRules::default(),
         })
     }
@@ -278,6 +354,19 @@ mod tests {
         let bad =
             config(&[("SELFSOUND_VERIFIED_REDIRECT", "https://client.example/"), ("SELFSOUND_COOKIE_SAMESITE", "x")]);
         assert_eq!(bad.err().map(|e| e.0.len()), Some(2));
+    }
+
+    #[test]
+    fn trusted_proxies_are_address_ranges() {
+        let c = config(&[("SELFSOUND_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8, ::1/128")])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        let trusted = |s: &str| c.trusted_proxies.iter().any(|p| p.contains(ip(s)));
+        assert!(trusted("127.0.0.1") && trusted("10.200.3.4") && trusted("::1") && trusted("::ffff:10.1.1.1"));
+        assert!(!trusted("127.0.0.2") && !trusted("11.0.0.1") && !trusted("::2"));
+        assert_eq!(Cidr::parse("0.0.0.0/0").map(|c| c.contains(ip("8.8.8.8"))), Some(true));
+        let bad = config(&[("SELFSOUND_TRUSTED_PROXIES", "10.0.0.0/33,nonsense"), ("SELFSOUND_TRUST_PROXY", "true")]);
+        assert_eq!(bad.err().map(|e| e.0.len()), Some(3));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Request extractors: the signed-in user (bearer token or `access_token` cookie, with an
-//! Origin check on cookie-authenticated writes) and the client's address for throttling.
+//! Origin check on cookie-authenticated writes) and the client (address for throttling, user
+//! agent for the sessions list).
 
 use std::future::Future;
+use std::net::IpAddr;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
@@ -9,6 +11,7 @@ use actix_web::http::{Method, header};
 use actix_web::{FromRequest, HttpRequest, web};
 use auth::{AuthError, CurrentUser};
 
+use crate::config::Cidr;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -33,10 +36,19 @@ fn token_of(req: &HttpRequest) -> Option<(String, Source)> {
     req.cookie(TOKEN_COOKIE).map(|c| c.value().to_owned()).filter(|v| !v.is_empty()).map(|v| (v, Source::Cookie))
 }
 
-/// The raw token, for logout (which must work even with an expired session).
-pub fn raw_token(req: &HttpRequest) -> Option<String> {
-    token_of(req).map(|(t, _)| t)
+/// The raw token, for logout (which must work even with an expired session). A token from the
+/// cookie on an unsafe request needs an Origin of ours, as for every other cookie write: another
+/// site must not be able to sign a visitor out either.
+pub fn raw_token(req: &HttpRequest, state: &AppState) -> Result<Option<String>, ApiError> {
+    match token_of(req) {
+        Some((_, Source::Cookie)) if !is_safe(req.method()) && !origin_allowed(req, state) => {
+            Err(ApiError::forbidden(CROSS_SITE))
+        }
+        other => Ok(other.map(|(t, _)| t)),
+    }
 }
+
+const CROSS_SITE: &str = "Cross-site request refused";
 
 fn is_safe(method: &Method) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
@@ -52,13 +64,9 @@ fn origin_allowed(req: &HttpRequest, state: &AppState) -> bool {
             .and_then(|r| url::Url::parse(r).ok())
             .map(|u| u.origin().ascii_serialization())
     });
-    let Some(origin) = origin else { return false };
-    if state.trusted_origins.contains(&origin) {
-        return true;
-    }
-    // The host the request was addressed to is our own origin too (same-origin app).
-    let info = req.connection_info();
-    origin == format!("{}://{}", info.scheme(), info.host())
+    // Only configured origins count (the public URL, the web app's, the CORS list): the Host
+    // and X-Forwarded-Host headers are the client's to write, so they prove nothing.
+    origin.is_some_and(|o| state.trusted_origins.contains(&o))
 }
 
 async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
@@ -67,7 +75,7 @@ async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError>
     };
     let Some((token, source)) = token_of(&req) else { return Ok(None) };
     if matches!(source, Source::Cookie) && !is_safe(req.method()) && !origin_allowed(&req, &state) {
-        return Err(ApiError::forbidden("Cross-site request refused"));
+        return Err(ApiError::forbidden(CROSS_SITE));
     }
     match state.auth.authenticate(&token).await {
         Ok(user) => Ok(Some(user)),
@@ -102,23 +110,48 @@ impl FromRequest for MaybeUser {
     }
 }
 
-/// The client's address, as throttling keys it: the peer address, or the first
-/// `X-Forwarded-For` hop when the server is configured to trust its proxy.
-pub struct ClientAddr(pub String);
+/// Who is asking: the client address throttling keys on (the peer, or, behind a trusted proxy,
+/// the rightmost `X-Forwarded-For` hop that is not one of our proxies), and the user agent.
+pub struct Client(pub auth::ClientInfo);
 
-impl FromRequest for ClientAddr {
+impl FromRequest for Client {
     type Error = ApiError;
     type Future = std::future::Ready<Result<Self, Self::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        let trust_proxy = req.app_data::<web::Data<AppState>>().is_some_and(|s| s.config.trust_proxy);
-        let addr = if trust_proxy {
-            req.connection_info()
-                .realip_remote_addr()
-                .map(|a| a.parse::<std::net::SocketAddr>().map_or_else(|_| a.to_owned(), |s| s.ip().to_string()))
-        } else {
-            req.peer_addr().map(|a| a.ip().to_string())
-        };
-        std::future::ready(Ok(ClientAddr(addr.unwrap_or_else(|| "unknown".into()))))
+        let proxies =
+            req.app_data::<web::Data<AppState>>().map(|s| s.config.trusted_proxies.clone()).unwrap_or_default();
+        let addr = client_ip(req, &proxies).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
+        let user_agent = req.headers().get(header::USER_AGENT).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        std::future::ready(Ok(Client(auth::ClientInfo { addr, user_agent })))
     }
+}
+
+/// The client's address. Each proxy appends the address it got the request from to
+/// `X-Forwarded-For`, so walking it from the right past our own proxies finds the first hop
+/// no proxy of ours vouches for; anything left of it was written by the client.
+pub fn client_ip(req: &HttpRequest, trusted: &[Cidr]) -> Option<IpAddr> {
+    let peer = req.peer_addr()?.ip();
+    let is_trusted = |ip: IpAddr| trusted.iter().any(|c| c.contains(ip));
+    if !is_trusted(peer) {
+        return Some(peer);
+    }
+    let hops: Vec<&str> = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .collect();
+    let mut client = peer;
+    for hop in hops.iter().rev() {
+        // A hop that is not an address is not something a proxy of ours wrote.
+        let Ok(ip) = hop.parse::<IpAddr>() else { break };
+        client = ip;
+        if !is_trusted(ip) {
+            break;
+        }
+    }
+    Some(client)
 }

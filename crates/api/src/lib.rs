@@ -1,9 +1,12 @@
 //! The HTTP shell: configuration, routes, extractors, error mapping, CORS, OpenAPI and the
 //! built web app, around the domain crates.
 
+mod body_timeout;
 pub mod config;
 pub mod error;
 pub mod extract;
+mod files;
+mod logging;
 pub mod openapi;
 pub mod routes;
 pub mod server;

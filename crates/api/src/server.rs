@@ -19,7 +19,7 @@ use utoipa::OpenApi;
 use crate::config::Config;
 use crate::error::{ApiError, clip};
 use crate::state::AppState;
-use crate::{openapi, routes, spa};
+use crate::{logging, openapi, routes, spa};
 use utoipa_actix_web::AppExt;
 
 #[derive(Debug, thiserror::Error)]
@@ -45,10 +45,15 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
     if let Ok(existing) = std::fs::read_to_string(&path) {
         let existing = existing.trim();
         if existing.len() >= 32 {
+            // A secret others could read signs tokens others could forge: tighten it.
+            if crate::files::loosen_by_others(&path) {
+                tracing::warn!(path = %path.display(), "the token-signing secret was readable by others; now 0600");
+                auth::mail::restrict_to_owner(&path)?;
+            }
             return Ok(existing.as_bytes().to_vec());
         }
     }
-    std::fs::create_dir_all(&dir)?;
+    crate::files::private_dir(&dir)?;
     let secret = auth::oidc::random_token();
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -61,7 +66,7 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
 
 /// Connects to the database (running migrations) and builds the services.
 pub fn state(config: Config) -> Result<AppState, StartError> {
-    std::fs::create_dir_all(&config.data_dir)?;
+    crate::files::prepare_data_dir(&config)?;
     let db = Db::connect(&config.database_url, &PoolOptions::default())?;
     let setup = |e: auth::AuthError| StartError::Setup(e.to_string());
     let mailer = match &config.smtp_url {
@@ -99,6 +104,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             public_url: config.public_url.clone(),
             sign_in_page: config.sign_in_page(),
             frontend_origins: trusted_origins.clone(),
+            reset_page: config.reset_link.clone(),
             throttle: config.throttle.clone(),
         },
     );
@@ -121,6 +127,9 @@ fn json_config() -> web::JsonConfig {
             E::OverflowKnownLength { .. } | E::Overflow { .. } => ApiError::too_large("Request body is too large"),
             E::ContentType => ApiError::unsupported_type("Content-Type must be application/json"),
             E::Deserialize(e) => ApiError::malformed(format!("Invalid request body: {}", clip(e))),
+            E::Payload(actix_web::error::PayloadError::Io(e)) if e.kind() == std::io::ErrorKind::TimedOut => {
+                ApiError::invalid("The request body did not arrive in time")
+            }
             other => ApiError::invalid(format!("Could not read the request body: {}", clip(other))),
         }
         .into()
@@ -141,15 +150,13 @@ async fn not_found() -> Result<HttpResponse, ApiError> {
     Err(ApiError::not_found())
 }
 
+/// CORS for the configured origins only (the CORS list, and our own public and web-app origins,
+/// whose same-origin requests carry an Origin too). The Host header proves nothing: a client
+/// writes it.
 fn cors(origins: &[String]) -> Cors {
     origins
         .iter()
         .fold(Cors::default(), |c, o| c.allowed_origin(o))
-        // Same-origin requests carry an Origin header too; they are always fine.
-        .allowed_origin_fn(|origin, head| {
-            let host = head.headers().get("host").and_then(|h| h.to_str().ok()).unwrap_or_default();
-            origin.to_str().ok().and_then(|o| o.split_once("://")).is_some_and(|(_, h)| h == host)
-        })
         .allow_any_method()
         .allow_any_header()
         .supports_credentials()
@@ -158,8 +165,13 @@ fn cors(origins: &[String]) -> Cors {
 
 /// Starts serving on `listener`; the returned server runs until stopped.
 pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError> {
-    let web_dir = state.config.web_dir.clone();
-    let cors_origins = state.config.cors_allowed_origins.clone();
+    let config = state.config.clone();
+    let web_dir = config.web_dir.clone();
+    let cors_enabled = !config.cors_allowed_origins.is_empty();
+    let cors_origins = state.trusted_origins.clone();
+    // HSTS only where browsers reach us over https (sent over http it would be ignored anyway,
+    // and on a development address it would be wrong).
+    let hsts = config.public_url.starts_with("https://");
     let data = web::Data::new(state.clone());
     let server = HttpServer::new(move || {
         let web_dir = web_dir.clone();
@@ -173,24 +185,35 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .configure(routes::configure)
             .openapi_service(openapi::service)
             .into_app()
-            .wrap(Condition::new(!cors_origins.is_empty(), cors(&cors_origins)))
+            .wrap(Condition::new(cors_enabled, cors(&cors_origins)))
             .wrap(Compress::default())
-            .wrap(
-                DefaultHeaders::new()
-                    .add(("X-Content-Type-Options", "nosniff"))
-                    .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
-                    .add(("X-Frame-Options", "DENY")),
-            )
-            .wrap(TracingLogger::default())
+            .wrap(actix_web::middleware::from_fn(crate::body_timeout::limit_body_time))
+            .wrap(security_headers(hsts))
+            .wrap(TracingLogger::<logging::RedactingRootSpan>::new())
             .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
             .default_service(web::to(not_found))
     })
+    // Slow clients cannot hold a connection open for free: the request head and bodies must
+    // arrive in time (uploads have their own limits in the multipart reader).
+    .client_request_timeout(config.request_timeout)
+    .client_disconnect_timeout(Duration::from_secs(5))
+    .keep_alive(Duration::from_secs(75))
+    .max_connections(config.max_connections)
     .listen(listener)?
     .shutdown_timeout(10)
     .run();
     spawn_sweeper(state);
     Ok(server)
+}
+
+/// Headers every answer carries. HSTS when we are served over https.
+fn security_headers(hsts: bool) -> DefaultHeaders {
+    let headers = DefaultHeaders::new()
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
+        .add(("X-Frame-Options", "DENY"));
+    if hsts { headers.add(("Strict-Transport-Security", "max-age=31536000; includeSubDomains")) } else { headers }
 }
 
 /// Hourly clean-up of expired sessions, links and throttle windows, and of stored avatars no
@@ -212,4 +235,26 @@ fn spawn_sweeper(state: AppState) {
             }
         }
     });
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn a_token_secret_others_can_read_is_made_private() {
+        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let vars = [("SELFSOUND_DATA_DIR", root.path().display().to_string())];
+        let config = Config::from_lookup(|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let first = jwt_secret(&config).unwrap_or_default();
+        let path = root.path().join("secrets/jwt-secret");
+        let mode = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o777).unwrap_or(0);
+        assert_eq!((mode(&path), mode(&root.path().join("secrets"))), (0o600, 0o700));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(jwt_secret(&config).unwrap_or_default(), first, "the same secret is read back");
+        assert_eq!(mode(&path), 0o600, "and made private again");
+    }
 }

@@ -1,5 +1,6 @@
 //! Serves the built web app under `/app/`: files as they are, every other path as `index.html`
-//! (history routing), hashed assets cached for a year, the page itself never cached.
+//! (history routing), hashed assets cached for a year, the page itself never cached, and a
+//! strict Content-Security-Policy on all of it.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,12 @@ use actix_web::{HttpResponse, web};
 
 pub const BASE: &str = "/app";
 
+/// The web app runs only its own scripts and styles, talks only to us, and is never framed.
+/// Images may come from https (Google profile pictures), media from us or blobs.
+pub const APP_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data: blob: https:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; \
+    object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
 async fn cache_headers(
     req: ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
@@ -19,6 +26,7 @@ async fn cache_headers(
     let mut res = next.call(req).await?;
     let value = if immutable { "public, max-age=31536000, immutable" } else { "no-cache" };
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(APP_CSP));
     Ok(res)
 }
 

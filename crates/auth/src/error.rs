@@ -14,6 +14,8 @@ pub enum AuthError {
     WeakPassword(Vec<&'static str>),
     #[error("Password must include no more than 128 characters")]
     PasswordTooLong,
+    #[error("This password is too common. Please choose a less common one.")]
+    CommonPassword,
     #[error("User already exists and is verified")]
     AlreadyVerified,
     #[error("User already exists but is not verified. A new verification email has been sent.")]
@@ -30,6 +32,14 @@ pub enum AuthError {
     ResendCooldown(Duration),
     #[error("This verification link is invalid or has expired.")]
     BadVerificationLink,
+    #[error("This password reset link is invalid or has expired.")]
+    BadResetLink,
+    #[error("Current password is incorrect")]
+    WrongCurrentPassword,
+    #[error("This account has no password yet. Use “Forgot password?” on the sign-in page to set one.")]
+    NoPasswordYet,
+    #[error("Not found")]
+    NoSuchSession,
     #[error("Google sign-in is not set up on this server.")]
     GoogleNotConfigured,
     /// The provider or its answer failed us; the reason is logged, the person reads this.
@@ -73,9 +83,14 @@ impl DomainError for AuthError {
             AuthError::Invalid(_)
             | AuthError::WeakPassword(_)
             | AuthError::PasswordTooLong
+            | AuthError::CommonPassword
             | AuthError::AlreadyVerified
             | AuthError::AlreadyExistsUnverified
-            | AuthError::BadVerificationLink => ErrorKind::Invalid,
+            | AuthError::BadVerificationLink
+            | AuthError::BadResetLink
+            | AuthError::WrongCurrentPassword
+            | AuthError::NoPasswordYet => ErrorKind::Invalid,
+            AuthError::NoSuchSession => ErrorKind::NotFound,
             AuthError::BadCredentials | AuthError::Unauthenticated => ErrorKind::Unauthenticated,
             AuthError::NotVerified => ErrorKind::Forbidden,
             AuthError::Throttled(wait) | AuthError::ResendCooldown(wait) => ErrorKind::Throttled { retry_after: *wait },

@@ -1,17 +1,21 @@
 //! Accounts and sign-in: sign-up rules, Argon2id passwords, e-mail verification, sessions behind
-//! signed JWTs, throttling, and Google sign-in through OpenID Connect.
+//! signed JWTs, throttling, password reset and change, the sessions list, and Google sign-in
+//! through OpenID Connect.
 
 mod error;
 pub mod mail;
 mod model;
 pub mod oidc;
 pub mod password;
+mod recovery;
 mod repo;
 mod service;
+mod sessions;
 pub mod throttle;
 pub mod token;
 
 pub use error::{AuthError, GoogleFailure};
 pub use model::{Account, CurrentUser};
 pub use repo::release_account;
-pub use service::{AuthConfig, AuthService, GoogleStart, SignupOutcome, ThrottleRules};
+pub use service::{AuthConfig, AuthService, ClientInfo, GoogleStart, SignupOutcome, ThrottleRules};
+pub use sessions::{SessionInfo, describe_device};

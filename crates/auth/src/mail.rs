@@ -10,7 +10,7 @@ use crate::AuthError;
 
 #[derive(Clone)]
 enum Transport {
-    Folder(AsyncFileTransport<Tokio1Executor>),
+    Folder(AsyncFileTransport<Tokio1Executor>, PathBuf),
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
 }
 
@@ -21,11 +21,17 @@ pub struct Mailer {
 }
 
 impl Mailer {
-    /// Writes each message as an `.eml` file into `dir` (created if missing).
+    /// Writes each message as an `.eml` file into `dir` (created if missing, for this user only:
+    /// the messages carry sign-in links).
     pub fn folder(dir: PathBuf, from: &str) -> Result<Mailer, AuthError> {
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| AuthError::Unexpected(format!("creating mail folder {}: {e}", dir.display())))?;
-        Ok(Mailer { transport: Transport::Folder(AsyncFileTransport::new(dir)), from: parse_from(from)? })
+        let problem = |e: std::io::Error| AuthError::Unexpected(format!("creating mail folder {}: {e}", dir.display()));
+        std::fs::create_dir_all(&dir).map_err(problem)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(problem)?;
+        }
+        Ok(Mailer { transport: Transport::Folder(AsyncFileTransport::new(dir.clone()), dir), from: parse_from(from)? })
     }
 
     /// Sends over SMTP; `url` as lettre reads it, e.g. `smtps://user:pass@smtp.example.com`
@@ -38,7 +44,6 @@ impl Mailer {
     }
 
     pub async fn send_verification(&self, to: &str, name: &str, link: &str) -> Result<(), AuthError> {
-        let to: Mailbox = to.parse().map_err(|e| AuthError::Unexpected(format!("recipient: {e}")))?;
         let text = format!(
             "Hi {name},\n\nWelcome to SelfSound! Confirm your e-mail address to finish signing up:\n\n{link}\n\n\
              The link works for 24 hours. If you did not sign up, ignore this message.\n"
@@ -49,24 +54,63 @@ impl Mailer {
              <p>The link works for 24 hours. If you did not sign up, ignore this message.</p>",
             html_escape(name)
         );
+        self.send(to, "Verify your SelfSound e-mail", text, html, link).await
+    }
+
+    pub async fn send_password_reset(&self, to: &str, name: &str, link: &str) -> Result<(), AuthError> {
+        let text = format!(
+            "Hi {name},\n\nSomeone asked to reset the password of your SelfSound account. To choose a new \
+             password, open this link:\n\n{link}\n\nThe link works once, for one hour. If it was not you, \
+             ignore this message: your password stays as it is.\n"
+        );
+        let html = format!(
+            "<p>Hi {},</p><p>Someone asked to reset the password of your SelfSound account.</p>\
+             <p><a href=\"{link}\">Choose a new password</a></p>\
+             <p>The link works once, for one hour. If it was not you, ignore this message: your password \
+             stays as it is.</p>",
+            html_escape(name)
+        );
+        self.send(to, "Reset your SelfSound password", text, html, link).await
+    }
+
+    /// Sends one message. Links carry secrets: they are logged only at debug level (for a
+    /// developer without a mail server), and e-mail files are readable by this user alone.
+    async fn send(&self, to: &str, subject: &str, text: String, html: String, link: &str) -> Result<(), AuthError> {
+        let to: Mailbox = to.parse().map_err(|e| AuthError::Unexpected(format!("recipient: {e}")))?;
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)
-            .subject("Verify your SelfSound e-mail")
+            .subject(subject)
             .multipart(MultiPart::alternative_plain_html(text, html))
             .map_err(|e| AuthError::Unexpected(format!("building e-mail: {e}")))?;
         match &self.transport {
-            Transport::Folder(t) => {
+            Transport::Folder(t, dir) => {
                 let id = t.send(message).await.map_err(|e| AuthError::Unexpected(format!("writing e-mail: {e}")))?;
-                tracing::info!(mail_id = %id, %link, "verification e-mail written to the mail folder");
+                let path = dir.join(format!("{id}.eml"));
+                restrict_to_owner(&path)
+                    .map_err(|e| AuthError::Unexpected(format!("protecting {}: {e}", path.display())))?;
+                tracing::info!(mail_id = %id, subject, "e-mail written to the mail folder");
+                tracing::debug!(%link, "the e-mail's link");
             }
             Transport::Smtp(t) => {
                 t.send(message).await.map_err(|e| AuthError::Unexpected(format!("sending e-mail: {e}")))?;
-                tracing::info!("verification e-mail sent over SMTP");
+                tracing::info!(subject, "e-mail sent over SMTP");
             }
         }
         Ok(())
     }
+}
+
+/// Makes a file readable and writable by this user only.
+pub fn restrict_to_owner(path: &std::path::Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 fn parse_from(from: &str) -> Result<Mailbox, AuthError> {
@@ -90,6 +134,12 @@ mod tests {
         assert!(mailer.send_verification("ada@example.com", "<Ada>", link).await.is_ok());
         let files: Vec<_> = std::fs::read_dir(&dir).into_iter().flatten().flatten().collect();
         assert_eq!(files.len(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = files[0].metadata().map(|m| m.permissions().mode() & 0o777).unwrap_or_default();
+            assert_eq!(mode, 0o600, "only this user reads the links in e-mails");
+        }
         let text = std::fs::read_to_string(files[0].path()).unwrap_or_default();
         assert!(text.contains("To: ada@example.com"));
         assert!(text.contains("&lt;Ada&gt;"), "names are escaped in HTML");

@@ -48,12 +48,34 @@ impl NewPassword {
         if raw.chars().count() > MAX_LEN {
             return Err(AuthError::PasswordTooLong);
         }
+        if is_common(raw) {
+            return Err(AuthError::CommonPassword);
+        }
         Ok(NewPassword(raw.to_owned()))
     }
 
     pub fn expose(&self) -> &str {
         &self.0
     }
+}
+
+/// The most common passwords (zxcvbn's list), lower-case, for the check at sign-up and on
+/// every password change.
+static COMMON: std::sync::LazyLock<std::collections::HashSet<&'static str>> = std::sync::LazyLock::new(|| {
+    include_str!("../data/common-passwords.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
+});
+
+/// A password is common when it is on the list (in any case), or is a listed word with a few
+/// digits or symbols around it ("Password123!", "!Sunshine2024"): the character rules alone
+/// let those through, and they are the first guesses of every attacker.
+fn is_common(raw: &str) -> bool {
+    let lower = raw.to_lowercase();
+    if COMMON.contains(lower.as_str()) {
+        return true;
+    }
+    let decoration = |c: char| !c.is_alphabetic();
+    let core = lower.trim_matches(decoration);
+    core.len() >= 4 && lower.len() - core.len() <= 6 && COMMON.contains(core)
 }
 
 fn argon2() -> Argon2<'static> {
@@ -128,6 +150,16 @@ mod tests {
     fn every_refusal_starts_with_password_must_include() {
         for raw in ["", "a", "aaaaaaaa", "AAAAAAAA1", &format!("Aa1!{}", "x".repeat(200))] {
             assert!(detail(raw).starts_with("Password must include"), "{raw:?}: {}", detail(raw));
+        }
+    }
+
+    #[test]
+    fn common_passwords_are_refused_in_any_case_and_dressed_up() {
+        for raw in ["P@ssw0rd", "Password1!", "Password123!", "!Sunshine2024", "Iloveyou#1", "Qwerty123$"] {
+            assert_eq!(detail(raw), "This password is too common. Please choose a less common one.", "{raw}");
+        }
+        for raw in ["Sound#Check9", "Guitar#Riffs7", "Blue-Note-1959", "Ünïcode9!"] {
+            assert!(NewPassword::parse(raw).is_ok(), "{raw}");
         }
     }
 

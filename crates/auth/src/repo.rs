@@ -3,7 +3,7 @@
 use chrono::NaiveDateTime;
 use db::DbConnection;
 use db::diesel::prelude::*;
-use db::schema::{email_verification_tokens as evt, oidc_logins, sessions, users};
+use db::schema::{email_verification_tokens as evt, oidc_logins, password_reset_tokens as prt, sessions, users};
 use values::{Login, SessionId, UserId};
 
 use crate::AuthError;
@@ -35,13 +35,19 @@ pub fn insert_account(conn: &mut DbConnection, new: &NewAccount<'_>) -> QueryRes
     diesel::insert_into(users::table).values(new).execute(conn).map(|_| ())
 }
 
-/// Replaces an unverified account's name and password with those of a repeated sign-up (the
-/// person who can read the mailbox decides, by verifying, which sign-up counts).
-pub fn refresh_unverified(conn: &mut DbConnection, id: UserId, name: &str, hash: &str) -> QueryResult<()> {
-    diesel::update(users::table.filter(users::id.eq(id)).filter(users::email_verified.eq(false)))
-        .set((users::name.eq(name), users::password_hash.eq(hash)))
-        .execute(conn)
-        .map(|_| ())
+pub fn account_by_id(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Account>> {
+    users::table.filter(users::id.eq(id)).select(Account::as_select()).first(conn).optional()
+}
+
+/// Sets a new password hash. A password set through an e-mailed link also proves the address.
+pub fn set_password(conn: &mut DbConnection, id: UserId, hash: &str, verified: bool) -> QueryResult<()> {
+    let target = users::table.filter(users::id.eq(id));
+    if verified {
+        diesel::update(target).set((users::password_hash.eq(hash), users::email_verified.eq(true))).execute(conn)?;
+    } else {
+        diesel::update(target).set(users::password_hash.eq(hash)).execute(conn)?;
+    }
+    Ok(())
 }
 
 pub fn mark_verified(conn: &mut DbConnection, id: UserId) -> QueryResult<()> {
@@ -100,12 +106,51 @@ pub fn take_verification_token(conn: &mut DbConnection, token_hash: &str) -> Que
     Ok(row.filter(|(_, expires)| *expires > now).map(|(user, _)| user))
 }
 
+// --- password-reset tokens ---
+
+/// Keeps a new reset token for `user_id`; older ones stop working.
+pub fn replace_reset_token(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    token_hash: &str,
+    now: NaiveDateTime,
+    expires_at: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::delete(prt::table.filter(prt::user_id.eq(user_id))).execute(conn)?;
+    diesel::insert_into(prt::table)
+        .values((
+            prt::token_hash.eq(token_hash),
+            prt::user_id.eq(user_id),
+            prt::created_at.eq(now),
+            prt::expires_at.eq(expires_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Uses up a reset token: the user it belonged to, if it was valid. A token works once.
+pub fn take_reset_token(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<UserId>> {
+    let now = db::time::now();
+    let row: Option<(UserId, NaiveDateTime)> = prt::table
+        .filter(prt::token_hash.eq(token_hash))
+        .select((prt::user_id, prt::expires_at))
+        .first(conn)
+        .optional()?;
+    diesel::delete(prt::table.filter(prt::token_hash.eq(token_hash))).execute(conn)?;
+    Ok(row.filter(|(_, expires)| *expires > now).map(|(user, _)| user))
+}
+
+pub fn delete_reset_tokens(conn: &mut DbConnection, user_id: UserId) -> QueryResult<usize> {
+    diesel::delete(prt::table.filter(prt::user_id.eq(user_id))).execute(conn)
+}
+
 // --- sessions ---
 
 pub fn insert_session(
     conn: &mut DbConnection,
     id: SessionId,
     user_id: UserId,
+    user_agent: Option<&str>,
     now: NaiveDateTime,
     expires_at: NaiveDateTime,
 ) -> QueryResult<()> {
@@ -115,9 +160,61 @@ pub fn insert_session(
             sessions::user_id.eq(user_id),
             sessions::created_at.eq(now),
             sessions::expires_at.eq(expires_at),
+            sessions::user_agent.eq(user_agent),
+            sessions::last_seen_at.eq(now),
         ))
         .execute(conn)
         .map(|_| ())
+}
+
+/// How stale `last_seen_at` may get before a request writes it again: a write per request
+/// would cost more than the Sessions list is worth.
+const TOUCH_EVERY: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
+
+/// Notes that a session was used now, at most once per `TOUCH_EVERY`.
+pub fn touch_session(conn: &mut DbConnection, id: SessionId, now: NaiveDateTime) -> QueryResult<()> {
+    diesel::update(
+        sessions::table
+            .filter(sessions::id.eq(id))
+            .filter(sessions::last_seen_at.is_null().or(sessions::last_seen_at.lt(now - TOUCH_EVERY))),
+    )
+    .set(sessions::last_seen_at.eq(now))
+    .execute(conn)
+    .map(|_| ())
+}
+
+/// A live session as the Sessions list shows it.
+#[derive(Debug, Clone, Queryable)]
+pub struct SessionRow {
+    pub id: SessionId,
+    pub user_agent: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub last_seen_at: Option<NaiveDateTime>,
+}
+
+/// The live sessions of a person, most recently used first (`sessions_user_id_idx`).
+pub fn live_sessions(conn: &mut DbConnection, user_id: UserId) -> QueryResult<Vec<SessionRow>> {
+    sessions::table
+        .filter(sessions::user_id.eq(user_id))
+        .filter(sessions::expires_at.gt(db::time::now()))
+        .select((sessions::id, sessions::user_agent, sessions::created_at, sessions::last_seen_at))
+        .order((sessions::last_seen_at.desc(), sessions::id.desc()))
+        .limit(200)
+        .load(conn)
+}
+
+/// Ends one of a person's sessions; 0 when it is not theirs (or gone already).
+pub fn delete_own_session(conn: &mut DbConnection, user_id: UserId, id: SessionId) -> QueryResult<usize> {
+    diesel::delete(sessions::table.filter(sessions::id.eq(id)).filter(sessions::user_id.eq(user_id))).execute(conn)
+}
+
+/// Ends every session of a person but `keep`.
+pub fn delete_sessions_except(conn: &mut DbConnection, user_id: UserId, keep: Option<SessionId>) -> QueryResult<usize> {
+    let mine = sessions::table.filter(sessions::user_id.eq(user_id));
+    match keep {
+        Some(keep) => diesel::delete(mine.filter(sessions::id.ne(keep))).execute(conn),
+        None => diesel::delete(mine).execute(conn),
+    }
 }
 
 /// The account of a live session, in one query.
@@ -184,11 +281,12 @@ pub fn take_oidc_login(conn: &mut DbConnection, state: &str) -> QueryResult<Opti
     }))
 }
 
-/// Removes what has expired: sessions, verification tokens and unfinished OIDC logins.
+/// Removes what has expired: sessions, verification and reset tokens, unfinished OIDC logins.
 pub fn sweep_expired(conn: &mut DbConnection, oidc_cutoff: NaiveDateTime) -> QueryResult<usize> {
     let now = db::time::now();
     let a = diesel::delete(sessions::table.filter(sessions::expires_at.le(now))).execute(conn)?;
     let b = diesel::delete(evt::table.filter(evt::expires_at.le(now))).execute(conn)?;
     let c = diesel::delete(oidc_logins::table.filter(oidc_logins::created_at.le(oidc_cutoff))).execute(conn)?;
-    Ok(a + b + c)
+    let d = diesel::delete(prt::table.filter(prt::expires_at.le(now))).execute(conn)?;
+    Ok(a + b + c + d)
 }

@@ -24,25 +24,38 @@ const OIDC_LOGIN_LIFETIME: Duration = Duration::from_secs(10 * 60);
 pub struct ThrottleRules {
     /// Sign-in attempts from one client address.
     pub login_per_client: Rule,
-    /// Failed sign-ins on one account, from anywhere.
+    /// Failed sign-ins on one account from one client address: past this, that client waits
+    /// for the window to end (429). Other clients are not locked out by it.
+    pub login_failures_per_client: Rule,
+    /// Failed sign-ins on one account from anywhere: past this, every sign-in on the account is
+    /// slowed down (a growing delay, never a lock, so nobody can lock the owner out).
     pub login_failures_per_account: Rule,
+    /// The first delay once `login_failures_per_account` is passed; it doubles with each further
+    /// failure, up to 32 times this.
+    pub login_slowdown_step: Duration,
     pub signup_per_client: Rule,
     /// Sign-ups naming one address (each unverified repeat mails a fresh link).
     pub signup_per_account: Rule,
     pub resend_per_client: Rule,
-    /// One verification e-mail per address per this long.
+    /// One resend (of a verification or a password-reset e-mail) per address per this long,
+    /// counted whether or not the address has an account.
     pub resend_cooldown: Duration,
+    /// Password-reset requests from one client address.
+    pub reset_per_client: Rule,
 }
 
 impl Default for ThrottleRules {
     fn default() -> Self {
         ThrottleRules {
             login_per_client: Rule::per_minutes(30, 5),
+            login_failures_per_client: Rule::per_minutes(10, 15),
             login_failures_per_account: Rule::per_minutes(10, 15),
+            login_slowdown_step: Duration::from_millis(250),
             signup_per_client: Rule::per_minutes(20, 60),
             signup_per_account: Rule::per_minutes(5, 60),
             resend_per_client: Rule::per_minutes(10, 60),
             resend_cooldown: Duration::from_secs(180),
+            reset_per_client: Rule::per_minutes(10, 60),
         }
     }
 }
@@ -53,8 +66,11 @@ pub struct AuthConfig {
     pub public_url: String,
     /// The app's sign-in page, where verification links and Google sign-in land.
     pub sign_in_page: String,
-    /// Origins (`scheme://host[:port]`) whose pages may receive a token after Google sign-in.
+    /// Origins (`scheme://host[:port]`) whose sign-in pages may receive a token after Google
+    /// sign-in.
     pub frontend_origins: Vec<String>,
+    /// The page a password-reset e-mail links to; `{token}` becomes the link's token.
+    pub reset_page: String,
     pub throttle: ThrottleRules,
 }
 
@@ -62,27 +78,43 @@ pub struct SignupOutcome {
     pub email: String,
 }
 
-/// Where to send the browser next after `GET /auth/login`.
+/// Where to send the browser next after `GET /auth/login`, and the state the browser must
+/// bring back to the callback (the HTTP layer keeps it in a cookie).
 pub struct GoogleStart {
     pub redirect: String,
+    pub state: String,
 }
 
-struct Inner {
-    db: Db,
-    keys: TokenKeys,
-    mailer: Mailer,
-    oidc: Option<OidcClient>,
-    config: AuthConfig,
+/// Who is asking: the client address throttles key on, and the browser's user agent a new
+/// session remembers (for the Sessions list).
+#[derive(Clone, Debug, Default)]
+pub struct ClientInfo {
+    pub addr: String,
+    pub user_agent: Option<String>,
+}
+
+impl From<&str> for ClientInfo {
+    fn from(addr: &str) -> Self {
+        ClientInfo { addr: addr.to_owned(), user_agent: None }
+    }
+}
+
+pub(crate) struct Inner {
+    pub(crate) db: Db,
+    pub(crate) keys: TokenKeys,
+    pub(crate) mailer: Mailer,
+    pub(crate) oidc: Option<OidcClient>,
+    pub(crate) config: AuthConfig,
 }
 
 #[derive(Clone)]
-pub struct AuthService(Arc<Inner>);
+pub struct AuthService(pub(crate) Arc<Inner>);
 
-fn sha256_hex(s: &str) -> String {
+pub(crate) fn sha256_hex(s: &str) -> String {
     Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn later(d: Duration) -> chrono::NaiveDateTime {
+pub(crate) fn later(d: Duration) -> chrono::NaiveDateTime {
     db::time::now() + chrono::Duration::from_std(d).unwrap_or_default()
 }
 
@@ -106,13 +138,14 @@ impl AuthService {
         name: &str,
         email: &str,
         password: &str,
-        client: &str,
+        client: impl Into<ClientInfo>,
     ) -> Result<SignupOutcome, AuthError> {
+        let client = client.into();
         let name = Name::parse(name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
         let rules = self.0.config.throttle.clone();
-        let (client_key, account_key) = (format!("signup:{client}"), format!("signup-email:{}", email.as_str()));
+        let (client_key, account_key) = (format!("signup:{}", client.addr), format!("signup-email:{}", email.as_str()));
         let lookup = email.clone();
         let existing = self
             .0
@@ -123,21 +156,17 @@ impl AuthService {
                 Ok::<_, AuthError>(repo::account_by_email(conn, lookup.as_str())?)
             })
             .await?;
-        if existing.as_ref().is_some_and(|a| a.email_verified) {
-            return Err(AuthError::AlreadyVerified);
-        }
-        let hash = password::hash_blocking(password).await?;
-
         if let Some(account) = existing {
-            let id = account.id;
-            let name_for_row = name.as_str().to_owned();
-            self.0
-                .db
-                .run(move |conn| Ok::<_, AuthError>(repo::refresh_unverified(conn, id, &name_for_row, &hash)?))
-                .await?;
-            self.send_verification(id, &email, name.as_str()).await?;
+            if account.email_verified {
+                return Err(AuthError::AlreadyVerified);
+            }
+            // A repeated sign-up never changes the account it names: whoever signs up again
+            // only gets the link sent again, to the mailbox of the address. (Replacing the
+            // password here let anyone set the password the real owner then verified.)
+            self.send_verification(account.id, &email, &account.name).await?;
             return Err(AuthError::AlreadyExistsUnverified);
         }
+        let hash = password::hash_blocking(password).await?;
 
         let id = UserId::generate();
         let (row_name, row_email) = (name.as_str().to_owned(), email.as_str().to_owned());
@@ -175,27 +204,21 @@ impl AuthService {
         Ok(SignupOutcome { email: email.as_str().to_owned() })
     }
 
-    /// Makes a fresh link (older ones stop working), starts the resend cooldown and mails it.
-    /// A mail failure is logged, not returned: the account exists and "Resend" can try again.
+    /// Makes a fresh link (older ones stop working) and mails it. A mail failure is logged,
+    /// not returned: the account exists and "Resend" can try again.
     async fn send_verification(&self, user_id: UserId, email: &Email, name: &str) -> Result<(), AuthError> {
         let raw = random_token();
         let hash = sha256_hex(&raw);
-        let cooldown = Rule { max: 1, window: self.0.config.throttle.resend_cooldown };
-        let cooldown_key = format!("resend:{}", email.as_str());
         self.0
             .db
             .run(move |conn| {
-                write_tx(conn, |conn| {
-                    repo::replace_verification_token(
-                        conn,
-                        user_id,
-                        &hash,
-                        db::time::now(),
-                        later(VERIFICATION_LIFETIME),
-                    )?;
-                    // Starts the cooldown (being inside it already is fine here).
-                    throttle::record(conn, &cooldown_key, cooldown)
-                })
+                Ok::<_, AuthError>(repo::replace_verification_token(
+                    conn,
+                    user_id,
+                    &hash,
+                    db::time::now(),
+                    later(VERIFICATION_LIFETIME),
+                )?)
             })
             .await?;
         let link = format!("{}/authorization/verify?token={raw}", self.0.config.public_url);
@@ -203,6 +226,32 @@ impl AuthService {
             tracing::error!(error = %e, "could not send the verification e-mail");
         }
         Ok(())
+    }
+
+    /// The throttles every e-mail-on-request call shares (resend, password reset): one per
+    /// client and `rule`, then one request per address per cooldown, counted whether or not
+    /// the address has an account, so the answers tell nothing about who has one.
+    pub(crate) async fn mail_request(
+        &self,
+        kind: &'static str,
+        email: &Email,
+        client: &str,
+        per_client: Rule,
+    ) -> Result<Option<crate::Account>, AuthError> {
+        let cooldown = Rule { max: 1, window: self.0.config.throttle.resend_cooldown };
+        let (client_key, cooldown_key) = (format!("{kind}-client:{client}"), format!("{kind}:{}", email.as_str()));
+        let lookup = email.clone();
+        self.0
+            .db
+            .run(move |conn| {
+                throttle::hit(conn, &client_key, per_client)?;
+                if let Some(left) = throttle::cooldown(conn, &cooldown_key, cooldown)? {
+                    return Err(AuthError::ResendCooldown(left));
+                }
+                throttle::record(conn, &cooldown_key, cooldown)?;
+                Ok(repo::account_by_email(conn, lookup.as_str())?)
+            })
+            .await
     }
 
     /// Verifies the account a link belongs to. A link works once.
@@ -223,25 +272,14 @@ impl AuthService {
             .await
     }
 
-    /// Sends a new link to an unverified address. The answer is the same whether or not the
-    /// address has an account, so it cannot be used to find out who has one.
+    /// Sends a new link to an unverified address. The answer is the same whether the address
+    /// is unknown, unverified or verified (the first request for any address is answered alike,
+    /// the second within the cooldown gets the same 429), so it cannot be used to find out who
+    /// has an account.
     pub async fn resend_verification(&self, email: &str, client: &str) -> Result<(), AuthError> {
         let email = Email::parse(email)?;
-        let rules = self.0.config.throttle.clone();
-        let (client_key, cooldown_key) = (format!("resend-client:{client}"), format!("resend:{}", email.as_str()));
-        let lookup = email.clone();
-        let account = self
-            .0
-            .db
-            .run(move |conn| {
-                throttle::hit(conn, &client_key, rules.resend_per_client)?;
-                let cooldown = Rule { max: 1, window: rules.resend_cooldown };
-                if let Some(left) = throttle::cooldown(conn, &cooldown_key, cooldown)? {
-                    return Err(AuthError::ResendCooldown(left));
-                }
-                Ok(repo::account_by_email(conn, lookup.as_str())?)
-            })
-            .await?;
+        let per_client = self.0.config.throttle.resend_per_client;
+        let account = self.mail_request("resend", &email, client, per_client).await?;
         match account {
             Some(a) if !a.email_verified => self.send_verification(a.id, &email, &a.name).await,
             _ => Ok(()),
@@ -250,47 +288,89 @@ impl AuthService {
 
     // --- sign-in and sessions ---
 
-    pub async fn login(&self, email: &str, password: &str, client: &str) -> Result<String, AuthError> {
+    pub async fn login(&self, email: &str, password: &str, client: impl Into<ClientInfo>) -> Result<String, AuthError> {
+        let client = client.into();
         let Ok(email) = Email::parse(email) else { return Err(AuthError::BadCredentials) };
         if password.len() > 1024 {
             return Err(AuthError::BadCredentials);
         }
-        let rules = self.0.config.throttle.clone();
-        let client_key = format!("login:{client}");
-        let account_key = format!("login-failed:{}", email.as_str());
-        let (lookup, check_key) = (email.clone(), account_key.clone());
-        let account = self
-            .0
+        let client_key = format!("login:{}", client.addr);
+        self.0
             .db
-            .run(move |conn| {
-                throttle::hit(conn, &client_key, rules.login_per_client)?;
-                throttle::check(conn, &check_key, rules.login_failures_per_account)?;
-                Ok::<_, AuthError>(repo::account_by_email(conn, lookup.as_str())?)
+            .run({
+                let rule = self.0.config.throttle.login_per_client;
+                move |conn| throttle::hit(conn, &client_key, rule)
             })
             .await?;
-        let stored = account.as_ref().and_then(|a| a.password_hash.clone());
-        let ok = password::verify_blocking(password.to_owned(), stored).await?;
-        let account = match account {
-            Some(a) if ok => a,
-            _ => {
-                let rule = self.0.config.throttle.login_failures_per_account;
-                self.0.db.run(move |conn| throttle::record(conn, &account_key, rule)).await?;
-                return Err(AuthError::BadCredentials);
-            }
-        };
+        let account = self.check_password(&email, password, &client.addr).await?;
         if !account.email_verified {
             return Err(AuthError::NotVerified);
         }
-        self.start_session(account.id).await
+        self.start_session(account.id, client.user_agent).await
     }
 
-    async fn start_session(&self, user_id: UserId) -> Result<String, AuthError> {
+    /// The account whose password this is, with the failed-attempt rules around it: a client
+    /// that failed too often on this account waits (429); once the account as a whole has seen
+    /// too many failures, every attempt on it is slowed down by a growing delay instead, so an
+    /// attacker elsewhere can slow the owner down but never lock them out.
+    pub(crate) async fn check_password(
+        &self,
+        email: &Email,
+        password: &str,
+        client: &str,
+    ) -> Result<crate::Account, AuthError> {
+        let rules = self.0.config.throttle.clone();
+        let account_key = format!("login-failed:{}", email.as_str());
+        let pair_key = format!("login-failed:{}:{client}", email.as_str());
+        let lookup = email.clone();
+        let (account, failures) = self
+            .0
+            .db
+            .run({
+                let (account_key, pair_key) = (account_key.clone(), pair_key.clone());
+                move |conn| {
+                    throttle::check(conn, &pair_key, rules.login_failures_per_client)?;
+                    let failures = throttle::count(conn, &account_key, rules.login_failures_per_account)?;
+                    Ok::<_, AuthError>((repo::account_by_email(conn, lookup.as_str())?, failures))
+                }
+            })
+            .await?;
+        if let Some(over) = failures.checked_sub(rules.login_failures_per_account.max) {
+            let factor = 1u32 << over.clamp(0, 5);
+            tokio::time::sleep(rules.login_slowdown_step * factor).await;
+        }
+        let stored = account.as_ref().and_then(|a| a.password_hash.clone());
+        let ok = password::verify_blocking(password.to_owned(), stored).await?;
+        match account {
+            Some(a) if ok => Ok(a),
+            _ => {
+                self.0
+                    .db
+                    .run(move |conn| {
+                        throttle::record(conn, &account_key, rules.login_failures_per_account)?;
+                        throttle::record(conn, &pair_key, rules.login_failures_per_client)
+                    })
+                    .await?;
+                Err(AuthError::BadCredentials)
+            }
+        }
+    }
+
+    pub(crate) async fn start_session(&self, user_id: UserId, user_agent: Option<String>) -> Result<String, AuthError> {
         let session_id = SessionId::generate();
         let expires_at = later(token::LIFETIME);
+        let user_agent = user_agent.map(|ua| ua.chars().take(300).collect::<String>());
         self.0
             .db
             .run(move |conn| {
-                Ok::<_, AuthError>(repo::insert_session(conn, session_id, user_id, db::time::now(), expires_at)?)
+                Ok::<_, AuthError>(repo::insert_session(
+                    conn,
+                    session_id,
+                    user_id,
+                    user_agent.as_deref(),
+                    db::time::now(),
+                    expires_at,
+                )?)
             })
             .await?;
         self.0.keys.issue(user_id, session_id, expires_at)
@@ -302,7 +382,13 @@ impl AuthService {
         let account = self
             .0
             .db
-            .run(move |conn| Ok::<_, AuthError>(repo::session_account(conn, user_id, session_id)?))
+            .run(move |conn| {
+                let account = repo::session_account(conn, user_id, session_id)?;
+                if account.is_some() {
+                    repo::touch_session(conn, session_id, db::time::now())?;
+                }
+                Ok::<_, AuthError>(account)
+            })
             .await?
             .ok_or(AuthError::Unauthenticated)?;
         Ok(CurrentUser::from_account(account, session_id))
@@ -317,6 +403,7 @@ impl AuthService {
     }
 
     /// Forgets expired sessions, links, unfinished Google sign-ins and old throttle windows.
+    /// (Password-reset links are swept with the rest.)
     pub async fn sweep(&self) -> Result<usize, AuthError> {
         let oidc_cutoff = db::time::now() - chrono::Duration::from_std(OIDC_LOGIN_LIFETIME).unwrap_or_default();
         self.0
@@ -331,14 +418,18 @@ impl AuthService {
 
     // --- Google sign-in ---
 
-    /// `return_to` when it is an address on one of our frontend origins, else our sign-in page.
+    /// `return_to` when it is a sign-in page on one of our frontend origins (`.../sign-in`, or
+    /// `#/sign-in` for a hash-routed client), else our own sign-in page: a token is only ever
+    /// handed to a sign-in page, the one place our app accepts a token from its address.
     pub fn safe_return_to(&self, return_to: Option<&str>) -> String {
         let config = &self.0.config;
         return_to
             .and_then(|r| url::Url::parse(r).ok())
             .filter(|u| {
                 let origin = u.origin().ascii_serialization();
-                config.frontend_origins.iter().any(|o| o.trim_end_matches('/') == origin)
+                let sign_in = u.path().trim_end_matches('/').ends_with("/sign-in")
+                    || u.fragment().is_some_and(|f| f.split('?').next().unwrap_or_default().ends_with("/sign-in"));
+                sign_in && config.frontend_origins.iter().any(|o| o.trim_end_matches('/') == origin)
             })
             .map(String::from)
             .unwrap_or_else(|| config.sign_in_page.clone())
@@ -349,23 +440,30 @@ impl AuthService {
         let return_to = self.safe_return_to(return_to);
         let (state, nonce, verifier) = (random_token(), random_token(), random_token());
         let redirect = oidc.authorization_url(&state, &nonce, &verifier).await?;
+        let row_state = state.clone();
         self.0
             .db
-            .run(move |conn| Ok::<_, AuthError>(repo::insert_oidc_login(conn, &state, &verifier, &nonce, &return_to)?))
+            .run(move |conn| {
+                Ok::<_, AuthError>(repo::insert_oidc_login(conn, &row_state, &verifier, &nonce, &return_to)?)
+            })
             .await?;
-        Ok(GoogleStart { redirect })
+        Ok(GoogleStart { redirect, state })
     }
 
     /// Finishes Google sign-in; always answers where to send the browser: the page that started
-    /// it with `?token=` on success, or with `?error=google` on failure.
+    /// it with `?token=` on success, or with `?error=google` on failure. `browser_state` is the
+    /// state the browser kept since it started (a cookie): a callback from any other browser
+    /// (a link an attacker had someone open, to sign them into the attacker's account) fails.
     pub async fn google_callback(
         &self,
         code: Option<&str>,
         state: Option<&str>,
+        browser_state: Option<&str>,
         provider_error: Option<&str>,
+        client: ClientInfo,
     ) -> String {
         let pending = match state {
-            Some(s) if s.len() <= 200 => {
+            Some(s) if s.len() <= 200 && browser_state == Some(s) => {
                 let s = s.to_owned();
                 self.0.db.run(move |conn| Ok::<_, AuthError>(repo::take_oidc_login(conn, &s)?)).await
             }
@@ -390,7 +488,7 @@ impl AuthService {
         let outcome = match (provider_error, code) {
             (Some(err), _) => Err(AuthError::google(format!("the provider answered {err}"))),
             (None, None) => Err(AuthError::google("no code in the callback")),
-            (None, Some(code)) => self.finish_google(code, &pending.pkce_verifier, &pending.nonce).await,
+            (None, Some(code)) => self.finish_google(code, &pending.pkce_verifier, &pending.nonce, client).await,
         };
         match outcome {
             Ok(token) => with_query(&pending.return_to, "token", &token),
@@ -401,11 +499,17 @@ impl AuthService {
         }
     }
 
-    async fn finish_google(&self, code: &str, verifier: &str, nonce: &str) -> Result<String, AuthError> {
+    async fn finish_google(
+        &self,
+        code: &str,
+        verifier: &str,
+        nonce: &str,
+        client: ClientInfo,
+    ) -> Result<String, AuthError> {
         let oidc = self.0.oidc.as_ref().ok_or(AuthError::GoogleNotConfigured)?;
         let claims = oidc.exchange(code, verifier, nonce).await?;
         let user_id = self.0.db.run(move |conn| write_tx(conn, |conn| google_account(conn, &claims))).await?;
-        self.start_session(user_id).await
+        self.start_session(user_id, client.user_agent).await
     }
 }
 

@@ -90,6 +90,20 @@ pub fn check(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthE
     }
 }
 
+/// The hits `key` has in its current window (0 when the window has ended).
+pub fn count(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, AuthError> {
+    use db::diesel::prelude::*;
+    use db::schema::throttle_buckets::dsl as t;
+    let cutoff = window_cutoff(db::time::now(), rule);
+    let hits: Option<i64> = t::throttle_buckets
+        .filter(t::key.eq(key))
+        .filter(t::window_start.gt(cutoff))
+        .select(t::hits)
+        .first(conn)
+        .optional()?;
+    Ok(hits.unwrap_or(0))
+}
+
 /// Time left before `key` may be hit again, if it was hit within the rule's window; used for
 /// cooldowns (one hit per window).
 pub fn cooldown(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<Option<Duration>, AuthError> {

@@ -42,6 +42,17 @@ diesel::table! {
         user_id -> BigInt,
         created_at -> Timestamp,
         expires_at -> Timestamp,
+        user_agent -> Nullable<Text>,
+        last_seen_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    password_reset_tokens (token_hash) {
+        token_hash -> Text,
+        user_id -> BigInt,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
     }
 }
 
@@ -74,11 +85,13 @@ diesel::table! {
 
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(email_verification_tokens -> users (user_id));
+diesel::joinable!(password_reset_tokens -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
     email_verification_tokens,
+    password_reset_tokens,
     throttle_buckets,
     oidc_logins,
     listens,

@@ -48,3 +48,17 @@ pub fn png(width: u32, text: Option<&str>) -> Vec<u8> {
     png.extend(chunk(b"IEND", &[]));
     png
 }
+
+/// A baseline JPEG of `width`×`height` as far as its markers go (SOI, JFIF, SOF0, one scan,
+/// EOI): enough for the parts that read JPEG structure, which is all the server does with one.
+pub fn jpeg(width: u16, height: u16) -> Vec<u8> {
+    let mut j = vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 16];
+    j.extend_from_slice(b"JFIF\0\x01\x01\0\0\x01\0\x01\0\0");
+    j.extend_from_slice(&[0xFF, 0xC0, 0, 11, 8]);
+    j.extend_from_slice(&height.to_be_bytes());
+    j.extend_from_slice(&width.to_be_bytes());
+    j.extend_from_slice(&[1, 1, 0x11, 0]);
+    j.extend_from_slice(&[0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 0x3F, 0]);
+    j.extend_from_slice(&[0x12, 0x34, 0xFF, 0x00, 0x56, 0xFF, 0xD9]);
+    j
+}

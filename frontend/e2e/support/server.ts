@@ -102,7 +102,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       SELFSOUND_WEB_DIR: DIST_DIR,
       // Account set-up names its own client address (accounts.ts) so the suite stays under the
       // per-address sign-up and sign-in throttles; the browser sends no such header.
-      SELFSOUND_TRUST_PROXY: 'true',
+      // The browser tests talk to the server from loopback, which they declare a trusted proxy.
+      SELFSOUND_TRUSTED_PROXIES: '127.0.0.1/32',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

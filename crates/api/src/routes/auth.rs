@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, ClientAddr, TOKEN_COOKIE, raw_token};
+use crate::extract::{AuthUser, Client, raw_token};
 use crate::state::AppState;
 use crate::wire::Message;
 
@@ -42,6 +42,12 @@ pub struct EmailRequest {
     email: String,
 }
 
+impl EmailRequest {
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+}
+
 /// The signed-in user, as `GET /authorization/me` answers.
 #[derive(Serialize, ToSchema)]
 pub struct Me {
@@ -62,10 +68,10 @@ pub struct Me {
 #[post("/authorization/signup")]
 pub async fn signup(
     state: web::Data<AppState>,
-    client: ClientAddr,
+    client: Client,
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let out = state.auth.signup(&body.name, &body.email, &body.password, &client.0).await?;
+    let out = state.auth.signup(&body.name, &body.email, &body.password, client.0).await?;
     Ok(HttpResponse::Ok().json(SignupResponse {
         message: "Account created. We sent a verification link to your email address.".into(),
         email: out.email,
@@ -99,10 +105,10 @@ pub async fn verify(state: web::Data<AppState>, query: web::Query<VerifyQuery>) 
 #[post("/authorization/resend-verification")]
 pub async fn resend_verification(
     state: web::Data<AppState>,
-    client: ClientAddr,
+    client: Client,
     body: web::Json<EmailRequest>,
 ) -> Result<web::Json<Message>, ApiError> {
-    state.auth.resend_verification(&body.email, &client.0).await?;
+    state.auth.resend_verification(&body.email, &client.0.addr).await?;
     Ok(web::Json(Message::new("If this address is waiting for verification, a new email is on its way.")))
 }
 
@@ -114,10 +120,10 @@ pub async fn resend_verification(
 #[post("/authorization/logindefault")]
 pub async fn login(
     state: web::Data<AppState>,
-    client: ClientAddr,
+    client: Client,
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let access_token = state.auth.login(&body.email, &body.password, &client.0).await?;
+    let access_token = state.auth.login(&body.email, &body.password, client.0).await?;
     Ok(HttpResponse::Ok()
         .cookie(token_cookie(&state, access_token.clone()))
         .insert_header((header::CACHE_CONTROL, "no-store"))
@@ -156,7 +162,7 @@ pub async fn delete_me(state: web::Data<AppState>, user: AuthUser) -> Result<Htt
 /// check (`extract.rs`), whatever the SameSite setting.
 fn token_cookie(state: &AppState, value: String) -> Cookie<'static> {
     let config = &state.config;
-    Cookie::build(TOKEN_COOKIE, value)
+    Cookie::build(crate::extract::TOKEN_COOKIE, value)
         .path("/")
         .http_only(true)
         .same_site(config.cookie_same_site)
@@ -166,7 +172,7 @@ fn token_cookie(state: &AppState, value: String) -> Cookie<'static> {
 }
 
 /// The same cookie, expired: a browser only replaces a cookie sent with the same attributes.
-fn removal_cookie(state: &AppState) -> Cookie<'static> {
+pub(crate) fn removal_cookie(state: &AppState) -> Cookie<'static> {
     let mut c = token_cookie(state, String::new());
     c.make_removal();
     c
@@ -174,21 +180,22 @@ fn removal_cookie(state: &AppState) -> Cookie<'static> {
 
 /// Ends the session the request's token names (always answers 200) and clears the cookie.
 async fn end_session(state: &AppState, req: &HttpRequest) -> Result<HttpResponse, ApiError> {
-    if let Some(token) = raw_token(req) {
+    if let Some(token) = raw_token(req, state)? {
         state.auth.logout(&token).await?;
     }
     Ok(HttpResponse::Ok().cookie(removal_cookie(state)).json(Message::new("Logged out")))
 }
 
-/// Ends the session (always answers 200) and clears the `access_token` cookie.
-#[utoipa::path(tag = "auth", responses((status = 200, body = Message)))]
+/// Ends the session (always answers 200) and clears the `access_token` cookie. With the cookie
+/// alone, the request must come from one of our origins (403 otherwise).
+#[utoipa::path(tag = "auth", responses((status = 200, body = Message), (status = 403, body = Detail)))]
 #[post("/auth/logout")]
 pub async fn logout(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     end_session(&state, &req).await
 }
 
 /// The same as `POST /auth/logout`; spec §7 names both.
-#[utoipa::path(tag = "auth", responses((status = 200, body = Message)))]
+#[utoipa::path(tag = "auth", responses((status = 200, body = Message), (status = 403, body = Detail)))]
 #[post("/authorization/logout")]
 pub async fn logout_authorization(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     end_session(&state, &req).await
@@ -226,7 +233,25 @@ pub async fn google_login(
 ) -> Result<HttpResponse, ApiError> {
     tracing::debug!(mobile = ?query.mobile, ios = ?query.ios, "Google sign-in started");
     let start = state.auth.google_start(query.state.as_deref()).await?;
-    Ok(HttpResponse::Found().insert_header((header::LOCATION, start.redirect)).finish())
+    Ok(HttpResponse::Found()
+        .cookie(oidc_state_cookie(&state, start.state))
+        .insert_header((header::LOCATION, start.redirect))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish())
+}
+
+const OIDC_STATE_COOKIE: &str = "selfsound_oidc_state";
+
+/// Binds a Google sign-in to the browser that started it: only that browser brings the state
+/// back to the callback. `SameSite=Lax` still sends it on the provider's top-level redirect.
+fn oidc_state_cookie(state: &AppState, value: String) -> Cookie<'static> {
+    Cookie::build(OIDC_STATE_COOKIE, value)
+        .path("/auth/callback")
+        .http_only(true)
+        .same_site(actix_web::cookie::SameSite::Lax)
+        .secure(state.config.public_url.starts_with("https://"))
+        .max_age(actix_web::cookie::time::Duration::minutes(10))
+        .finish()
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -237,13 +262,32 @@ pub struct CallbackQuery {
 }
 
 /// Where the provider sends the browser back; ends on the sign-in page with `?token=` or
-/// `?error=google`.
+/// `?error=google`. Only the browser that started the sign-in (it holds the state cookie) can
+/// finish it.
 #[utoipa::path(tag = "auth", params(CallbackQuery),
     responses((status = 302, description = "to the sign-in page")))]
 #[get("/auth/callback")]
-pub async fn google_callback(state: web::Data<AppState>, query: web::Query<CallbackQuery>) -> HttpResponse {
-    let to = state.auth.google_callback(query.code.as_deref(), query.state.as_deref(), query.error.as_deref()).await;
+pub async fn google_callback(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    client: Client,
+    query: web::Query<CallbackQuery>,
+) -> HttpResponse {
+    let browser_state = req.cookie(OIDC_STATE_COOKIE).map(|c| c.value().to_owned());
+    let to = state
+        .auth
+        .google_callback(
+            query.code.as_deref(),
+            query.state.as_deref(),
+            browser_state.as_deref(),
+            query.error.as_deref(),
+            client.0,
+        )
+        .await;
+    let mut used = oidc_state_cookie(&state, String::new());
+    used.make_removal();
     HttpResponse::Found()
+        .cookie(used)
         .insert_header((header::LOCATION, to))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .finish()

@@ -14,6 +14,16 @@ use crate::state::AppState;
 pub const DEFAULT_AVATAR_PATH: &str = "/static/default-avatar-v1.svg";
 const DEFAULT_AVATAR: &[u8] = include_bytes!("../../assets/default-avatar.svg");
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const MEDIA_CSP: &str = "default-src 'none'; sandbox";
+
+/// Types a browser would show as a page (with scripts, links, forms) rather than as media.
+pub fn renders_as_document(content_type: &str) -> bool {
+    let t = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    !(t.starts_with("image/") || t.starts_with("audio/") || t.starts_with("video/"))
+        || t.contains("xml")
+        || t.contains("svg")
+        || t.contains("html")
+}
 
 /// The picture of everyone who has not chosen one.
 #[utoipa::path(tag = "media",
@@ -48,11 +58,18 @@ pub async fn media(
         }
         Err(e) => return Err(e.into()),
     };
+    let content_type = media_validation::content_type_for(&key);
     let mut res = HttpResponse::build(if object.partial { StatusCode::PARTIAL_CONTENT } else { StatusCode::OK });
-    res.insert_header((header::CONTENT_TYPE, media_validation::content_type_for(&key)))
+    res.insert_header((header::CONTENT_TYPE, content_type))
         .insert_header((header::ACCEPT_RANGES, "bytes"))
         .insert_header((header::CACHE_CONTROL, IMMUTABLE))
+        // Whatever an object is, opened on its own it runs nothing and reaches nothing.
+        .insert_header((header::CONTENT_SECURITY_POLICY, MEDIA_CSP))
         .no_chunking(object.range.end - object.range.start);
+    if renders_as_document(content_type) {
+        // XML (MusicXML), SVG and HTML would be documents in a browser tab: download them.
+        res.insert_header((header::CONTENT_DISPOSITION, "attachment"));
+    }
     if object.partial {
         res.insert_header((
             header::CONTENT_RANGE,

@@ -1,5 +1,6 @@
 //! Handlers, one module per area; each handler parses, calls one domain function, shapes JSON.
 
+pub mod account;
 pub mod auth;
 pub mod health;
 pub mod media;
@@ -9,6 +10,7 @@ pub mod profiles;
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(health::healthz)
         .configure(auth::configure)
+        .configure(account::configure)
         .configure(profiles::configure)
         .service(media::default_avatar)
         .service(media::media);

@@ -89,6 +89,9 @@ async fn wrong_password_and_unknown_email_get_one_identical_401(db: TestDb) {
 async fn resend_verification_waits_three_minutes(db: TestDb) {
     let app = spawn_app(db).await;
     app.sign_up("Ada", "ada@example.com", PASSWORD).await;
+    // The sign-up's own e-mail does not start the cooldown; the first resend does.
+    let first = app.post("/authorization/resend-verification", None, json!({"email": "ada@example.com"})).await;
+    assert_eq!(first.status, StatusCode::OK);
     let res = app.post("/authorization/resend-verification", None, json!({"email": "ada@example.com"})).await;
     assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS);
     assert!(res.detail().starts_with("Please wait "), "{}", res.detail());
@@ -251,6 +254,31 @@ fn location(res: &reqwest::Response) -> String {
     res.headers()["location"].to_str().unwrap().to_owned()
 }
 
+/// The state cookie `GET /auth/login` gives the browser, as a `Cookie` header value.
+pub fn state_cookie(start: &reqwest::Response) -> String {
+    let set = start
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|v| v.starts_with("selfsound_oidc_state="))
+        .expect("a state cookie");
+    assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax"), "{set}");
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// Follows a started Google sign-in through the test provider (`approve` or `deny`) back to our
+/// callback, as the browser that started it (it brings the state cookie).
+async fn through_provider(
+    app: &crate::common::TestApp,
+    start: &reqwest::Response,
+    decision: &str,
+) -> reqwest::Response {
+    let to = location(start).replace("/authorize?", &format!("/authorize/{decision}?"));
+    let back = app.client.get(to).send().await.unwrap();
+    app.client.get(location(&back)).header("cookie", state_cookie(start)).send().await.unwrap()
+}
+
 /// A test provider signing in as (`sub`, `email`, `name`), and our server configured for it.
 async fn app_with_google(
     db: TestDb,
@@ -299,7 +327,8 @@ async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
     let back = app.client.get(approve).send().await.unwrap();
     let callback = location(&back);
     assert!(callback.starts_with(&format!("{}/auth/callback?", app.url)));
-    let done = app.client.get(&callback).send().await.unwrap();
+    let cookie = state_cookie(&start);
+    let done = app.client.get(&callback).header("cookie", &cookie).send().await.unwrap();
     let landing = url::Url::parse(&location(&done)).unwrap();
     assert_eq!(landing.as_str().split('?').next().unwrap(), sign_in_page);
     let token = landing.query_pairs().find(|(k, _)| k == "token").map(|(_, v)| v.into_owned()).expect("?token=");
@@ -311,14 +340,12 @@ async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
     let first_id = me.body["id"].clone();
 
     // The callback cannot be replayed: the state was used up.
-    let replay = app.client.get(&callback).send().await.unwrap();
+    let replay = app.client.get(&callback).header("cookie", &cookie).send().await.unwrap();
     assert!(location(&replay).ends_with("?error=google"));
 
     // Signing in again finds the same user by the provider's subject.
     let again = app.client.get(format!("{}/auth/login", app.url)).send().await.unwrap();
-    let approve = location(&again).replace("/authorize?", "/authorize/approve?");
-    let back = app.client.get(approve).send().await.unwrap();
-    let done = app.client.get(location(&back)).send().await.unwrap();
+    let done = through_provider(&app, &again, "approve").await;
     let landing = location(&done);
     assert!(landing.starts_with(&format!("{sign_in_page}?token=")), "no state: our own sign-in page ({landing})");
     let token = landing.split("token=").nth(1).unwrap();
@@ -332,16 +359,12 @@ async fn google_sign_in_end_to_end_against_a_test_provider(db: TestDb) {
         .send()
         .await
         .unwrap();
-    let approve = location(&evil).replace("/authorize?", "/authorize/approve?");
-    let back = app.client.get(approve).send().await.unwrap();
-    let done = app.client.get(location(&back)).send().await.unwrap();
+    let done = through_provider(&app, &evil, "approve").await;
     assert!(location(&done).starts_with(&sign_in_page));
 
     // Cancelling at the provider comes back as an error on the sign-in page.
     let start = app.client.get(format!("{}/auth/login", app.url)).send().await.unwrap();
-    let deny = location(&start).replace("/authorize?", "/authorize/deny?");
-    let back = app.client.get(deny).send().await.unwrap();
-    let done = app.client.get(location(&back)).send().await.unwrap();
+    let done = through_provider(&app, &start, "deny").await;
     assert_eq!(location(&done), format!("{sign_in_page}?error=google"));
 
     // A forged callback is refused.
@@ -354,13 +377,39 @@ async fn google_sign_in_links_an_account_with_the_same_verified_address(db: Test
     let (provider, app) = app_with_google(db, "sub-ada", "ada@example.com", "Ada G").await;
     let password_token = app.verified_user("Ada", "ada@example.com").await;
     let start = app.client.get(format!("{}/auth/login", app.url)).send().await.unwrap();
-    let back = app.client.get(location(&start).replace("/authorize?", "/authorize/approve?")).send().await.unwrap();
-    let done = app.client.get(location(&back)).send().await.unwrap();
+    let done = through_provider(&app, &start, "approve").await;
     let token = location(&done).split("token=").nth(1).unwrap().to_owned();
     let via_google = app.get("/authorization/me", Some(&token)).await.body;
     let via_password = app.get("/authorization/me", Some(&password_token)).await.body;
     assert_eq!(via_google["id"], via_password["id"]);
     assert_eq!(via_google["name"], "Ada", "the existing profile is kept");
+    provider.stop().await;
+}
+
+/// Login CSRF: an attacker starts a sign-in with their own Google account and has the victim's
+/// browser open the callback link; without the state cookie of the browser that started it,
+/// no token is handed out. A token goes only to a sign-in page of ours.
+async fn google_sign_in_finishes_only_in_the_browser_that_started_it(db: TestDb) {
+    let (provider, app) = app_with_google(db, "sub-eve", "eve@example.com", "Eve").await;
+    let sign_in_page = format!("{}/app/sign-in", app.url);
+    let start = app.client.get(format!("{}/auth/login", app.url)).send().await.unwrap();
+    let back = app.client.get(location(&start).replace("/authorize?", "/authorize/approve?")).send().await.unwrap();
+    let planted = app.client.get(location(&back)).send().await.unwrap();
+    assert_eq!(location(&planted), format!("{sign_in_page}?error=google"), "another browser gets no token");
+    let wrong = app.client.get(location(&back)).header("cookie", "selfsound_oidc_state=guess").send().await.unwrap();
+    assert_eq!(location(&wrong), format!("{sign_in_page}?error=google"));
+
+    for elsewhere in [format!("{}/app/home", app.url), format!("{}/app/profile?x=1", app.url)] {
+        let start = app
+            .client
+            .get(format!("{}/auth/login", app.url))
+            .query(&[("state", elsewhere.as_str())])
+            .send()
+            .await
+            .unwrap();
+        let done = through_provider(&app, &start, "approve").await;
+        assert!(location(&done).starts_with(&format!("{sign_in_page}?token=")), "{elsewhere}: {}", location(&done));
+    }
     provider.stop().await;
 }
 
@@ -416,6 +465,7 @@ test_support::both_backends!(
     google_sign_in_says_clearly_when_it_is_not_set_up,
     google_sign_in_end_to_end_against_a_test_provider,
     google_sign_in_links_an_account_with_the_same_verified_address,
+    google_sign_in_finishes_only_in_the_browser_that_started_it,
     the_web_app_is_served_with_history_fallback,
     cors_allows_credentials_only_for_configured_origins,
 );

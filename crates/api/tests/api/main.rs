@@ -9,4 +9,5 @@ mod http;
 #[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
 mod profiles;
+mod security;
 mod upload;

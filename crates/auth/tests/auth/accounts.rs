@@ -28,6 +28,7 @@ fn harness_with(db: TestDb, throttle: auth::ThrottleRules) -> Harness {
         public_url: "http://127.0.0.1:9".into(),
         sign_in_page: "http://127.0.0.1:9/app/sign-in".into(),
         frontend_origins: vec!["http://127.0.0.1:9".into()],
+        reset_page: "http://127.0.0.1:9/app/reset-password#token={token}".into(),
         throttle,
     };
     let auth = AuthService::new(db.db.clone(), TokenKeys::new(&[7; 32]), mailer, None, config);
@@ -80,7 +81,12 @@ async fn second_signup_of_an_unverified_address_sends_a_fresh_link(db: TestDb) {
     assert_eq!(mails(h.mail.path()).len(), 2, "a fresh e-mail is sent");
     assert!(h.auth.verify_email(&first).await.is_err(), "the older link no longer works");
     h.auth.verify_email(&latest_token(h.mail.path())).await.unwrap();
-    assert!(h.auth.login("ada@example.com", "Other#Pass1", "c1").await.is_ok(), "the latest sign-up counts");
+    // A repeated sign-up never changes the account: whoever signed up again (an attacker
+    // racing the owner) gets nothing by it; the owner's password and name stay.
+    let retry = h.auth.login("ada@example.com", "Other#Pass1", "c1").await;
+    assert!(matches!(retry, Err(AuthError::BadCredentials)), "the repeat's password does not work");
+    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    assert_eq!(h.auth.authenticate(&token).await.unwrap().name, "Ada");
 }
 
 async fn wrong_password_and_unknown_address_get_the_same_answer(db: TestDb) {
@@ -134,12 +140,16 @@ async fn logins_are_unique_even_for_the_same_local_part(db: TestDb) {
 async fn resend_has_a_three_minute_cooldown_per_address(db: TestDb) {
     let h = harness(db);
     h.auth.signup("Ada", "ada@example.com", PASSWORD, "c1").await.unwrap();
+    // The sign-up's own e-mail does not start the cooldown; the first resend does, for any
+    // address, so the answers say nothing about which addresses have an account.
+    h.auth.resend_verification("ada@example.com", "c1").await.unwrap();
     let err = h.auth.resend_verification("ada@example.com", "c1").await.err().unwrap();
     let AuthError::ResendCooldown(left) = err else { panic!("cooldown expected, got {err}") };
     assert!(left > Duration::from_secs(170) && left <= Duration::from_secs(180), "{left:?}");
     assert!(err.to_string().starts_with("Please wait 2:") || err.to_string().starts_with("Please wait 3:00"));
-    // Another address is not held back, and the answer does not reveal that it has no account.
     h.auth.resend_verification("nobody@example.com", "c1").await.unwrap();
+    let unknown = h.auth.resend_verification("nobody@example.com", "c1").await.err().unwrap();
+    assert!(matches!(unknown, AuthError::ResendCooldown(_)), "an unknown address is answered alike");
 }
 
 async fn resend_after_the_cooldown_sends_a_new_link(db: TestDb) {
@@ -163,16 +173,36 @@ async fn sign_in_is_throttled_per_client(db: TestDb) {
     assert!(h.auth.login("ada@example.com", PASSWORD, "10.0.0.2").await.is_ok(), "another client is not held back");
 }
 
-async fn failed_sign_ins_lock_the_account_for_a_while(db: TestDb) {
-    let rules = auth::ThrottleRules { login_failures_per_account: Rule::per_minutes(3, 15), ..Default::default() };
+async fn failed_sign_ins_lock_the_failing_client_and_only_slow_the_account(db: TestDb) {
+    let rules = auth::ThrottleRules {
+        login_failures_per_client: Rule::per_minutes(3, 15),
+        login_failures_per_account: Rule::per_minutes(3, 15),
+        login_slowdown_step: Duration::from_millis(40),
+        ..Default::default()
+    };
     let h = harness_with(db, rules);
     verified_user(&h, "ada@example.com").await;
     for i in 0..3 {
         let client = format!("10.0.0.{i}");
-        assert!(matches!(h.auth.login("ada@example.com", "Wrong#1x", &client).await, Err(AuthError::BadCredentials)));
+        assert!(matches!(
+            h.auth.login("ada@example.com", "Wrong#1x", client.as_str()).await,
+            Err(AuthError::BadCredentials)
+        ));
     }
-    let err = h.auth.login("ada@example.com", PASSWORD, "10.0.0.9").await.err().unwrap();
-    assert!(matches!(err, AuthError::Throttled(_)), "even the right password waits: {err}");
+    for _ in 0..2 {
+        assert!(matches!(
+            h.auth.login("ada@example.com", "Wrong#1x", "10.0.0.0").await,
+            Err(AuthError::BadCredentials)
+        ));
+    }
+    let err = h.auth.login("ada@example.com", PASSWORD, "10.0.0.0").await.err().unwrap();
+    assert!(
+        matches!(err, AuthError::Throttled(_)),
+        "the client that failed 3 times waits, right password or not: {err}"
+    );
+    let started = std::time::Instant::now();
+    assert!(h.auth.login("ada@example.com", PASSWORD, "10.0.0.9").await.is_ok(), "a fresh client is never locked out");
+    assert!(started.elapsed() >= Duration::from_millis(40), "but it is slowed down");
 }
 
 async fn sign_up_is_throttled_per_client(db: TestDb) {
@@ -229,7 +259,7 @@ test_support::both_backends!(
     resend_has_a_three_minute_cooldown_per_address,
     resend_after_the_cooldown_sends_a_new_link,
     sign_in_is_throttled_per_client,
-    failed_sign_ins_lock_the_account_for_a_while,
+    failed_sign_ins_lock_the_failing_client_and_only_slow_the_account,
     sign_up_is_throttled_per_client,
     sign_up_is_throttled_per_address,
     throttle_window_starts_again_after_it_ends,

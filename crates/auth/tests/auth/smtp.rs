@@ -2,7 +2,6 @@
 //! receives in a Maildir. The server comes from `target/test-tools/venv` (`make test-tools`) or
 //! `SELFSOUND_TEST_AIOSMTPD`; without it the test is skipped loudly, except under CI.
 
-
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
