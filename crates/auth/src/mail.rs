@@ -1,4 +1,4 @@
-//! Outgoing e-mail through lettre: written to a folder by default (the link is also logged), or
+//! Outgoing e-mail through lettre: written to a folder by default (links logged at debug only), or
 //! sent over SMTP when `SMTP_URL` is set.
 
 use std::path::PathBuf;
