@@ -69,7 +69,7 @@ export function ForgotPasswordPage() {
       footer={<Link to="/sign-in">Back to Sign In</Link>}
     >
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
-      <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Reset password">
+      <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Request a reset link">
         <TextField
           label="Email"
           type="email"

@@ -132,7 +132,7 @@ export function ResetPasswordPage() {
       footer={<Link to="/sign-in">Back to Sign In</Link>}
     >
       {formError ? <Alert tone="error">{formError}</Alert> : null}
-      <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Set a new password">
+      <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Reset password">
         <TextField
           label="New password"
           name="new-password"
