@@ -2,7 +2,7 @@ import { CheckIcon, CircleIcon } from './icons';
 import { STRENGTH_LABELS, passwordChecklist, passwordStrength } from '../lib/password-rules';
 import styles from './password-checklist.module.css';
 
-/** The live checklist and strength meter under the sign-up password (spec §4, §5). */
+/** The live checklist and strength meter under a new password: sign-up, reset, Settings (spec §4, §5). */
 export function PasswordChecklist({ password, id }: { password: string; id?: string }) {
   const items = passwordChecklist(password);
   const strength = passwordStrength(password);
