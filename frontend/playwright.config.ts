@@ -22,8 +22,11 @@ export default defineConfig({
   // A tagged run (the PostgreSQL journey, beside the main run) keeps its own results.
   outputDir: process.env.SELFSOUND_E2E_TAG ? `./test-results-${process.env.SELFSOUND_E2E_TAG}` : './test-results',
   globalSetup: './e2e/global-setup.ts',
+  // Files run side by side (tests within a file stay in order): the suite mostly waits on the
+  // browser and on the spec's delays, so two workers take 2.7 min where one took 4; more do not
+  // help (the longest file sets the floor).
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
