@@ -46,6 +46,10 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'eslint-rules/**/*.test.js'],
     css: { modules: { classNameStrategy: 'non-scoped' } },
     restoreMocks: true,
+    // make test runs these beside the browser journeys and the Rust tests on two cores, where a
+    // lazy page can take a few seconds to load: waits are patient (findBy*, waitFor: see
+    // src/test/setup.ts), never shorter than what a test asserts.
+    testTimeout: 20_000,
     // Component tests talk to an API on another origin, which also proves the base URL is used.
     env: { VITE_API_URL: 'http://api.selfsound.test' },
   },

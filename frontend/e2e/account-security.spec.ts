@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { PASSWORD, createVerifiedUser } from './support/accounts';
+import { PASSWORD, createVerifiedUser, signInThroughAddress } from './support/accounts';
 import { passwordResetLink } from './support/mail';
 
 const NEW_PASSWORD = 'Fresh!Tune42x';
@@ -43,7 +43,7 @@ async function ownClientAddress(context: BrowserContext) {
 async function otherDevice(browser: Browser, appUrl: string, token: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${appUrl}/sign-in?token=${encodeURIComponent(token)}`);
+  await signInThroughAddress(page, appUrl, token);
   await expect(page).toHaveURL(`${appUrl}/home`);
   await page.goto(`${appUrl}/settings`);
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();

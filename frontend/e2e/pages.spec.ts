@@ -1,6 +1,6 @@
 /** Every screen of this issue at both widths, signed out and signed in, for a look. */
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { createVerifiedUser } from './support/accounts';
+import { createVerifiedUser, signInThroughAddress } from './support/accounts';
 
 test('signed-out screens', async ({ page, server, shot }) => {
   await page.goto(`${server.url}/`);
@@ -60,7 +60,7 @@ test('signed-in screens, with a token handed over in the address', async ({ page
   const token = await createVerifiedUser(request, server, uniqueEmail('pages', testInfo.project.name), 'Page Tour');
 
   // The way Google sign-in returns: the sign-in page with ?token=… → stored, address cleaned, /home.
-  await page.goto(`${server.appUrl}/sign-in?token=${encodeURIComponent(token)}`);
+  await signInThroughAddress(page, server.appUrl, token);
   await expect(page).toHaveURL(`${server.appUrl}/home`);
   expect(await page.evaluate(() => localStorage.getItem('access_token'))).toBe(token);
 
@@ -84,7 +84,7 @@ test('signed-in screens, with a token handed over in the address', async ({ page
 test('deleting the account asks first, then ends at sign-in for good', async ({ page, server, request, shot }, testInfo) => {
   const email = uniqueEmail('delete', testInfo.project.name);
   const token = await createVerifiedUser(request, server, email);
-  await page.goto(`${server.appUrl}/sign-in?token=${encodeURIComponent(token)}`);
+  await signInThroughAddress(page, server.appUrl, token);
   await expect(page).toHaveURL(`${server.appUrl}/home`);
   await page.goto(`${server.appUrl}/settings`);
 

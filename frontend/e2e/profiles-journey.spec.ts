@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page, TestInfo } from '@playwright/test';
 import { ARTIFACTS_DIR, expect, test, uniqueEmail } from './support/fixtures';
-import { PASSWORD, createVerifiedUser } from './support/accounts';
+import { PASSWORD, createVerifiedUser, signInThroughAddress } from './support/accounts';
 import { writeAvatarPng } from './support/images';
 
 const BLOCKED_LISTEN_ALERT =
@@ -46,7 +46,7 @@ async function secondPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
 }
 
 async function signInWithToken(page: Page, appUrl: string, token: string) {
-  await page.goto(`${appUrl}/sign-in?token=${encodeURIComponent(token)}`);
+  await signInThroughAddress(page, appUrl, token);
   await expect(page).toHaveURL(`${appUrl}/home`);
 }
 

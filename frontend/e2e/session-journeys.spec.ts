@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { PASSWORD, createVerifiedUser } from './support/accounts';
+import { PASSWORD, createVerifiedUser, signInThroughAddress } from './support/accounts';
 
 interface Person {
   id: string;
@@ -42,7 +42,7 @@ async function ownClientAddress(page: Page) {
 }
 
 async function signInWithToken(page: Page, appUrl: string, token: string) {
-  await page.goto(`${appUrl}/sign-in?token=${encodeURIComponent(token)}`);
+  await signInThroughAddress(page, appUrl, token);
   await expect(page).toHaveURL(`${appUrl}/home`);
 }
 

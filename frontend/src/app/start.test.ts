@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BASE_PATH } from '../lib/config';
-import { getToken, storeToken } from '../lib/token-storage';
+import { getToken, markHandoffStarted, storeToken } from '../lib/token-storage';
 import { consumeTokenFromAddress } from './start';
 
 describe('consumeTokenFromAddress', () => {
   it('stores a token brought back by Google sign-in and moves on to /home', () => {
+    markHandoffStarted();
     window.history.replaceState(null, '', `${BASE_PATH}/sign-in?token=google-jwt`);
     consumeTokenFromAddress();
     expect(getToken()).toBe('google-jwt');
@@ -13,6 +14,7 @@ describe('consumeTokenFromAddress', () => {
   });
 
   it('stores a token in the hash of the sign-in page too', () => {
+    markHandoffStarted();
     window.history.replaceState(null, '', `${BASE_PATH}/sign-in#token=abc`);
     consumeTokenFromAddress();
     expect(getToken()).toBe('abc');
@@ -29,6 +31,7 @@ describe('consumeTokenFromAddress', () => {
 
 describe('consumeTokenFromAddress with a return path', () => {
   it('goes to the ?next= page that Google sign-in carried through', () => {
+    markHandoffStarted();
     window.history.replaceState(null, '', `${BASE_PATH}/sign-in?next=%2Fsettings&token=google-jwt`);
     consumeTokenFromAddress();
     expect(getToken()).toBe('google-jwt');
@@ -36,6 +39,7 @@ describe('consumeTokenFromAddress with a return path', () => {
   });
 
   it('ignores a ?next= that is not an app path', () => {
+    markHandoffStarted();
     window.history.replaceState(null, '', `${BASE_PATH}/sign-in?next=https%3A%2F%2Fevil.example&token=t`);
     consumeTokenFromAddress();
     expect(`${window.location.pathname}${window.location.search}`).toBe(`${BASE_PATH}/home`);
@@ -77,9 +81,26 @@ describe('consumeTokenFromAddress on any other page', () => {
   });
 
   it('accepts the sign-in page with a trailing slash', () => {
+    markHandoffStarted();
     window.history.replaceState(null, '', `${BASE_PATH}/sign-in/?token=t`);
     consumeTokenFromAddress();
     expect(getToken()).toBe('t');
     expect(address()).toBe(`${BASE_PATH}/home`);
+  });
+
+  it('refuses a sign-in page token in a tab that never set out for Google sign-in', () => {
+    window.history.replaceState(null, '', `${BASE_PATH}/sign-in?token=theirs`);
+    consumeTokenFromAddress();
+    expect(getToken()).toBeNull();
+    expect(address()).toBe(`${BASE_PATH}/sign-in`);
+  });
+
+  it('uses the mark once', () => {
+    markHandoffStarted();
+    window.history.replaceState(null, '', `${BASE_PATH}/sign-in?token=first`);
+    consumeTokenFromAddress();
+    window.history.replaceState(null, '', `${BASE_PATH}/sign-in?token=second`);
+    consumeTokenFromAddress();
+    expect(getToken()).toBe('first');
   });
 });

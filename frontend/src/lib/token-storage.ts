@@ -158,3 +158,24 @@ export function takeTokenFromUrl(): string | null {
   window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
   return token || null;
 }
+
+/** Where this tab notes that it started a Google sign-in (sessionStorage: per tab, per origin). */
+const HANDOFF_KEY = 'google-sign-in-started';
+/** How long a started Google sign-in may take before its hand-off is refused. */
+const HANDOFF_LIFETIME_MS = 15 * 60 * 1000;
+
+/**
+ * Notes that this tab is leaving for Google sign-in. Only a tab that did so accepts a token in
+ * the sign-in page's address on the way back: a link with someone else's token, opened from
+ * anywhere, must not sign the visitor in to the sender's account (login CSRF).
+ */
+export function markHandoffStarted(): void {
+  safely(() => sessionStorage.setItem(HANDOFF_KEY, String(Date.now())), undefined);
+}
+
+/** Whether this tab started a Google sign-in lately; the note is used up either way. */
+export function takeHandoffMark(): boolean {
+  const started = Number(safely(() => sessionStorage.getItem(HANDOFF_KEY), null));
+  safely(() => sessionStorage.removeItem(HANDOFF_KEY), undefined);
+  return started > 0 && Date.now() - started < HANDOFF_LIFETIME_MS;
+}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { GoogleIcon } from '../../../components/icons';
+import { markHandoffStarted } from '../../../lib/token-storage';
 import { authQueries } from '../api';
 import styles from './auth-actions.module.css';
 
@@ -23,7 +24,10 @@ export function GoogleButton({ label, href, disabled = false }: GoogleButtonProp
         className="btn btn-secondary btn-block"
         disabled={disabled || unavailable || providers.isPending}
         aria-describedby={unavailable ? 'google-unavailable' : undefined}
-        onClick={() => window.location.assign(href())}
+        onClick={() => {
+          markHandoffStarted();
+          window.location.assign(href());
+        }}
       >
         <GoogleIcon />
         {label}
