@@ -96,8 +96,10 @@ rust-build:
 run-rust-tests:
 	$(CARGO) test --workspace --all-targets --no-fail-fast
 
+## One Vitest worker: under make test it runs beside the browser journeys and the Rust tests, and
+## jsdom workers competing for two cores cost more than they bring.
 run-web-tests:
-	cd $(FRONTEND) && $(NPM) test
+	cd $(FRONTEND) && $(NPM) test -- --maxWorkers=1
 
 run-e2e:
 	@if ! command -v "$${CHROMIUM:-chromium}" >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
