@@ -60,14 +60,15 @@ web: web-deps
 ## a missing PostgreSQL, Chromium or test server fails instead of being skipped.
 ##
 ## On two cores the work is arranged so that waiting overlaps computing: installing the test
-## servers and the web app's packages and building the web app run beside the Rust build; then
-## the browser journeys (the longest part, mostly waiting on a browser) start at once, and the
-## Rust tests (mostly waiting on databases), the web app's unit tests and the journey on
-## PostgreSQL run beside them. `--output-sync` keeps each part's output together.
+## servers and the web app's packages and building the web app run beside the Rust build; the
+## Rust tests (mostly waiting on databases) beside the web app's unit tests; and the browser
+## journeys on SQLite beside the one on PostgreSQL. `--output-sync` keeps each part's output
+## together.
 PARALLEL := $(MAKE) --no-print-directory --output-sync=target
 test: doctor
 	@$(PARALLEL) -j3 test-tools web rust-build
-	@$(PARALLEL) -j4 run-e2e run-rust-tests run-web-tests run-e2e-postgres
+	@$(PARALLEL) -j2 run-rust-tests run-web-tests
+	@$(PARALLEL) -j2 run-e2e run-e2e-postgres
 
 test-rust: test-tools rust-build
 	@$(MAKE) --no-print-directory run-rust-tests
@@ -96,10 +97,8 @@ rust-build:
 run-rust-tests:
 	$(CARGO) test --workspace --all-targets --no-fail-fast
 
-## One Vitest worker: under make test it runs beside the browser journeys and the Rust tests, and
-## jsdom workers competing for two cores cost more than they bring.
 run-web-tests:
-	cd $(FRONTEND) && $(NPM) test -- --maxWorkers=1
+	cd $(FRONTEND) && $(NPM) test
 
 run-e2e:
 	@if ! command -v "$${CHROMIUM:-chromium}" >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
