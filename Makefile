@@ -61,14 +61,15 @@ web: web-deps
 ##
 ## On two cores the work is arranged so that waiting overlaps computing: installing the test
 ## servers and the web app's packages and building the web app run beside the Rust build; the
-## Rust tests (mostly waiting on databases) beside the web app's unit tests; and the browser
-## journeys on SQLite beside the one on PostgreSQL. `--output-sync` keeps each part's output
-## together.
+## Rust tests (mostly waiting on databases) and the short browser journey on PostgreSQL beside
+## the web app's unit tests; then the browser journeys on SQLite on their own (two Playwright
+## workers; they slow down by a third beside anything else). `--output-sync` keeps each part's
+## output together.
 PARALLEL := $(MAKE) --no-print-directory --output-sync=target
 test: doctor
 	@$(PARALLEL) -j3 test-tools web rust-build
-	@$(PARALLEL) -j2 run-rust-tests run-web-tests
-	@$(PARALLEL) -j2 run-e2e run-e2e-postgres
+	@$(PARALLEL) -j3 run-rust-tests run-web-tests run-e2e-postgres
+	@$(MAKE) --no-print-directory run-e2e
 
 test-rust: test-tools rust-build
 	@$(MAKE) --no-print-directory run-rust-tests
