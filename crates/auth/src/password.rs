@@ -62,7 +62,7 @@ impl NewPassword {
 /// The most common passwords (zxcvbn's list), lower-case, for the check at sign-up and on
 /// every password change.
 static COMMON: std::sync::LazyLock<std::collections::HashSet<&'static str>> = std::sync::LazyLock::new(|| {
-    include_str!("../data/common-passwords.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
+    include_str!("../lists/common-passwords.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
 });
 
 /// A password is common when it is on the list (in any case), or is a listed word with a few
