@@ -138,14 +138,13 @@ impl AuthService {
         name: &str,
         email: &str,
         password: &str,
-        client: impl Into<ClientInfo>,
+        client: &str,
     ) -> Result<SignupOutcome, AuthError> {
-        let client = client.into();
         let name = Name::parse(name)?;
         let email = Email::parse(email)?;
         let password = NewPassword::parse(password)?;
         let rules = self.0.config.throttle.clone();
-        let (client_key, account_key) = (format!("signup:{}", client.addr), format!("signup-email:{}", email.as_str()));
+        let (client_key, account_key) = (format!("signup:{client}"), format!("signup-email:{}", email.as_str()));
         let lookup = email.clone();
         let existing = self
             .0

@@ -71,7 +71,7 @@ pub async fn signup(
     client: Client,
     body: web::Json<SignupRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let out = state.auth.signup(&body.name, &body.email, &body.password, client.0).await?;
+    let out = state.auth.signup(&body.name, &body.email, &body.password, &client.0.addr).await?;
     Ok(HttpResponse::Ok().json(SignupResponse {
         message: "Account created. We sent a verification link to your email address.".into(),
         email: out.email,
