@@ -3,10 +3,8 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { LockIcon } from '../../components/icons';
-import { PasswordChecklist } from '../../components/password-checklist';
-import { PasswordInput } from '../../components/password-input';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { Spinner } from '../../components/spinner';
-import { TextField } from '../../components/text-field';
 import { ApiError } from '../../lib/http';
 import { confirmationError, isPasswordRuleDetail, newPasswordError } from '../../lib/password-rules';
 import { afterPasswordReset, confirmPasswordReset } from './api';
@@ -133,30 +131,18 @@ export function ResetPasswordPage() {
     >
       {formError ? <Alert tone="error">{formError}</Alert> : null}
       <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Reset password">
-        <TextField
-          label="New password"
-          name="new-password"
-          autoComplete="new-password"
-          placeholder="Create a password"
-          value={values.password}
-          onChange={update('password')}
-          onBlur={touch('password')}
-          error={shown('password') ?? serverError}
+        <NewPasswordFields
+          password={values.password}
+          confirmation={values.confirmation}
+          onPasswordChange={update('password')}
+          onConfirmationChange={update('confirmation')}
+          onPasswordBlur={touch('password')}
+          onConfirmationBlur={touch('confirmation')}
+          passwordError={shown('password') ?? serverError}
+          confirmationError={shown('confirmation')}
           disabled={saving}
-          hint={<PasswordChecklist password={values.password} />}
-          renderInput={(props) => <PasswordInput {...props} />}
-        />
-        <TextField
-          label="Confirm password"
-          name="confirm-password"
-          autoComplete="new-password"
-          placeholder="Repeat the new password"
-          value={values.confirmation}
-          onChange={update('confirmation')}
-          onBlur={touch('confirmation')}
-          error={shown('confirmation')}
-          disabled={saving}
-          renderInput={(props) => <PasswordInput {...props} />}
+          passwordPlaceholder="Create a password"
+          confirmationPlaceholder="Repeat the new password"
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={saving}>
           {saving ? <Spinner size="sm" label="" /> : null}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
-import { PasswordChecklist } from '../../components/password-checklist';
+import { NewPasswordFields } from '../../components/new-password-fields';
 import { PasswordInput } from '../../components/password-input';
 import { Spinner } from '../../components/spinner';
 import { TextField } from '../../components/text-field';
@@ -133,28 +133,16 @@ export function PasswordSection() {
           disabled={busy}
           renderInput={(props) => <PasswordInput {...props} />}
         />
-        <TextField
-          label="New password"
-          name="new-password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={update('password')}
-          onBlur={touch('password')}
-          error={shown('password')}
+        <NewPasswordFields
+          password={values.password}
+          confirmation={values.confirmation}
+          onPasswordChange={update('password')}
+          onConfirmationChange={update('confirmation')}
+          onPasswordBlur={touch('password')}
+          onConfirmationBlur={touch('confirmation')}
+          passwordError={shown('password')}
+          confirmationError={shown('confirmation')}
           disabled={busy}
-          hint={<PasswordChecklist password={values.password} />}
-          renderInput={(props) => <PasswordInput {...props} />}
-        />
-        <TextField
-          label="Confirm password"
-          name="confirm-password"
-          autoComplete="new-password"
-          value={values.confirmation}
-          onChange={update('confirmation')}
-          onBlur={touch('confirmation')}
-          error={shown('confirmation')}
-          disabled={busy}
-          renderInput={(props) => <PasswordInput {...props} />}
         />
         <div className={styles.actions}>
           <button type="submit" className="btn btn-primary" disabled={busy}>
