@@ -73,72 +73,50 @@ pub fn release_account(conn: &mut DbConnection, id: UserId) -> Result<(), AuthEr
     Ok(())
 }
 
-// --- verification tokens ---
+// --- one-time tokens of e-mailed links (verification, password reset) ---
 
-pub fn replace_verification_token(
-    conn: &mut DbConnection,
-    user_id: UserId,
-    token_hash: &str,
-    now: NaiveDateTime,
-    expires_at: NaiveDateTime,
-) -> QueryResult<()> {
-    diesel::delete(evt::table.filter(evt::user_id.eq(user_id))).execute(conn)?;
-    diesel::insert_into(evt::table)
-        .values((
-            evt::token_hash.eq(token_hash),
-            evt::user_id.eq(user_id),
-            evt::created_at.eq(now),
-            evt::expires_at.eq(expires_at),
-        ))
-        .execute(conn)
-        .map(|_| ())
+/// The two queries of a table of e-mailed one-time tokens (`token_hash`, `user_id`,
+/// `created_at`, `expires_at`; only the SHA-256 of a token is kept): keep a new token for a
+/// person, older ones stop working; and use one up, answering whose it was if it was still
+/// valid. The tables are apart so that one kind of link can never be used as the other.
+macro_rules! one_time_tokens {
+    ($table:ident, $replace:ident, $take:ident, $what:literal) => {
+        #[doc = concat!("Keeps a new ", $what, " token for `user_id`; older ones stop working.")]
+        pub fn $replace(
+            conn: &mut DbConnection,
+            user_id: UserId,
+            token_hash: &str,
+            now: NaiveDateTime,
+            expires_at: NaiveDateTime,
+        ) -> QueryResult<()> {
+            diesel::delete($table::table.filter($table::user_id.eq(user_id))).execute(conn)?;
+            diesel::insert_into($table::table)
+                .values((
+                    $table::token_hash.eq(token_hash),
+                    $table::user_id.eq(user_id),
+                    $table::created_at.eq(now),
+                    $table::expires_at.eq(expires_at),
+                ))
+                .execute(conn)
+                .map(|_| ())
+        }
+
+        #[doc = concat!("Uses up a ", $what, " token: the user it belonged to, if it was valid. It works once.")]
+        pub fn $take(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<UserId>> {
+            let now = db::time::now();
+            let row: Option<(UserId, NaiveDateTime)> = $table::table
+                .filter($table::token_hash.eq(token_hash))
+                .select(($table::user_id, $table::expires_at))
+                .first(conn)
+                .optional()?;
+            diesel::delete($table::table.filter($table::token_hash.eq(token_hash))).execute(conn)?;
+            Ok(row.filter(|(_, expires)| *expires > now).map(|(user, _)| user))
+        }
+    };
 }
 
-/// Uses up a verification token: the user it belonged to, if it was valid.
-pub fn take_verification_token(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<UserId>> {
-    let now = db::time::now();
-    let row: Option<(UserId, NaiveDateTime)> = evt::table
-        .filter(evt::token_hash.eq(token_hash))
-        .select((evt::user_id, evt::expires_at))
-        .first(conn)
-        .optional()?;
-    diesel::delete(evt::table.filter(evt::token_hash.eq(token_hash))).execute(conn)?;
-    Ok(row.filter(|(_, expires)| *expires > now).map(|(user, _)| user))
-}
-
-// --- password-reset tokens ---
-
-/// Keeps a new reset token for `user_id`; older ones stop working.
-pub fn replace_reset_token(
-    conn: &mut DbConnection,
-    user_id: UserId,
-    token_hash: &str,
-    now: NaiveDateTime,
-    expires_at: NaiveDateTime,
-) -> QueryResult<()> {
-    diesel::delete(prt::table.filter(prt::user_id.eq(user_id))).execute(conn)?;
-    diesel::insert_into(prt::table)
-        .values((
-            prt::token_hash.eq(token_hash),
-            prt::user_id.eq(user_id),
-            prt::created_at.eq(now),
-            prt::expires_at.eq(expires_at),
-        ))
-        .execute(conn)
-        .map(|_| ())
-}
-
-/// Uses up a reset token: the user it belonged to, if it was valid. A token works once.
-pub fn take_reset_token(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<UserId>> {
-    let now = db::time::now();
-    let row: Option<(UserId, NaiveDateTime)> = prt::table
-        .filter(prt::token_hash.eq(token_hash))
-        .select((prt::user_id, prt::expires_at))
-        .first(conn)
-        .optional()?;
-    diesel::delete(prt::table.filter(prt::token_hash.eq(token_hash))).execute(conn)?;
-    Ok(row.filter(|(_, expires)| *expires > now).map(|(user, _)| user))
-}
+one_time_tokens!(evt, replace_verification_token, take_verification_token, "verification");
+one_time_tokens!(prt, replace_reset_token, take_reset_token, "password-reset");
 
 pub fn delete_reset_tokens(conn: &mut DbConnection, user_id: UserId) -> QueryResult<usize> {
     diesel::delete(prt::table.filter(prt::user_id.eq(user_id))).execute(conn)
