@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { PASSWORD, createVerifiedUser, signInThroughAddress } from './support/accounts';
+import { PASSWORD, createVerifiedUser, ownClientAddress, signInThroughAddress } from './support/accounts';
 import { passwordResetLink } from './support/mail';
 
 const NEW_PASSWORD = 'Fresh!Tune42x';
@@ -26,17 +26,6 @@ async function person(
   const email = uniqueEmail(prefix, testInfo.project.name);
   const token = await createVerifiedUser(request, server, email, `${prefix} tester`);
   return { email, token };
-}
-
-/**
- * Browser sign-ins come from a client address of their own: the server throttles sign-ins per
- * address (and counts a wrong password), and the rest of the suite signs in from 127.0.0.1.
- */
-let addresses = 0;
-async function ownClientAddress(context: BrowserContext) {
-  addresses += 1;
-  const n = (process.pid % 200) * 1000 + 700 + addresses;
-  await context.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
 }
 
 /** Another device, signed in before the test acts: its own context, with the set-up token. */

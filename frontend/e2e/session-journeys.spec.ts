@@ -6,7 +6,7 @@
  */
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { PASSWORD, createVerifiedUser, signInThroughAddress } from './support/accounts';
+import { PASSWORD, createVerifiedUser, ownClientAddress, signInThroughAddress } from './support/accounts';
 
 interface Person {
   id: string;
@@ -28,17 +28,6 @@ async function person(
   const me = await request.get(`${server.url}/authorization/me`, { headers: { Authorization: `Bearer ${token}` } });
   const body = (await me.json()) as { id: string; login: string };
   return { id: String(body.id), name, login: body.login, email, token };
-}
-
-/**
- * The browser's own sign-ins come from a client address of their own: the server throttles
- * sign-ins per address, and the rest of the suite signs in from 127.0.0.1 too.
- */
-let addresses = 0;
-async function ownClientAddress(page: Page) {
-  addresses += 1;
-  const n = (process.pid % 200) * 1000 + 500 + addresses;
-  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` });
 }
 
 async function signInWithToken(page: Page, appUrl: string, token: string) {
@@ -65,7 +54,7 @@ test('a session that ends while editing the profile: told why, and back with the
   shot,
 }, testInfo) => {
   const ada = await person(request, server, 'ada', testInfo);
-  await ownClientAddress(page);
+  await ownClientAddress(page.context());
   await signInWithToken(page, server.appUrl, ada.token);
   await page.goto(`${server.appUrl}/profile`);
   await page.getByRole('button', { name: 'Edit profile' }).click();
@@ -109,7 +98,7 @@ test('a session that ends under the blocked list: told to sign in to view it, th
   shot,
 }, testInfo) => {
   const bea = await person(request, server, 'bea', testInfo);
-  await ownClientAddress(page);
+  await ownClientAddress(page.context());
   await signInWithToken(page, server.appUrl, bea.token);
   await page.goto(`${server.appUrl}/settings`);
   const toggle = page.getByRole('button', { name: /Blocked users/ });

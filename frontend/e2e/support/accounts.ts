@@ -1,21 +1,27 @@
 /** Account set-up through the API, for tests whose subject is not sign-up itself. */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { verificationLink } from './mail';
 
 export const PASSWORD = 'Str0ng!Passw0rd';
 
-let accountsMade = 0;
+let addressesMade = 0;
 
 /**
- * A client address of its own for each account set up through the API. The server throttles
- * sign-ups (20 an hour) and sign-ins per client address, and the whole suite runs from
- * 127.0.0.1; the e2e server trusts X-Forwarded-For (see server.ts), so set-up calls name a
- * distinct address and the browser's own sign-ups and sign-ins keep 127.0.0.1's allowance.
+ * A client address of its own (10.x.y.z, unique in this run: the worker's pid and a counter).
+ * The server throttles sign-ups (20 an hour) and sign-ins per client address (and counts wrong
+ * passwords), and the whole suite runs from 127.0.0.1; the e2e server trusts X-Forwarded-For
+ * (see server.ts), so set-up calls and browsers that sign in name distinct addresses and the
+ * browser's own sign-ups keep 127.0.0.1's allowance.
  */
-function setUpClientAddress(): string {
-  accountsMade += 1;
-  const n = (process.pid % 200) * 1000 + accountsMade;
+function nextClientAddress(): string {
+  addressesMade += 1;
+  const n = (process.pid % 200) * 1000 + addressesMade;
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** Makes every request of `context` (its browser's too) come from an address of its own. */
+export async function ownClientAddress(context: BrowserContext): Promise<void> {
+  await context.setExtraHTTPHeaders({ 'X-Forwarded-For': nextClientAddress() });
 }
 
 /** Signs up, follows the e-mailed link and signs in; returns the access token. */
@@ -25,7 +31,7 @@ export async function createVerifiedUser(
   email: string,
   name = 'E2E Tester',
 ): Promise<string> {
-  const headers = { 'X-Forwarded-For': setUpClientAddress() };
+  const headers = { 'X-Forwarded-For': nextClientAddress() };
   const signUp = await request.post(`${server.url}/authorization/signup`, {
     data: { email, password: PASSWORD, name },
     headers,
