@@ -149,16 +149,20 @@ pub fn insert_session(
 /// would cost more than the Sessions list is worth.
 const TOUCH_EVERY: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
 
-/// Notes that a session was used now, at most once per `TOUCH_EVERY`.
-pub fn touch_session(conn: &mut DbConnection, id: SessionId, now: NaiveDateTime) -> QueryResult<()> {
-    diesel::update(
-        sessions::table
-            .filter(sessions::id.eq(id))
-            .filter(sessions::last_seen_at.is_null().or(sessions::last_seen_at.lt(now - TOUCH_EVERY))),
-    )
-    .set(sessions::last_seen_at.eq(now))
-    .execute(conn)
-    .map(|_| ())
+/// Notes that a session was used `now` when the `last_seen` its request read is older than
+/// `TOUCH_EVERY`. Deciding on what was read keeps the write off nearly every request (on SQLite
+/// even an UPDATE that changes nothing takes the database's one write lock).
+pub fn touch_session_if_stale(
+    conn: &mut DbConnection,
+    id: SessionId,
+    last_seen: Option<NaiveDateTime>,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    if last_seen.is_some_and(|seen| seen > now - TOUCH_EVERY) {
+        return Ok(());
+    }
+    diesel::update(sessions::table.filter(sessions::id.eq(id))).set(sessions::last_seen_at.eq(now)).execute(conn)?;
+    Ok(())
 }
 
 /// A live session as the Sessions list shows it.
@@ -195,18 +199,18 @@ pub fn delete_sessions_except(conn: &mut DbConnection, user_id: UserId, keep: Op
     }
 }
 
-/// The account of a live session, in one query.
+/// The account of a live session and when the session was last used, in one query.
 pub fn session_account(
     conn: &mut DbConnection,
     user_id: UserId,
     session_id: SessionId,
-) -> QueryResult<Option<Account>> {
+) -> QueryResult<Option<(Account, Option<NaiveDateTime>)>> {
     sessions::table
         .inner_join(users::table)
         .filter(sessions::id.eq(session_id))
         .filter(sessions::user_id.eq(user_id))
         .filter(sessions::expires_at.gt(db::time::now()))
-        .select(Account::as_select())
+        .select((Account::as_select(), sessions::last_seen_at))
         .first(conn)
         .optional()
 }

@@ -382,11 +382,11 @@ impl AuthService {
             .0
             .db
             .run(move |conn| {
-                let account = repo::session_account(conn, user_id, session_id)?;
-                if account.is_some() {
-                    repo::touch_session(conn, session_id, db::time::now())?;
-                }
-                Ok::<_, AuthError>(account)
+                let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else {
+                    return Ok(None);
+                };
+                repo::touch_session_if_stale(conn, session_id, last_seen, db::time::now())?;
+                Ok::<_, AuthError>(Some(account))
             })
             .await?
             .ok_or(AuthError::Unauthenticated)?;
