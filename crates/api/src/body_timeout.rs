@@ -24,6 +24,12 @@ pub async fn limit_body_time(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    // Most requests (every GET) carry no body: nothing to time.
+    let has_body = req.headers().contains_key(header::TRANSFER_ENCODING)
+        || req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).is_some_and(|v| v.trim() != "0");
+    if !has_body {
+        return next.call(req).await;
+    }
     let idle = req.app_data::<web::Data<AppState>>().map_or(Duration::from_secs(30), |s| s.config.request_timeout);
     let upload = req
         .headers()
