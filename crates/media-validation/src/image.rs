@@ -1,12 +1,15 @@
-//! PNG and JPEG: sniffing, dimensions, and metadata stripping without re-encoding.
-//!
-//! Stripping works on the container, so pixels are untouched and no image codec is needed:
+//! Pictures: what the bytes are (PNG, JPEG, GIF, WebP), how large, and a copy without
+//! metadata, made on the container so pixels are untouched and no image codec is needed:
 //! - PNG keeps only the chunks that draw the image (IHDR, PLTE, IDAT, IEND, tRNS, gamma and
 //!   colour-space chunks) and drops text, EXIF (eXIf), time and every other ancillary chunk;
 //! - JPEG drops every APPn segment but JFIF (APP0), the ICC colour profile (APP2 "ICC_PROFILE")
 //!   and Adobe's colour-transform marker (APP14), and drops comments; EXIF and XMP (APP1) go,
 //!   with camera details and GPS location. The EXIF orientation is kept by writing a fresh,
-//!   minimal EXIF block holding only that value, so portrait photos stay upright.
+//!   minimal EXIF block holding only that value, so portrait photos stay upright;
+//! - GIF keeps the frames, their timing (graphic control) and the looping and colour-profile
+//!   application blocks, and drops comments and every other application block (XMP);
+//! - WebP keeps the image, animation, alpha and colour-profile chunks, drops XMP, and keeps of
+//!   the EXIF chunk only the orientation, as for JPEG.
 
 use crate::MediaError;
 
@@ -14,6 +17,8 @@ use crate::MediaError;
 pub enum ImageKind {
     Png,
     Jpeg,
+    Gif,
+    Webp,
 }
 
 impl ImageKind {
@@ -21,6 +26,8 @@ impl ImageKind {
         match self {
             ImageKind::Png => "image/png",
             ImageKind::Jpeg => "image/jpeg",
+            ImageKind::Gif => "image/gif",
+            ImageKind::Webp => "image/webp",
         }
     }
 
@@ -28,6 +35,8 @@ impl ImageKind {
         match self {
             ImageKind::Png => "png",
             ImageKind::Jpeg => "jpg",
+            ImageKind::Gif => "gif",
+            ImageKind::Webp => "webp",
         }
     }
 }
@@ -35,19 +44,43 @@ impl ImageKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageFacts {
     pub kind: ImageKind,
+    /// The size as stored, before any EXIF orientation.
     pub width: u32,
     pub height: u32,
+    /// Whether the orientation that stripping keeps (JPEG and WebP EXIF) turns the picture a
+    /// quarter, so that it shows `height` wide and `width` high.
+    pub quarter_turned: bool,
+}
+
+impl ImageFacts {
+    /// Width and height as the picture is shown (after its orientation).
+    pub fn shown_size(&self) -> (u32, u32) {
+        if self.quarter_turned { (self.height, self.width) } else { (self.width, self.height) }
+    }
 }
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
-/// What the bytes are, and how large the picture is, with bounds on the pixel count so a tiny
-/// file cannot claim a gigantic image.
+/// What the bytes are, PNG or JPEG only (avatars, cover art), and how large the picture is,
+/// with bounds on the pixel count so a tiny file cannot claim a gigantic image.
 pub fn sniff_image(bytes: &[u8], max_side: u32, max_pixels: u64) -> Result<ImageFacts, MediaError> {
+    if !(bytes.starts_with(PNG_SIGNATURE) || bytes.starts_with(&[0xFF, 0xD8, 0xFF])) {
+        return Err(MediaError::UnsupportedType);
+    }
+    image_facts(bytes, max_side, max_pixels)
+}
+
+/// As [`sniff_image`], for every picture a media post accepts: PNG, JPEG, GIF and WebP. The
+/// whole container is walked, so a truncated file is refused.
+pub fn image_facts(bytes: &[u8], max_side: u32, max_pixels: u64) -> Result<ImageFacts, MediaError> {
     let facts = if bytes.starts_with(PNG_SIGNATURE) {
         png_facts(bytes)?
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
         jpeg_facts(bytes)?
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        gif_facts(bytes)?
+    } else if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
+        webp_facts(bytes)?
     } else {
         return Err(MediaError::UnsupportedType);
     };
@@ -105,6 +138,8 @@ fn png_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
         kind: ImageKind::Png,
         width: be32(ihdr, 8).ok_or(MediaError::Malformed)?,
         height: be32(ihdr, 12).ok_or(MediaError::Malformed)?,
+        // Stripping drops eXIf, so browsers show a PNG as stored.
+        quarter_turned: false,
     })
 }
 
@@ -143,13 +178,33 @@ fn is_sof(marker: u8) -> bool {
 }
 
 fn jpeg_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
-    let (segments, _) = jpeg_segments(bytes)?;
+    let (segments, data_start) = jpeg_segments(bytes)?;
+    // A JPEG cut short (an interrupted upload) has no end-of-image marker: refused, as other
+    // kinds are when truncated, rather than shown half grey.
+    if !primary_image_data(bytes, data_start).ends_with(&[0xFF, 0xD9]) {
+        return Err(MediaError::Malformed);
+    }
     let sof = segments.iter().find(|(m, _)| is_sof(*m)).map(|(_, s)| *s).ok_or(MediaError::Malformed)?;
     Ok(ImageFacts {
         kind: ImageKind::Jpeg,
         height: u32::from(be16(sof, 5).ok_or(MediaError::Malformed)?),
         width: u32::from(be16(sof, 7).ok_or(MediaError::Malformed)?),
+        quarter_turned: jpeg_orientation_of(&segments).is_some_and(turns_a_quarter),
     })
+}
+
+/// The EXIF orientation (1..=8) of a JPEG, the one its stripped copy keeps.
+pub(crate) fn jpeg_orientation(bytes: &[u8]) -> Option<u16> {
+    jpeg_segments(bytes).ok().and_then(|(segments, _)| jpeg_orientation_of(&segments))
+}
+
+fn jpeg_orientation_of(segments: &[JpegSegment<'_>]) -> Option<u16> {
+    segments.iter().find_map(|(m, s)| (*m == 0xE1).then(|| exif_orientation(s)).flatten())
+}
+
+/// Orientations 5 to 8 turn the picture a quarter (with or without a mirror).
+fn turns_a_quarter(orientation: u16) -> bool {
+    (5..=8).contains(&orientation)
 }
 
 const PNG_KEEP: [&[u8; 4]; 10] =
@@ -172,7 +227,7 @@ pub fn strip_image_metadata(bytes: &[u8], kind: ImageKind) -> Result<Vec<u8>, Me
             let (segments, data_start) = jpeg_segments(bytes)?;
             let mut out = Vec::with_capacity(bytes.len());
             out.extend_from_slice(&[0xFF, 0xD8]);
-            let orientation = segments.iter().find_map(|(m, s)| (*m == 0xE1).then(|| exif_orientation(s)).flatten());
+            let orientation = jpeg_orientation_of(&segments);
             let mut wrote_orientation = false;
             for (marker, segment) in &segments {
                 let keep = match marker {
@@ -196,6 +251,8 @@ pub fn strip_image_metadata(bytes: &[u8], kind: ImageKind) -> Result<Vec<u8>, Me
             out.extend_from_slice(&primary_image_data(bytes, data_start));
             Ok(out)
         }
+        ImageKind::Gif => strip_gif(bytes),
+        ImageKind::Webp => strip_webp(bytes),
     }
 }
 
@@ -249,18 +306,22 @@ fn primary_image_data(bytes: &[u8], start: usize) -> Vec<u8> {
 
 /// The orientation (1..=8) in an APP1 EXIF segment, if there is one.
 fn exif_orientation(segment: &[u8]) -> Option<u16> {
-    let tiff = segment.get(4..)?.strip_prefix(b"Exif\0\0")?;
+    tiff_orientation(segment.get(4..)?.strip_prefix(b"Exif\0\0")?)
+}
+
+/// The orientation (1..=8) in IFD0 of a TIFF (EXIF) block.
+fn tiff_orientation(tiff: &[u8]) -> Option<u16> {
     let little = match tiff.get(0..2)? {
         b"II" => true,
         b"MM" => false,
         _ => return None,
     };
     let u16_at = |at: usize| {
-        tiff.get(at..at + 2)
+        tiff.get(at..at.checked_add(2)?)
             .map(|b| if little { u16::from_le_bytes([b[0], b[1]]) } else { u16::from_be_bytes([b[0], b[1]]) })
     };
     let u32_at = |at: usize| {
-        tiff.get(at..at + 4).map(|b| {
+        tiff.get(at..at.checked_add(4)?).map(|b| {
             if little {
                 u32::from_le_bytes([b[0], b[1], b[2], b[3]])
             } else {
@@ -272,14 +333,14 @@ fn exif_orientation(segment: &[u8]) -> Option<u16> {
     let count = usize::from(u16_at(ifd)?);
     (0..count.min(512))
         .find_map(|i| {
-            let entry = ifd + 2 + i * 12;
+            let entry = ifd.checked_add(2 + i * 12)?;
             (u16_at(entry)? == 0x0112).then(|| u16_at(entry + 8)).flatten()
         })
         .filter(|o| (1..=8).contains(o))
 }
 
-/// An APP1 segment with a big-endian EXIF block holding only the orientation.
-fn minimal_exif(orientation: u16) -> Vec<u8> {
+/// A big-endian TIFF block holding only the orientation.
+fn minimal_tiff(orientation: u16) -> Vec<u8> {
     let mut tiff = Vec::new();
     tiff.extend_from_slice(b"MM\0\x2a\0\0\0\x08"); // big-endian TIFF, IFD0 at offset 8
     tiff.extend_from_slice(&1u16.to_be_bytes()); // one entry
@@ -289,12 +350,214 @@ fn minimal_exif(orientation: u16) -> Vec<u8> {
     tiff.extend_from_slice(&orientation.to_be_bytes());
     tiff.extend_from_slice(&[0, 0]); // value padding
     tiff.extend_from_slice(&0u32.to_be_bytes()); // no next IFD
+    tiff
+}
+
+/// An APP1 segment with a big-endian EXIF block holding only the orientation.
+fn minimal_exif(orientation: u16) -> Vec<u8> {
+    let tiff = minimal_tiff(orientation);
     let mut seg = vec![0xFF, 0xE1];
     let len = (2 + 6 + tiff.len()) as u16;
     seg.extend_from_slice(&len.to_be_bytes());
     seg.extend_from_slice(b"Exif\0\0");
     seg.extend_from_slice(&tiff);
     seg
+}
+
+// --- GIF -------------------------------------------------------------------------------------
+
+/// A GIF block: its bytes, and whether stripping keeps it.
+struct GifBlock<'a> {
+    bytes: &'a [u8],
+    keep: bool,
+}
+
+/// The end of the data sub-blocks starting at `at` (after their zero terminator).
+fn gif_sub_blocks_end(bytes: &[u8], mut at: usize) -> Result<usize, MediaError> {
+    loop {
+        let len = usize::from(*bytes.get(at).ok_or(MediaError::Malformed)?);
+        at += 1;
+        if len == 0 {
+            return Ok(at);
+        }
+        at += len;
+    }
+}
+
+/// The header with the global colour table, then every block up to the trailer (excluded).
+fn gif_blocks(bytes: &[u8]) -> Result<(&[u8], Vec<GifBlock<'_>>), MediaError> {
+    let packed = *bytes.get(10).ok_or(MediaError::Malformed)?;
+    let table = if packed & 0x80 != 0 { 3 << ((packed & 7) + 1) } else { 0 };
+    let header_end = 13 + table;
+    let header = bytes.get(..header_end).ok_or(MediaError::Malformed)?;
+    let mut blocks = Vec::new();
+    let mut at = header_end;
+    let mut images = 0usize;
+    loop {
+        let start = at;
+        let keep = match *bytes.get(at).ok_or(MediaError::Malformed)? {
+            0x3B => break,
+            0x2C => {
+                let packed = *bytes.get(at + 9).ok_or(MediaError::Malformed)?;
+                let table = if packed & 0x80 != 0 { 3 << ((packed & 7) + 1) } else { 0 };
+                // Descriptor, local colour table, LZW minimum code size, then the data.
+                at = gif_sub_blocks_end(bytes, at + 10 + table + 1)?;
+                images += 1;
+                true
+            }
+            0x21 => {
+                let label = *bytes.get(at + 1).ok_or(MediaError::Malformed)?;
+                let first = bytes.get(at + 2..at + 2 + 12);
+                at = gif_sub_blocks_end(bytes, at + 2)?;
+                match label {
+                    0xF9 | 0x01 => true, // graphic control (timing, transparency), plain text
+                    0xFF => matches!(first.map(|b| &b[1..12]), Some(b"NETSCAPE2.0" | b"ANIMEXTS1.0" | b"ICCRGBG1012")),
+                    _ => false, // comments, XMP and other application data
+                }
+            }
+            _ => return Err(MediaError::Malformed),
+        };
+        blocks.push(GifBlock { bytes: bytes.get(start..at).ok_or(MediaError::Malformed)?, keep });
+    }
+    if images == 0 {
+        return Err(MediaError::Malformed);
+    }
+    Ok((header, blocks))
+}
+
+fn gif_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
+    gif_blocks(bytes)?;
+    let le16 = |at: usize| bytes.get(at..at + 2).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])));
+    Ok(ImageFacts {
+        kind: ImageKind::Gif,
+        width: le16(6).ok_or(MediaError::Malformed)?,
+        height: le16(8).ok_or(MediaError::Malformed)?,
+        quarter_turned: false,
+    })
+}
+
+fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+    let (header, blocks) = gif_blocks(bytes)?;
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(header);
+    for block in blocks.iter().filter(|b| b.keep) {
+        out.extend_from_slice(block.bytes);
+    }
+    out.push(0x3B); // and nothing after the trailer
+    Ok(out)
+}
+
+// --- WebP ------------------------------------------------------------------------------------
+
+/// Whether a WebP file's first chunk is one an image starts with.
+pub(crate) fn webp_chunk_is_image(fourcc: &[u8]) -> bool {
+    matches!(fourcc, b"VP8 " | b"VP8L" | b"VP8X")
+}
+
+/// A RIFF chunk of a WebP file: its fourcc and data.
+type WebpChunk<'a> = ([u8; 4], &'a [u8]);
+
+/// The chunks of a WebP file, within the RIFF size (bytes after it are not part of the image
+/// and go).
+fn webp_chunks(bytes: &[u8]) -> Result<Vec<WebpChunk<'_>>, MediaError> {
+    let le32 = |b: &[u8], at: usize| b.get(at..at + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]) as usize);
+    let riff_end = le32(bytes, 4).and_then(|size| size.checked_add(8)).ok_or(MediaError::Malformed)?;
+    let riff = bytes.get(..riff_end).ok_or(MediaError::Malformed)?;
+    let mut chunks = Vec::new();
+    let mut at = 12;
+    while at < riff.len() {
+        let head = riff.get(at..at + 8).ok_or(MediaError::Malformed)?;
+        let fourcc = [head[0], head[1], head[2], head[3]];
+        let len = le32(head, 4).ok_or(MediaError::Malformed)?;
+        let data = at + 8;
+        let end = data.checked_add(len).ok_or(MediaError::Malformed)?;
+        chunks.push((fourcc, riff.get(data..end).ok_or(MediaError::Malformed)?));
+        at = end + (len & 1); // chunks are padded to an even length
+        if chunks.len() > 100_000 {
+            return Err(MediaError::Malformed);
+        }
+    }
+    Ok(chunks)
+}
+
+/// The EXIF orientation of a WebP file's EXIF chunk (raw TIFF, or TIFF after "Exif\0\0").
+fn webp_orientation(chunks: &[WebpChunk<'_>]) -> Option<u16> {
+    let (_, exif) = chunks.iter().find(|(k, _)| k == b"EXIF")?;
+    tiff_orientation(exif.strip_prefix(b"Exif\0\0").unwrap_or(exif))
+}
+
+fn webp_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
+    let chunks = webp_chunks(bytes)?;
+    let (first, data) = chunks.first().ok_or(MediaError::Malformed)?;
+    let le24 = |at: usize| data.get(at..at + 3).map(|b| u32::from_le_bytes([b[0], b[1], b[2], 0]));
+    let (width, height) = match first {
+        b"VP8X" => {
+            if !chunks.iter().any(|(k, _)| matches!(k, b"VP8 " | b"VP8L" | b"ANMF")) {
+                return Err(MediaError::Malformed);
+            }
+            (le24(4).ok_or(MediaError::Malformed)? + 1, le24(7).ok_or(MediaError::Malformed)? + 1)
+        }
+        b"VP8 " => {
+            // A key frame: frame tag, start code 9D 01 2A, then 14-bit width and height.
+            if data.get(3..6) != Some(&[0x9D, 0x01, 0x2A]) {
+                return Err(MediaError::Malformed);
+            }
+            let w = data.get(6..8).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]]) & 0x3FFF));
+            let h = data.get(8..10).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]]) & 0x3FFF));
+            (w.ok_or(MediaError::Malformed)?, h.ok_or(MediaError::Malformed)?)
+        }
+        b"VP8L" => {
+            let bits = data.get(1..5).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            match (data.first(), bits) {
+                (Some(0x2F), Some(bits)) => ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1),
+                _ => return Err(MediaError::Malformed),
+            }
+        }
+        _ => return Err(MediaError::Malformed),
+    };
+    let quarter_turned = first == b"VP8X" && webp_orientation(&chunks).is_some_and(turns_a_quarter);
+    Ok(ImageFacts { kind: ImageKind::Webp, width, height, quarter_turned })
+}
+
+fn strip_webp(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+    const VP8X_XMP: u8 = 0x04;
+    const VP8X_EXIF: u8 = 0x08;
+    let chunks = webp_chunks(bytes)?;
+    // Only the extended format (VP8X) may carry EXIF; its flags say which chunks follow.
+    let orientation =
+        webp_orientation(&chunks).filter(|o| *o != 1 && chunks.first().is_some_and(|(k, _)| k == b"VP8X"));
+    let mut out = Vec::with_capacity(bytes.len());
+    out.extend_from_slice(b"RIFF\0\0\0\0WEBP");
+    let mut push = |fourcc: &[u8; 4], data: &[u8]| {
+        out.extend_from_slice(fourcc);
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            out.push(0);
+        }
+    };
+    for (fourcc, data) in &chunks {
+        match fourcc {
+            b"VP8X" => {
+                let mut header = data.to_vec();
+                if let Some(flags) = header.first_mut() {
+                    *flags &= !(VP8X_XMP | VP8X_EXIF);
+                    if orientation.is_some() {
+                        *flags |= VP8X_EXIF;
+                    }
+                }
+                push(fourcc, &header);
+            }
+            b"VP8 " | b"VP8L" | b"ALPH" | b"ANIM" | b"ANMF" | b"ICCP" => push(fourcc, data),
+            _ => {} // EXIF, XMP and anything unknown
+        }
+    }
+    if let Some(o) = orientation {
+        push(b"EXIF", &minimal_tiff(o)); // EXIF comes after the image data
+    }
+    let size = (out.len() - 8) as u32;
+    out[4..8].copy_from_slice(&size.to_le_bytes());
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -356,13 +619,16 @@ mod tests {
     #[test]
     fn png_is_recognised_by_its_bytes() {
         let facts = sniff_image(&png_with_metadata(), BIG, 1 << 30);
-        assert_eq!(facts, Ok(ImageFacts { kind: ImageKind::Png, width: 3, height: 2 }));
+        assert_eq!(facts, Ok(ImageFacts { kind: ImageKind::Png, width: 3, height: 2, quarter_turned: false }));
     }
 
     #[test]
     fn jpeg_is_recognised_by_its_bytes() {
         let facts = sniff_image(&jpeg_with_exif(6), BIG, 1 << 30);
-        assert_eq!(facts, Ok(ImageFacts { kind: ImageKind::Jpeg, width: 640, height: 480 }));
+        assert_eq!(facts, Ok(ImageFacts { kind: ImageKind::Jpeg, width: 640, height: 480, quarter_turned: true }));
+        assert_eq!(facts.map(|f| f.shown_size()), Ok((480, 640)), "orientation 6 turns it a quarter");
+        let upright = sniff_image(&jpeg_with_exif(1), BIG, 1 << 30).map(|f| f.shown_size());
+        assert_eq!(upright, Ok((640, 480)));
     }
 
     #[test]
@@ -381,6 +647,10 @@ mod tests {
         }
         for cut in [4, 10, 30, 60] {
             assert!(sniff_image(&jpeg[..cut], BIG, 1 << 30).is_err(), "jpeg cut at {cut}");
+        }
+        // Cut within the image data: the header is whole, the end-of-image marker is not there.
+        for cut in jpeg.len() - 6..jpeg.len() {
+            assert_eq!(sniff_image(&jpeg[..cut], BIG, 1 << 30), Err(MediaError::Malformed), "jpeg cut at {cut}");
         }
         // A chunk length that points past the end.
         let mut bad = png.clone();
@@ -454,5 +724,132 @@ mod tests {
     fn upright_jpeg_gets_no_exif_at_all() {
         let stripped = strip_image_metadata(&jpeg_with_exif(1), ImageKind::Jpeg).unwrap_or_default();
         assert!(!String::from_utf8_lossy(&stripped).contains("Exif"));
+    }
+
+    /// A GIF: 4×3, global colour table, a comment, an XMP application block, the looping
+    /// block, a graphic control block and one frame.
+    fn gif() -> Vec<u8> {
+        let mut g = b"GIF89a".to_vec();
+        g.extend_from_slice(&[4, 0, 3, 0, 0x80, 0, 0]); // global table of 2 colours
+        g.extend_from_slice(&[0, 0, 0, 255, 255, 255]);
+        g.extend_from_slice(&[0x21, 0xFE, 8]);
+        g.extend_from_slice(b"GPS here");
+        g.push(0);
+        g.extend_from_slice(&[0x21, 0xFF, 11]);
+        g.extend_from_slice(b"XMP DataXMP");
+        g.extend_from_slice(&[5, b's', b'e', b'c', b'r', b't', 0]);
+        g.extend_from_slice(&[0x21, 0xFF, 11]);
+        g.extend_from_slice(b"NETSCAPE2.0");
+        g.extend_from_slice(&[3, 1, 0, 0, 0]);
+        g.extend_from_slice(&[0x21, 0xF9, 4, 0, 10, 0, 0, 0]);
+        g.extend_from_slice(&[0x2C, 0, 0, 0, 0, 4, 0, 3, 0, 0]);
+        g.extend_from_slice(&[2, 2, 0x44, 0x01, 0]); // LZW data (content not checked)
+        g.push(0x3B);
+        g.extend_from_slice(b"<script>");
+        g
+    }
+
+    #[test]
+    fn gif_facts_and_stripping() {
+        let bytes = gif();
+        assert_eq!(
+            image_facts(&bytes, BIG, 1 << 30),
+            Ok(ImageFacts { kind: ImageKind::Gif, width: 4, height: 3, quarter_turned: false })
+        );
+        assert_eq!(sniff_image(&bytes, BIG, 1 << 30), Err(MediaError::UnsupportedType), "not for avatars");
+        let stripped = strip_image_metadata(&bytes, ImageKind::Gif).unwrap_or_default();
+        let text = String::from_utf8_lossy(&stripped);
+        assert!(!text.contains("GPS") && !text.contains("XMP") && !text.contains("secrt") && !text.contains("script"));
+        assert!(text.contains("NETSCAPE2.0"), "animations keep looping");
+        assert!(stripped.ends_with(&[2, 2, 0x44, 0x01, 0, 0x3B]));
+        assert_eq!(image_facts(&stripped, BIG, 1 << 30).map(|f| (f.width, f.height)), Ok((4, 3)));
+        for cut in 6..bytes.len() - 9 {
+            assert!(image_facts(&bytes[..cut], BIG, 1 << 30).is_err(), "cut at {cut}");
+        }
+    }
+
+    fn webp_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {
+        let mut c = fourcc.to_vec();
+        c.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        c.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            c.push(0);
+        }
+        c
+    }
+
+    fn webp(chunks: &[Vec<u8>]) -> Vec<u8> {
+        let body: Vec<u8> = chunks.concat();
+        let mut w = b"RIFF".to_vec();
+        w.extend_from_slice(&((body.len() + 4) as u32).to_le_bytes());
+        w.extend_from_slice(b"WEBP");
+        w.extend(body);
+        w
+    }
+
+    fn vp8l(width: u32, height: u32) -> Vec<u8> {
+        let bits = (width - 1) | ((height - 1) << 14);
+        let mut d = vec![0x2F];
+        d.extend_from_slice(&bits.to_le_bytes());
+        d.extend_from_slice(&[0, 0, 0]);
+        webp_chunk(b"VP8L", &d)
+    }
+
+    #[test]
+    fn webp_sizes_of_each_flavour() {
+        let lossless = webp(&[vp8l(300, 200)]);
+        assert_eq!(
+            image_facts(&lossless, BIG, 1 << 30).map(|f| (f.kind, f.width, f.height)),
+            Ok((ImageKind::Webp, 300, 200))
+        );
+        let mut vp8 = vec![0x10, 0x02, 0x00, 0x9D, 0x01, 0x2A];
+        vp8.extend_from_slice(&640u16.to_le_bytes());
+        vp8.extend_from_slice(&480u16.to_le_bytes());
+        let lossy = webp(&[webp_chunk(b"VP8 ", &vp8)]);
+        assert_eq!(image_facts(&lossy, BIG, 1 << 30).map(|f| (f.width, f.height)), Ok((640, 480)));
+        let mut vp8x = vec![0x08, 0, 0, 0];
+        vp8x.extend_from_slice(&[0x1F, 0x03, 0x00, 0x57, 0x02, 0x00]); // 800×600
+        let extended = webp(&[webp_chunk(b"VP8X", &vp8x), vp8l(800, 600)]);
+        assert_eq!(image_facts(&extended, BIG, 1 << 30).map(|f| (f.width, f.height)), Ok((800, 600)));
+        let no_image = webp(&[webp_chunk(b"VP8X", &vp8x)]);
+        assert_eq!(image_facts(&no_image, BIG, 1 << 30), Err(MediaError::Malformed));
+        assert!(matches!(image_facts(&lossless, 100, 1 << 30), Err(MediaError::TooManyPixels { .. })));
+        for cut in 0..lossless.len() {
+            assert!(image_facts(&lossless[..cut], BIG, 1 << 30).is_err(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn webp_exif_and_xmp_go_but_orientation_stays() {
+        let mut exif = b"Exif\0\0II*\0\x08\0\0\0".to_vec();
+        exif.extend_from_slice(&2u16.to_le_bytes());
+        exif.extend_from_slice(&[0x12, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0]); // orientation 8
+        exif.extend_from_slice(&[0x25, 0x88, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        exif.extend_from_slice(b"GPS 51.5N");
+        let mut vp8x = vec![0x0C, 0, 0, 0];
+        vp8x.extend_from_slice(&[0x1F, 0x03, 0x00, 0x57, 0x02, 0x00]);
+        let original = webp(&[
+            webp_chunk(b"VP8X", &vp8x),
+            vp8l(800, 600),
+            webp_chunk(b"EXIF", &exif),
+            webp_chunk(b"XMP ", b"<x:xmpmeta>secret</x:xmpmeta>"),
+        ]);
+        let facts = image_facts(&original, BIG, 1 << 30);
+        assert_eq!(facts.clone().map(|f| f.shown_size()), Ok((600, 800)));
+        let stripped = strip_image_metadata(&original, ImageKind::Webp).unwrap_or_default();
+        let text = String::from_utf8_lossy(&stripped);
+        assert!(!text.contains("GPS") && !text.contains("secret") && !text.contains("XMP "), "{text}");
+        let chunks = webp_chunks(&stripped).unwrap_or_default();
+        assert_eq!(chunks.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [*b"VP8X", *b"VP8L", *b"EXIF"]);
+        assert_eq!(webp_orientation(&chunks), Some(8));
+        assert_eq!(chunks[0].1[0], 0x08, "the XMP flag is cleared, the EXIF one kept");
+        assert_eq!(image_facts(&stripped, BIG, 1 << 30), facts);
+
+        // Upright: no EXIF at all, and the flag says so.
+        let upright = webp(&[webp_chunk(b"VP8X", &vp8x), vp8l(800, 600), webp_chunk(b"XMP ", b"secret")]);
+        let stripped = strip_image_metadata(&upright, ImageKind::Webp).unwrap_or_default();
+        let chunks = webp_chunks(&stripped).unwrap_or_default();
+        assert_eq!(chunks.len(), 2);
+        assert_eq!(chunks[0].1[0], 0);
     }
 }

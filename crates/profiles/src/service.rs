@@ -85,8 +85,8 @@ impl Profiles {
         }
         let facts = sniff_image(&upload, AVATAR_MAX_SIDE, AVATAR_MAX_PIXELS).map_err(|e| match e {
             MediaError::UnsupportedType => ProfileError::AvatarType,
-            MediaError::Malformed => ProfileError::AvatarUnreadable(AvatarDefect::Damaged),
             e @ MediaError::TooManyPixels { .. } => ProfileError::AvatarUnreadable(AvatarDefect::TooManyPixels(e)),
+            _ => ProfileError::AvatarUnreadable(AvatarDefect::Damaged),
         })?;
         let clean = strip_image_metadata(&upload, facts.kind)
             .map_err(|_| ProfileError::AvatarUnreadable(AvatarDefect::Damaged))?;
