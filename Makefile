@@ -129,10 +129,15 @@ ci:
 	CI=true bash .ci/run
 
 ## Measurements, not assertions: user search at 100k people on both backends (release build,
-## with query plans), and the peak memory of a 100 MB upload streamed through the reader.
+## with query plans), the peak memory of a 100 MB upload streamed through the reader, and the
+## feeds, post page and comments at a million posts against the binary's own ceiling (wrk;
+## bench/run.py writes bench/results/ and the table in docs/performance.md).
 bench: test-tools
+	@command -v wrk >/dev/null 2>&1 || { echo "*** make bench needs wrk: apt-get install -y wrk"; exit 1; }
 	$(CARGO) bench -p app --bench search
 	$(CARGO) test --release -p api --test api -- upload::streamed_upload_memory_is_bounded --exact --nocapture
+	$(CARGO) build --release -p api --bin selfsound
+	python3 bench/run.py
 
 fmt:
 	$(CARGO) fmt --all

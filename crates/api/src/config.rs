@@ -64,6 +64,9 @@ pub struct Config {
     pub request_timeout: std::time::Duration,
     /// `SELFSOUND_MAX_CONNECTIONS` (default 10000): open connections per worker thread.
     pub max_connections: usize,
+    /// `SELFSOUND_BENCH_CEILING=1`: serve `GET /bench/ceiling?bytes=N`, a fixed JSON body of N
+    /// bytes with no database work — the ceiling `make bench` measures pages against.
+    pub bench_ceiling: bool,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
 }
@@ -208,6 +211,7 @@ impl Config {
         let request_timeout =
             std::time::Duration::from_secs(number("SELFSOUND_REQUEST_TIMEOUT_SECS", 30, &mut problems));
         let max_connections = number("SELFSOUND_MAX_CONNECTIONS", 10_000, &mut problems) as usize;
+        let bench_ceiling = get("SELFSOUND_BENCH_CEILING").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
         let s3 = get("SELFSOUND_S3_BUCKET").map(|bucket| storage::S3Settings {
             bucket,
             endpoint: get("AWS_ENDPOINT"),
@@ -267,6 +271,7 @@ impl Config {
             reset_link,
             request_timeout,
             max_connections,
+            bench_ceiling,
             throttle: auth::ThrottleRules::default(),
         })
     }

@@ -9,6 +9,7 @@ mod files;
 mod logging;
 pub mod openapi;
 pub mod routes;
+pub mod seed;
 pub mod server;
 mod spa;
 pub mod state;

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 use api::config::Config;
 use tracing_subscriber::EnvFilter;
 
-const USAGE: &str = "usage: selfsound [serve|migrate]\n\
+const USAGE: &str = "usage: selfsound [serve|migrate|seed]\n\
   serve    run migrations, then serve the API and the web app (default)\n\
   migrate  run migrations and exit\n\
+  seed [--users N] [--posts M]\n\
+           fill the database with made-up people and posts (benchmarks, demos)\n\
 Configuration comes from the environment; see README.md.";
 
 fn main() -> ExitCode {
@@ -28,6 +30,16 @@ fn main() -> ExitCode {
     let result = match command.as_str() {
         "serve" => serve(config),
         "migrate" => migrate(&config),
+        "seed" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            match api::seed::SeedOptions::parse(&args) {
+                Ok(options) => seed(config, &options),
+                Err(e) => {
+                    eprintln!("{e}\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -51,6 +63,13 @@ fn migrate(config: &Config) -> Result<(), api::server::StartError> {
     db::Db::connect(&config.database_url, &db::PoolOptions::default())?;
     tracing::info!("database is up to date");
     Ok(())
+}
+
+fn seed(config: Config, options: &api::seed::SeedOptions) -> Result<(), api::server::StartError> {
+    actix_web::rt::System::new().block_on(async move {
+        let state = api::server::state(config)?;
+        api::seed::run(&state.db, &state.storage, options).await.map_err(api::server::StartError::Setup)
+    })
 }
 
 fn serve(config: Config) -> Result<(), api::server::StartError> {

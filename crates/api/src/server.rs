@@ -93,6 +93,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     tracing::info!(storage = storage.describe(), "media storage");
     let profiles = profiles::Profiles::new(db.clone(), storage.clone());
     let graph = social_graph::SocialGraph::new(db.clone());
+    let posts = posts::Posts::new(db.clone(), storage.clone());
     let app = app::App::new(db.clone(), storage.clone());
     let trusted_origins = config.trusted_origins();
     let auth = AuthService::new(
@@ -114,6 +115,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         auth,
         profiles,
         graph,
+        posts,
         app,
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
@@ -172,6 +174,7 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     // HSTS only where browsers reach us over https (sent over http it would be ignored anyway,
     // and on a development address it would be wrong).
     let hsts = config.public_url.starts_with("https://");
+    let bench_ceiling = config.bench_ceiling;
     let data = web::Data::new(state.clone());
     let server = HttpServer::new(move || {
         let web_dir = web_dir.clone();
@@ -192,6 +195,11 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .wrap(TracingLogger::<logging::RedactingRootSpan>::new())
             .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
+            .configure(|cfg| {
+                if bench_ceiling {
+                    cfg.route("/bench/ceiling", web::get().to(bench_ceiling_page));
+                }
+            })
             .default_service(web::to(not_found))
     })
     // Slow clients cannot hold a connection open for free: the request head and bodies must
@@ -205,6 +213,22 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     .run();
     spawn_sweeper(state);
     Ok(server)
+}
+
+#[derive(serde::Deserialize)]
+struct CeilingQuery {
+    bytes: Option<usize>,
+}
+
+/// A fixed JSON array of about `bytes` bytes, made without any database work: what this binary
+/// can serve at best, which `make bench` measures the pages against.
+async fn bench_ceiling_page(q: web::Query<CeilingQuery>) -> HttpResponse {
+    let bytes = q.bytes.unwrap_or(10_000).clamp(16, 1 << 20);
+    let body = format!("[{{\"pad\":\"{}\"}}]", "x".repeat(bytes - 12));
+    HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
+        .content_type("application/json")
+        .body(body)
 }
 
 /// Headers every answer carries. HSTS when we are served over https.

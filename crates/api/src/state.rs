@@ -5,6 +5,7 @@ use std::sync::Arc;
 use app::App;
 use auth::AuthService;
 use db::Db;
+use posts::Posts;
 use profiles::Profiles;
 use social_graph::SocialGraph;
 use storage::Storage;
@@ -19,6 +20,7 @@ pub struct AppState {
     pub auth: AuthService,
     pub profiles: Profiles,
     pub graph: SocialGraph,
+    pub posts: Posts,
     /// Use cases that span domains.
     pub app: App,
     pub config: Arc<Config>,

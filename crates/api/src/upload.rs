@@ -27,6 +27,11 @@ pub type KeyFor = Arc<dyn Fn(&[u8]) -> Result<String, ApiError> + Send + Sync>;
 /// How much of a file is gathered before its key is chosen: enough for every signature we sniff.
 pub const SNIFF_BYTES: usize = 4096;
 
+/// Judges a file by its first bytes (at most [`SNIFF_BYTES`], or all of a shorter file), given
+/// them and the file's name: refuses it (e.g. 415 for bytes of an unaccepted kind), or narrows
+/// its size limit with the detail for crossing it (a picture among videos), or leaves it be.
+pub type Narrow = fn(&[u8], &str) -> Result<Option<(u64, String)>, ApiError>;
+
 /// Where the bytes of one kind of file go.
 #[derive(Clone)]
 pub enum Sink {
@@ -48,6 +53,9 @@ pub struct FileRule {
     /// The detail for a file over `max_bytes`, given the file's name.
     pub too_large: fn(&str) -> String,
     pub sink: Sink,
+    /// Judges the file by its first bytes, so a file of the wrong kind, or one over the limit
+    /// of its kind, is refused before the rest is read.
+    pub narrow: Option<Narrow>,
 }
 
 /// The limits of one upload call.
@@ -208,6 +216,11 @@ struct OpenSink<'r> {
     rule: &'r FileRule,
     file_name: String,
     size: u64,
+    /// The size limit, and the detail for crossing it when `narrow` changed it.
+    limit: u64,
+    limit_detail: Option<String>,
+    /// The first bytes, while `narrow` has yet to judge them.
+    judging: Option<BytesMut>,
     state: SinkState,
 }
 
@@ -228,14 +241,47 @@ impl<'r> OpenSink<'r> {
             ),
             Sink::Storage(_) => SinkState::Sniffing(BytesMut::new()),
         };
-        Ok(OpenSink { rule, file_name: file_name.to_owned(), size: 0, state })
+        Ok(OpenSink {
+            rule,
+            file_name: file_name.to_owned(),
+            size: 0,
+            limit: rule.max_bytes,
+            limit_detail: None,
+            judging: rule.narrow.map(|_| BytesMut::new()),
+            state,
+        })
+    }
+
+    /// Lets the rule's `narrow` judge the first bytes, once.
+    fn judge(&mut self) -> Result<(), ApiError> {
+        if let (Some(head), Some(narrow)) = (self.judging.take(), self.rule.narrow)
+            && let Some((limit, detail)) = narrow(&head, &self.file_name)?
+            && limit < self.limit
+        {
+            self.limit = limit;
+            self.limit_detail = Some(detail);
+        }
+        self.check_size()
+    }
+
+    fn check_size(&self) -> Result<(), ApiError> {
+        if self.size > self.limit {
+            let detail = self.limit_detail.clone().unwrap_or_else(|| (self.rule.too_large)(&self.file_name));
+            return Err(ApiError::too_large(detail));
+        }
+        Ok(())
     }
 
     async fn write(&mut self, chunk: Bytes, storage: &Storage) -> Result<(), ApiError> {
         self.size += chunk.len() as u64;
-        if self.size > self.rule.max_bytes {
-            return Err(ApiError::too_large((self.rule.too_large)(&self.file_name)));
+        if let Some(head) = &mut self.judging {
+            let wanted = SNIFF_BYTES.saturating_sub(head.len()).min(chunk.len());
+            head.extend_from_slice(&chunk[..wanted]);
+            if head.len() >= SNIFF_BYTES {
+                self.judge()?;
+            }
         }
+        self.check_size()?;
         match &mut self.state {
             SinkState::Memory(buf) => buf.extend_from_slice(&chunk),
             SinkState::TempFile(file) => {
@@ -266,6 +312,7 @@ impl<'r> OpenSink<'r> {
     }
 
     async fn finish(mut self, storage: &Storage) -> Result<(u64, FileBody), ApiError> {
+        self.judge()?;
         self.open(storage).await?;
         let body = match self.state {
             SinkState::Memory(buf) => FileBody::Memory(buf.freeze()),

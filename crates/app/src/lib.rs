@@ -23,6 +23,8 @@ pub enum AppError {
     #[error(transparent)]
     Graph(#[from] social_graph::GraphError),
     #[error(transparent)]
+    Posts(#[from] posts::PostError),
+    #[error(transparent)]
     Db(#[from] DbError),
 }
 
@@ -38,6 +40,7 @@ impl DomainError for AppError {
             AppError::Auth(e) => e.kind(),
             AppError::Profile(e) => e.kind(),
             AppError::Graph(e) => e.kind(),
+            AppError::Posts(e) => e.kind(),
             AppError::Db(e) => e.kind(),
         }
     }
@@ -62,7 +65,8 @@ impl App {
     }
 
     /// Deletes an account with everything it owns, in one transaction: each domain fixes what
-    /// others see (listener counts) and names the stored objects it owned; the user row goes
+    /// others see (listener counts, like and comment counts), deletes what it owns (posts) and
+    /// names the stored objects it owned; the user row goes
     /// last, and its sessions with it, so every token stops working at once. The objects are
     /// removed after the commit; one that cannot be removed now is left to the hourly sweep.
     pub async fn delete_account(&self, user: UserId) -> Result<(), AppError> {
@@ -71,7 +75,8 @@ impl App {
             .run(move |conn| {
                 write_tx(conn, |conn| {
                     social_graph::release_account(conn, user)?;
-                    let objects = profiles::release_account(conn, user)?;
+                    let mut objects = posts::release_account(conn, user)?;
+                    objects.extend(profiles::release_account(conn, user)?);
                     auth::release_account(conn, user)?;
                     Ok::<_, AppError>(objects)
                 })

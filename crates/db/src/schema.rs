@@ -83,9 +83,100 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    posts (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        caption -> Nullable<Text>,
+        created_at -> Timestamp,
+        likes_count -> BigInt,
+        comments_count -> BigInt,
+    }
+}
+
+diesel::table! {
+    post_media (post_id, position) {
+        post_id -> BigInt,
+        position -> BigInt,
+        id -> BigInt,
+        file_key -> Text,
+        file_type -> Text,
+        width -> Nullable<BigInt>,
+        height -> Nullable<BigInt>,
+        display_key -> Nullable<Text>,
+        poster_key -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    post_audio (post_id, position) {
+        post_id -> BigInt,
+        position -> BigInt,
+        title -> Text,
+        artist -> Text,
+        file_key -> Text,
+        cover_key -> Nullable<Text>,
+        duration_ms -> BigInt,
+        peaks -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    post_scores (post_id, position) {
+        post_id -> BigInt,
+        position -> BigInt,
+        title -> Text,
+        composer -> Text,
+        file_key -> Text,
+    }
+}
+
+diesel::table! {
+    post_lyrics (post_id) {
+        post_id -> BigInt,
+        title -> Text,
+        artist -> Text,
+        parts -> Text,
+    }
+}
+
+diesel::table! {
+    likes (post_id, user_id) {
+        post_id -> BigInt,
+        user_id -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    comments (id) {
+        id -> BigInt,
+        post_id -> BigInt,
+        user_id -> BigInt,
+        content -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    comment_mentions (comment_id, user_id) {
+        comment_id -> BigInt,
+        user_id -> BigInt,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(email_verification_tokens -> users (user_id));
 diesel::joinable!(password_reset_tokens -> users (user_id));
+diesel::joinable!(posts -> users (user_id));
+diesel::joinable!(post_media -> posts (post_id));
+diesel::joinable!(post_audio -> posts (post_id));
+diesel::joinable!(post_scores -> posts (post_id));
+diesel::joinable!(post_lyrics -> posts (post_id));
+diesel::joinable!(comments -> users (user_id));
+diesel::joinable!(comment_mentions -> users (user_id));
+diesel::joinable!(comment_mentions -> comments (comment_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -96,4 +187,12 @@ diesel::allow_tables_to_appear_in_same_query!(
     oidc_logins,
     listens,
     blocks,
+    posts,
+    post_media,
+    post_audio,
+    post_scores,
+    post_lyrics,
+    likes,
+    comments,
+    comment_mentions,
 );

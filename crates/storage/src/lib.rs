@@ -26,6 +26,8 @@ pub enum StorageError {
     Backend(#[from] object_store::Error),
     #[error("object storage is not usable: {0}")]
     Setup(String),
+    #[error("reading a local file failed: {0}")]
+    Local(std::io::Error),
 }
 
 impl values::DomainError for StorageError {
@@ -37,7 +39,7 @@ impl values::DomainError for StorageError {
             StorageError::RangeNotSatisfiable { .. } => ErrorKind::Invalid,
             // The store did not answer as it should; it may well answer in a moment.
             StorageError::Backend(_) => ErrorKind::Unavailable,
-            StorageError::Setup(_) => ErrorKind::Internal,
+            StorageError::Setup(_) | StorageError::Local(_) => ErrorKind::Internal,
         }
     }
 }
@@ -224,6 +226,34 @@ impl Storage {
     }
 
     /// Reads an object, or the part of it `range` asks for.
+    /// Stores a local file under `key`, streamed in parts: memory stays bounded whatever its
+    /// size. On failure nothing is left under the key.
+    pub async fn put_file(&self, key: &str, path: &Path) -> Result<u64, StorageError> {
+        use tokio::io::AsyncReadExt;
+        let mut file = tokio::fs::File::open(path).await.map_err(StorageError::Local)?;
+        let mut upload = self.upload(key).await?;
+        let result: Result<(), StorageError> = async {
+            loop {
+                let mut buf = bytes::BytesMut::with_capacity(256 * 1024);
+                let n = file.read_buf(&mut buf).await.map_err(StorageError::Local)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                upload.write(buf.freeze()).await?;
+            }
+        }
+        .await;
+        match result {
+            Ok(()) => upload.finish().await,
+            Err(e) => {
+                if let Err(abort) = upload.abort().await {
+                    tracing::warn!(error = %abort, %key, "could not abort an upload");
+                }
+                Err(e)
+            }
+        }
+    }
+
     pub async fn get(&self, key: &str, range: Option<ByteRange>) -> Result<Object, StorageError> {
         let path = check_key(key)?;
         let not_found = |e: object_store::Error| match e {

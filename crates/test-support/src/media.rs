@@ -62,3 +62,54 @@ pub fn jpeg(width: u16, height: u16) -> Vec<u8> {
     j.extend_from_slice(&[0x12, 0x34, 0xFF, 0x00, 0x56, 0xFF, 0xD9]);
     j
 }
+
+/// A WAV file (16-bit mono PCM at 8 kHz) of a sine tone: `seconds` long, at `hz`, with peaks at
+/// `amplitude` of full scale (0.0 to 1.0).
+pub fn wav(seconds: f32, hz: f32, amplitude: f32) -> Vec<u8> {
+    const RATE: u32 = 8000;
+    let samples = (seconds * RATE as f32) as u32;
+    let data_len = samples * 2;
+    let mut out = Vec::with_capacity(44 + data_len as usize);
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data_len).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    out.extend_from_slice(&1u16.to_le_bytes()); // mono
+    out.extend_from_slice(&RATE.to_le_bytes());
+    out.extend_from_slice(&(RATE * 2).to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&data_len.to_le_bytes());
+    for i in 0..samples {
+        let t = i as f32 / RATE as f32;
+        let v = (t * hz * std::f32::consts::TAU).sin() * amplitude * f32::from(i16::MAX);
+        out.extend_from_slice(&(v as i16).to_le_bytes());
+    }
+    out
+}
+
+/// A small MusicXML score (partwise, with the DOCTYPE real files carry) titled `title` by
+/// `composer`.
+pub fn musicxml(title: &str, composer: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!DOCTYPE score-partwise PUBLIC "-//Recordare//DTD MusicXML 4.0 Partwise//EN" "http://www.musicxml.org/dtds/partwise.dtd">
+<score-partwise version="4.0">
+  <work><work-title>{title}</work-title></work>
+  <identification><creator type="composer">{composer}</creator></identification>
+  <part-list><score-part id="P1"><part-name>Piano</part-name></score-part></part-list>
+  <part id="P1">
+    <measure number="1">
+      <attributes><divisions>1</divisions><key><fifths>0</fifths></key><time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes>
+      <note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration><type>quarter</type></note>
+      <note><pitch><step>E</step><octave>4</octave></pitch><duration>1</duration><type>quarter</type></note>
+      <note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration><type>quarter</type></note>
+      <note><pitch><step>C</step><octave>5</octave></pitch><duration>1</duration><type>quarter</type></note>
+    </measure>
+  </part>
+</score-partwise>
+"#
+    )
+}

@@ -20,7 +20,12 @@ const RANDOM_BITS: u32 = 21;
 
 /// A fresh raw id: time-ordered, with random low bits. Prefer the typed `generate()`s.
 pub fn new_raw_id() -> i64 {
-    let ms = chrono::Utc::now().timestamp_millis() - EPOCH_MS;
+    raw_id_at(chrono::Utc::now())
+}
+
+/// A raw id for something made at `time` (data made up for benchmarks carries its own past).
+pub fn raw_id_at(time: chrono::DateTime<chrono::Utc>) -> i64 {
+    let ms = time.timestamp_millis() - EPOCH_MS;
     let random: i64 = rand::rng().random_range(0..(1 << RANDOM_BITS));
     ((ms.max(1)) << RANDOM_BITS) | random
 }

@@ -4,6 +4,7 @@ pub mod account;
 pub mod auth;
 pub mod health;
 pub mod media;
+pub mod posts;
 pub mod profiles;
 
 /// Every handler, registered once: actix routes them and the OpenAPI document lists them.
@@ -12,6 +13,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(auth::configure)
         .configure(account::configure)
         .configure(profiles::configure)
+        .configure(posts::configure)
         .service(media::default_avatar)
         .service(media::media);
 }

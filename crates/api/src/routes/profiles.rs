@@ -144,6 +144,7 @@ fn avatar_rules() -> UploadRules {
             max_bytes: AVATAR_MAX_BYTES as u64 - 1,
             too_large: |_| "Image must be smaller than 5MB".into(),
             sink: Sink::Memory,
+            narrow: None,
         }],
         texts: vec![],
         max_files: 1,

@@ -8,6 +8,7 @@ mod common;
 mod http;
 #[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
+mod posts;
 mod profiles;
 mod security;
 mod upload;

@@ -21,6 +21,7 @@ async fn behind_proxy(db: TestDb, throttle: auth::ThrottleRules) -> TestApp {
 
 impl TestApp {
     async fn post_from(&self, path: &str, forwarded_for: &str, body: serde_json::Value) -> crate::common::Answer {
+        crate::common::mail_clock_tick().await;
         self.raw(self.client.post(format!("{}{path}", self.url)).header("x-forwarded-for", forwarded_for).json(&body))
             .await
     }

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Feed and post-page throughput at a million posts, on SQLite and PostgreSQL (`make bench`).
+
+For each backend: a fresh database seeded by `selfsound seed` (10,000 people, 1,000,000 posts,
+and a second one of 10,000 posts), the release binary serving it on loopback, and `wrk` with 32
+connections against each page a person loads. Every figure is also given as a ratio to a
+ceiling measured in the same run: the same binary answering a fixed JSON body of the same size
+as a feed page without touching the database (`SELFSOUND_BENCH_CEILING=1`). Ratios travel
+between machines; absolute numbers do not.
+
+Results go to bench/results/<backend>.json and a table to docs/performance.md (between the
+markers). Sizes can be lowered for a quick run: BENCH_USERS, BENCH_POSTS, BENCH_SECONDS.
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "selfsound")
+USERS = int(os.environ.get("BENCH_USERS", "10000"))
+POSTS = int(os.environ.get("BENCH_POSTS", "1000000"))
+SMALL_POSTS = 10_000
+SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+CONNECTIONS = 32
+PG_ADMIN = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+PG_BASE = PG_ADMIN.rsplit("/", 1)[0]
+PASSWORD = "Seeded#Sound1"
+JWT_SECRET = "bench-secret-bench-secret-bench-secret-01"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def psql(sql):
+    subprocess.run(["psql", "-q", PG_ADMIN, "-c", sql], check=True, stdout=subprocess.DEVNULL)
+
+
+def env_for(database_url, data_dir, port):
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        SELFSOUND_DATA_DIR=data_dir,
+        SELFSOUND_BIND=f"127.0.0.1:{port}",
+        SELFSOUND_PUBLIC_URL=f"http://127.0.0.1:{port}",
+        SELFSOUND_JWT_SECRET=JWT_SECRET,
+        SELFSOUND_BENCH_CEILING="1",
+        RUST_LOG="warn",
+    )
+    return env
+
+
+def seed(database_url, data_dir, users, posts):
+    started = time.time()
+    subprocess.run(
+        [BIN, "seed", "--users", str(users), "--posts", str(posts)],
+        env=env_for(database_url, data_dir, free_port()),
+        check=True,
+    )
+    return time.time() - started
+
+
+class Server:
+    def __init__(self, database_url, data_dir):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([BIN, "serve"], env=env_for(database_url, data_dir, self.port))
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(self.base + "/healthz", timeout=1)
+                return
+            except Exception:
+                time.sleep(0.1)
+        raise SystemExit("the server did not start")
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=20)
+
+    def call(self, path, token=None, body=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, headers=headers)
+        with urllib.request.urlopen(req, timeout=30) as res:
+            raw = res.read()
+            return json.loads(raw), len(raw)
+
+    def token(self, email):
+        answer, _ = self.call("/authorization/logindefault", body={"email": email, "password": PASSWORD})
+        return answer["access_token"]
+
+
+def wrk(url, token=None):
+    cmd = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--latency", url]
+    if token:
+        cmd[1:1] = ["-H", f"Authorization: Bearer {token}"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def percentile(p):
+        m = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        value, unit = float(m.group(1)), m.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if errors:
+        raise SystemExit(f"{url}: {errors.group(1)} failed responses\n{out}")
+    return {"rps": rps, "p50_ms": percentile(50), "p99_ms": percentile(99)}
+
+
+def measure(server, big):
+    """The pages of one seeded database, each with the ceiling of its own body size."""
+    t100 = server.token("seed0@example.com")
+    t1000 = server.token("seed1@example.com")
+    page, size = server.call("/posts/feed?limit=10", t100)
+    deep, _ = server.call("/posts/feed?limit=1&offset=10000")
+    author = page[0]["user"]["id"]
+    commented = max(page, key=lambda p: p["comments_count"])["id"]
+    cases = {
+        "for_you_page1": ("/posts/feed?limit=10", t100),
+        "listened_to_100": ("/posts/listened-to?limit=10", t100),
+        "listened_to_1000": ("/posts/listened-to?limit=10", t1000),
+        "user_posts": (f"/posts/user/{author}?limit=10", t100),
+        "post_page": (f"/posts/{page[0]['id']}", t100),
+        "comments": (f"/posts/{commented}/comments?limit=20", t100),
+    }
+    if big and deep:
+        cases["for_you_cursor_10000"] = (f"/posts/feed?limit=10&before={deep[0]['id']}", t100)
+        cases["for_you_offset_10000"] = ("/posts/feed?limit=10&offset=10000", t100)
+    results = {}
+    ceiling = wrk(f"{server.base}/bench/ceiling?bytes={size}")
+    results["ceiling"] = dict(ceiling, bytes=size)
+    for name, (path, token) in cases.items():
+        r = wrk(server.base + path, token)
+        r["ratio"] = round(r["rps"] / ceiling["rps"], 3)
+        results[name] = r
+        print(f"  {name:24} {r['rps']:9.0f} req/s  p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  {r['ratio']:.0%} of ceiling", flush=True)
+    return results
+
+
+def run_backend(backend):
+    print(f"--- {backend}: {USERS} people, {POSTS} posts", flush=True)
+    out = {"backend": backend, "users": USERS, "posts": POSTS, "connections": CONNECTIONS, "seconds": SECONDS}
+    for label, posts in (("large", POSTS), ("small", SMALL_POSTS)):
+        data_dir = tempfile.mkdtemp(prefix=f"selfsound-bench-{backend}-")
+        if backend == "sqlite":
+            url = os.path.join(data_dir, "bench.sqlite3")
+        else:
+            name = f"selfsound_bench_{label}_{os.getpid()}"
+            psql(f"DROP DATABASE IF EXISTS {name}")
+            psql(f"CREATE DATABASE {name}")
+            url = f"{PG_BASE}/{name}"
+        try:
+            out[f"seed_seconds_{label}"] = round(seed(url, data_dir, USERS, posts), 1)
+            print(f"  seeded {posts} posts in {out[f'seed_seconds_{label}']} s", flush=True)
+            server = Server(url, data_dir)
+            try:
+                out[label] = measure(server, label == "large")
+            finally:
+                server.stop()
+        finally:
+            shutil.rmtree(data_dir, ignore_errors=True)
+            if backend == "postgres":
+                psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    large, small = out["large"], out["small"]
+    out["checks"] = {
+        "cursor_vs_page1_p50": round(large["for_you_cursor_10000"]["p50_ms"] / large["for_you_page1"]["p50_ms"], 2),
+        "offset_vs_page1_p50": round(large["for_you_offset_10000"]["p50_ms"] / large["for_you_page1"]["p50_ms"], 2),
+        "1m_vs_10k_p50": round(large["for_you_page1"]["p50_ms"] / small["for_you_page1"]["p50_ms"], 2),
+    }
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", f"{backend}.json"), "w") as f:
+        json.dump(out, f, indent=2)
+    return out
+
+
+def table(results):
+    lines = [
+        "| page | backend | req/s | ratio to ceiling | p50 ms | p99 ms |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        for name, v in r["large"].items():
+            if name == "ceiling":
+                lines.append(f"| ceiling ({v['bytes']} B) | {r['backend']} | {v['rps']:.0f} | 100% | {v['p50_ms']:.2f} | {v['p99_ms']:.2f} |")
+            else:
+                lines.append(f"| {name} | {r['backend']} | {v['rps']:.0f} | {v['ratio']:.0%} | {v['p50_ms']:.2f} | {v['p99_ms']:.2f} |")
+        s = r["small"]["for_you_page1"]
+        lines.append(f"| for_you_page1 at {SMALL_POSTS} posts | {r['backend']} | {s['rps']:.0f} | {s['ratio']:.0%} | {s['p50_ms']:.2f} | {s['p99_ms']:.2f} |")
+    lines.append("")
+    for r in results:
+        c = r["checks"]
+        lines.append(
+            f"- {r['backend']}: cursor 10,000 deep / page 1 (p50) = {c['cursor_vs_page1_p50']}×; "
+            f"offset 10,000 / page 1 = {c['offset_vs_page1_p50']}×; 1M / 10k posts = {c['1m_vs_10k_p50']}×; "
+            f"seeding {r['posts']} posts took {r['seed_seconds_large']} s."
+        )
+    return "\n".join(lines)
+
+
+def main():
+    if not shutil.which("wrk"):
+        raise SystemExit("make bench needs wrk: apt-get install -y wrk")
+    if not os.path.exists(BIN):
+        raise SystemExit(f"{BIN} is missing: make bench builds it")
+    backends = ["sqlite"]
+    if subprocess.run(["pg_isready", "-q", "-d", PG_ADMIN]).returncode == 0:
+        backends.append("postgres")
+    else:
+        print(f"*** no PostgreSQL at {PG_ADMIN}: SQLite only ***")
+    results = [run_backend(b) for b in backends]
+    report = os.path.join(ROOT, "docs", "performance.md")
+    text = open(report).read() if os.path.exists(report) else ""
+    begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+    block = f"{begin}\n{table(results)}\n{end}"
+    text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S) if begin in text else text + "\n" + block + "\n"
+    with open(report, "w") as f:
+        f.write(text)
+    print(table(results))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+//! Posts through the API: creating each type from real files, the wire shapes of spec §3,
+//! feeds with the keyset `Link`, likes, comments with mentions, the upload rules of §5, and
+//! deleting (files included).
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use test_support::TestDb;
+use test_support::media::{musicxml, png, wav};
+
+use crate::common::{Part, TestApp, spawn_app};
+
+async fn lyrics(app: &TestApp, token: &str, title: &str) -> Value {
+    let a = app
+        .post(
+            "/posts/lyrics",
+            Some(token),
+            json!({"songTitle": title, "artistName": "Band", "parts": [{"type": "verse", "lyrics": "la la"}], "caption": "new"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{:?}", a.body);
+    a.body
+}
+
+/// What is stored under a post's media URL.
+async fn fetch(app: &TestApp, url: &str) -> (StatusCode, String, usize) {
+    let res = app.client.get(url).send().await.unwrap();
+    let status = res.status();
+    let content_type = res.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    (status, content_type, res.bytes().await.unwrap().len())
+}
+
+async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (token, me) = app.person("Ana", "ana@example.com").await;
+
+    // Audio: a two-second tone; blank title and artist take the spec's defaults (a WAV has no tags).
+    let audio = app
+        .post_form(
+            "/posts/audio",
+            Some(&token),
+            &[
+                Part::file("audio_files", "Morning take.wav", wav(2.0, 440.0, 0.5)),
+                Part::text("titles", ""),
+                Part::text("artists", " "),
+                Part::text("caption", "first try"),
+            ],
+        )
+        .await;
+    assert_eq!(audio.status, StatusCode::CREATED, "{:?}", audio.body);
+    let post = &audio.body;
+    assert_eq!(post["type"], "audio");
+    assert_eq!(post["caption"], "first try");
+    assert_eq!(post["user"]["id"], me.as_str());
+    assert_eq!(post["user"]["login"], "ana");
+    assert!(post["user"]["avatar_url"].as_str().unwrap().starts_with("http"));
+    assert_eq!((post["likes_count"].as_i64(), post["comments_count"].as_i64()), (Some(0), Some(0)));
+    assert_eq!(post["user_liked"], false);
+    let track = &post["audio"][0];
+    assert_eq!(track["title"], "Morning take");
+    assert_eq!(track["artist"], "Unknown Artist");
+    assert_eq!(track["duration"], "0:02");
+    assert!((track["duration_seconds"].as_f64().unwrap() - 2.0).abs() < 0.05);
+    let peaks = track["peaks"].as_str().expect("peaks");
+    assert!(peaks.len() <= 1400, "about 1 KB: {}", peaks.len());
+    let (status, content_type, size) = fetch(&app, track["file_url"].as_str().unwrap()).await;
+    assert_eq!((status, content_type.as_str(), size), (StatusCode::OK, "audio/wav", wav(2.0, 440.0, 0.5).len()));
+
+    // Media: a wide picture gets a display copy; the original keeps its size without metadata.
+    let media = app
+        .post_form("/posts/media", Some(&token), &[Part::file("files", "wide.png", png(2000, Some("51.5N 0.1W")))])
+        .await;
+    assert_eq!(media.status, StatusCode::CREATED, "{:?}", media.body);
+    let item = &media.body["media"][0];
+    assert_eq!(item["file_type"], "image");
+    assert_eq!((item["width"].as_i64(), item["height"].as_i64()), (Some(2000), Some(1)));
+    assert_ne!(item["display_url"], item["file_url"]);
+    assert!(item["id"].is_string());
+    let (status, content_type, _) = fetch(&app, item["display_url"].as_str().unwrap()).await;
+    assert_eq!((status, content_type.as_str()), (StatusCode::OK, "image/jpeg"));
+    let original = app.client.get(item["file_url"].as_str().unwrap()).send().await.unwrap().bytes().await.unwrap();
+    assert!(!original.windows(4).any(|w| w == b"51.5"), "the text chunk is gone");
+
+    // Sheet music: a blank title and composer come from the score itself.
+    let score = app
+        .post_form(
+            "/posts/musicxml",
+            Some(&token),
+            &[
+                Part::file("musicxml_files", "etude.musicxml", musicxml("Étude in C", "Clara")),
+                Part::text("titles", ""),
+                Part::text("composers", ""),
+            ],
+        )
+        .await;
+    assert_eq!(score.status, StatusCode::CREATED, "{:?}", score.body);
+    assert_eq!(score.body["musicxml"][0]["title"], "Étude in C");
+    assert_eq!(score.body["musicxml"][0]["composer"], "Clara");
+    let (status, content_type, _) = fetch(&app, score.body["musicxml"][0]["file_url"].as_str().unwrap()).await;
+    assert_eq!((status, content_type.as_str()), (StatusCode::OK, "application/vnd.recordare.musicxml+xml"));
+
+    let song = lyrics(&app, &token, "Song").await;
+    assert_eq!(song["lyrics"]["title"], "Song");
+    assert_eq!(song["lyrics"]["lyrics_text"], "[Verse]\nla la");
+    assert_eq!(song["lyrics"]["parts"][0]["type"], "verse");
+
+    // The feed: newest first, every payload under its type's key; the post page alike.
+    let feed = app.get("/posts/feed?limit=10&offset=0", None).await;
+    let kinds: Vec<&str> = feed.body.as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, vec!["lyrics", "musicxml", "media", "audio"]);
+    let one = app.get(&format!("/posts/{}", audio.body["id"].as_str().unwrap()), None).await;
+    assert_eq!(one.body, feed.body[3]);
+    let stats = app.get(&format!("/profiles/{me}/stats"), None).await;
+    assert_eq!(stats.body["posts"], 4);
+}
+
+async fn uploads_follow_the_rules_of_the_spec(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (token, _) = app.person("Ana", "ana@example.com").await;
+    let t = Some(token.as_str());
+
+    let none = app.post_form("/posts/audio", t, &[Part::text("caption", "no files")]).await;
+    assert_eq!((none.status, none.detail()), (StatusCode::BAD_REQUEST, "Please select at least one audio file"));
+    let html = app
+        .post_form("/posts/audio", t, &[Part::file("audio_files", "song.mp3", "<html><script>x</script></html>")])
+        .await;
+    assert_eq!((html.status, html.detail()), (StatusCode::UNSUPPORTED_MEDIA_TYPE, "song.mp3 is not an audio file"));
+    let svg = app
+        .post_form("/posts/media", t, &[Part::file("files", "pic.png", r#"<svg xmlns="http://www.w3.org/2000/svg"/>"#)])
+        .await;
+    assert_eq!(svg.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(svg.detail().starts_with("Unsupported file type"), "{}", svg.detail());
+    let six: Vec<Part> = (0..6).map(|i| Part::file("files", &format!("{i}.png"), png(4, None))).collect();
+    let too_many = app.post_form("/posts/media", t, &six).await;
+    assert_eq!(
+        (too_many.status, too_many.detail()),
+        (StatusCode::PAYLOAD_TOO_LARGE, "Maximum 5 files allowed per post")
+    );
+    // A picture over 10MB is refused as soon as it crosses the limit of its kind.
+    let mut big = png(8, None);
+    big.resize(10 * 1024 * 1024 + 10, 0);
+    let big = app.post_form("/posts/media", t, &[Part::file("files", "big.png", big)]).await;
+    assert_eq!((big.status, big.detail()), (StatusCode::PAYLOAD_TOO_LARGE, "File size exceeds 10MB limit"));
+    let not_score =
+        app.post_form("/posts/musicxml", t, &[Part::file("musicxml_files", "a.musicxml", "just text")]).await;
+    assert_eq!(
+        (not_score.status, not_score.detail()),
+        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "a.musicxml is not a valid MusicXML file")
+    );
+    let wrong_root = app
+        .post_form("/posts/musicxml", t, &[Part::file("musicxml_files", "b.xml", "<?xml version=\"1.0\"?><html/>")])
+        .await;
+    assert!(wrong_root.status.is_client_error(), "{:?}", wrong_root.body);
+    let no_parts = app.post("/posts/lyrics", t, json!({"songTitle": "S", "artistName": "A", "parts": []})).await;
+    assert_eq!((no_parts.status, no_parts.detail()), (StatusCode::BAD_REQUEST, "Please fill in all required fields"));
+    let guest = app.post_form("/posts/audio", None, &[Part::file("audio_files", "a.wav", wav(0.5, 440.0, 0.5))]).await;
+    assert_eq!(guest.status, StatusCode::UNAUTHORIZED);
+    // Nothing of the refused uploads was kept.
+    let feed = app.get("/posts/feed", None).await;
+    assert_eq!(feed.body, json!([]));
+    let stored = walk(&app.data_dir.path().join("media"));
+    assert!(stored.iter().all(|p| !p.contains("/posts/")), "{stored:?}");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    entries
+        .flatten()
+        .flat_map(|e| if e.path().is_dir() { walk(&e.path()) } else { vec![e.path().display().to_string()] })
+        .collect()
+}
+
+async fn feeds_say_where_the_next_page_is_and_the_cursor_never_repeats(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (me, _) = app.person("Me", "me@example.com").await;
+    for i in 0..12 {
+        lyrics(&app, &ana, &format!("s{i}")).await;
+    }
+    let first = app.get("/posts/feed?limit=10", Some(&me)).await;
+    assert_eq!(first.body.as_array().unwrap().len(), 10);
+    let link = first.headers.get("link").expect("a next link").to_str().unwrap().to_owned();
+    let last = first.body[9]["id"].as_str().unwrap();
+    assert_eq!(link, format!("</posts/feed?limit=10&before={last}>; rel=\"next\""));
+    lyrics(&app, &ana, "newest").await;
+    let next = link.trim_start_matches('<').split('>').next().unwrap();
+    let second = app.get(next, Some(&me)).await;
+    let titles: Vec<&str> =
+        second.body.as_array().unwrap().iter().map(|p| p["lyrics"]["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, vec!["s1", "s0"]);
+    assert!(second.headers.get("link").is_none(), "a short page is the last");
+    assert_eq!(app.get("/posts/listened-to", None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.get("/posts/listened-to", Some(&me)).await.body, json!([]));
+    assert_eq!(app.get("/posts/feed?before=abc", None).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(app.get("/posts/user/123", None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/posts/999", None).await.detail(), "Post not found");
+}
+
+async fn likes_and_comments_speak_the_spec(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let post = lyrics(&app, &ana, "Song").await;
+    let id = post["id"].as_str().unwrap();
+
+    assert_eq!(app.post(&format!("/posts/{id}/like"), None, json!({})).await.status, StatusCode::UNAUTHORIZED);
+    let liked = app.post(&format!("/posts/{id}/like"), Some(&bob), json!({})).await;
+    assert_eq!(liked.body, json!({"liked": true, "user_liked": true, "likes_count": 1}));
+    assert_eq!(app.get(&format!("/posts/{id}"), Some(&bob)).await.body["user_liked"], true);
+    let unliked = app.post(&format!("/posts/{id}/like"), Some(&bob), json!({})).await;
+    assert_eq!(unliked.body, json!({"liked": false, "user_liked": false, "likes_count": 0}));
+
+    let blank = app.post(&format!("/posts/{id}/comments"), Some(&bob), json!({"content": "   "})).await;
+    assert_eq!(blank.status, StatusCode::BAD_REQUEST);
+    let made = app.post(&format!("/posts/{id}/comments"), Some(&bob), json!({"content": "love it @ana <b>"})).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    let c = &made.body["comment"];
+    assert_eq!(c["content"], "love it @ana <b>");
+    assert_eq!(c["author_login"], "bob");
+    assert_eq!(c["user"]["login"], "bob");
+    assert_eq!(c["author_name"], "Bob");
+    assert!(c["author_avatar_url"].is_string());
+    assert_eq!(c["mentions"][0]["user_id"], ana_id.as_str());
+    assert_eq!(c["mentions"][0]["login"], "ana");
+    let list = app.get(&format!("/posts/{id}/comments?limit=20&offset=0"), None).await;
+    assert_eq!(list.body.as_array().unwrap().len(), 1);
+    assert_eq!(list.body[0], *c);
+    assert_eq!(app.get(&format!("/posts/{id}"), None).await.body["comments_count"], 1);
+
+    let found = app.get("/posts/users/search?q=an&limit=10", Some(&bob)).await;
+    assert_eq!(found.body[0]["login"], "ana");
+    assert_eq!(
+        found.body[0].as_object().unwrap().keys().cloned().collect::<Vec<_>>(),
+        vec!["avatar_url", "id", "login", "name"]
+    );
+}
+
+async fn deleting_a_post_or_an_account_removes_its_files(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let media = app.post_form("/posts/media", Some(&ana), &[Part::file("files", "wide.png", png(1500, None))]).await;
+    let id = media.body["id"].as_str().unwrap().to_owned();
+    let file = media.body["media"][0]["file_url"].as_str().unwrap().to_owned();
+    let display = media.body["media"][0]["display_url"].as_str().unwrap().to_owned();
+    assert_eq!(fetch(&app, &file).await.0, StatusCode::OK);
+    assert_eq!(app.call(Method::DELETE, &format!("/posts/{id}"), Some(&bob), None).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        app.call(Method::DELETE, &format!("/posts/{id}"), Some(&ana), None).await.status,
+        StatusCode::NO_CONTENT
+    );
+    assert_eq!(app.get(&format!("/posts/{id}"), None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(fetch(&app, &file).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(fetch(&app, &display).await.0, StatusCode::NOT_FOUND);
+
+    let audio =
+        app.post_form("/posts/audio", Some(&bob), &[Part::file("audio_files", "a.wav", wav(1.0, 220.0, 0.3))]).await;
+    let track = audio.body["audio"][0]["file_url"].as_str().unwrap().to_owned();
+    assert_eq!(app.call(Method::DELETE, "/authorization/me", Some(&bob), None).await.status, StatusCode::OK);
+    assert_eq!(fetch(&app, &track).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/posts/feed", None).await.body, json!([]));
+}
+
+test_support::both_backends!(
+    each_type_is_created_from_real_files_and_read_back,
+    uploads_follow_the_rules_of_the_spec,
+    feeds_say_where_the_next_page_is_and_the_cursor_never_repeats,
+    likes_and_comments_speak_the_spec,
+    deleting_a_post_or_an_account_removes_its_files,
+);

@@ -1,0 +1,173 @@
+//! Comments, their @mentions, and the people the mention picker offers.
+//!
+//! A page of comments costs two statements whatever its length: the comments with their
+//! authors (`comments (post_id, id)` index, newest first), then the mentions of all of them.
+
+use std::collections::{HashMap, HashSet};
+
+use db::diesel::dsl::not;
+use db::diesel::prelude::*;
+use db::model::UserCard;
+use db::schema::{blocks, comment_mentions, comments, posts, users};
+use db::{DbConnection, Page, PageRule};
+use social_graph::fragments;
+use values::{CommentId, PostId, UserId};
+
+use crate::PostError;
+use crate::input::mentioned_logins;
+use crate::model::{Comment, CommentRow, Mention};
+use crate::repo::visible_author;
+
+/// 20 comments a page (spec §9), at most 50.
+pub const COMMENTS_PAGE: PageRule = PageRule::new(20, 50);
+/// The mention picker shows 10 people (spec §9), at most 20.
+pub const MENTION_PAGE: PageRule = PageRule::new(10, 20);
+
+/// A page of a post's comments, newest first; comments of people in a block pair with the
+/// viewer are left out.
+pub fn list(
+    conn: &mut DbConnection,
+    post: PostId,
+    viewer: Option<UserId>,
+    page: Page,
+) -> Result<Vec<Comment>, PostError> {
+    let visible = match viewer {
+        Some(v) => visible_author(conn, post, v)?.is_some(),
+        None => crate::repo::author_of(conn, post)?.is_some(),
+    };
+    if !visible {
+        return Err(PostError::NotFound);
+    }
+    if page.limit == 0 {
+        return Ok(Vec::new());
+    }
+    let mut q = comments::table
+        .inner_join(users::table)
+        .filter(comments::post_id.eq(post))
+        .select((CommentRow::as_select(), UserCard::as_select()))
+        .into_boxed();
+    if let Some(v) = viewer {
+        q = q
+            .filter(not(comments::user_id.eq_any(fragments::blocked_by(v))))
+            .filter(not(comments::user_id.eq_any(fragments::blockers_of(v))));
+    }
+    let rows: Vec<(CommentRow, UserCard)> = page.apply(q.order(comments::id.desc())).load(conn)?;
+    let ids: Vec<CommentId> = rows.iter().map(|(c, _)| c.id).collect();
+    let mut mentions = mentions_of(conn, &ids)?;
+    Ok(rows
+        .into_iter()
+        .map(|(c, author)| Comment {
+            mentions: mentions.remove(&c.id).unwrap_or_default(),
+            id: c.id,
+            post_id: c.post_id,
+            content: c.content,
+            created_at: c.created_at,
+            author,
+        })
+        .collect())
+}
+
+fn mentions_of(conn: &mut DbConnection, ids: &[CommentId]) -> QueryResult<HashMap<CommentId, Vec<Mention>>> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows: Vec<(CommentId, UserCard)> = comment_mentions::table
+        .inner_join(users::table)
+        .filter(comment_mentions::comment_id.eq_any(ids))
+        .order((comment_mentions::comment_id, users::login))
+        .select((comment_mentions::comment_id, UserCard::as_select()))
+        .load(conn)?;
+    let mut by_comment: HashMap<CommentId, Vec<Mention>> = HashMap::new();
+    for (id, u) in rows {
+        by_comment.entry(id).or_default().push(mention(u));
+    }
+    Ok(by_comment)
+}
+
+fn mention(u: UserCard) -> Mention {
+    Mention { user_id: u.id, login: u.login, name: u.name, avatar_url: u.avatar_url }
+}
+
+/// The people of `candidates` in a block pair with `me`.
+fn blocked_among(conn: &mut DbConnection, me: UserId, candidates: &[UserId]) -> QueryResult<HashSet<UserId>> {
+    if candidates.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let mine: Vec<UserId> = blocks::table
+        .filter(blocks::blocker_id.eq(me))
+        .filter(blocks::blocked_id.eq_any(candidates))
+        .select(blocks::blocked_id)
+        .load(conn)?;
+    let theirs: Vec<UserId> = blocks::table
+        .filter(blocks::blocked_id.eq(me))
+        .filter(blocks::blocker_id.eq_any(candidates))
+        .select(blocks::blocker_id)
+        .load(conn)?;
+    Ok(mine.into_iter().chain(theirs).collect())
+}
+
+/// Writes a comment by `me` on `post`, with the people it mentions (existing logins, not in a
+/// block pair with `me`), and counts it on the post. Answers the comment as lists show it.
+pub(crate) fn add(conn: &mut DbConnection, me: UserId, post: PostId, content: String) -> Result<Comment, PostError> {
+    visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
+    let author: UserCard = users::table
+        .filter(users::id.eq(me))
+        .select(UserCard::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or(PostError::UserNotFound)?;
+    let row =
+        CommentRow { id: CommentId::generate(), post_id: post, user_id: me, content, created_at: db::time::now() };
+    diesel::insert_into(comments::table).values(&row).execute(conn)?;
+
+    let logins = mentioned_logins(&row.content);
+    let mut mentioned: Vec<UserCard> = if logins.is_empty() {
+        Vec::new()
+    } else {
+        users::table.filter(users::login.eq_any(&logins)).select(UserCard::as_select()).load(conn)?
+    };
+    let ids: Vec<UserId> = mentioned.iter().map(|u| u.id).collect();
+    let blocked = blocked_among(conn, me, &ids)?;
+    mentioned.retain(|u| !blocked.contains(&u.id));
+    mentioned.sort_by(|a, b| a.login.cmp(&b.login));
+    // Row by row: the multi-backend connection has no batch insert (at most 20 mentions).
+    for u in &mentioned {
+        diesel::insert_into(comment_mentions::table)
+            .values((comment_mentions::comment_id.eq(row.id), comment_mentions::user_id.eq(u.id)))
+            .execute(conn)?;
+    }
+    diesel::update(posts::table.filter(posts::id.eq(post)))
+        .set(posts::comments_count.eq(posts::comments_count + 1))
+        .execute(conn)?;
+    Ok(Comment {
+        id: row.id,
+        post_id: row.post_id,
+        content: row.content,
+        created_at: row.created_at,
+        author,
+        mentions: mentioned.into_iter().map(mention).collect(),
+    })
+}
+
+/// People the mention picker offers for what was typed after the `@`: the user search's
+/// matches, without the viewer and anyone in a block pair with them.
+pub(crate) fn mention_candidates(
+    conn: &mut DbConnection,
+    viewer: Option<UserId>,
+    query: &str,
+    limit: i64,
+) -> QueryResult<Vec<UserCard>> {
+    let query = profiles::search::normalize(query.trim_start_matches('@'));
+    if query.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Ask for more than needed, since blocked people are taken out afterwards.
+    let mut found = profiles::search::search(conn, &query, viewer, limit * 2)?;
+    if let Some(v) = viewer {
+        let ids: Vec<UserId> = found.iter().map(|u| u.id).collect();
+        let blocked = blocked_among(conn, v, &ids)?;
+        found.retain(|u| !blocked.contains(&u.id));
+    }
+    found.truncate(usize::try_from(limit).unwrap_or(0));
+    Ok(found)
+}

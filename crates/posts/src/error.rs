@@ -1,0 +1,122 @@
+//! What can go wrong with posts, each with the detail a person should read (spec §5, §8).
+
+use media_validation::MediaError;
+use values::{DomainError, ErrorKind};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PostError {
+    #[error("Post not found")]
+    NotFound,
+    #[error("You can only delete your own posts")]
+    NotAuthor,
+    #[error("User not found")]
+    UserNotFound,
+
+    // Audio (spec §5 Audio post).
+    #[error("Please select at least one audio file")]
+    NoAudio,
+    #[error("Maximum 10 audio files allowed per post")]
+    TooManyAudio,
+    #[error("{0} is not an audio file")]
+    NotAudio(String),
+    #[error("{0} exceeds 50MB limit")]
+    AudioTooLarge(String),
+
+    // Media (spec §5 Media post).
+    #[error("Please select at least one file")]
+    NoMedia,
+    #[error("Maximum 5 files allowed per post")]
+    TooManyMedia,
+    #[error("Unsupported file type: {0}. Allowed: jpeg, jpg, png, gif, webp, mp4, mov, avi, mkv, webm")]
+    UnsupportedMedia(String),
+    #[error("File size exceeds {limit_mb}MB limit")]
+    MediaTooLarge { limit_mb: u64 },
+    #[error("Total file size exceeds 200MB limit")]
+    MediaTotalTooLarge,
+
+    // Sheet music (spec §5 MusicXML post).
+    #[error("Please select at least one MusicXML file")]
+    NoScore,
+    #[error("Maximum 5 MusicXML files allowed per post")]
+    TooManyScores,
+    #[error("{0} is not a valid MusicXML file")]
+    NotMusicXml(String),
+    #[error("{0} exceeds 10MB limit")]
+    ScoreTooLarge(String),
+
+    // Lyrics (spec §5 Lyrics post).
+    #[error("Please fill in all required fields")]
+    LyricsIncomplete,
+    #[error("A song can have at most 10 parts")]
+    TooManyParts,
+    #[error("Unknown part type: {0}. Use intro, verse, pre-chorus, chorus, bridge or outro")]
+    UnknownPartType(String),
+
+    /// A file that is what it claims to be but cannot be used.
+    #[error("{file}: {defect}")]
+    Unreadable { file: String, defect: UploadDefect },
+
+    #[error("The caption is too long (at most 2000 characters)")]
+    CaptionTooLong,
+    #[error("Write something before publishing")]
+    EmptyComment,
+    #[error("A comment can be at most 2000 characters")]
+    CommentTooLong,
+
+    #[error(transparent)]
+    Db(#[from] db::DbError),
+    #[error("storing a file failed")]
+    Storage(#[from] storage::StorageError),
+    #[error("processing an upload failed: {0}")]
+    Processing(String),
+}
+
+/// Why a file of an accepted kind cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UploadDefect {
+    #[error("the file is damaged or incomplete")]
+    Damaged,
+    #[error("{0}")]
+    Media(MediaError),
+}
+
+impl From<diesel::result::Error> for PostError {
+    fn from(e: diesel::result::Error) -> Self {
+        PostError::Db(e.into())
+    }
+}
+
+impl DomainError for PostError {
+    fn kind(&self) -> ErrorKind {
+        use PostError::*;
+        match self {
+            NotFound | UserNotFound => ErrorKind::NotFound,
+            NotAuthor => ErrorKind::Forbidden,
+            NoAudio
+            | NoMedia
+            | NoScore
+            | LyricsIncomplete
+            | TooManyParts
+            | UnknownPartType(_)
+            | Unreadable { .. }
+            | CaptionTooLong
+            | EmptyComment
+            | CommentTooLong => ErrorKind::Invalid,
+            TooManyAudio
+            | AudioTooLarge(_)
+            | TooManyMedia
+            | MediaTooLarge { .. }
+            | MediaTotalTooLarge
+            | TooManyScores
+            | ScoreTooLarge(_) => ErrorKind::TooLarge,
+            NotAudio(_) | UnsupportedMedia(_) | NotMusicXml(_) => ErrorKind::UnsupportedType,
+            Db(e) => e.kind(),
+            Storage(e) => match e.kind() {
+                // Our own key missing is our fault, not the person's.
+                ErrorKind::NotFound | ErrorKind::Invalid => ErrorKind::Internal,
+                other => other,
+            },
+            Processing(_) => ErrorKind::Internal,
+        }
+    }
+}

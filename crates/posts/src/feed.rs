@@ -1,0 +1,176 @@
+//! Lists of posts: For you, Listened to, a person's posts, and the one post of the post page.
+//!
+//! A page costs a fixed number of statements whatever its length: one for the posts with their
+//! authors and whether the viewer likes each (a left join on the viewer's like), then one per
+//! kind of post on the page for the payloads (`WHERE post_id IN (...)`), so at most five. Every
+//! one is an index range scan: the posts' primary key newest first (For you), `(user_id, id)`
+//! (a person's posts), the payload tables' `(post_id, position)` keys; the block and listening
+//! rules are subqueries on `blocks` and `listens` keys (social-graph's fragments).
+
+use std::collections::HashMap;
+
+use db::diesel::dsl::not;
+use db::diesel::prelude::*;
+use db::model::UserCard;
+use db::schema::{likes, post_audio, post_lyrics, post_media, post_scores, posts, users};
+use db::{DbConnection, Keyset, Page, PageRule};
+use social_graph::fragments;
+use values::{PostId, UserId};
+
+use crate::model::{AudioRow, LyricsRow, MediaRow, Payload, Post, PostKind, PostRow, ScoreRow};
+
+/// Feeds and profile lists: 10 a page by default (spec §9), at most 50.
+pub const FEED_PAGE: PageRule = PageRule::new(10, 50);
+
+/// Which posts a list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feed {
+    /// Everyone's, newest first.
+    ForYou,
+    /// Of the people the viewer listens to.
+    ListenedTo,
+    /// One person's.
+    User(UserId),
+}
+
+/// Where a page starts: the spec's offset, or the keyset cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedPage {
+    Offset(Page),
+    Before(Keyset<PostId>),
+}
+
+impl FeedPage {
+    pub fn limit(self) -> i64 {
+        match self {
+            FeedPage::Offset(p) => p.limit,
+            FeedPage::Before(k) => k.limit,
+        }
+    }
+}
+
+enum Scope {
+    Feed(Feed, FeedPage),
+    One(PostId),
+}
+
+type Head = (PostRow, UserCard, Option<UserId>);
+
+/// The posts, authors and like flags of a list (one statement).
+fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> QueryResult<Vec<Head>> {
+    let mut q = posts::table
+        .inner_join(users::table)
+        .left_join(likes::table.on(likes::post_id.eq(posts::id).and(likes::user_id.nullable().eq(viewer))))
+        .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable()))
+        .into_boxed();
+    if let Some(v) = viewer {
+        q = q
+            .filter(not(posts::user_id.eq_any(fragments::blocked_by(v))))
+            .filter(not(posts::user_id.eq_any(fragments::blockers_of(v))));
+    }
+    match scope {
+        Scope::One(id) => q.filter(posts::id.eq(id)).load(conn),
+        Scope::Feed(feed, page) => {
+            q = match feed {
+                Feed::ForYou => q,
+                Feed::ListenedTo => match viewer {
+                    Some(v) => q.filter(posts::user_id.eq_any(fragments::listened_by(v))),
+                    None => return Ok(Vec::new()),
+                },
+                Feed::User(u) => q.filter(posts::user_id.eq(u)),
+            };
+            match page {
+                FeedPage::Offset(p) if p.limit == 0 => Ok(Vec::new()),
+                FeedPage::Offset(p) => p.apply(q.order(posts::id.desc())).load(conn),
+                FeedPage::Before(k) => k.apply(q, posts::id).load(conn),
+            }
+        }
+    }
+}
+
+/// A page of a list, each post with its payload.
+pub fn page(conn: &mut DbConnection, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> QueryResult<Vec<Post>> {
+    let heads = heads(conn, Scope::Feed(feed, page), viewer)?;
+    with_payloads(conn, heads)
+}
+
+/// One post as `viewer` may see it: none when it is missing or a block stands between them.
+pub fn one(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<Post>> {
+    let heads = heads(conn, Scope::One(id), viewer)?;
+    Ok(with_payloads(conn, heads)?.into_iter().next())
+}
+
+/// Adds the payloads: one statement per kind present on the page.
+fn with_payloads(conn: &mut DbConnection, heads: Vec<Head>) -> QueryResult<Vec<Post>> {
+    let ids_of = |kind: PostKind| -> Vec<PostId> {
+        heads.iter().filter(|(p, _, _)| PostKind::parse(&p.kind) == Some(kind)).map(|(p, _, _)| p.id).collect()
+    };
+    let (media_ids, audio_ids, score_ids, lyrics_ids) =
+        (ids_of(PostKind::Media), ids_of(PostKind::Audio), ids_of(PostKind::MusicXml), ids_of(PostKind::Lyrics));
+
+    let mut payloads: HashMap<PostId, Payload> = HashMap::with_capacity(heads.len());
+    if !media_ids.is_empty() {
+        let rows: Vec<MediaRow> = post_media::table
+            .filter(post_media::post_id.eq_any(&media_ids))
+            .order((post_media::post_id, post_media::position))
+            .select(MediaRow::as_select())
+            .load(conn)?;
+        for r in rows {
+            if let Payload::Media(v) = payloads.entry(r.post_id).or_insert_with(|| Payload::Media(Vec::new())) {
+                v.push(r.into());
+            }
+        }
+    }
+    if !audio_ids.is_empty() {
+        let rows: Vec<AudioRow> = post_audio::table
+            .filter(post_audio::post_id.eq_any(&audio_ids))
+            .order((post_audio::post_id, post_audio::position))
+            .select(AudioRow::as_select())
+            .load(conn)?;
+        for r in rows {
+            if let Payload::Audio(v) = payloads.entry(r.post_id).or_insert_with(|| Payload::Audio(Vec::new())) {
+                v.push(r.into());
+            }
+        }
+    }
+    if !score_ids.is_empty() {
+        let rows: Vec<ScoreRow> = post_scores::table
+            .filter(post_scores::post_id.eq_any(&score_ids))
+            .order((post_scores::post_id, post_scores::position))
+            .select(ScoreRow::as_select())
+            .load(conn)?;
+        for r in rows {
+            if let Payload::Scores(v) = payloads.entry(r.post_id).or_insert_with(|| Payload::Scores(Vec::new())) {
+                v.push(r.into());
+            }
+        }
+    }
+    if !lyrics_ids.is_empty() {
+        let rows: Vec<LyricsRow> = post_lyrics::table
+            .filter(post_lyrics::post_id.eq_any(&lyrics_ids))
+            .select(LyricsRow::as_select())
+            .load(conn)?;
+        for r in rows {
+            payloads.insert(r.post_id, Payload::Lyrics(r.into()));
+        }
+    }
+
+    // A post whose payload is missing (never written that way) is left out, as the spec's
+    // client drops it too.
+    Ok(heads
+        .into_iter()
+        .filter_map(|(row, author, liked)| {
+            let payload = payloads.remove(&row.id)?;
+            Some(Post {
+                id: row.id,
+                caption: row.caption,
+                created_at: row.created_at,
+                likes_count: row.likes_count.max(0),
+                comments_count: row.comments_count.max(0),
+                user_liked: liked.is_some(),
+                author,
+                payload,
+            })
+        })
+        .collect())
+}

@@ -1,0 +1,204 @@
+//! What people send, parsed into values that cannot hold a bad one: captions, lyrics, comment
+//! text, and the @mentions in it (spec §5).
+
+use serde::Deserialize;
+
+use crate::PostError;
+use crate::model::{Lyrics, LyricsPart};
+
+pub const CAPTION_MAX_CHARS: usize = 2000;
+pub const COMMENT_MAX_CHARS: usize = 2000;
+pub const LYRICS_MAX_PARTS: usize = 10;
+/// Titles, artists and composers are cut to this many characters.
+pub const LABEL_MAX_CHARS: usize = 200;
+/// A song's text in all.
+const LYRICS_MAX_CHARS: usize = 20_000;
+pub const PART_TYPES: [&str; 6] = ["intro", "verse", "pre-chorus", "chorus", "bridge", "outro"];
+
+/// A caption: trimmed, blank is none.
+pub fn caption(text: Option<&str>) -> Result<Option<String>, PostError> {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+    if text.chars().count() > CAPTION_MAX_CHARS {
+        return Err(PostError::CaptionTooLong);
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// A title, artist or composer: trimmed, one line, bounded; blank is none.
+pub fn label(text: Option<&str>) -> Option<String> {
+    let text: String = text?.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() { None } else { Some(text.chars().take(LABEL_MAX_CHARS).collect()) }
+}
+
+/// A file name without its extension (the spec's default title).
+pub fn stem(file_name: &str) -> String {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    let stem = match base.rfind('.') {
+        Some(i) if i > 0 => &base[..i],
+        _ => base,
+    };
+    label(Some(stem)).unwrap_or_else(|| "Untitled".to_owned())
+}
+
+/// `POST /posts/lyrics` as sent (spec §3 Lyrics post).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LyricsInput {
+    #[serde(default)]
+    pub song_title: Option<String>,
+    #[serde(default)]
+    pub artist_name: Option<String>,
+    #[serde(default)]
+    pub parts: Vec<LyricsPartInput>,
+    #[serde(default)]
+    pub caption: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LyricsPartInput {
+    #[serde(default, rename = "type")]
+    pub part_type: Option<String>,
+    #[serde(default)]
+    pub lyrics: Option<String>,
+}
+
+impl LyricsInput {
+    /// Song title, artist and at least one part are required; every part needs a known type and
+    /// non-blank lyrics; at most ten parts.
+    pub fn check(self) -> Result<(Lyrics, Option<String>), PostError> {
+        let title = label(self.song_title.as_deref()).ok_or(PostError::LyricsIncomplete)?;
+        let artist = label(self.artist_name.as_deref()).ok_or(PostError::LyricsIncomplete)?;
+        if self.parts.is_empty() {
+            return Err(PostError::LyricsIncomplete);
+        }
+        if self.parts.len() > LYRICS_MAX_PARTS {
+            return Err(PostError::TooManyParts);
+        }
+        let mut parts = Vec::with_capacity(self.parts.len());
+        let mut total = 0;
+        for p in self.parts {
+            let part_type = p.part_type.as_deref().map(str::trim).unwrap_or_default().to_ascii_lowercase();
+            if part_type.is_empty() {
+                return Err(PostError::LyricsIncomplete);
+            }
+            if !PART_TYPES.contains(&part_type.as_str()) {
+                return Err(PostError::UnknownPartType(part_type.chars().take(40).collect()));
+            }
+            let lyrics = p.lyrics.as_deref().map(|l| l.trim_matches(['\n', '\r', ' ', '\t'])).unwrap_or_default();
+            if lyrics.is_empty() {
+                return Err(PostError::LyricsIncomplete);
+            }
+            total += lyrics.chars().count();
+            if total > LYRICS_MAX_CHARS {
+                return Err(PostError::LyricsIncomplete);
+            }
+            parts.push(LyricsPart { part_type, lyrics: lyrics.replace("\r\n", "\n") });
+        }
+        Ok((Lyrics { title, artist, parts }, caption(self.caption.as_deref())?))
+    }
+}
+
+/// Comment text: trimmed, not blank, bounded.
+pub fn comment(text: &str) -> Result<String, PostError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(PostError::EmptyComment);
+    }
+    if text.chars().count() > COMMENT_MAX_CHARS {
+        return Err(PostError::CommentTooLong);
+    }
+    Ok(text.to_owned())
+}
+
+fn login_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// The logins a text mentions (spec §5: an `@` at the start or after whitespace, then 3 or more
+/// letters, digits, `_` or `-`), lower-cased as logins are stored, each once, in order.
+pub fn mentioned_logins(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    let mut previous: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        if c == '@' && previous.is_none_or(char::is_whitespace) {
+            let rest = &text[i + 1..];
+            let end = rest.find(|c: char| !login_char(c)).unwrap_or(rest.len());
+            let login = rest[..end].to_ascii_lowercase();
+            if login.len() >= 3 && login.len() <= 20 && !found.contains(&login) {
+                found.push(login);
+            }
+        }
+        previous = Some(c);
+        if found.len() >= 20 {
+            break;
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn part(t: &str, l: &str) -> LyricsPartInput {
+        LyricsPartInput { part_type: Some(t.into()), lyrics: Some(l.into()) }
+    }
+
+    fn lyrics(title: &str, artist: &str, parts: Vec<LyricsPartInput>) -> LyricsInput {
+        LyricsInput { song_title: Some(title.into()), artist_name: Some(artist.into()), parts, caption: None }
+    }
+
+    #[test]
+    fn lyrics_need_title_artist_and_complete_parts() {
+        assert!(lyrics("Song", "Me", vec![part("verse", "la")]).check().is_ok());
+        for bad in [
+            lyrics(" ", "Me", vec![part("verse", "la")]),
+            lyrics("Song", "", vec![part("verse", "la")]),
+            lyrics("Song", "Me", vec![]),
+            lyrics("Song", "Me", vec![part("verse", "  \n ")]),
+            lyrics("Song", "Me", vec![part("", "la")]),
+        ] {
+            assert!(matches!(bad.check(), Err(PostError::LyricsIncomplete)));
+        }
+    }
+
+    #[test]
+    fn lyrics_have_at_most_ten_parts_of_known_types() {
+        let eleven = (0..11).map(|_| part("chorus", "oh")).collect();
+        assert!(matches!(lyrics("S", "A", eleven).check(), Err(PostError::TooManyParts)));
+        let ten = (0..10).map(|_| part("Chorus", "oh")).collect();
+        let (l, _) = lyrics("S", "A", ten).check().unwrap();
+        assert_eq!(l.parts[0].part_type, "chorus");
+        assert!(matches!(lyrics("S", "A", vec![part("solo", "x")]).check(), Err(PostError::UnknownPartType(_))));
+        for t in PART_TYPES {
+            assert!(lyrics("S", "A", vec![part(t, "x")]).check().is_ok(), "{t}");
+        }
+    }
+
+    #[test]
+    fn mentions_need_three_login_characters_after_a_space_or_the_start() {
+        assert_eq!(mentioned_logins("@ana hi @Bob_1 and @bo x@mail.com @ana"), vec!["ana", "bob_1"]);
+        assert_eq!(mentioned_logins("thanks @jo-el!"), vec!["jo-el"]);
+        assert_eq!(mentioned_logins("@@ana"), Vec::<String>::new());
+        assert_eq!(mentioned_logins("line\n@zed"), vec!["zed"]);
+        assert!(mentioned_logins("no mentions").is_empty());
+    }
+
+    #[test]
+    fn comments_are_trimmed_and_never_blank() {
+        assert_eq!(comment("  hi \n").unwrap(), "hi");
+        assert!(matches!(comment(" \n\t "), Err(PostError::EmptyComment)));
+        assert!(matches!(comment(&"x".repeat(2001)), Err(PostError::CommentTooLong)));
+    }
+
+    #[test]
+    fn labels_and_default_titles() {
+        assert_eq!(label(Some("  My   song \n")), Some("My song".into()));
+        assert_eq!(label(Some("   ")), None);
+        assert_eq!(stem("take 3.final.mp3"), "take 3.final");
+        assert_eq!(stem(".hidden"), ".hidden");
+        assert_eq!(stem("C:\\music\\a.wav"), "a");
+        assert_eq!(caption(Some("  ")).unwrap(), None);
+    }
+}

@@ -1,0 +1,177 @@
+//! Writes of this domain. They run inside their caller's transaction.
+
+use db::DbConnection;
+use db::diesel::dsl::exists;
+use db::diesel::prelude::*;
+use db::diesel::sql_types::{BigInt, Timestamp};
+use db::schema::{comments, likes, post_audio, post_lyrics, post_media, post_scores, posts, users};
+use values::{PostId, UserId};
+
+use crate::PostError;
+use crate::model::{AudioRow, LyricsRow, MediaRow, PostRow, ScoreRow};
+
+/// The rows of a new post, written together.
+pub(crate) enum NewPayload {
+    Media(Vec<MediaRow>),
+    Audio(Vec<AudioRow>),
+    Scores(Vec<ScoreRow>),
+    Lyrics(LyricsRow),
+}
+
+/// Writes a post and its payload, and counts it on its author's row.
+pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &NewPayload) -> Result<(), PostError> {
+    diesel::insert_into(posts::table).values(row).execute(conn)?;
+    // Row by row: the multi-backend connection has no batch insert (at most ten rows here).
+    match payload {
+        NewPayload::Media(rows) => {
+            for r in rows {
+                diesel::insert_into(post_media::table).values(r).execute(conn)?;
+            }
+        }
+        NewPayload::Audio(rows) => {
+            for r in rows {
+                diesel::insert_into(post_audio::table).values(r).execute(conn)?;
+            }
+        }
+        NewPayload::Scores(rows) => {
+            for r in rows {
+                diesel::insert_into(post_scores::table).values(r).execute(conn)?;
+            }
+        }
+        NewPayload::Lyrics(row) => {
+            diesel::insert_into(post_lyrics::table).values(row).execute(conn)?;
+        }
+    }
+    let counted = diesel::update(users::table.filter(users::id.eq(row.user_id)))
+        .set(users::posts_count.eq(users::posts_count + 1))
+        .execute(conn)?;
+    if counted == 0 {
+        return Err(PostError::UserNotFound);
+    }
+    Ok(())
+}
+
+/// The storage keys a post's payload points to.
+fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<String>> {
+    let mut keys = Vec::new();
+    let media: Vec<(String, Option<String>, Option<String>)> = post_media::table
+        .filter(post_media::post_id.eq_any(ids))
+        .select((post_media::file_key, post_media::display_key, post_media::poster_key))
+        .load(conn)?;
+    for (file, display, poster) in media {
+        keys.push(file);
+        keys.extend(display);
+        keys.extend(poster);
+    }
+    let audio: Vec<(String, Option<String>)> = post_audio::table
+        .filter(post_audio::post_id.eq_any(ids))
+        .select((post_audio::file_key, post_audio::cover_key))
+        .load(conn)?;
+    for (file, cover) in audio {
+        keys.push(file);
+        keys.extend(cover);
+    }
+    keys.extend(
+        post_scores::table
+            .filter(post_scores::post_id.eq_any(ids))
+            .select(post_scores::file_key)
+            .load::<String>(conn)?,
+    );
+    Ok(keys)
+}
+
+/// Deletes posts with everything that hangs on them (payloads, likes, comments and their
+/// mentions go by cascade), gives their authors' post counts back, and answers the storage keys
+/// to remove once the transaction has committed. The posts crate's one way of deleting posts:
+/// the author's delete, account deletion and a moderator's decision all come here.
+pub fn delete_post_rows(conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<String>, PostError> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let keys = object_keys(conn, ids)?;
+    let authors: Vec<UserId> = posts::table.filter(posts::id.eq_any(ids)).select(posts::user_id).load(conn)?;
+    diesel::delete(posts::table.filter(posts::id.eq_any(ids))).execute(conn)?;
+    for (author, n) in count_each(authors) {
+        diesel::update(users::table.filter(users::id.eq(author)))
+            .set(users::posts_count.eq(users::posts_count - n))
+            .execute(conn)?;
+    }
+    Ok(keys)
+}
+
+/// Who wrote a post, when it exists.
+pub(crate) fn author_of(conn: &mut DbConnection, id: PostId) -> QueryResult<Option<UserId>> {
+    posts::table.filter(posts::id.eq(id)).select(posts::user_id).first(conn).optional()
+}
+
+/// The author of a post `viewer` may see: none when it is missing or a block stands between
+/// the two (such a post is answered as not found).
+pub(crate) fn visible_author(conn: &mut DbConnection, id: PostId, viewer: UserId) -> QueryResult<Option<UserId>> {
+    let Some(author) = author_of(conn, id)? else { return Ok(None) };
+    if author != viewer && social_graph::blocked_between(conn, author, viewer)? {
+        return Ok(None);
+    }
+    Ok(Some(author))
+}
+
+const INSERT_LIKE: &str = "INSERT INTO likes (post_id, user_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+
+/// Likes or unlikes: answers whether `me` likes the post now and its new count. The counter
+/// moves only when a row was really added or removed, so a double click cannot count twice.
+pub(crate) fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<(bool, i64), PostError> {
+    visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
+    let removed =
+        diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
+    let (liked, delta) = if removed > 0 {
+        (false, -1)
+    } else {
+        let added = diesel::sql_query(INSERT_LIKE)
+            .bind::<BigInt, _>(post)
+            .bind::<BigInt, _>(me)
+            .bind::<Timestamp, _>(db::time::now())
+            .execute(conn)?;
+        (true, if added > 0 { 1 } else { 0 })
+    };
+    if delta != 0 {
+        diesel::update(posts::table.filter(posts::id.eq(post)))
+            .set(posts::likes_count.eq(posts::likes_count + delta))
+            .execute(conn)?;
+    }
+    let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?;
+    Ok((liked, count.max(0)))
+}
+
+/// Whether a person exists (a feed of someone who does not is a 404, not an empty list).
+pub(crate) fn user_exists(conn: &mut DbConnection, id: UserId) -> QueryResult<bool> {
+    diesel::select(exists(users::table.filter(users::id.eq(id)))).get_result(conn)
+}
+
+/// This domain's part when an account goes, before its row does: the posts it liked or
+/// commented on lose those counts, and its own posts go the one way posts are deleted. Answers
+/// the storage keys to remove after the commit.
+pub fn release_account_rows(conn: &mut DbConnection, user: UserId) -> Result<Vec<String>, PostError> {
+    diesel::update(
+        posts::table.filter(posts::id.eq_any(likes::table.filter(likes::user_id.eq(user)).select(likes::post_id))),
+    )
+    .set(posts::likes_count.eq(posts::likes_count - 1))
+    .execute(conn)?;
+    // A person may have commented several times on one post: count them per post.
+    let written: Vec<PostId> =
+        comments::table.filter(comments::user_id.eq(user)).select(comments::post_id).load(conn)?;
+    for (post, n) in count_each(written) {
+        diesel::update(posts::table.filter(posts::id.eq(post)))
+            .set(posts::comments_count.eq(posts::comments_count - n))
+            .execute(conn)?;
+    }
+    let own: Vec<PostId> = posts::table.filter(posts::user_id.eq(user)).select(posts::id).load(conn)?;
+    delete_post_rows(conn, &own)
+}
+
+/// How many times each value occurs.
+fn count_each<T: Ord>(items: Vec<T>) -> std::collections::BTreeMap<T, i64> {
+    let mut counts = std::collections::BTreeMap::new();
+    for item in items {
+        *counts.entry(item).or_default() += 1;
+    }
+    counts
+}

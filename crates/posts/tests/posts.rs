@@ -1,0 +1,527 @@
+//! Posts, feeds, likes, comments and mentions on SQLite and PostgreSQL. Uploads of real files
+//! are tested through the API (crates/api/tests/api/posts.rs); here posts are lyrics, or rows
+//! written straight into the payload tables where only the queries matter.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use db::diesel::connection::{Instrumentation, InstrumentationEvent};
+use db::diesel::prelude::*;
+use db::schema::{comments, likes, post_audio, post_media, post_scores, posts as post_table, users};
+use db::{DbConnection, Keyset, Page};
+use posts::{FEED_PAGE, Feed, FeedPage, LyricsInput, LyricsPartInput, Payload, Post, PostError, Posts};
+use storage::Storage;
+use test_support::{TestDb, insert_user};
+use values::{PostId, UserId};
+
+struct World {
+    db: TestDb,
+    posts: Posts,
+    _media: tempfile::TempDir,
+}
+
+fn world(db: TestDb) -> World {
+    let media = tempfile::tempdir().unwrap();
+    let posts = Posts::new(db.db.clone(), Storage::local(media.path()).unwrap());
+    World { db, posts, _media: media }
+}
+
+fn lyrics(title: &str) -> LyricsInput {
+    LyricsInput {
+        song_title: Some(title.into()),
+        artist_name: Some("Someone".into()),
+        parts: vec![LyricsPartInput { part_type: Some("verse".into()), lyrics: Some("la la la".into()) }],
+        caption: None,
+    }
+}
+
+impl World {
+    fn user(&self, login: &str) -> UserId {
+        insert_user(&mut self.db.get().unwrap(), login, login)
+    }
+
+    async fn song(&self, by: UserId, title: &str) -> PostId {
+        // Ids order by the millisecond: posts made within one have no order among them.
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        self.posts.create_lyrics(by, lyrics(title)).await.unwrap().id
+    }
+
+    async fn feed(&self, feed: Feed, viewer: Option<UserId>, page: FeedPage) -> Vec<Post> {
+        self.posts.feed(feed, page, viewer).await.unwrap()
+    }
+
+    fn posts_count(&self, user: UserId) -> i64 {
+        users::table.filter(users::id.eq(user)).select(users::posts_count).first(&mut self.db.get().unwrap()).unwrap()
+    }
+
+    fn counts(&self, post: PostId) -> (i64, i64) {
+        post_table::table
+            .filter(post_table::id.eq(post))
+            .select((post_table::likes_count, post_table::comments_count))
+            .first(&mut self.db.get().unwrap())
+            .unwrap()
+    }
+}
+
+fn first_page() -> FeedPage {
+    FeedPage::Offset(FEED_PAGE.page(None, None))
+}
+
+fn titles(posts: &[Post]) -> Vec<String> {
+    posts
+        .iter()
+        .map(|p| match &p.payload {
+            Payload::Lyrics(l) => l.title.clone(),
+            other => panic!("not lyrics: {other:?}"),
+        })
+        .collect()
+}
+
+async fn a_lyrics_post_is_listed_with_its_payload_and_counted(db: TestDb) {
+    let w = world(db);
+    let ana = w.user("ana");
+    let post = w.posts.create_lyrics(ana, lyrics("First")).await.unwrap();
+    assert_eq!(post.author.login, "ana");
+    let Payload::Lyrics(l) = &post.payload else { panic!("lyrics") };
+    assert_eq!((l.title.as_str(), l.artist.as_str(), l.parts.len()), ("First", "Someone", 1));
+    assert_eq!(w.posts_count(ana), 1);
+    let feed = w.feed(Feed::ForYou, None, first_page()).await;
+    assert_eq!(titles(&feed), vec!["First"]);
+    assert_eq!(w.posts.post(post.id, None).await.unwrap(), feed[0]);
+}
+
+async fn feeds_page_newest_first_by_offset_and_by_cursor(db: TestDb) {
+    let w = world(db);
+    let ana = w.user("ana");
+    for i in 0..25 {
+        w.song(ana, &format!("s{i:02}")).await;
+    }
+    let page1 = w.feed(Feed::ForYou, None, first_page()).await;
+    assert_eq!(titles(&page1), (15..25).rev().map(|i| format!("s{i:02}")).collect::<Vec<_>>());
+    let by_offset = w.feed(Feed::ForYou, None, FeedPage::Offset(Page { limit: 10, offset: 10 })).await;
+    assert_eq!(titles(&by_offset)[0], "s14");
+    // New posts arrive while someone reads: the cursor goes on where they were.
+    for i in 0..3 {
+        w.song(ana, &format!("new{i}")).await;
+    }
+    let cursor = FeedPage::Before(Keyset { before: Some(page1.last().unwrap().id), limit: 10 });
+    let page2 = w.feed(Feed::ForYou, None, cursor).await;
+    assert_eq!(titles(&page2), (5..15).rev().map(|i| format!("s{i:02}")).collect::<Vec<_>>());
+    let cursor = FeedPage::Before(Keyset { before: Some(page2.last().unwrap().id), limit: 10 });
+    assert_eq!(w.feed(Feed::ForYou, None, cursor).await.len(), 5);
+    // A person's own list pages the same way.
+    assert_eq!(w.feed(Feed::User(ana), None, first_page()).await.len(), 10);
+    let nobody = UserId::try_from(42).unwrap();
+    assert!(matches!(w.posts.feed(Feed::User(nobody), first_page(), None).await, Err(PostError::UserNotFound)));
+}
+
+async fn listened_to_shows_only_the_people_one_listens_to(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    w.song(ana, "by ana").await;
+    w.song(bob, "by bob").await;
+    w.song(me, "by me").await;
+    assert!(w.feed(Feed::ListenedTo, Some(me), first_page()).await.is_empty());
+    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    assert_eq!(titles(&w.feed(Feed::ListenedTo, Some(me), first_page()).await), vec!["by ana"]);
+    assert!(w.feed(Feed::ListenedTo, None, first_page()).await.is_empty(), "a guest listens to nobody");
+}
+
+async fn a_blocked_pair_never_sees_each_others_posts(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let anas = w.song(ana, "by ana").await;
+    let bobs = w.song(bob, "by bob").await;
+    social_graph::listen(&mut w.db.get().unwrap(), me, bob).unwrap();
+    social_graph::block(&mut w.db.get().unwrap(), me, ana).unwrap();
+    // Bob blocks me: nothing of his for me either, whoever blocked whom.
+    social_graph::block(&mut w.db.get().unwrap(), bob, me).unwrap();
+    assert!(w.feed(Feed::ForYou, Some(me), first_page()).await.is_empty());
+    assert!(w.feed(Feed::ListenedTo, Some(me), first_page()).await.is_empty());
+    assert!(w.feed(Feed::User(ana), Some(me), first_page()).await.is_empty());
+    assert!(titles(&w.feed(Feed::ForYou, Some(ana), first_page()).await).iter().all(|t| t != "by me"));
+    for post in [anas, bobs] {
+        assert!(matches!(w.posts.post(post, Some(me)).await, Err(PostError::NotFound)));
+        assert!(matches!(w.posts.toggle_like(me, post).await, Err(PostError::NotFound)));
+        assert!(matches!(w.posts.add_comment(me, post, "hi").await, Err(PostError::NotFound)));
+        assert!(matches!(
+            w.posts.comments(post, Some(me), Page { limit: 20, offset: 0 }).await,
+            Err(PostError::NotFound)
+        ));
+    }
+    // Guests see everything.
+    assert_eq!(w.feed(Feed::ForYou, None, first_page()).await.len(), 2);
+}
+
+async fn a_like_toggles_and_counts_once(db: TestDb) {
+    let w = world(db);
+    let (ana, bob) = (w.user("ana"), w.user("bob"));
+    let post = w.song(ana, "song").await;
+    let liked = w.posts.toggle_like(bob, post).await.unwrap();
+    assert!(liked.liked);
+    assert_eq!(liked.likes_count, 1);
+    assert!(w.posts.post(post, Some(bob)).await.unwrap().user_liked);
+    assert!(!w.posts.post(post, Some(ana)).await.unwrap().user_liked, "only bob likes it");
+    assert!(!w.posts.post(post, None).await.unwrap().user_liked);
+    assert!(w.feed(Feed::ForYou, Some(bob), first_page()).await[0].user_liked);
+    assert_eq!(w.posts.toggle_like(ana, post).await.unwrap().likes_count, 2, "authors may like their own");
+    let unliked = w.posts.toggle_like(bob, post).await.unwrap();
+    assert!(!unliked.liked);
+    assert_eq!(unliked.likes_count, 1);
+    assert_eq!(w.counts(post), (1, 0));
+    let ghost = PostId::try_from(77).unwrap();
+    assert!(matches!(w.posts.toggle_like(bob, ghost).await, Err(PostError::NotFound)));
+}
+
+async fn comments_resolve_mentions_and_count(db: TestDb) {
+    let w = world(db);
+    let (ana, bob, cid, eve) = (w.user("ana"), w.user("bob"), w.user("cid"), w.user("eve"));
+    social_graph::block(&mut w.db.get().unwrap(), eve, bob).unwrap();
+    let post = w.song(ana, "song").await;
+    assert!(matches!(w.posts.add_comment(bob, post, "  \n ").await, Err(PostError::EmptyComment)));
+    let first = w.posts.add_comment(bob, post, "  @cid @Ana and @eve, @nobody and @cid again  ").await.unwrap();
+    assert_eq!(first.content, "@cid @Ana and @eve, @nobody and @cid again");
+    let mentioned: Vec<&str> = first.mentions.iter().map(|m| m.login.as_str()).collect();
+    assert_eq!(mentioned, vec!["ana", "cid"], "existing logins, once each; not someone in a block pair");
+    assert_eq!(first.mentions[1].user_id, cid);
+    let second = w.posts.add_comment(ana, post, "thanks!").await.unwrap();
+    assert_eq!(w.counts(post), (0, 2));
+    let page = w.posts.comments(post, None, Page { limit: 20, offset: 0 }).await.unwrap();
+    assert_eq!(page.iter().map(|c| c.id).collect::<Vec<_>>(), vec![second.id, first.id], "newest first");
+    assert_eq!(page[1].mentions, first.mentions);
+    assert_eq!(page[1].author.login, "bob");
+    // Eve blocked bob: she does not see his comment.
+    let eves = w.posts.comments(post, Some(eve), Page { limit: 20, offset: 0 }).await.unwrap();
+    assert_eq!(eves.iter().map(|c| c.id).collect::<Vec<_>>(), vec![second.id]);
+    assert_eq!(w.posts.post(post, None).await.unwrap().comments_count, 2);
+}
+
+async fn the_mention_picker_leaves_out_blocked_people_and_oneself(db: TestDb) {
+    let w = world(db);
+    let (me, _anna, annie, _other) = (w.user("anna_me"), w.user("anna"), w.user("annie"), w.user("bob"));
+    social_graph::block(&mut w.db.get().unwrap(), annie, me).unwrap();
+    let found = w.posts.mention_candidates(Some(me), "@ann", 10).await.unwrap();
+    assert_eq!(found.iter().map(|u| u.login.as_str()).collect::<Vec<_>>(), vec!["anna"]);
+    let found = w.posts.mention_candidates(None, "ann", 10).await.unwrap();
+    assert_eq!(found.len(), 3);
+    assert!(w.posts.mention_candidates(None, "", 10).await.unwrap().is_empty());
+}
+
+async fn only_the_author_deletes_a_post_and_everything_on_it_goes(db: TestDb) {
+    let w = world(db);
+    let (ana, bob) = (w.user("ana"), w.user("bob"));
+    let post = w.song(ana, "song").await;
+    w.posts.toggle_like(bob, post).await.unwrap();
+    w.posts.add_comment(bob, post, "nice @ana").await.unwrap();
+    assert!(matches!(w.posts.delete(bob, post).await, Err(PostError::NotAuthor)));
+    w.posts.delete(ana, post).await.unwrap();
+    assert!(matches!(w.posts.post(post, None).await, Err(PostError::NotFound)));
+    assert!(matches!(w.posts.delete(ana, post).await, Err(PostError::NotFound)));
+    assert_eq!(w.posts_count(ana), 0);
+    let mut c = w.db.get().unwrap();
+    let left: i64 = comments::table.count().get_result(&mut c).unwrap();
+    let likes_left: i64 = likes::table.count().get_result(&mut c).unwrap();
+    assert_eq!((left, likes_left), (0, 0));
+}
+
+async fn a_deleted_account_gives_back_its_likes_and_comments(db: TestDb) {
+    let w = world(db);
+    let (ana, bob) = (w.user("ana"), w.user("bob"));
+    let anas = w.song(ana, "song").await;
+    let bobs = w.song(bob, "bob's").await;
+    w.posts.toggle_like(bob, anas).await.unwrap();
+    w.posts.add_comment(bob, anas, "one").await.unwrap();
+    w.posts.add_comment(bob, anas, "two").await.unwrap();
+    w.posts.add_comment(ana, anas, "mine").await.unwrap();
+    w.posts.add_comment(ana, bobs, "on bob's").await.unwrap();
+    assert_eq!(w.counts(anas), (1, 3));
+    let mut c = w.db.get().unwrap();
+    let keys = db::write_tx(&mut c, |conn| {
+        let keys = posts::release_account(conn, bob)?;
+        db::diesel::delete(users::table.filter(users::id.eq(bob))).execute(conn)?;
+        Ok::<_, PostError>(keys)
+    })
+    .unwrap();
+    assert!(keys.is_empty(), "lyrics store no files");
+    assert_eq!(w.counts(anas), (0, 1));
+    assert!(matches!(w.posts.post(bobs, None).await, Err(PostError::NotFound)));
+    assert_eq!(w.posts_count(ana), 1);
+}
+
+// --- What a page costs -----------------------------------------------------------------------
+
+/// Counts the statements a connection runs.
+struct Counter(Arc<AtomicUsize>);
+
+impl Instrumentation for Counter {
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        if let InstrumentationEvent::StartQuery { .. } = event {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+fn counted<T>(conn: &mut DbConnection, f: impl FnOnce(&mut DbConnection) -> T) -> (T, usize) {
+    let n = Arc::new(AtomicUsize::new(0));
+    conn.set_instrumentation(Counter(n.clone()));
+    let out = f(conn);
+    conn.set_instrumentation(Counter(Arc::new(AtomicUsize::new(0))));
+    (out, n.load(Ordering::SeqCst))
+}
+
+/// A post of each kind, its payload rows written straight into the tables (the files do not
+/// matter to the queries), `n` times over.
+async fn posts_of_every_kind(w: &World, by: UserId, n: usize) {
+    for i in 0..n {
+        w.song(by, &format!("lyrics {i}")).await;
+        let mut c = w.db.get().unwrap();
+        for kind in ["media", "audio", "musicxml"] {
+            let id = PostId::generate();
+            db::diesel::insert_into(post_table::table)
+                .values((
+                    post_table::id.eq(id),
+                    post_table::user_id.eq(by),
+                    post_table::kind.eq(kind),
+                    post_table::created_at.eq(db::time::now()),
+                ))
+                .execute(&mut c)
+                .unwrap();
+            for position in 0..2_i64 {
+                match kind {
+                    "media" => db::diesel::insert_into(post_media::table)
+                        .values((
+                            post_media::post_id.eq(id),
+                            post_media::position.eq(position),
+                            post_media::id.eq(values::new_raw_id()),
+                            post_media::file_key.eq("posts/x/a.png"),
+                            post_media::file_type.eq("image"),
+                        ))
+                        .execute(&mut c),
+                    "audio" => db::diesel::insert_into(post_audio::table)
+                        .values((
+                            post_audio::post_id.eq(id),
+                            post_audio::position.eq(position),
+                            post_audio::title.eq("t"),
+                            post_audio::artist.eq("a"),
+                            post_audio::file_key.eq("posts/x/a.mp3"),
+                            post_audio::duration_ms.eq(1000_i64),
+                        ))
+                        .execute(&mut c),
+                    _ => db::diesel::insert_into(post_scores::table)
+                        .values((
+                            post_scores::post_id.eq(id),
+                            post_scores::position.eq(position),
+                            post_scores::title.eq("t"),
+                            post_scores::composer.eq("c"),
+                            post_scores::file_key.eq("posts/x/a.musicxml"),
+                        ))
+                        .execute(&mut c),
+                }
+                .unwrap();
+            }
+        }
+    }
+}
+
+async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
+    let w = world(db);
+    let (me, ana) = (w.user("me"), w.user("ana"));
+    posts_of_every_kind(&w, ana, 10).await;
+    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    let mut c = w.db.get().unwrap();
+    for feed in [Feed::ForYou, Feed::ListenedTo, Feed::User(ana)] {
+        let mut seen = Vec::new();
+        for limit in [1, 10, 40] {
+            let page = FeedPage::Offset(Page { limit, offset: 0 });
+            let (posts, statements) = counted(&mut c, |c| posts::feed_page(c, feed, page, Some(me)).unwrap());
+            assert_eq!(posts.len() as i64, limit);
+            let kinds: std::collections::HashSet<_> = posts.iter().map(Post::kind).collect();
+            assert_eq!(statements, 1 + kinds.len(), "{feed:?}, {limit} posts: the page, then one per kind");
+            seen.push(statements);
+        }
+        assert_eq!(seen[1], seen[2], "{feed:?}: 10 and 40 posts of all four kinds cost the same");
+        assert!(seen[2] <= 5);
+    }
+    let post =
+        posts::feed_page(&mut c, Feed::ForYou, FeedPage::Offset(Page { limit: 1, offset: 0 }), None).unwrap()[0].id;
+    let (_, statements) = counted(&mut c, |c| posts::find_post(c, post, Some(me)).unwrap());
+    assert_eq!(statements, 2, "the post page: the post, its payload");
+
+    // Comments: two statements for a page of 1 or of 20, mentions included.
+    drop(c);
+    let target = w.song(ana, "commented").await;
+    for i in 0..25 {
+        w.posts.add_comment(me, target, &format!("@ana #{i}")).await.unwrap();
+    }
+    let mut c = w.db.get().unwrap();
+    for limit in [1, 20] {
+        let (page, statements) =
+            counted(&mut c, |c| posts::comment_page(c, target, Some(me), Page { limit, offset: 0 }).unwrap());
+        assert_eq!(page.len() as i64, limit);
+        assert!(page.iter().all(|c| c.mentions.len() == 1));
+        // One statement checks the post may be seen (its author, then whether a block stands
+        // between them), then the comments, then their mentions.
+        assert_eq!(statements, 4, "{limit} comments");
+    }
+}
+
+// --- Every statement of a page is answered from an index ------------------------------------
+
+/// Remembers the statements a connection runs, as SQL with their bind values.
+struct Recorder(Arc<std::sync::Mutex<Vec<String>>>);
+
+impl Instrumentation for Recorder {
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        if let InstrumentationEvent::StartQuery { query, .. } = event {
+            self.0.lock().unwrap().push(query.to_string());
+        }
+    }
+}
+
+/// `SQL -- binds: [..]` as runnable SQL: the bind values (numbers and NULLs on these pages)
+/// put in place of the placeholders.
+fn with_binds(recorded: &str, postgres: bool) -> String {
+    let (sql, binds) = recorded.split_once(" -- binds: ").unwrap_or((recorded, "[]"));
+    let values: Vec<String> = regex_lite_values(binds);
+    let mut out = String::new();
+    let mut n = 0;
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !postgres && c == '?' {
+            out.push_str(&values[n]);
+            n += 1;
+        } else if postgres && c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            let mut digits = String::new();
+            while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                digits.push(*d);
+                chars.next();
+            }
+            out.push_str(&values[digits.parse::<usize>().unwrap() - 1]);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The values of a Debug-printed bind list: integers (inside `Some(PostId(..))` or bare),
+/// `None`, and lists of them (PostgreSQL's `= ANY($n)`), as SQL literals.
+fn regex_lite_values(binds: &str) -> Vec<String> {
+    let inner = binds.trim().strip_prefix('[').and_then(|b| b.strip_suffix(']')).unwrap_or_default();
+    let mut items = Vec::new();
+    let (mut depth, mut current) = (0, String::new());
+    for c in inner.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        items.push(current);
+    }
+    let number = |v: &str| -> String { v.chars().filter(|c| c.is_ascii_digit() || *c == '-').collect() };
+    items
+        .iter()
+        .map(|v| v.trim())
+        .map(|v| {
+            if v.contains("None") {
+                "NULL".to_owned()
+            } else if let Some(list) = v.strip_prefix('[') {
+                let numbers: Vec<String> =
+                    list.trim_end_matches(']').split(',').map(number).filter(|n| !n.is_empty()).collect();
+                format!("ARRAY[{}]::bigint[]", numbers.join(","))
+            } else {
+                number(v)
+            }
+        })
+        .collect()
+}
+
+fn plan(conn: &mut DbConnection, sql: &str) -> String {
+    #[derive(QueryableByName)]
+    struct SqliteRow {
+        #[diesel(sql_type = db::diesel::sql_types::Text)]
+        detail: String,
+    }
+    #[derive(QueryableByName)]
+    struct PgRow {
+        #[diesel(sql_type = db::diesel::sql_types::Text, column_name = "QUERY PLAN")]
+        line: String,
+    }
+    match conn {
+        DbConnection::Sqlite(_) => db::diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
+            .load::<SqliteRow>(conn)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.detail)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        DbConnection::Postgres(_) => {
+            // With sequential scans priced out, a query still scanning a table has no index.
+            db::diesel::sql_query("SET enable_seqscan = off").execute(conn).unwrap();
+            let lines = db::diesel::sql_query(format!("EXPLAIN {sql}")).load::<PgRow>(conn).unwrap();
+            db::diesel::sql_query("RESET enable_seqscan").execute(conn).unwrap();
+            lines.into_iter().map(|r| r.line).collect::<Vec<_>>().join("\n")
+        }
+    }
+}
+
+async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    posts_of_every_kind(&w, ana, 3).await;
+    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    social_graph::block(&mut w.db.get().unwrap(), me, bob).unwrap();
+    let target = w.song(ana, "commented").await;
+    w.posts.add_comment(me, target, "hi @ana").await.unwrap();
+    let mut c = w.db.get().unwrap();
+    let recorded = Arc::new(std::sync::Mutex::new(Vec::new()));
+    c.set_instrumentation(Recorder(recorded.clone()));
+    let newest =
+        posts::feed_page(&mut c, Feed::ForYou, FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me)).unwrap();
+    let cursor = FeedPage::Before(Keyset { before: Some(newest[2].id), limit: 10 });
+    posts::feed_page(&mut c, Feed::ForYou, cursor, Some(me)).unwrap();
+    posts::feed_page(&mut c, Feed::ListenedTo, cursor, Some(me)).unwrap();
+    posts::feed_page(&mut c, Feed::User(ana), FeedPage::Offset(Page { limit: 10, offset: 0 }), None).unwrap();
+    posts::find_post(&mut c, target, Some(me)).unwrap();
+    posts::comment_page(&mut c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
+    c.set_instrumentation(Recorder(Arc::new(std::sync::Mutex::new(Vec::new()))));
+    let postgres = matches!(&mut *c, DbConnection::Postgres(_));
+    let statements = recorded.lock().unwrap().clone();
+    assert!(statements.len() >= 12, "{statements:#?}");
+    for recorded in statements {
+        let sql = with_binds(&recorded, postgres);
+        let plan = plan(&mut c, &sql);
+        println!("{sql}\n{plan}\n");
+        if postgres {
+            assert!(!plan.contains("Seq Scan"), "a table scanned without an index:\n{sql}\n{plan}");
+        } else {
+            for line in plan.lines() {
+                let scans_table = line.contains("SCAN ") && !line.contains(" USING ") && !line.contains("CONSTANT ROW");
+                assert!(!scans_table, "a table scanned without an index:\n{sql}\n{plan}");
+            }
+        }
+    }
+}
+
+test_support::both_backends!(
+    every_statement_of_a_page_is_index_backed,
+    a_lyrics_post_is_listed_with_its_payload_and_counted,
+    feeds_page_newest_first_by_offset_and_by_cursor,
+    listened_to_shows_only_the_people_one_listens_to,
+    a_blocked_pair_never_sees_each_others_posts,
+    a_like_toggles_and_counts_once,
+    comments_resolve_mentions_and_count,
+    the_mention_picker_leaves_out_blocked_people_and_oneself,
+    only_the_author_deletes_a_post_and_everything_on_it_goes,
+    a_deleted_account_gives_back_its_likes_and_comments,
+    a_page_costs_the_same_statements_whatever_its_length,
+);
