@@ -36,6 +36,9 @@ export default defineConfig({
     // first load (docs/frontend.md, "First load"), and without it an old browser only loses the
     // preloading, not the page.
     modulePreload: { polyfill: false },
+    // The score engraver (OpenSheetMusicDisplay, ~1.3 MB) is one lazy chunk loaded only where a
+    // score is shown; the first load is watched by scripts/initial-js.mjs instead.
+    chunkSizeWarningLimit: 1400,
     rolldownOptions: {
       output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } },
     },

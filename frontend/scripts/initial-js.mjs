@@ -12,8 +12,14 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** The most the first load may weigh, in gzipped bytes (1 KB = 1000 bytes, as the issue counts). */
-const BUDGET_BYTES = 100_000;
+/**
+ * The most the first load may weigh, in gzipped bytes (1 KB = 1000 bytes, as the issue counts).
+ * 120 KB is the product's budget. The shell alone fitted in 100 KB, but /home is the first screen
+ * and now shows the feeds: post cards, likes and the audio player (one player for the whole app,
+ * above the routes) come with it, so that the first posts play without another round trip. What
+ * only some visits need stays out (the media overlay, the delete confirmation, every other page).
+ */
+const BUDGET_BYTES = 120_000;
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const html = readFileSync(join(dist, 'index.html'), 'utf8');

@@ -1,15 +1,26 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { PageSpinner } from '../components/spinner';
+import { useNowPlayingShown } from '../features/player/api';
 import { useForgetDeadToken } from '../lib/session';
 import { NavBar } from './nav-bar';
 import styles from './app-layout.module.css';
 
-/** Every app screen except the sign-in, sign-up and verify pages: navigation bar + content. */
+// Most visits play nothing: the bar is fetched the first time a track is loaded, not with the
+// first screen (docs/frontend.md, "First load").
+const NowPlayingBar = lazy(() =>
+  import('../features/player/now-playing-bar').then((m) => ({ default: m.NowPlayingBar })),
+);
+
+/**
+ * Every app screen except the sign-in, sign-up and verify pages: navigation bar + content, and
+ * the now-playing bar while a track is loaded (the content is padded so it never hides behind).
+ */
 export function AppLayout() {
   useForgetDeadToken();
+  const playerShown = useNowPlayingShown();
   return (
-    <div className={styles.shell}>
+    <div className={styles.shell} data-now-playing={playerShown || undefined}>
       <a href="#main" className={styles.skip}>
         Skip to content
       </a>
@@ -20,6 +31,11 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </main>
+      {playerShown ? (
+        <Suspense fallback={null}>
+          <NowPlayingBar />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,13 +1,15 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ToastProvider } from '../components/toast';
+import { PlayerProvider } from '../features/player/api';
 import { onSessionExpired } from '../lib/http';
 import { createQueryClient } from '../lib/query-client';
 import { sessionQueries } from '../lib/session';
 
 /**
- * React Query and the toast messages, plus: when a call reports the session expired, nobody is
- * signed in any more.
+ * React Query, the toast messages and the audio player, plus: when a call reports the session
+ * expired, nobody is signed in any more. The player sits above the router so the music goes on
+ * from page to page.
  */
 export function Providers({ children, client }: { children: ReactNode; client?: QueryClient }) {
   const [queryClient] = useState(() => client ?? createQueryClient());
@@ -17,7 +19,9 @@ export function Providers({ children, client }: { children: ReactNode; client?: 
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <ToastProvider>{children}</ToastProvider>
+      <ToastProvider>
+        <PlayerProvider>{children}</PlayerProvider>
+      </ToastProvider>
     </QueryClientProvider>
   );
 }

@@ -11,6 +11,9 @@ function renderAt(path: string) {
   server.use(
     http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })),
     http.get(api('/auth/providers'), () => HttpResponse.json({ google: false })),
+    http.get(api('/posts/feed'), () => HttpResponse.json([])),
+    http.get(api('/posts/listened-to'), () => HttpResponse.json([])),
+    http.get(api('/posts/user/:id'), () => HttpResponse.json([])),
   );
   render(
     <Providers client={testQueryClient()}>

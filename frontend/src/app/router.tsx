@@ -29,6 +29,14 @@ const SearchPage = lazyPage(() => import('../features/search/search-page'), 'Sea
 const UserProfilePage = lazyPage(() => import('../features/profiles/user-profile-page'), 'UserProfilePage');
 const OwnProfilePage = lazyPage(() => import('../features/profiles/own-profile-page'), 'OwnProfilePage');
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage');
+const PostPage = lazyPage(() => import('../features/posts/post-page'), 'PostPage');
+const AddMediaPostPage = lazyPage(() => import('../features/create-post/add-media-post-page'), 'AddMediaPostPage');
+const AddAudioPostPage = lazyPage(() => import('../features/create-post/add-audio-post-page'), 'AddAudioPostPage');
+const AddMusicXmlPostPage = lazyPage(
+  () => import('../features/create-post/add-musicxml-post-page'),
+  'AddMusicXmlPostPage',
+);
+const AddLyricsPostPage = lazyPage(() => import('../features/create-post/add-lyrics-post-page'), 'AddLyricsPostPage');
 const NotFoundPage = lazyPage(() => import('./not-found-page'), 'NotFoundPage');
 
 /** The route table of spec §2, as far as it is built. */
@@ -48,9 +56,14 @@ export function AppRoutes() {
           <Route path="user/:userId" element={<UserProfilePage />} />
           <Route path="another-user-rofile" element={<UserProfilePage />} />
           <Route path="profile/:userId" element={<UserProfilePage />} />
+          <Route path="post/:postId" element={<PostPage />} />
           <Route element={<RequireAuth />}>
             <Route path="profile" element={<OwnProfilePage />} />
             <Route path="settings" element={<SettingsPage />} />
+            <Route path="add-post-media" element={<AddMediaPostPage />} />
+            <Route path="add-post-audio" element={<AddAudioPostPage />} />
+            <Route path="add-post-musicxml" element={<AddMusicXmlPostPage />} />
+            <Route path="add-post-lyrics" element={<AddLyricsPostPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -42,6 +42,9 @@ function backend() {
       valid ? HttpResponse.json(ADA) : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 }),
     ),
     http.get(api('/auth/providers'), () => HttpResponse.json({ google: false })),
+    http.get(api('/posts/feed'), () => HttpResponse.json([])),
+    http.get(api('/posts/listened-to'), () => HttpResponse.json([])),
+    http.get(api('/posts/user/:id'), () => HttpResponse.json([])),
     http.get(api('/profile/me/profile'), () => HttpResponse.json(profile)),
     http.patch(api('/profile/me'), async ({ request }) => {
       if (!valid) return HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 });

@@ -16,7 +16,9 @@ export type Topic =
   /** Who blocked whom: the blocked list, block status, what a blocked pair may see of each other. */
   | 'blocks'
   /** A person's name, login, avatar, tag or biography, wherever they are shown. */
-  | 'profile';
+  | 'profile'
+  /** Which posts exist: feeds, profile post lists, post counts (a post created or deleted). */
+  | 'posts';
 
 declare module '@tanstack/react-query' {
   interface Register {

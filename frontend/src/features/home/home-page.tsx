@@ -1,5 +1,11 @@
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Link } from 'react-router';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Alert } from '../../components/alert';
+import { SESSION_EXPIRED_MESSAGE, onSessionExpired } from '../../lib/http';
+import { useGoToSignIn } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
+import { FeedList, POST_MESSAGES, postQueries, useViewerId } from '../posts/api';
 import styles from './home-page.module.css';
 
 export type FeedTab = 'for-you' | 'listened-to';
@@ -9,15 +15,30 @@ const TABS: ReadonlyArray<{ id: FeedTab; label: string }> = [
   { id: 'listened-to', label: 'Listened to' },
 ];
 
+export const HOME_WORDS = {
+  listenedTitle: 'Listened To Feed',
+  listenedNote: "Posts from users you're listening to",
+  inviteTitle: 'Your Listened to feed',
+  inviteText: 'Sign in to see the latest posts from the people you listen to.',
+  signIn: 'Sign in',
+  signUp: 'Sign up',
+} as const;
+
 /**
- * Home (spec §2): the 'For you' and 'Listened to' tabs. The feed lists fill the tab panels in a
- * later issue.
+ * Home (spec §2): the 'For you' feed (public) and the 'Listened to' feed (signed in). A tab's feed
+ * is fetched when the tab is first opened and kept while moving between them.
  */
 export function HomePage() {
   usePageTitle('Home');
   const [tab, setTab] = useState<FeedTab>('for-you');
+  const [opened, setOpened] = useState<ReadonlySet<FeedTab>>(() => new Set(['for-you']));
   const baseId = useId();
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
+
+  function select(next: FeedTab) {
+    setTab(next);
+    setOpened((seen) => (seen.has(next) ? seen : new Set([...seen, next])));
+  }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
@@ -26,7 +47,7 @@ export function HomePage() {
     const next = (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
     const target = TABS[next];
     if (target) {
-      setTab(target.id);
+      select(target.id);
       tabRefs.current[next]?.focus();
     }
   }
@@ -48,7 +69,7 @@ export function HomePage() {
             aria-controls={`${baseId}-panel-${t.id}`}
             tabIndex={tab === t.id ? 0 : -1}
             className={styles.tab}
-            onClick={() => setTab(t.id)}
+            onClick={() => select(t.id)}
           >
             {t.label}
           </button>
@@ -67,12 +88,68 @@ export function HomePage() {
         >
           {t.id === 'listened-to' ? (
             <header className={styles.feedHeader}>
-              <h2>Listened To Feed</h2>
-              <p>Posts from users you&apos;re listening to</p>
+              <h2>{HOME_WORDS.listenedTitle}</h2>
+              <p>{HOME_WORDS.listenedNote}</p>
             </header>
           ) : null}
+          {opened.has(t.id) ? t.id === 'for-you' ? <ForYouFeed /> : <ListenedFeed /> : null}
         </section>
       ))}
+    </div>
+  );
+}
+
+function ForYouFeed() {
+  const query = useInfiniteQuery(postQueries.feed('for-you', useViewerId()));
+  return <FeedList query={query} label="For you" errorFallback={POST_MESSAGES.feedFailed} />;
+}
+
+/**
+ * The posts of the people the viewer listens to. A guest is invited to sign in instead of being
+ * refused by the server; when the session ended under the page (spec §8: a 401 on this feed), it
+ * says so.
+ */
+function ListenedFeed() {
+  const viewerId = useViewerId();
+  const query = useInfiniteQuery(postQueries.feed('listened-to', viewerId));
+  const [expired, setExpired] = useState(false);
+  useEffect(() => onSessionExpired(() => setExpired(true)), []);
+
+  if (viewerId === null) return <SignInInvite expired={expired} />;
+  return (
+    <FeedList
+      query={query}
+      label="Listened to"
+      emptyText={POST_MESSAGES.listenedEmptyText}
+      errorFallback={POST_MESSAGES.feedFailed}
+    />
+  );
+}
+
+function SignInInvite({ expired }: { expired: boolean }) {
+  const goToSignIn = useGoToSignIn();
+  return (
+    <div className={styles.invite}>
+      {expired ? (
+        <Alert tone="warning" className={styles.expired}>
+          {SESSION_EXPIRED_MESSAGE}
+        </Alert>
+      ) : (
+        <>
+          <p className={styles.inviteTitle}>{HOME_WORDS.inviteTitle}</p>
+          <p className={styles.inviteText}>{HOME_WORDS.inviteText}</p>
+        </>
+      )}
+      <div className={styles.inviteActions}>
+        <button type="button" className="btn btn-primary" onClick={() => goToSignIn()}>
+          {HOME_WORDS.signIn}
+        </button>
+        {expired ? null : (
+          <Link to="/sign-up" className="btn btn-secondary">
+            {HOME_WORDS.signUp}
+          </Link>
+        )}
+      </div>
     </div>
   );
 }

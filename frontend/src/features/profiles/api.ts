@@ -203,7 +203,7 @@ export const profileQueries = {
       queryFn: ({ signal }) => fetchOwnProfile(signal),
       enabled: Boolean(viewerId),
       // Its name, avatar and tag are written by its own mutations (useUpdateProfile refetches).
-      meta: { shows: ['listening'] },
+      meta: { shows: ['listening', 'posts'] },
     }),
   details: () => [...profileQueries.all(), 'detail'] as const,
   detail: (userId: string) =>
@@ -220,7 +220,7 @@ export const profileQueries = {
       queryKey: [...profileQueries.allStats(), userId] as const,
       queryFn: ({ signal }) => fetchStats(userId, signal),
       retry: false,
-      meta: { shows: ['listening'] },
+      meta: { shows: ['listening', 'posts'] },
     }),
   allListened: () => [...profileQueries.all(), 'listened'] as const,
   listened: (viewerId: string | undefined) =>

@@ -28,8 +28,23 @@ const adaProfile: ProfileJson = {
   stats: { posts: 0, listeners: 2, listenedTo: 4, listened_to: 4 },
 };
 
-/** A backend holding Ada's profile; PATCHes change it. Returns what was sent. */
-function backend(initial: ProfileJson = adaProfile) {
+/** A post of Ada's as GET /posts/user/{id} sends it. */
+function adaPost(id: string, title: string) {
+  return {
+    id,
+    type: 'lyrics',
+    caption: 'New words',
+    created_at: '2026-11-23T13:05:00Z',
+    likes_count: 3,
+    comments_count: 1,
+    user_liked: false,
+    user: { id: ADA.id, login: 'ada', name: 'Ada', tag_id: null, avatar_url: null },
+    lyrics: { title, artist: 'Ada', lyrics_text: 'la la', parts: [] },
+  };
+}
+
+/** A backend holding Ada's profile (and `posts`); PATCHes change it. Returns what was sent. */
+function backend(initial: ProfileJson = adaProfile, posts: unknown[] = []) {
   let profile = { ...initial };
   const sent: { patches: ProfileUpdate[]; profileGets: number; setAvatar: (url: string) => void } = {
     patches: [],
@@ -37,6 +52,7 @@ function backend(initial: ProfileJson = adaProfile) {
     setAvatar: (url) => (profile = { ...profile, avatar_url: url }),
   };
   server.use(
+    http.get(api('/posts/user/:id'), ({ params }) => HttpResponse.json(params.id === ADA.id ? posts : [])),
     http.get(api('/profile/me/profile'), () => {
       sent.profileGets += 1;
       return HttpResponse.json(profile);
@@ -91,8 +107,18 @@ describe('OwnProfilePage', () => {
     expect(screen.getByRole('img', { name: 'Ada Lovelace-By' })).toHaveAttribute('src', 'http://media.test/avatars/old.png');
     expect(document.querySelector('[data-stat="listeners"] dd')).toHaveTextContent('2');
     expect(document.querySelector('[data-stat="listenedTo"] dd')).toHaveTextContent('4');
-    expect(screen.getByText('No posts yet')).toBeInTheDocument();
+    expect(await screen.findByText('No posts yet')).toBeInTheDocument();
     expect(screen.getByText('Be the first to share something!')).toBeInTheDocument();
+  });
+
+  it('lists her posts as cards, leading to her own profile', async () => {
+    backend(adaProfile, [adaPost('9', 'Engine Song'), adaPost('8', 'Loom Song')]);
+    renderOwn();
+    expect(await screen.findByRole('heading', { name: 'Engine Song' })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(2);
+    expect(screen.getAllByRole('link', { name: /^Ada @ada/ })[0]).toHaveAttribute('href', '/profile');
+    expect(screen.queryByText('No posts yet')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load More' })).toBeNull();
   });
 
   it('shows the tag badge when a tag is set', async () => {

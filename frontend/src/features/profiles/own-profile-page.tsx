@@ -10,6 +10,7 @@ import { PROFILE_ERRORS, profileQueries } from './api';
 import { readProfileDraft } from './profile-draft';
 import { EditProfileModal } from './components/edit-profile-modal';
 import { ProfileHeader } from './components/profile-header';
+import { PostCard } from '../posts/api';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';
@@ -19,7 +20,7 @@ export function OwnProfilePage() {
   usePageTitle('Profile');
   const viewer = useViewer();
   const profile = useQuery(profileQueries.own(viewer?.id));
-  const posts = useProfilePosts<{ id: string }>(viewer?.id);
+  const posts = useProfilePosts(viewer?.id);
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -84,7 +85,7 @@ export function OwnProfilePage() {
           </button>
         }
       />
-      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={() => null} />
+      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={(post) => <PostCard post={post} />} />
       <EditProfileModal
         open={editing}
         profile={me}

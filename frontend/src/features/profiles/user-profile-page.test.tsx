@@ -25,6 +25,8 @@ const ben: ProfileJson = {
 
 interface Options {
   profile?: ProfileJson;
+  /** Ben's posts as GET /posts/user/200 sends them. */
+  posts?: unknown[];
   listened?: string[] | 'fail';
   blocked?: boolean;
   stats?: { posts: number; listeners: number; listened_to: number };
@@ -40,6 +42,7 @@ function backend(options: Options = {}) {
   };
   // Fixed paths first: '/profiles/:id' would also match '/profiles/listened'.
   server.use(
+    http.get(api('/posts/user/:id'), () => HttpResponse.json(options.posts ?? [])),
     http.get(api('/profiles/listened'), () =>
       state.listened === 'fail'
         ? HttpResponse.json({ detail: 'x' }, { status: 500 })
@@ -91,6 +94,26 @@ describe('UserProfilePage', () => {
     // 'Add tag' is the owner's invitation to choose one; here it would be a control doing nothing.
     expect(screen.queryByText('Add tag')).toBeNull();
     expect(document.querySelector('[data-role]')).toBeNull();
+  });
+
+  it("lists Ben's posts as cards", async () => {
+    signedInAs(null);
+    const post = {
+      id: '31',
+      type: 'musicxml',
+      caption: null,
+      created_at: '2026-11-23T13:05:00Z',
+      likes_count: 0,
+      comments_count: 0,
+      user_liked: false,
+      user: { id: '200', login: 'ben', name: 'Ben', tag_id: MUSICIAN, avatar_url: null },
+      musicxml: [{ title: 'Groove Study', composer: 'Ben', file_url: 'http://media.test/s/1.musicxml' }],
+    };
+    backend({ posts: [post] });
+    renderProfile();
+    expect(await screen.findByText('Groove Study')).toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Post by Ben' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /^Ben @ben/ })).toHaveAttribute('href', '/user/200');
   });
 
   it('shows at most 15 characters of the name', async () => {

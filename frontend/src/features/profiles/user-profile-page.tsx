@@ -11,6 +11,7 @@ import { profileQueries, type Profile } from './api';
 import { BlockMenu } from './components/block-menu';
 import { ListenButton } from './components/listen-button';
 import { ProfileHeader } from './components/profile-header';
+import { PostCard } from '../posts/api';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';
@@ -84,7 +85,7 @@ function UserProfile({ userId }: { userId: string }) {
   const profile = useQuery(profileQueries.detail(userId));
   // Counts have their own call so they can be fetched again after listening changes (spec §2).
   const stats = useQuery(profileQueries.stats(userId));
-  const posts = useProfilePosts<{ id: string }>(userId);
+  const posts = useProfilePosts(userId);
   // A failed listen or block, in spec §8's words (shown in the page, not in a browser dialog).
   const [actionError, setActionError] = useState<string | null>(null);
   useEffect(() => {
@@ -144,7 +145,7 @@ function UserProfile({ userId }: { userId: string }) {
           </>
         }
       />
-      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={() => null} />
+      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={(post) => <PostCard post={post} />} />
     </div>
   );
 }

@@ -1,30 +1,17 @@
 import type { ReactNode } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert';
 import { LyricsIcon } from '../../../components/icons';
 import { Spinner } from '../../../components/spinner';
+import { POST_MESSAGES, postQueries, postsErrorMessage, useViewerId, type DisplayPost } from '../../posts/api';
 import styles from './profile-posts.module.css';
 
-/** Profile post lists are paged by 10 (spec §9). */
-export const PROFILE_POSTS_PAGE_SIZE = 10;
-
 export const PROFILE_POSTS_MESSAGES = {
-  emptyTitle: 'No posts yet',
+  emptyTitle: POST_MESSAGES.emptyTitle,
   ownEmptyText: 'Be the first to share something!',
   otherEmptyText: 'Posts will appear below',
-  loadFailed: 'Failed to load posts',
+  loadFailed: POST_MESSAGES.postsFailed,
 } as const;
-
-/**
- * The offset of the next page for `getNextPageParam`: a profile list has more only when its
- * last page came back with exactly 10 posts (spec §4 Feed loading).
- */
-export function nextProfilePostsOffset(
-  lastPage: readonly unknown[],
-  allPages: ReadonlyArray<readonly unknown[]>,
-): number | undefined {
-  if (lastPage.length !== PROFILE_POSTS_PAGE_SIZE) return undefined;
-  return allPages.reduce((total, page) => total + page.length, 0);
-}
 
 /** Where a profile's post list stands; an infinite query maps onto it one to one. */
 export interface ProfilePostsState<T> {
@@ -32,6 +19,8 @@ export interface ProfilePostsState<T> {
   posts: readonly T[];
   /** The error text shown with 'Try Again'. */
   error?: string;
+  /** Why the last 'Load More' failed; 'Load More' stays to try again. */
+  moreError?: string;
   hasMore: boolean;
   loadingMore: boolean;
   loadMore: () => void;
@@ -39,17 +28,28 @@ export interface ProfilePostsState<T> {
 }
 
 /**
- * The posts of a profile. Posts arrive with a later issue: until then nobody has any, so the
- * list is settled and empty. That issue replaces this hook's body with
- * `useInfiniteQuery(postQueries.byUser(userId))` using `nextProfilePostsOffset`, and the screens
- * keep rendering `<ProfilePosts>` unchanged.
+ * The posts of a profile (GET /posts/user/{id}), ten at a time: more only while the last page
+ * came back with exactly 10 (spec §4), asked for with the keyset cursor of its last post.
  */
-export function useProfilePosts<T>(userId: string | undefined): ProfilePostsState<T> {
-  void userId;
-  return { status: 'success', posts: [], hasMore: false, loadingMore: false, loadMore: noop, retry: noop };
+export function useProfilePosts(userId: string | undefined): ProfilePostsState<DisplayPost> {
+  const query = useInfiniteQuery(postQueries.byUser(userId ?? '', useViewerId()));
+  const { data } = query;
+  const loadingMore = query.isFetchingNextPage;
+  return {
+    status: query.isPending ? 'pending' : data ? 'success' : 'error',
+    posts: data ? data.pages.flatMap((page) => page.posts) : [],
+    error: query.isError ? postsErrorMessage(query.error, PROFILE_POSTS_MESSAGES.loadFailed) : undefined,
+    moreError: query.isFetchNextPageError
+      ? postsErrorMessage(query.error, PROFILE_POSTS_MESSAGES.loadFailed)
+      : undefined,
+    hasMore: query.hasNextPage,
+    loadingMore,
+    loadMore: () => {
+      if (!loadingMore) void query.fetchNextPage();
+    },
+    retry: () => void query.refetch(),
+  };
 }
-
-function noop() {}
 
 interface ProfilePostsProps<T extends { id: string }> {
   state: ProfilePostsState<T>;
@@ -89,13 +89,20 @@ export function ProfilePosts<T extends { id: string }>({ state, emptyText, rende
               <li key={post.id}>{renderPost(post)}</li>
             ))}
           </ul>
+          {state.moreError ? (
+            <Alert tone="error" className={styles.moreError}>
+              {state.moreError}
+            </Alert>
+          ) : null}
           {state.hasMore ? (
             <div className={styles.center}>
               <button
                 type="button"
                 className="btn btn-secondary"
-                onClick={state.loadMore}
-                disabled={state.loadingMore}
+                onClick={() => {
+                  if (!state.loadingMore) state.loadMore();
+                }}
+                aria-disabled={state.loadingMore || undefined}
               >
                 {state.loadingMore ? <Spinner size="sm" label="" /> : null}
                 {state.loadingMore ? 'Loading...' : 'Load More'}

@@ -1,0 +1,123 @@
+/**
+ * The now-playing bar inside the app's layout: it appears with the track once something plays,
+ * links to the post, and the music goes on while the listener moves between pages.
+ */
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { LocationProbe, currentLocation, testQueryClient } from '../test/render';
+import { AudioTrack } from '../features/player/audio-track';
+import { playTo, stubMedia } from '../features/player/test-media';
+import type { AudioItem } from '../features/posts/api';
+import { AppLayout } from './app-layout';
+import { Providers } from './providers';
+
+const TRACK: AudioItem = {
+  title: 'Night Drive',
+  artist: 'Ana Sol',
+  coverUrl: null,
+  duration: '3:05',
+  durationSeconds: 185,
+  url: '/media/night-drive.mp3',
+  peaks: null,
+};
+
+function renderApp() {
+  return render(
+    <Providers client={testQueryClient()}>
+      <MemoryRouter initialEntries={['/home']}>
+        <Routes>
+          <Route element={<AppLayout />}>
+            <Route
+              path="home"
+              element={
+                <>
+                  <AudioTrack postId="p 1" track={TRACK} index={0} />
+                  <Link to="/search">Go elsewhere</Link>
+                </>
+              }
+            />
+            <Route path="search" element={<p>Search page</p>} />
+            <Route path="post/:postId" element={<p>Post page</p>} />
+          </Route>
+        </Routes>
+        <LocationProbe />
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+const bar = () => screen.getByRole('region', { name: 'Now playing' });
+const shell = () => document.querySelector('#main')!.parentElement!;
+
+describe('AppLayout with the now-playing bar', () => {
+  it('shows no bar and leaves no room for one before anything plays', () => {
+    renderApp();
+    expect(screen.queryByRole('region', { name: 'Now playing' })).toBeNull();
+    expect(shell()).not.toHaveAttribute('data-now-playing');
+  });
+
+  it('shows the playing track with a link to its post, and keeps playing from page to page', async () => {
+    const media = stubMedia();
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
+
+    // The bar is loaded on demand, the first time something plays.
+    expect(await screen.findByRole('region', { name: 'Now playing' })).toBeInTheDocument();
+    expect(within(bar()).getByText('Night Drive')).toBeInTheDocument();
+    expect(within(bar()).getByText('Ana Sol')).toBeInTheDocument();
+    expect(within(bar()).getByRole('link', { name: /Night Drive/ })).toHaveAttribute('href', '/post/p%201');
+    expect(within(bar()).getByRole('button', { name: 'Pause Night Drive' })).toBeInTheDocument();
+    // The content is padded so the bar covers none of it.
+    expect(shell()).toHaveAttribute('data-now-playing', 'true');
+
+    playTo(media.audio(), 30);
+    await user.click(screen.getByRole('link', { name: 'Go elsewhere' }));
+    expect(screen.getByText('Search page')).toBeInTheDocument();
+    expect(media.pause).not.toHaveBeenCalled();
+    expect(within(bar()).getByRole('button', { name: 'Pause Night Drive' })).toBeInTheDocument();
+    expect(within(bar()).getByRole('slider', { name: 'Seek Night Drive' })).toHaveAttribute(
+      'aria-valuetext',
+      '0:30 of 3:05',
+    );
+
+    await user.click(within(bar()).getByRole('link', { name: /Night Drive/ }));
+    expect(currentLocation()).toBe('/post/p%201');
+    expect(bar()).toBeInTheDocument();
+  });
+
+  it('pauses and seeks from the bar, in step with the track in the post', async () => {
+    const media = stubMedia();
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
+    await screen.findByRole('region', { name: 'Now playing' });
+
+    await user.click(within(bar()).getByRole('button', { name: 'Pause Night Drive' }));
+    expect(media.pause).toHaveBeenCalled();
+    expect(within(bar()).getByRole('button', { name: 'Play Night Drive' })).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Play Night Drive' })).toHaveLength(2);
+
+    const slider = within(bar()).getByRole('slider', { name: 'Seek Night Drive' });
+    slider.focus();
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(media.audio().currentTime).toBe(10);
+    expect(screen.getByText('0:10 / 3:05')).toBeInTheDocument();
+  });
+
+  it('closes the bar, stopping the music', async () => {
+    const media = stubMedia();
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
+    await user.click(await screen.findByRole('button', { name: 'Close player' }));
+
+    expect(screen.queryByRole('region', { name: 'Now playing' })).toBeNull();
+    expect(shell()).not.toHaveAttribute('data-now-playing');
+    expect(media.pause).toHaveBeenCalled();
+    expect(media.audio().hasAttribute('src')).toBe(false);
+    expect(screen.getByRole('button', { name: 'Play Night Drive' })).toBeInTheDocument();
+  });
+});

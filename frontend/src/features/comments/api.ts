@@ -1,0 +1,215 @@
+/**
+ * Comments of a post and the mention picker (spec §4 Comment posting, §5 Mentions, §7 Posts:
+ * GET/POST /posts/{id}/comments, GET /posts/users/search), with their React Query factories.
+ * This file is the feature's public surface: the post page shows `CommentsSection`.
+ *
+ * Both answers depend on who asks (the server leaves out people in a block pair with the
+ * viewer), so the keys carry the viewer's id. Comment keys start with ['posts', postId,
+ * 'comments'], next to the post they belong to.
+ */
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { ApiError, request } from '../../lib/http';
+import { postQueries, type DisplayPost, type PostPages } from '../posts/api';
+import { toDisplayComment, toDisplayComments } from './transform';
+import type { CommentJson, DisplayComment, MentionUserJson } from './types';
+
+export type { DisplayComment, MentionUserJson } from './types';
+
+/** Comments come 20 at a time (spec §9). */
+export const COMMENTS_PAGE_SIZE = 20;
+/** The mention picker shows 10 people, asked 200 ms after the typing stops (spec §9). */
+export const MENTION_LIMIT = 10;
+export const MENTION_DEBOUNCE_MS = 200;
+/** What the server accepts (docs/posts.md: trimmed, not blank, bounded). */
+export const COMMENT_MAX_CHARS = 2000;
+
+// ---------------------------------------------------------------------------------------------
+// Words (spec §2 Post page, §8 Post page)
+
+export const COMMENT_MESSAGES = {
+  heading: 'Comments',
+  placeholder: "What's on your mind?",
+  publish: 'Publish',
+  publishing: 'Publishing...',
+  posting: 'Posting your comment...',
+  emptyTitle: 'No comments yet',
+  emptyText: 'Be the first to comment!',
+  loadMore: 'Load More Comments',
+  loadingMore: 'Loading...',
+  signIn: 'Sign in to comment',
+  loadFailed: 'Failed to load comments',
+  tryAgain: 'Try Again',
+  postFailed: (status: number | string, body: string) => `Failed to post comment: ${status} ${body}`.trimEnd(),
+} as const;
+
+/**
+ * Spec §8: 'Failed to post comment: {status} {body}'. The body is the server's own words (its
+ * `detail`), else what it sent; a request that got no answer says so instead of a status.
+ */
+export function commentErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    const body = error.serverMessage ?? (error.detail !== undefined ? JSON.stringify(error.detail) : error.statusText);
+    return COMMENT_MESSAGES.postFailed(error.status, body);
+  }
+  if (error instanceof Error && error.name === 'NetworkError') {
+    return COMMENT_MESSAGES.postFailed('Network error', 'Please check your connection and try again.');
+  }
+  return COMMENT_MESSAGES.postFailed('', error instanceof Error ? error.message : String(error));
+}
+
+/** What the comment list says when it could not load (spec §8: "the message"). */
+export function commentsLoadErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.serverMessage ?? `HTTP error! status: ${error.status}`;
+  return COMMENT_MESSAGES.loadFailed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+const enc = encodeURIComponent;
+
+/** One page of a post's comments. */
+export interface CommentPage {
+  comments: DisplayComment[];
+  /** How many the server sent: a full page (20) means there may be more. */
+  received: number;
+  /** Comments published here and put on top of this page since it came. */
+  added?: number;
+}
+
+export type CommentPages = InfiniteData<CommentPage, number>;
+
+export async function fetchComments(postId: string, offset: number, signal?: AbortSignal): Promise<CommentPage> {
+  const params = new URLSearchParams({ limit: String(COMMENTS_PAGE_SIZE), offset: String(offset) });
+  const answer = await request<CommentJson[] | null>(`/posts/${enc(postId)}/comments?${params.toString()}`, { signal });
+  const list = Array.isArray(answer) ? answer : [];
+  return { comments: toDisplayComments(list), received: list.length };
+}
+
+/** POST /posts/{id}/comments {content} → 201 {comment}. */
+export function postComment(postId: string, content: string): Promise<{ comment?: CommentJson | null } | undefined> {
+  return request<{ comment?: CommentJson | null } | undefined>(`/posts/${enc(postId)}/comments`, {
+    method: 'POST',
+    json: { content },
+  });
+}
+
+export function searchMentions(q: string, signal?: AbortSignal): Promise<MentionUserJson[]> {
+  const params = new URLSearchParams({ q, limit: String(MENTION_LIMIT) });
+  return request<MentionUserJson[] | null>(`/posts/users/search?${params.toString()}`, { signal }).then((answer) =>
+    Array.isArray(answer) ? answer.filter((u) => u && u.id !== undefined && typeof u.login === 'string') : [],
+  );
+}
+
+/**
+ * Where the next page starts: after every comment already shown, so a comment just posted (put
+ * on top of the first page) does not make the next page repeat the last one. Only a full page
+ * means there may be more (spec §4).
+ */
+export function nextCommentOffset(last: CommentPage, all: readonly CommentPage[]): number | null {
+  if (last.received < COMMENTS_PAGE_SIZE) return null;
+  return all.reduce((sum, page) => sum + page.received + (page.added ?? 0), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query factories
+
+export const commentQueries = {
+  all: (postId: string) => ['posts', postId, 'comments'] as const,
+  /** A post's comments, newest first; waits for the session check (viewer undefined). */
+  list: (postId: string, viewerId?: string | null) =>
+    infiniteQueryOptions({
+      queryKey: [...commentQueries.all(postId), 'list', viewerId ?? null] as const,
+      queryFn: ({ pageParam, signal }) => fetchComments(postId, pageParam, signal),
+      initialPageParam: 0,
+      getNextPageParam: (last: CommentPage, all: CommentPage[]) => nextCommentOffset(last, all),
+      enabled: Boolean(postId) && viewerId !== undefined,
+      // Names and avatars of authors change; blocked people's comments go.
+      meta: { shows: ['blocks', 'profile'] },
+    }),
+};
+
+export const mentionQueries = {
+  all: () => ['posts', 'mention-search'] as const,
+  /** People whose login or name starts like `q` (GET /posts/users/search?q=&limit=10). */
+  search: (q: string, viewerId?: string | null) =>
+    queryOptions({
+      queryKey: [...mentionQueries.all(), viewerId ?? null, q] as const,
+      queryFn: ({ signal }) => searchMentions(q, signal),
+      enabled: q.length > 0,
+      staleTime: 30_000,
+      retry: false,
+      meta: { shows: ['blocks', 'profile'] },
+    }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Changing the cache after a comment
+
+/** Puts a new comment on top of every cached copy of the post's list (once). */
+export function prependCachedComment(queryClient: QueryClient, postId: string, comment: DisplayComment): void {
+  queryClient.setQueriesData<CommentPages>({ queryKey: commentQueries.all(postId) }, (data) => {
+    const [first, ...rest] = data?.pages ?? [];
+    if (!data || !first) return data;
+    if (data.pages.some((page) => page.comments.some((c) => c.id === comment.id))) return data;
+    const top = { ...first, comments: [comment, ...first.comments], added: (first.added ?? 0) + 1 };
+    return { ...data, pages: [top, ...rest] };
+  });
+}
+
+function isPostPages(data: unknown): data is PostPages {
+  return typeof data === 'object' && data !== null && Array.isArray((data as PostPages).pages);
+}
+
+/** One more comment on the post, wherever it is cached: its page and every feed or list. */
+export function countCachedComment(queryClient: QueryClient, postId: string): void {
+  const bump = (post: DisplayPost): DisplayPost => ({ ...post, comments_count: post.comments_count + 1 });
+  queryClient.setQueriesData<DisplayPost>({ queryKey: [...postQueries.details(), postId] }, (post) =>
+    post ? bump(post) : post,
+  );
+  queryClient.setQueriesData<PostPages>({ queryKey: postQueries.lists() }, (data) => {
+    if (!isPostPages(data) || !data.pages.some((page) => page.posts.some((p) => p.id === postId))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) =>
+        page.posts.some((p) => p.id === postId)
+          ? { ...page, posts: page.posts.map((p) => (p.id === postId ? bump(p) : p)) }
+          : page,
+      ),
+    };
+  });
+}
+
+export const addCommentMutationKey = (postId: string) => [...commentQueries.all(postId), 'add'] as const;
+
+/**
+ * Publishing a comment (spec §4 Comment posting): the new comment goes on top of the list and
+ * the post counts one more comment; when the server sends no comment back, the list is asked
+ * again. The caller blocks a second submit while one is on its way (`isPending`).
+ */
+export function useAddComment(postId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: addCommentMutationKey(postId),
+    mutationFn: (content: string) => postComment(postId, content),
+    onSuccess: async (answer) => {
+      const comment = answer?.comment ? toDisplayComment(answer.comment) : null;
+      countCachedComment(queryClient, postId);
+      if (comment) {
+        prependCachedComment(queryClient, postId, comment);
+      } else {
+        await queryClient.invalidateQueries({ queryKey: commentQueries.all(postId) });
+      }
+    },
+  });
+}
+
+// Components other features show (a feature imports another only through its api.ts).
+export { CommentsSection } from './comments-section';

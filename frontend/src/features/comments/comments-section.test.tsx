@@ -1,0 +1,304 @@
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse, delay } from 'msw';
+import { api, server } from '../../test/server';
+import { currentLocation, renderPage } from '../../test/render';
+import { ADA, signedInAs } from '../../test/session';
+import { postQueries, type DisplayPost, type PostPages } from '../posts/api';
+import { CommentsSection } from './api';
+import type { CommentJson, MentionUserJson } from './types';
+
+const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
+
+function comment(id: number, extra: Partial<CommentJson> = {}): CommentJson {
+  return {
+    id: String(id),
+    content: `Comment ${id}`,
+    created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+    author_id: '200',
+    author_name: 'Ben',
+    author_login: 'ben',
+    author_avatar_url: null,
+    author_role: MUSICIAN,
+    mentions: [],
+    ...extra,
+  };
+}
+
+const people: MentionUserJson[] = [
+  { id: '301', login: 'ana', name: 'Ana Lima', avatar_url: null },
+  { id: '302', login: 'anton', name: 'Anton', avatar_url: null },
+];
+
+interface Backend {
+  /** Comments the server holds, newest first. */
+  comments?: CommentJson[];
+  /** What POST answers: the created comment (default), nothing, or an error status. */
+  post?: 'comment' | 'empty' | { status: number; body: Record<string, string> };
+  postDelay?: number;
+}
+
+function backend(options: Backend = {}) {
+  const state = {
+    comments: options.comments ?? [],
+    listCalls: [] as string[],
+    posted: [] as unknown[],
+    searches: [] as string[],
+  };
+  server.use(
+    http.get(api('/posts/:id/comments'), ({ request }) => {
+      const url = new URL(request.url);
+      state.listCalls.push(url.search);
+      const offset = Number(url.searchParams.get('offset'));
+      const limit = Number(url.searchParams.get('limit'));
+      return HttpResponse.json(state.comments.slice(offset, offset + limit));
+    }),
+    http.post(api('/posts/:id/comments'), async ({ request }) => {
+      const body = await request.json();
+      state.posted.push(body);
+      if (options.postDelay) await delay(options.postDelay);
+      const answer = options.post ?? 'comment';
+      if (typeof answer === 'object') return HttpResponse.json(answer.body, { status: answer.status });
+      const created = comment(999, {
+        content: (body as { content: string }).content,
+        created_at: new Date().toISOString(),
+        author_id: ADA.id,
+        author_name: ADA.name,
+        author_login: ADA.login,
+        author_role: null,
+      });
+      state.comments = [created, ...state.comments];
+      return answer === 'empty' ? new HttpResponse(null, { status: 201 }) : HttpResponse.json({ comment: created }, { status: 201 });
+    }),
+    http.get(api('/posts/users/search'), ({ request }) => {
+      const q = new URL(request.url).searchParams.get('q') ?? '';
+      state.searches.push(q);
+      return HttpResponse.json(people.filter((p) => p.login.startsWith(q.toLowerCase())));
+    }),
+  );
+  return state;
+}
+
+function renderSection(count = 0) {
+  return renderPage(<CommentsSection postId="42" count={count} />, { route: '/post/42', path: '/post/:postId' });
+}
+
+const input = () => screen.getByRole('textbox', { name: 'Write a comment' });
+const publish = () => screen.getByRole('button', { name: /^(Publish|Publishing\.\.\.)$/ });
+
+describe('CommentsSection: the list', () => {
+  it('shows each comment with avatar, name, @login to the profile, role badge, short time and text', async () => {
+    signedInAs(null);
+    backend({ comments: [comment(1, { content: 'Nice <b>take</b> @ana', mentions: [{ user_id: '301', login: 'ana', name: 'Ana', avatar_url: null }] })] });
+    renderSection(1);
+    const item = await screen.findByRole('article', { name: 'Comment by Ben' });
+    expect(within(item).getByText('Ben')).toBeInTheDocument();
+    expect(within(item).getByRole('link', { name: '@ben' })).toHaveAttribute('href', '/user/200');
+    expect(within(item).getByText('Musician')).toHaveAttribute('data-role', 'Musician');
+    expect(within(item).getByText('5m')).toBeInTheDocument();
+    expect(item.querySelector('img')).toHaveAttribute('alt', '');
+    // Markup stays text; the mention links to the person's profile.
+    expect(within(item).getByText(/Nice <b>take<\/b>/)).toBeInTheDocument();
+    expect(item.querySelector('b')).toBeNull();
+    expect(within(item).getByRole('link', { name: '@ana' })).toHaveAttribute('href', '/user/301');
+    expect(screen.getByRole('heading', { name: /Comments/ })).toHaveTextContent('1');
+  });
+
+  it("says 'No comments yet' / 'Be the first to comment!' when there are none", async () => {
+    signedInAs(null);
+    backend();
+    renderSection();
+    expect(await screen.findByText('No comments yet')).toBeInTheDocument();
+    expect(screen.getByText('Be the first to comment!')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load More Comments' })).not.toBeInTheDocument();
+  });
+
+  it("pages by 20 with 'Load More Comments' while a full page came back", async () => {
+    signedInAs(null);
+    const state = backend({ comments: Array.from({ length: 25 }, (_, i) => comment(i + 1)) });
+    renderSection(25);
+    expect(await screen.findByText('Comment 20')).toBeInTheDocument();
+    expect(screen.queryByText('Comment 21')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Load More Comments' }));
+    expect(await screen.findByText('Comment 25')).toBeInTheDocument();
+    expect(state.listCalls).toEqual(['?limit=20&offset=0', '?limit=20&offset=20']);
+    expect(screen.queryByRole('button', { name: 'Load More Comments' })).not.toBeInTheDocument();
+  });
+
+  it('shows why the comments could not load, with Try Again', async () => {
+    signedInAs(null);
+    let fail = true;
+    server.use(
+      http.get(api('/posts/:id/comments'), () =>
+        fail ? HttpResponse.json({ detail: 'Post not found' }, { status: 404 }) : HttpResponse.json([comment(1)]),
+      ),
+    );
+    renderSection();
+    expect(await screen.findByText('Post not found')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByText('Comment 1')).toBeInTheDocument();
+  });
+});
+
+describe('CommentsSection: writing', () => {
+  it("asks a guest to sign in instead of showing the composer, and comes back here", async () => {
+    signedInAs(null);
+    backend();
+    renderSection();
+    const link = await screen.findByRole('link', { name: 'Sign in to comment' });
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    await userEvent.click(link);
+    expect(currentLocation()).toBe('/sign-in');
+  });
+
+  it('publishes the trimmed text, puts it on top and counts it on the post', async () => {
+    signedInAs(ADA);
+    const state = backend({ comments: [comment(1)] });
+    const { queryClient } = renderSection(1);
+    const detailKey = postQueries.detail('42', ADA.id).queryKey;
+    queryClient.setQueryData(detailKey, { id: '42', comments_count: 1 } as DisplayPost);
+    const feedKey = postQueries.feed('for-you', ADA.id).queryKey;
+    queryClient.setQueryData(feedKey, {
+      pages: [{ posts: [{ id: '7', comments_count: 5 }, { id: '42', comments_count: 1 }], received: 2, lastId: '42' }],
+      pageParams: [null],
+    } as unknown as PostPages);
+
+    expect(await screen.findByText('Comment 1')).toBeInTheDocument();
+    expect(screen.getByPlaceholderText("What's on your mind?")).toBe(input());
+    expect(publish()).toBeDisabled();
+    await userEvent.type(input(), '   ');
+    expect(publish()).toBeDisabled();
+    await userEvent.type(input(), 'Great track!  ');
+    expect(publish()).toBeEnabled();
+    await userEvent.click(publish());
+
+    await waitFor(() => expect(screen.getAllByRole('article')[0]).toHaveTextContent('Great track!'));
+    expect(state.posted).toEqual([{ content: 'Great track!' }]);
+    expect(input()).toHaveValue('');
+    expect(queryClient.getQueryData<DisplayPost>(detailKey)?.comments_count).toBe(2);
+    const feed = queryClient.getQueryData<PostPages>(feedKey)?.pages[0]?.posts;
+    expect(feed?.map((p) => [p.id, p.comments_count])).toEqual([['7', 5], ['42', 2]]);
+    // Put on top from the answer: the list was not asked again.
+    expect(state.listCalls).toHaveLength(1);
+  });
+
+  it("reads 'Publishing...' while sending and sends once however often Enter is pressed", async () => {
+    signedInAs(ADA);
+    const state = backend({ postDelay: 300 });
+    renderSection();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'Hello');
+    await userEvent.keyboard('{Enter}{Enter}');
+    expect(await screen.findByRole('button', { name: 'Publishing...' })).toBeDisabled();
+    expect(screen.getByText('Posting your comment...')).toBeInTheDocument();
+    // What is being sent cannot change under it.
+    expect(input()).toHaveAttribute('readonly');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Publish' })).toBeInTheDocument());
+    expect(state.posted).toHaveLength(1);
+    expect(await screen.findByText('Hello')).toBeInTheDocument();
+  });
+
+  it('Shift+Enter starts a new line instead of sending', async () => {
+    signedInAs(ADA);
+    const state = backend();
+    renderSection();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'one{Shift>}{Enter}{/Shift}two');
+    expect(input()).toHaveValue('one\ntwo');
+    expect(state.posted).toHaveLength(0);
+  });
+
+  it('asks for the list again when the server sends no comment back', async () => {
+    signedInAs(ADA);
+    const state = backend({ post: 'empty' });
+    renderSection();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'Quiet answer{Enter}');
+    expect(await screen.findByText('Quiet answer')).toBeInTheDocument();
+    expect(state.listCalls).toHaveLength(2);
+  });
+
+  it("shows 'Failed to post comment: {status} {body}' in a banner that can be dismissed, keeping the text", async () => {
+    signedInAs(ADA);
+    backend({ post: { status: 400, body: { detail: 'Comment cannot be empty' } } });
+    renderSection();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'Oops{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to post comment: 400 Comment cannot be empty');
+    expect(input()).toHaveValue('Oops');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('CommentsSection: the mention picker', () => {
+  it('searches after @ and a letter, chooses with the arrows and inserts @login with Enter', async () => {
+    signedInAs(ADA);
+    const state = backend();
+    renderSection();
+    const box = await screen.findByRole('textbox', { name: 'Write a comment' });
+    await userEvent.type(box, 'Hey @');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    await userEvent.type(box, 'an');
+
+    const listbox = await screen.findByRole('listbox', { name: 'People to mention' });
+    // Typing 'a' then 'n' within 200 ms asks once.
+    expect(state.searches).toEqual(['an']);
+    const options = within(listbox).getAllByRole('option');
+    expect(options).toHaveLength(2);
+    expect(options[0]).toHaveTextContent('Ana Lima');
+    expect(options[0]).toHaveTextContent('@ana');
+    expect(options[0]).toHaveAttribute('aria-selected', 'true');
+    expect(box).toHaveAttribute('aria-activedescendant', options[0]?.id);
+
+    await userEvent.keyboard('{ArrowDown}');
+    expect(options[1]).toHaveAttribute('aria-selected', 'true');
+    expect(box).toHaveAttribute('aria-activedescendant', options[1]?.id);
+    await userEvent.keyboard('{ArrowDown}');
+    expect(options[0]).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{ArrowUp}{Enter}');
+
+    expect(box).toHaveValue('Hey @anton ');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    // Enter picked; it did not send.
+    expect(state.posted).toHaveLength(0);
+    await userEvent.type(box, 'hi{Enter}');
+    await waitFor(() => expect(state.posted).toEqual([{ content: 'Hey @anton hi' }]));
+  });
+
+  it('picks with Tab or a click, and closes with Escape', async () => {
+    signedInAs(ADA);
+    backend();
+    renderSection();
+    const box = await screen.findByRole('textbox', { name: 'Write a comment' });
+    await userEvent.type(box, '@a');
+    await screen.findByRole('listbox');
+    await userEvent.keyboard('{Tab}');
+    expect(box).toHaveValue('@ana ');
+    expect(box).toHaveFocus();
+
+    await userEvent.type(box, '@ant');
+    await screen.findByRole('listbox');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    // Typing on in the same mention does not bring it back.
+    await userEvent.type(box, 'o');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 350)));
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+
+    await userEvent.type(box, ' @an');
+    const option = within(await screen.findByRole('listbox')).getByRole('option', { name: /Anton/ });
+    await userEvent.click(option);
+    expect(box).toHaveValue('@ana @anto @anton ');
+  });
+
+  it('does not search for an @ inside a word', async () => {
+    signedInAs(ADA);
+    const state = backend();
+    renderSection();
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'mail@an');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 350)));
+    expect(state.searches).toEqual([]);
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { api, server } from '../../test/server';
+import { currentLocation, renderPage } from '../../test/render';
+import { AddMusicXmlPostPage } from './add-musicxml-post-page';
+import { MB } from './validation';
+
+function score(name: string, type = '', size?: number): File {
+  const file = new File(['<score-partwise/>'], name, { type });
+  if (size !== undefined) Object.defineProperty(file, 'size', { value: size });
+  return file;
+}
+
+function renderScorePage() {
+  const utils = renderPage(<AddMusicXmlPostPage />, { route: '/add-post-musicxml', path: '/add-post-musicxml' });
+  const user = userEvent.setup({ applyAccept: false });
+  const pick = (...files: File[]) => user.upload(screen.getByLabelText('MusicXML files'), files);
+  return { ...utils, user, pick };
+}
+
+describe('AddMusicXmlPostPage', () => {
+  it('takes .musicxml, .xml, .mxl or an XML type, prefilled with the name and "Unknown Composer"', async () => {
+    const { pick } = renderScorePage();
+    await pick(
+      score('Fugue.musicxml'),
+      score('air.mxl', 'application/vnd.recordare.musicxml'),
+      score('prelude', 'application/xml'),
+      score('song.pdf', 'application/pdf'),
+      score('big.xml', 'text/xml', 10 * MB + 1),
+    );
+    const cards = within(screen.getByRole('region', { name: 'Selected files' })).getAllByRole('group');
+    expect(cards.map((c) => within(c).getByLabelText('Title'))).toEqual([
+      expect.objectContaining({ value: 'Fugue' }),
+      expect.objectContaining({ value: 'air' }),
+      expect.objectContaining({ value: 'prelude' }),
+    ]);
+    expect(within(cards[0]!).getByLabelText('Composer')).toHaveValue('Unknown Composer');
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('song.pdf is not a valid MusicXML file');
+    expect(alert).toHaveTextContent('big.xml exceeds 10MB limit');
+    expect(screen.getByText(/the one written in the score is used/)).toBeInTheDocument();
+  });
+
+  it('holds at most 5 files', async () => {
+    const { pick } = renderScorePage();
+    await pick(...Array.from({ length: 6 }, (_, i) => score(`s${i}.xml`)));
+    expect(screen.getAllByRole('group')).toHaveLength(5);
+    expect(screen.getByRole('alert')).toHaveTextContent('Maximum 5 MusicXML files allowed per post');
+  });
+
+  it('asks for a file, then for a title and a composer for each', async () => {
+    const { pick, user } = renderScorePage();
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please select at least one MusicXML file');
+    await pick(score('a.xml'));
+    await user.clear(screen.getByLabelText('Title'));
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in title and composer for all MusicXML files');
+    expect(screen.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('sends musicxml_files, titles and composers, defaults left to the server, then goes home after 1.5 s', async () => {
+    const received: unknown[] = [];
+    server.use(
+      http.post(api('/posts/musicxml'), async ({ request }) => {
+        const form = await request.formData();
+        received.push({
+          titles: form.getAll('titles'),
+          composers: form.getAll('composers'),
+          files: form.getAll('musicxml_files').length,
+          caption: form.get('caption'),
+        });
+        return HttpResponse.json({ id: '3', type: 'musicxml' }, { status: 201 });
+      }),
+    );
+    const { pick, user } = renderScorePage();
+    await pick(score('fugue.xml'), score('air.mxl'));
+    const second = screen.getAllByRole('group')[1]!;
+    await user.clear(within(second).getByLabelText('Composer'));
+    await user.type(within(second).getByLabelText('Composer'), 'J. S. Bach');
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Post published');
+    expect(received).toEqual([{ titles: ['', ''], composers: ['', 'J. S. Bach'], files: 2, caption: '' }]);
+    await waitFor(() => expect(currentLocation()).toBe('/home'), { timeout: 2500 });
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The four create calls (spec §7 Posts, docs/posts.md): the wire bodies, with the spec's field
+ * names, sent through uploadPost for real progress.
+ */
+import { uploadPost } from './upload';
+import {
+  AUDIO_MESSAGES,
+  DEFAULT_ARTIST,
+  DEFAULT_COMPOSER,
+  LYRICS_MESSAGES,
+  MEDIA_MESSAGES,
+  SCORE_MESSAGES,
+  fileStem,
+  valueToSend,
+  type PartType,
+} from './validation';
+
+/** How a send reports progress and is cancelled (see UploadRequest). */
+export interface SendOptions {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface AudioTrackInput {
+  file: File;
+  title: string;
+  artist: string;
+}
+
+/**
+ * POST /posts/audio: `audio_files`, `titles`, `artists` (one each per file, in order) and
+ * `caption`. A title or artist still at the page's default goes as '' so that the server can
+ * take the file's own tags first (it falls back to the same defaults).
+ */
+export function createAudioPost(tracks: readonly AudioTrackInput[], caption: string, options: SendOptions = {}) {
+  const form = new FormData();
+  form.append('caption', caption.trim());
+  for (const t of tracks) form.append('titles', valueToSend(t.title, fileStem(t.file.name)));
+  for (const t of tracks) form.append('artists', valueToSend(t.artist, DEFAULT_ARTIST));
+  for (const t of tracks) form.append('audio_files', t.file, t.file.name);
+  return uploadPost({ path: '/posts/audio', body: { form }, failureMessage: AUDIO_MESSAGES.failed, ...options });
+}
+
+export interface ScoreInput {
+  file: File;
+  title: string;
+  composer: string;
+}
+
+/**
+ * POST /posts/musicxml: `musicxml_files`, `titles`, `composers` (in order) and `caption`. A
+ * field still at its default goes as '' so that the server reads the score's own first.
+ */
+export function createMusicXmlPost(scores: readonly ScoreInput[], caption: string, options: SendOptions = {}) {
+  const form = new FormData();
+  form.append('caption', caption.trim());
+  for (const s of scores) form.append('titles', valueToSend(s.title, fileStem(s.file.name)));
+  for (const s of scores) form.append('composers', valueToSend(s.composer, DEFAULT_COMPOSER));
+  for (const s of scores) form.append('musicxml_files', s.file, s.file.name);
+  return uploadPost({ path: '/posts/musicxml', body: { form }, failureMessage: SCORE_MESSAGES.failed, ...options });
+}
+
+/** POST /posts/media: `files` (in order) and `caption`. */
+export function createMediaPost(files: readonly File[], caption: string, options: SendOptions = {}) {
+  const form = new FormData();
+  form.append('caption', caption.trim());
+  for (const file of files) form.append('files', file, file.name);
+  return uploadPost({ path: '/posts/media', body: { form }, failureMessage: MEDIA_MESSAGES.failed, ...options });
+}
+
+/** The JSON body of POST /posts/lyrics (spec §3 Lyrics post, plus the optional caption). */
+export interface LyricsPostJson {
+  songTitle: string;
+  artistName: string;
+  parts: Array<{ type: PartType; lyrics: string }>;
+  caption: string;
+}
+
+export function createLyricsPost(body: LyricsPostJson, options: SendOptions = {}) {
+  return uploadPost({ path: '/posts/lyrics', body: { json: body }, failureMessage: LYRICS_MESSAGES.failed, ...options });
+}

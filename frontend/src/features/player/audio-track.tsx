@@ -1,0 +1,122 @@
+import { useMemo } from 'react';
+import type { AudioItem } from '../posts/api';
+import { CoverArt } from './cover-art';
+import { formatLength, formatTime } from './format-time';
+import { PauseIcon, PlayIcon } from './player-icons';
+import { PLAY_FAILED, type PlayerTrack } from './player-store';
+import { SeekSlider } from './seek-slider';
+import { usePlayerActions, usePlayerSelector, usePlayerTime, useTrackStatus } from './use-player';
+import { Waveform } from './waveform';
+import styles from './audio-track.module.css';
+
+export function toPlayerTrack(postId: string, index: number, item: AudioItem): PlayerTrack {
+  return {
+    postId,
+    index,
+    title: item.title,
+    artist: item.artist,
+    coverUrl: item.coverUrl,
+    url: item.url,
+    durationSeconds: item.durationSeconds,
+    peaks: item.peaks,
+  };
+}
+
+/** The play/pause button's accessible name (spec §2: audio posts have a play/pause button). */
+export function playLabel(playing: boolean, title: string): string {
+  return `${playing ? 'Pause' : 'Play'} ${title}`;
+}
+
+interface ProgressProps {
+  track: PlayerTrack;
+  /** The m:ss length the post gives, shown until the audio itself knows. */
+  length: string;
+  current: boolean;
+}
+
+/**
+ * Waveform, slider and times. Only the current track's progress follows the playing position
+ * (4×/s); the others stay at 0 and subscribe to nothing.
+ */
+function TrackProgress({ track, length, current }: ProgressProps) {
+  const { play, seek } = usePlayerActions();
+  const time = usePlayerTime(current);
+  const known = usePlayerSelector((state) => (current ? state.duration : 0));
+  const duration = known > 0 ? known : (track.durationSeconds ?? 0);
+  const total = known > 0 ? formatLength(known) : length;
+  const elapsed = duration > 0 ? Math.min(time, duration) : time;
+  const elapsedText = formatTime(elapsed);
+
+  // Seeking in a track that is not playing starts it there, as clicking a waveform does.
+  const seekTo = (seconds: number) => (current ? seek(seconds) : play(track, seconds));
+
+  return (
+    <>
+      <div className={styles.wave}>
+        <SeekSlider
+          className={styles.seek}
+          label={`Seek ${track.title}`}
+          value={elapsed}
+          max={duration}
+          valueText={`${elapsedText} of ${total}`}
+          onSeek={seekTo}
+        />
+        <Waveform
+          className={styles.canvas}
+          peaks={track.peaks}
+          progress={duration > 0 ? elapsed / duration : 0}
+          onSeek={(fraction) => {
+            if (duration > 0) seekTo(fraction * duration);
+            else if (!current) play(track);
+          }}
+        />
+      </div>
+      <span className={styles.time}>
+        {elapsedText} / {total}
+      </span>
+    </>
+  );
+}
+
+/**
+ * One track of an audio post (spec §2 Post card, §4 Audio playback): cover, title and artist,
+ * a play/pause button, the waveform with its seek slider, and elapsed/total time. Every track
+ * plays through the app's one player, so starting one stops any other.
+ */
+export function AudioTrack({ postId, track, index }: { postId: string; track: AudioItem; index: number }) {
+  const status = useTrackStatus(postId, index);
+  const { play, pause } = usePlayerActions();
+  const playerTrack = useMemo(() => toPlayerTrack(postId, index, track), [postId, index, track]);
+  const active = status === 'playing' || status === 'loading';
+
+  return (
+    <div className={styles.track} role="group" aria-label={`${track.title} by ${track.artist}`} data-status={status}>
+      <div className={styles.layout}>
+        <CoverArt src={track.coverUrl} className={styles.cover} />
+        <div className={styles.head}>
+          <button
+            type="button"
+            className={styles.play}
+            aria-label={playLabel(active, track.title)}
+            aria-busy={status === 'loading' || undefined}
+            onClick={() => (active ? pause() : play(playerTrack))}
+          >
+            {active ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
+          </button>
+          <div className={styles.meta}>
+            <span className={styles.artist}>{track.artist}</span>
+            <span className={styles.title}>{track.title}</span>
+          </div>
+        </div>
+        <div className={styles.body}>
+          <TrackProgress track={playerTrack} length={track.duration} current={status !== 'idle'} />
+        </div>
+        {status === 'error' ? (
+          <p className={styles.error} role="alert">
+            {PLAY_FAILED}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createPlayerStore, type PlayerTrack } from './player-store';
+import { fire, playTo, setDuration, stubMedia } from './test-media';
+
+const TRACK: PlayerTrack = {
+  postId: 'p1',
+  index: 0,
+  title: 'Night Drive',
+  artist: 'Ana Sol',
+  coverUrl: '/media/cover.jpg',
+  url: '/media/night-drive.mp3',
+  durationSeconds: 185,
+  peaks: null,
+};
+
+const OTHER: PlayerTrack = { ...TRACK, postId: 'p2', title: 'Low Tide', url: '/media/low-tide.mp3', coverUrl: null };
+
+/** A stand-in for navigator.mediaSession, which jsdom lacks. */
+function fakeMediaSession() {
+  const handlers = new Map<string, MediaSessionActionHandler | null>();
+  const session = {
+    metadata: null as MediaMetadataInit | null,
+    playbackState: 'none',
+    setActionHandler: (action: string, handler: MediaSessionActionHandler | null) => handlers.set(action, handler),
+    setPositionState: vi.fn(),
+  };
+  Object.defineProperty(navigator, 'mediaSession', { configurable: true, value: session });
+  vi.stubGlobal(
+    'MediaMetadata',
+    class {
+      constructor(init: MediaMetadataInit) {
+        Object.assign(this, init);
+      }
+    },
+  );
+  return { session, handlers };
+}
+
+afterEach(() => {
+  Reflect.deleteProperty(navigator, 'mediaSession');
+  vi.unstubAllGlobals();
+});
+
+describe('createPlayerStore', () => {
+  it('makes no audio element before the first play', () => {
+    stubMedia();
+    const create = vi.fn(() => document.createElement('audio'));
+    const store = createPlayerStore(create);
+    store.pause();
+    store.seek(10);
+    expect(create).not.toHaveBeenCalled();
+    store.play(TRACK);
+    store.play(OTHER);
+    expect(create).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells state listeners about changes, and only time listeners about the position', () => {
+    const media = stubMedia();
+    const store = createPlayerStore();
+    const onState = vi.fn();
+    const onTime = vi.fn();
+    store.subscribe(onState);
+    store.subscribeTime(onTime);
+
+    store.play(TRACK);
+    expect(store.getState()).toMatchObject({ track: TRACK, playing: true, duration: 185, error: null });
+    onState.mockClear();
+
+    playTo(media.audio(), 1);
+    playTo(media.audio(), 1.25);
+    expect(onTime).toHaveBeenCalledTimes(2);
+    expect(store.getTime()).toBe(1.25);
+    expect(onState).not.toHaveBeenCalled();
+
+    setDuration(media.audio(), 190);
+    expect(store.getState().duration).toBe(190);
+    expect(onState).toHaveBeenCalledTimes(1);
+  });
+
+  it('clamps seeks to the track', () => {
+    const media = stubMedia();
+    const store = createPlayerStore();
+    store.play(TRACK);
+    store.seek(-3);
+    expect(media.audio().currentTime).toBe(0);
+    store.seek(999);
+    expect(media.audio().currentTime).toBe(185);
+  });
+
+  it('toggles the current track, and switches to another one', () => {
+    const media = stubMedia();
+    const store = createPlayerStore();
+    store.play(TRACK);
+    store.toggle();
+    expect(store.getState().playing).toBe(false);
+    store.toggle();
+    expect(store.getState().playing).toBe(true);
+    expect(media.play).toHaveBeenCalledTimes(2);
+    store.toggle(OTHER);
+    expect(store.getState()).toMatchObject({ track: OTHER, playing: true });
+  });
+
+  it('tells the system media controls what plays, and obeys them', () => {
+    const media = stubMedia();
+    const { session, handlers } = fakeMediaSession();
+    const store = createPlayerStore();
+    store.play(TRACK);
+
+    expect(session.metadata).toMatchObject({
+      title: 'Night Drive',
+      artist: 'Ana Sol',
+      artwork: [{ src: `${window.location.origin}/media/cover.jpg` }],
+    });
+    expect(session.playbackState).toBe('playing');
+
+    handlers.get('pause')?.({ action: 'pause' });
+    expect(store.getState().playing).toBe(false);
+    expect(session.playbackState).toBe('paused');
+    handlers.get('play')?.({ action: 'play' });
+    expect(store.getState().playing).toBe(true);
+
+    handlers.get('seekto')?.({ action: 'seekto', seekTime: 60 });
+    expect(media.audio().currentTime).toBe(60);
+    handlers.get('seekbackward')?.({ action: 'seekbackward' });
+    expect(media.audio().currentTime).toBe(50);
+    handlers.get('seekforward')?.({ action: 'seekforward', seekOffset: 30 });
+    expect(media.audio().currentTime).toBe(80);
+    expect(session.setPositionState).toHaveBeenLastCalledWith({ duration: 185, position: 80, playbackRate: 1 });
+
+    store.play(OTHER);
+    expect(session.metadata).toMatchObject({ title: 'Low Tide', artwork: [] });
+  });
+
+  it('reports a media error on the current track, and forgets everything on dispose', () => {
+    const media = stubMedia();
+    const { handlers } = fakeMediaSession();
+    const store = createPlayerStore();
+    store.play(TRACK);
+    Object.defineProperty(media.audio(), 'error', { configurable: true, value: { code: 2 } });
+    fire(media.audio(), 'error');
+    expect(store.getState()).toMatchObject({ playing: false, error: 'Failed to play audio' });
+
+    store.dispose();
+    expect(store.getState()).toMatchObject({ track: null, playing: false, error: null });
+    expect(media.audio().hasAttribute('src')).toBe(false);
+    expect(handlers.get('play')).toBeNull();
+  });
+});

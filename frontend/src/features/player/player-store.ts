@@ -1,0 +1,302 @@
+/**
+ * The app's one audio player (spec §4 "Audio playback": one track at a time; the play button
+ * flips to pause and resets at the end). A single <audio> element, created on the first play,
+ * plays whatever track was asked for last; React reads the store through useSyncExternalStore.
+ *
+ * Two subscriptions, so the cheap question "is this track playing?" is not asked 4×/s: `state`
+ * (track, playing, buffering, duration, error) changes on user actions and media events;
+ * `time` (the position) changes on every timeupdate and only the current track's progress and
+ * the now-playing bar listen to it.
+ */
+
+/** The track being played: a displayed audio item plus where it came from. */
+export interface PlayerTrack {
+  postId: string;
+  /** The track's position in its post. */
+  index: number;
+  title: string;
+  artist: string;
+  coverUrl: string | null;
+  url: string;
+  durationSeconds: number | null;
+  peaks: Int8Array | null;
+}
+
+export interface PlayerState {
+  track: PlayerTrack | null;
+  /** Playing, or asked to play and waiting for the first data. */
+  playing: boolean;
+  /** Waiting for data (starting or stalled). */
+  buffering: boolean;
+  /** Seconds, from the element once it knows, else the track's own; 0 when unknown. */
+  duration: number;
+  /** Spec §8: 'Failed to play audio', for the current track. */
+  error: string | null;
+}
+
+export interface PlayerActions {
+  /** Plays `track` (from `at` seconds if given), stopping whatever played before. */
+  play: (track: PlayerTrack, at?: number) => void;
+  /** Pauses the playing track, or plays `track` (the current one when omitted). */
+  toggle: (track?: PlayerTrack) => void;
+  pause: () => void;
+  /** Moves the current track to `seconds` (clamped to the track). */
+  seek: (seconds: number) => void;
+  /** Stops and forgets the current track (the now-playing bar goes away). */
+  stop: () => void;
+}
+
+export interface PlayerStore extends PlayerActions {
+  getState: () => PlayerState;
+  subscribe: (listener: () => void) => () => void;
+  getTime: () => number;
+  subscribeTime: (listener: () => void) => () => void;
+  /** Stops and lets go of the media; the store can still play afterwards. */
+  dispose: () => void;
+}
+
+export const PLAY_FAILED = 'Failed to play audio';
+
+/** How far the lock-screen / headset skip buttons jump when they do not say. */
+const SKIP_SECONDS = 10;
+
+const IDLE: PlayerState = { track: null, playing: false, buffering: false, duration: 0, error: null };
+
+export function sameTrack(a: Pick<PlayerTrack, 'postId' | 'index'> | null, b: Pick<PlayerTrack, 'postId' | 'index'> | null): boolean {
+  return a !== null && b !== null && a.postId === b.postId && a.index === b.index;
+}
+
+function knownDuration(track: PlayerTrack): number {
+  const seconds = track.durationSeconds;
+  return seconds !== null && Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+function mediaSession(): MediaSession | null {
+  return typeof navigator !== 'undefined' && 'mediaSession' in navigator ? navigator.mediaSession : null;
+}
+
+/**
+ * `createAudio` makes the element on the first play (never before: a page with no playing
+ * track holds no media element and loads nothing).
+ */
+export function createPlayerStore(createAudio: () => HTMLAudioElement = () => document.createElement('audio')): PlayerStore {
+  let state: PlayerState = IDLE;
+  let time = 0;
+  let audio: HTMLAudioElement | null = null;
+  /** Bumped by every play request, so the answer to an older one is ignored. */
+  let request = 0;
+  const listeners = new Set<() => void>();
+  const timeListeners = new Set<() => void>();
+
+  function setState(patch: Partial<PlayerState>) {
+    const next = { ...state, ...patch };
+    const changed = (Object.keys(patch) as (keyof PlayerState)[]).some((key) => next[key] !== state[key]);
+    if (!changed) return;
+    const before = state;
+    state = next;
+    if (before.track !== next.track) updateMetadata();
+    if (before.playing !== next.playing) {
+      const session = mediaSession();
+      if (session) session.playbackState = next.track ? (next.playing ? 'playing' : 'paused') : 'none';
+    }
+    for (const listener of [...listeners]) listener();
+  }
+
+  function setTime(seconds: number) {
+    const next = Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+    if (next === time) return;
+    time = next;
+    for (const listener of [...timeListeners]) listener();
+  }
+
+  function updateMetadata() {
+    const session = mediaSession();
+    if (!session) return;
+    const track = state.track;
+    if (!track || typeof MediaMetadata === 'undefined') {
+      session.metadata = null;
+      return;
+    }
+    session.metadata = new MediaMetadata({
+      title: track.title,
+      artist: track.artist,
+      artwork: track.coverUrl ? [{ src: new URL(track.coverUrl, window.location.href).href }] : [],
+    });
+  }
+
+  function updatePosition() {
+    const session = mediaSession();
+    if (!session || typeof session.setPositionState !== 'function' || !state.duration) return;
+    try {
+      session.setPositionState({
+        duration: state.duration,
+        position: Math.min(time, state.duration),
+        playbackRate: audio?.playbackRate ?? 1,
+      });
+    } catch {
+      // A browser that disagrees about the numbers keeps its own idea of the position.
+    }
+  }
+
+  /** The element, with its listeners, made on first use. */
+  function element(): HTMLAudioElement {
+    if (audio) return audio;
+    const el = createAudio();
+    el.preload = 'auto';
+    el.addEventListener('play', () => setState({ playing: !el.paused, error: null }));
+    el.addEventListener('playing', () => setState({ playing: !el.paused, buffering: false }));
+    // After a new src is set the old track's pause is not ours to report: only a real pause is.
+    el.addEventListener('pause', () => {
+      if (el.paused) setState({ playing: false, buffering: false });
+    });
+    el.addEventListener('waiting', () => setState({ buffering: true }));
+    el.addEventListener('timeupdate', () => setTime(el.currentTime));
+    const onDuration = () => {
+      if (Number.isFinite(el.duration) && el.duration > 0) {
+        setState({ duration: el.duration });
+        updatePosition();
+      }
+    };
+    el.addEventListener('durationchange', onDuration);
+    el.addEventListener('loadedmetadata', onDuration);
+    el.addEventListener('seeked', updatePosition);
+    // Spec §4: at the end the button resets (and the track goes back to its start).
+    el.addEventListener('ended', () => {
+      setState({ playing: false, buffering: false });
+      el.currentTime = 0;
+      setTime(0);
+      updatePosition();
+    });
+    el.addEventListener('error', () => {
+      if (!state.track || !el.error) return;
+      setState({ playing: false, buffering: false, error: PLAY_FAILED });
+    });
+    audio = el;
+    attachMediaSession();
+    return el;
+  }
+
+  function attachMediaSession() {
+    const session = mediaSession();
+    if (!session) return;
+    const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+      ['play', () => store.toggle()],
+      ['pause', () => store.pause()],
+      ['stop', () => store.stop()],
+      ['seekto', (details) => store.seek(details.seekTime ?? time)],
+      ['seekbackward', (details) => store.seek(time - (details.seekOffset ?? SKIP_SECONDS))],
+      ['seekforward', (details) => store.seek(time + (details.seekOffset ?? SKIP_SECONDS))],
+    ];
+    for (const [action, handler] of handlers) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not know.
+      }
+    }
+  }
+
+  function start(el: HTMLAudioElement) {
+    const mine = ++request;
+    let result: Promise<void>;
+    try {
+      // An old browser answers nothing: then the media events tell the rest.
+      result = Promise.resolve(el.play());
+    } catch (error) {
+      result = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    result.then(
+      () => {
+        if (mine === request) setState({ buffering: false });
+      },
+      (error: unknown) => {
+        // Interrupted by a newer request (another track, a pause): not a failure.
+        if (mine !== request || isAbort(error)) return;
+        setState({ playing: false, buffering: false, error: PLAY_FAILED });
+      },
+    );
+  }
+
+  const store: PlayerStore = {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getTime: () => time,
+    subscribeTime(listener) {
+      timeListeners.add(listener);
+      return () => timeListeners.delete(listener);
+    },
+
+    play(track, at) {
+      const el = element();
+      const from = at !== undefined && Number.isFinite(at) ? Math.max(0, at) : undefined;
+      if (sameTrack(state.track, track) && state.track?.url === track.url) {
+        if (from !== undefined) store.seek(from);
+        setState({ playing: true, buffering: el.readyState < 3, error: null });
+        start(el);
+        return;
+      }
+      el.src = track.url;
+      if (from !== undefined) el.currentTime = from;
+      setTime(from ?? 0);
+      setState({ track, playing: true, buffering: true, duration: knownDuration(track), error: null });
+      start(el);
+    },
+
+    toggle(track) {
+      const target = track ?? state.track;
+      if (!target) return;
+      if (state.playing && sameTrack(state.track, target)) store.pause();
+      else store.play(target);
+    },
+
+    pause() {
+      // A pending play() is rejected with an AbortError; that answer is not a failure.
+      request++;
+      audio?.pause();
+      setState({ playing: false, buffering: false });
+    },
+
+    seek(seconds) {
+      if (!state.track || !audio) return;
+      const limit = state.duration || Infinity;
+      const to = Math.min(Math.max(0, Number.isFinite(seconds) ? seconds : 0), limit);
+      audio.currentTime = to;
+      setTime(to);
+      updatePosition();
+    },
+
+    stop() {
+      request++;
+      if (audio) {
+        audio.pause();
+        audio.removeAttribute('src');
+        audio.load();
+      }
+      setTime(0);
+      setState(IDLE);
+    },
+
+    dispose() {
+      store.stop();
+      const session = mediaSession();
+      if (session) {
+        for (const action of ['play', 'pause', 'stop', 'seekto', 'seekbackward', 'seekforward'] as const) {
+          try {
+            session.setActionHandler(action, null);
+          } catch {
+            // Not supported here.
+          }
+        }
+      }
+      audio = null;
+    },
+  };
+  return store;
+}

@@ -1,0 +1,299 @@
+/**
+ * Calls of the posts area (spec §7 Posts; docs/posts.md): feeds, a person's posts, one post,
+ * like and delete, with their React Query factories. This file is the feature's public surface:
+ * profiles list a person's posts through `postQueries.byUser` and show them with `PostCard`, home
+ * shows the feeds with `FeedList`.
+ *
+ * Answers depend on who asks (`user_liked`, and a blocked pair never sees each other's posts),
+ * so every list and the detail carry the viewer's id in their key. Lists wait for the session
+ * check (viewer undefined) instead of asking twice. A like changes the same post in every
+ * cached list page and in the detail at once.
+ */
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { ApiError, SESSION_EXPIRED_MESSAGE, request } from '../../lib/http';
+import { useViewer } from '../../lib/session';
+import { toDisplayPosts, toDisplayPost } from './transform';
+import type { DisplayPost, LikeJson, PostJson } from './types';
+
+// The wire and display types (types.ts): other features read posts and comments through here.
+export type * from './types';
+export { toDisplayPost } from './transform';
+
+/** Feed and profile post pages hold 10 posts (spec §9). */
+export const POSTS_PAGE_SIZE = 10;
+
+export type FeedKind = 'for-you' | 'listened-to';
+
+const FEED_PATHS: Record<FeedKind, string> = {
+  'for-you': '/posts/feed',
+  'listened-to': '/posts/listened-to',
+};
+
+/** One page of a feed or a person's posts. */
+export interface PostPage {
+  /** The posts that can be shown (spec §3: unsupported ones are dropped). */
+  posts: DisplayPost[];
+  /** How many posts the server sent, dropped ones included: it decides whether more exist. */
+  received: number;
+  /** The id of the last post the server sent: the next page's keyset cursor `before`. */
+  lastId: string | null;
+}
+
+export type PostPages = InfiniteData<PostPage>;
+
+// ---------------------------------------------------------------------------------------------
+// Words (spec §8 Feeds, Post page)
+
+export const POST_MESSAGES = {
+  emptyTitle: 'No posts yet',
+  emptyText: 'Be the first to share something!',
+  listenedEmptyText: 'Follow some users to see their posts here!',
+  feedFailed: 'Failed to load feed',
+  postsFailed: 'Failed to load posts',
+  notFound: 'Post not found',
+  authRequired: 'Authentication required. Please sign in.',
+  httpError: (status: number) => `HTTP error! status: ${status}`,
+  transformFailed: (type: string) => `Failed to transform post of type: ${type}`,
+} as const;
+
+/**
+ * What a list that could not load says: the session ended (401), the server's status, or the
+ * list's own fallback ('Failed to load feed', 'Failed to load posts') when it could not be asked.
+ */
+export function postsErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    if (error.status === 401) return SESSION_EXPIRED_MESSAGE;
+    return POST_MESSAGES.httpError(error.status);
+  }
+  return fallback;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+const enc = encodeURIComponent;
+
+/** A page of posts: `?limit=10`, then `&before=<id of the last post>` (docs/posts.md). */
+export async function fetchPostPage(path: string, before: string | null, signal?: AbortSignal): Promise<PostPage> {
+  const params = new URLSearchParams({ limit: String(POSTS_PAGE_SIZE) });
+  if (before) params.set('before', before);
+  const answer = await request<PostJson[] | null>(`${path}?${params.toString()}`, { signal });
+  const list = Array.isArray(answer) ? answer : [];
+  const last = list.at(-1);
+  return { posts: toDisplayPosts(list), received: list.length, lastId: last ? String(last.id) : null };
+}
+
+/** One post; a post of a type that cannot be shown fails in spec §8's words. */
+export async function fetchPost(postId: string, signal?: AbortSignal): Promise<DisplayPost> {
+  const json = await request<PostJson>(`/posts/${enc(postId)}`, { signal });
+  const post = toDisplayPost(json);
+  if (!post) throw new Error(POST_MESSAGES.transformFailed(String(json?.type ?? 'unknown')));
+  return post;
+}
+
+export function likePost(postId: string): Promise<LikeJson | undefined> {
+  return request<LikeJson | undefined>(`/posts/${enc(postId)}/like`, { method: 'POST' });
+}
+
+export function deletePost(postId: string): Promise<void> {
+  return request<void>(`/posts/${enc(postId)}`, { method: 'DELETE' });
+}
+
+/** Feeds: more while a page came back full (spec §4: Load More hides after fewer than 10). */
+export function nextFeedCursor(page: PostPage): string | null {
+  return page.received >= POSTS_PAGE_SIZE ? page.lastId : null;
+}
+
+/** A person's posts: more only when the last page held exactly 10 (spec §4). */
+export function nextProfileCursor(page: PostPage): string | null {
+  return page.received === POSTS_PAGE_SIZE ? page.lastId : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query factories
+
+/**
+ * Who asks, for the factories' keys: the viewer's id, null for a guest, undefined while the
+ * session check has not answered (`useViewer()?.id` would mix up the last two).
+ */
+export function useViewerId(): string | null | undefined {
+  const viewer = useViewer();
+  return viewer === null ? null : viewer?.id;
+}
+
+/**
+ * Ask once more after a network failure or a 5xx; a 4xx (a 401 that ended the session, a missing
+ * post) would only answer the same, and an untransformable post stays so.
+ */
+function retryOnlyServerErrors(failures: number, error: Error): boolean {
+  if (failures >= 1) return false;
+  if (error instanceof ApiError) return error.status >= 500;
+  return error.name === 'NetworkError';
+}
+
+/** Lists refresh when someone is blocked, listened to, changes their name, or a post comes or goes. */
+const LIST_TOPICS = ['blocks', 'listening', 'posts', 'profile'] as const;
+
+export const postQueries = {
+  all: () => ['posts'] as const,
+  lists: () => [...postQueries.all(), 'list'] as const,
+  /**
+   * 'For you' is public (a guest gets it too); 'Listened to' needs someone signed in. Both wait
+   * until the session check has answered.
+   */
+  feed: (kind: FeedKind, viewerId: string | null | undefined) =>
+    infiniteQueryOptions({
+      queryKey: [...postQueries.lists(), 'feed', kind, viewerId ?? null] as const,
+      queryFn: ({ pageParam, signal }) => fetchPostPage(FEED_PATHS[kind], pageParam, signal),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last: PostPage) => nextFeedCursor(last),
+      enabled: kind === 'for-you' ? viewerId !== undefined : Boolean(viewerId),
+      retry: retryOnlyServerErrors,
+      meta: { shows: LIST_TOPICS },
+    }),
+  byUser: (userId: string, viewerId: string | null | undefined) =>
+    infiniteQueryOptions({
+      queryKey: [...postQueries.lists(), 'user', userId, viewerId ?? null] as const,
+      queryFn: ({ pageParam, signal }) => fetchPostPage(`/posts/user/${enc(userId)}`, pageParam, signal),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last: PostPage) => nextProfileCursor(last),
+      enabled: Boolean(userId) && viewerId !== undefined,
+      retry: retryOnlyServerErrors,
+      meta: { shows: LIST_TOPICS },
+    }),
+  details: () => [...postQueries.all(), 'detail'] as const,
+  /**
+   * One post (GET /posts/{id}); a 404 and an untransformable post fail at once, without retries.
+   * Pass the viewer's id (`useViewer()?.id`) so `user_liked` is the viewer's; it does not wait
+   * for the session check itself.
+   */
+  detail: (postId: string, viewerId?: string | null) =>
+    queryOptions({
+      queryKey: [...postQueries.details(), postId, viewerId ?? null] as const,
+      queryFn: ({ signal }) => fetchPost(postId, signal),
+      retry: retryOnlyServerErrors,
+      meta: { shows: ['blocks', 'profile'] },
+    }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Changing cached posts
+
+type PostPatch = Partial<Pick<DisplayPost, 'user_liked' | 'likes_count' | 'comments_count'>>;
+
+function isPostPages(data: unknown): data is PostPages {
+  return typeof data === 'object' && data !== null && Array.isArray((data as PostPages).pages);
+}
+
+/**
+ * Changes one post wherever it is cached: every page of every feed and person's list, and its
+ * detail. Pages that do not hold it stay the same objects, so only its card renders again.
+ */
+export function patchCachedPost(queryClient: QueryClient, postId: string, patch: PostPatch): void {
+  queryClient.setQueriesData<PostPages>({ queryKey: postQueries.lists() }, (data) => {
+    if (!isPostPages(data)) return data;
+    let changed = false;
+    const pages = data.pages.map((page) => {
+      if (!page.posts.some((p) => p.id === postId)) return page;
+      changed = true;
+      return { ...page, posts: page.posts.map((p) => (p.id === postId ? { ...p, ...patch } : p)) };
+    });
+    return changed ? { ...data, pages } : data;
+  });
+  queryClient.setQueriesData<DisplayPost>({ queryKey: [...postQueries.details(), postId] }, (post) =>
+    post ? { ...post, ...patch } : post,
+  );
+}
+
+/** Takes a deleted post out of every cached list and forgets its detail. */
+export function removeCachedPost(queryClient: QueryClient, postId: string): void {
+  queryClient.setQueriesData<PostPages>({ queryKey: postQueries.lists() }, (data) => {
+    if (!isPostPages(data) || !data.pages.some((page) => page.posts.some((p) => p.id === postId))) return data;
+    return { ...data, pages: data.pages.map((page) => ({ ...page, posts: page.posts.filter((p) => p.id !== postId) })) };
+  });
+  queryClient.removeQueries({ queryKey: [...postQueries.details(), postId] });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutations
+
+/** What a like is toggled from: the post's state when the button was pressed. */
+export interface LikeVariables {
+  postId: string;
+  user_liked: boolean;
+  likes_count: number;
+}
+
+interface LikeContext {
+  previous: PostPatch;
+}
+
+/** All likes in flight for one post share this key, so each of its buttons knows (useIsMutating). */
+export const likeMutationKey = (postId: string) => [...postQueries.all(), 'like', postId] as const;
+
+/** The state after pressing like: flipped, one more or one less, never below 0 (spec §4). */
+export function toggledLike(state: { user_liked: boolean; likes_count: number }): { user_liked: boolean; likes_count: number } {
+  return {
+    user_liked: !state.user_liked,
+    likes_count: Math.max(0, state.likes_count + (state.user_liked ? -1 : 1)),
+  };
+}
+
+/** The server's word after a like: `liked`, or `user_liked`, with `likes_count` when it sent one. */
+export function likeAnswer(answer: LikeJson | undefined, optimistic: { user_liked: boolean; likes_count: number }): PostPatch {
+  const liked = typeof answer?.liked === 'boolean' ? answer.liked : answer?.user_liked;
+  const count = answer?.likes_count;
+  return {
+    user_liked: typeof liked === 'boolean' ? liked : optimistic.user_liked,
+    likes_count: typeof count === 'number' && Number.isFinite(count) ? Math.max(0, count) : optimistic.likes_count,
+  };
+}
+
+/**
+ * Like / unlike (POST /posts/{id}/like, a toggle). Optimistic: the post flips everywhere it is
+ * cached at once; the server's answer then replaces that state, and any failure restores the
+ * one before (spec §4 Like). A failure is logged; the caller decides what to show.
+ */
+export function useLikePost(postId: string) {
+  const queryClient = useQueryClient();
+  return useMutation<LikeJson | undefined, Error, LikeVariables, LikeContext>({
+    mutationKey: likeMutationKey(postId),
+    mutationFn: (variables) => likePost(variables.postId),
+    onMutate: async (variables) => {
+      // An in-flight detail fetch must not overwrite the new state with the old one.
+      await queryClient.cancelQueries({ queryKey: [...postQueries.details(), variables.postId] });
+      const previous = { user_liked: variables.user_liked, likes_count: variables.likes_count };
+      patchCachedPost(queryClient, variables.postId, toggledLike(previous));
+      return { previous };
+    },
+    onSuccess: (answer, variables) => {
+      patchCachedPost(queryClient, variables.postId, likeAnswer(answer, toggledLike(variables)));
+    },
+    onError: (error, variables, context) => {
+      console.error('Like failed', error);
+      patchCachedPost(queryClient, variables.postId, context?.previous ?? { user_liked: variables.user_liked, likes_count: variables.likes_count });
+    },
+  });
+}
+
+/** Delete one's own post (DELETE /posts/{id}, 204): it leaves every cached list at once. */
+export function useDeletePost() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (postId: string) => deletePost(postId),
+    // Feeds, lists and post counts fetch again.
+    meta: { changes: ['posts'] },
+    onSuccess: (_answer, postId) => removeCachedPost(queryClient, postId),
+  });
+}
+
+// Components other features show (a feature imports another only through its api.ts).
+export { PostCard } from './components/post-card';
+export { FeedList } from './components/feed-list';

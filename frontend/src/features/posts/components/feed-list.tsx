@@ -1,0 +1,130 @@
+import type { ReactNode } from 'react';
+import type { UseInfiniteQueryResult } from '@tanstack/react-query';
+import { Alert } from '../../../components/alert';
+import { Spinner } from '../../../components/spinner';
+import { POST_MESSAGES, postsErrorMessage, type PostPages } from '../api';
+import { PostCard } from './post-card';
+import { QuoteIcon } from './post-icons';
+import styles from './feed-list.module.css';
+
+export const FEED_WORDS = {
+  loadMore: 'Load More',
+  loading: 'Loading...',
+  tryAgain: 'Try Again',
+} as const;
+
+interface FeedListProps {
+  /** useInfiniteQuery(postQueries.feed(...)) or (postQueries.byUser(...)). */
+  query: UseInfiniteQueryResult<PostPages>;
+  /** Names the list for screen readers ('For you'). */
+  label: string;
+  /** The line under 'No posts yet' (spec §8). */
+  emptyText?: string;
+  /** What a failure says when there is no HTTP status to tell (spec §8: 'Failed to load feed'). */
+  errorFallback?: string;
+  /** Shown above the posts (and above the empty state), e.g. a feed's heading. */
+  header?: ReactNode;
+}
+
+/**
+ * A list of posts as it loads (spec §4 Feed loading): a spinner, then the cards with 'Load More'
+ * (reading 'Loading...' while busy, gone after a short page), or an error with 'Try Again', or
+ * the empty state.
+ */
+export function FeedList({
+  query,
+  label,
+  emptyText = POST_MESSAGES.emptyText,
+  errorFallback = POST_MESSAGES.feedFailed,
+  header,
+}: FeedListProps) {
+  const { data } = query;
+
+  let content: ReactNode;
+  if (query.isPending) {
+    content = (
+      <div className={styles.center}>
+        <Spinner label="Loading posts" size="lg" />
+      </div>
+    );
+  } else if (!data) {
+    content = (
+      <ErrorNotice
+        message={postsErrorMessage(query.error, errorFallback)}
+        busy={query.isFetching}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  } else {
+    const posts = data.pages.flatMap((page) => page.posts);
+    const loadingMore = query.isFetchingNextPage;
+    content = (
+      <>
+        {posts.length === 0 && !query.hasNextPage ? (
+          <div className={styles.empty}>
+            <span className={styles.emptyIcon} aria-hidden="true">
+              <QuoteIcon size={26} />
+            </span>
+            <p className={styles.emptyTitle}>{POST_MESSAGES.emptyTitle}</p>
+            <p className={styles.emptyText}>{emptyText}</p>
+          </div>
+        ) : (
+          <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>
+            {posts.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} />
+              </li>
+            ))}
+          </ul>
+        )}
+        {query.isFetchNextPageError ? (
+          <ErrorNotice
+            message={postsErrorMessage(query.error, errorFallback)}
+            busy={loadingMore}
+            onRetry={() => void query.fetchNextPage()}
+          />
+        ) : query.hasNextPage ? (
+          <div className={styles.center}>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => {
+                if (!loadingMore) void query.fetchNextPage();
+              }}
+              aria-disabled={loadingMore || undefined}
+            >
+              {loadingMore ? <Spinner size="sm" label="" /> : null}
+              {loadingMore ? FEED_WORDS.loading : FEED_WORDS.loadMore}
+            </button>
+          </div>
+        ) : null}
+      </>
+    );
+  }
+
+  return (
+    <div className={styles.feed}>
+      {header}
+      {content}
+    </div>
+  );
+}
+
+function ErrorNotice({ message, busy, onRetry }: { message: string; busy: boolean; onRetry: () => void }) {
+  return (
+    <Alert tone="error" className={styles.error}>
+      <p>{message}</p>
+      <button
+        type="button"
+        className={`btn btn-secondary ${styles.retry}`}
+        onClick={() => {
+          if (!busy) onRetry();
+        }}
+        aria-disabled={busy || undefined}
+      >
+        {busy ? <Spinner size="sm" label="" /> : null}
+        {FEED_WORDS.tryAgain}
+      </button>
+    </Alert>
+  );
+}

@@ -1,0 +1,73 @@
+import { lazy, Suspense, useState, type CSSProperties } from 'react';
+import type { MediaItem } from '../types';
+import { PlayIcon } from './post-icons';
+import styles from './media-grid.module.css';
+
+// The full-size viewer comes with the first click: most visits only scroll past pictures.
+const MediaOverlay = lazy(async () => ({ default: (await import('./media-overlay')).MediaOverlay }));
+
+/** How a lone item is framed: its own shape, between portrait 4:5 and wide 16:9. */
+function frameOf(item: MediaItem): CSSProperties {
+  const ratio = item.width && item.height ? item.width / item.height : item.type === 'video' ? 16 / 9 : 1;
+  return { aspectRatio: String(Math.min(16 / 9, Math.max(4 / 5, ratio))) };
+}
+
+/** 'image 2 of 3', or 'image' when it is the only one. */
+export function mediaLabel(item: MediaItem, index: number, total: number): string {
+  return total > 1 ? `${item.type} ${index + 1} of ${total}` : item.type;
+}
+
+/**
+ * The pictures and videos of a media post (spec §2 Post card): the feed-sized copy of each image,
+ * a video's poster (or its first frame) with a play button, in a tidy grid. Clicking one opens
+ * the full-size overlay on it, a video with controls playing.
+ */
+export function MediaGrid({ items }: { items: readonly MediaItem[] }) {
+  const [open, setOpen] = useState<number | null>(null);
+  const shown = items.slice(0, 5);
+  const single = shown.length === 1;
+
+  return (
+    <>
+      <div className={`${styles.grid} ${styles[`n${shown.length}`] ?? ''}`}>
+        {shown.map((item, index) => (
+          <button
+            key={item.id}
+            type="button"
+            className={styles.tile}
+            style={single ? frameOf(item) : undefined}
+            onClick={() => setOpen(index)}
+            aria-label={item.type === 'video' ? `Play ${mediaLabel(item, index, shown.length)}` : `Open ${mediaLabel(item, index, shown.length)}`}
+            aria-haspopup="dialog"
+          >
+            {item.type === 'image' ? (
+              <img
+                src={item.displaySrc}
+                alt=""
+                loading="lazy"
+                decoding="async"
+                width={item.width ?? undefined}
+                height={item.height ?? undefined}
+                className={styles.media}
+              />
+            ) : item.poster ? (
+              <img src={item.poster} alt="" loading="lazy" decoding="async" className={styles.media} />
+            ) : (
+              <video src={item.src} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className={styles.media} />
+            )}
+            {item.type === 'video' ? (
+              <span className={styles.play} aria-hidden="true">
+                <PlayIcon size={26} />
+              </span>
+            ) : null}
+          </button>
+        ))}
+      </div>
+      {open !== null ? (
+        <Suspense fallback={null}>
+          <MediaOverlay items={shown} start={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

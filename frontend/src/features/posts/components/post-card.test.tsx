@@ -1,0 +1,298 @@
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { http, HttpResponse } from 'msw';
+import { api, server } from '../../../test/server';
+import { currentLocation, renderPage } from '../../../test/render';
+import { ADA, signedInAs } from '../../../test/session';
+import { postQueries } from '../api';
+import { toDisplayPost } from '../transform';
+import type { AudioItem, DisplayPost, PostJson } from '../types';
+import { FeedList } from './feed-list';
+import { PostCard } from './post-card';
+
+// The player is its own feature (with its own tests); here it only has to be handed each track.
+vi.mock('../../player/api', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  AudioTrack: ({ postId, track, index }: { postId: string; track: AudioItem; index: number }) => (
+    <p data-testid="audio-track">{`${postId} #${index} ${track.title} by ${track.artist} (${track.duration})`}</p>
+  ),
+}));
+
+const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
+
+function postJson(overrides: Partial<PostJson> = {}): PostJson {
+  return {
+    id: '7',
+    type: 'lyrics',
+    caption: 'Late night writing',
+    created_at: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    likes_count: 4,
+    comments_count: 2,
+    user_liked: false,
+    user: { id: '42', login: 'ana', name: 'Ana Sol', tag_id: MUSICIAN, avatar_url: null },
+    lyrics: {
+      title: 'Night Drive',
+      artist: 'Ana Sol',
+      lyrics_text: '[Verse]\nHeadlights on the water\nand the radio low',
+      parts: [],
+    },
+    ...overrides,
+  };
+}
+
+function display(json: PostJson): DisplayPost {
+  const post = toDisplayPost(json);
+  if (!post) throw new Error('fixture should be showable');
+  return post;
+}
+
+function renderCard(json: PostJson = postJson()) {
+  return renderPage(<PostCard post={display(json)} />, { route: '/home', path: '/home' });
+}
+
+describe('PostCard header', () => {
+  it('shows the author, opening their profile, the role badge and how long ago', async () => {
+    signedInAs(null);
+    renderCard();
+    const author = screen.getByRole('link', { name: /Ana Sol @ana/ });
+    expect(author).toHaveAttribute('href', '/user/42');
+    expect(screen.getByText('Musician')).toHaveAttribute('data-role', 'Musician');
+    expect(screen.getByText('3h ago').tagName).toBe('TIME');
+    expect(screen.getByText('Late night writing')).toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Post by Ana Sol' })).toBeInTheDocument();
+    await userEvent.setup().click(author);
+    expect(currentLocation()).toBe('/user/42');
+  });
+
+  it('shows Listener for an author without a known tag', () => {
+    signedInAs(null);
+    renderCard(postJson({ user: { id: '42', login: 'ana', name: 'Ana', tag_id: null, avatar_url: null } }));
+    expect(screen.getByText('Listener')).toHaveAttribute('data-role', 'Listener');
+  });
+
+  it('leads to /profile for one’s own post', async () => {
+    signedInAs(ADA);
+    renderCard(postJson({ user: { id: ADA.id, login: 'ada', name: 'Ada', tag_id: null, avatar_url: null } }));
+    await waitFor(() => expect(screen.getByRole('link', { name: /Ada @ada/ })).toHaveAttribute('href', '/profile'));
+  });
+
+  it('offers no menu on posts of others (Report arrives later)', async () => {
+    signedInAs(ADA);
+    renderCard();
+    await screen.findByRole('link', { name: /Ana Sol/ });
+    expect(screen.queryByRole('button', { name: 'Post options' })).toBeNull();
+  });
+});
+
+describe('PostCard footer', () => {
+  it('shows the like and comment counts; the comment button opens the post page', async () => {
+    signedInAs(null);
+    renderCard();
+    expect(screen.getByRole('button', { name: 'Like, 4 likes' })).toHaveAttribute('aria-pressed', 'false');
+    const comments = screen.getByRole('link', { name: 'Comments, 2 comments' });
+    expect(comments).toHaveAttribute('href', '/post/7');
+  });
+});
+
+describe('PostCard content', () => {
+  it("lyrics: title, artist, the first lines and 'See more' to the post page", () => {
+    signedInAs(null);
+    renderCard();
+    expect(screen.getByRole('heading', { name: 'Night Drive' })).toBeInTheDocument();
+    expect(screen.getByText(/Headlights on the water/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See more: Night Drive' })).toHaveAttribute('href', '/post/7');
+  });
+
+  it('musicxml: each file with title, composer and a Download link; Open score opens the post', () => {
+    signedInAs(null);
+    renderCard(
+      postJson({
+        type: 'musicxml',
+        lyrics: undefined,
+        musicxml: [
+          { title: 'Fugue in G', composer: 'Bach', file_url: 'http://media.test/s/1.musicxml' },
+          { title: 'Etude', composer: null, file_url: 'http://media.test/s/2.mxl' },
+        ],
+      }),
+    );
+    expect(screen.getByText('Fugue in G')).toBeInTheDocument();
+    expect(screen.getByText('Bach')).toBeInTheDocument();
+    expect(screen.getByText('Unknown Composer')).toBeInTheDocument();
+    const download = screen.getByRole('link', { name: 'Download Fugue in G' });
+    expect(download).toHaveAttribute('href', 'http://media.test/s/1.musicxml');
+    expect(download).toHaveAttribute('download');
+    expect(screen.getByRole('link', { name: 'Open score' })).toHaveAttribute('href', '/post/7');
+  });
+
+  it('audio: hands every track to the player with its post and position', () => {
+    signedInAs(null);
+    renderCard(
+      postJson({
+        type: 'audio',
+        lyrics: undefined,
+        audio: [
+          { title: 'Take 1', artist: 'Ana', cover_url: null, duration: '1:05', file_url: '/a/1.mp3' },
+          { title: 'Take 2', artist: null, cover_url: null, duration: null, file_url: '/a/2.mp3' },
+        ],
+      }),
+    );
+    expect(screen.getAllByTestId('audio-track').map((t) => t.textContent)).toEqual([
+      '7 #0 Take 1 by Ana (1:05)',
+      '7 #1 Take 2 by Unknown Artist (0:00)',
+    ]);
+  });
+});
+
+describe('PostCard media', () => {
+  const media = (items: NonNullable<PostJson['media']>) => postJson({ type: 'media', lyrics: undefined, media: items });
+  const image = (id: string) => ({
+    id,
+    file_url: `http://media.test/o/${id}.png`,
+    file_type: 'image',
+    width: 1200,
+    height: 800,
+    poster_url: null,
+    display_url: `http://media.test/d/${id}.jpg`,
+  });
+
+  it('shows the feed copy; a click opens the original full size, closed by ×', async () => {
+    signedInAs(null);
+    renderCard(media([image('a')]));
+    const tile = screen.getByRole('button', { name: 'Open image' });
+    expect(tile.querySelector('img')).toHaveAttribute('src', 'http://media.test/d/a.jpg');
+    const user = userEvent.setup();
+    await user.click(tile);
+    const overlay = await screen.findByRole('dialog', { name: 'Full-size image' });
+    expect(within(overlay).getByRole('img', { name: 'image' })).toHaveAttribute('src', 'http://media.test/o/a.png');
+    expect(within(overlay).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.click(within(overlay).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(tile).toHaveFocus();
+  });
+
+  it('closes the overlay on a backdrop click and on Escape, not on a click on the picture', async () => {
+    signedInAs(null);
+    renderCard(media([image('a')]));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Open image' }));
+    const overlay = await screen.findByTestId('media-overlay');
+    await user.click(within(overlay).getByRole('img'));
+    expect(screen.getByTestId('media-overlay')).toBeInTheDocument();
+    await user.click(overlay);
+    expect(screen.queryByTestId('media-overlay')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Open image' }));
+    await screen.findByTestId('media-overlay');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('media-overlay')).toBeNull();
+  });
+
+  it('a video shows its poster and a play button opening it with controls, playing', async () => {
+    signedInAs(null);
+    renderCard(
+      media([
+        { id: 'v', file_url: 'http://media.test/o/v.mp4', file_type: 'video', width: null, height: null, poster_url: 'http://media.test/p/v.jpg', display_url: 'http://media.test/o/v.mp4' },
+      ]),
+    );
+    const play = screen.getByRole('button', { name: 'Play video' });
+    expect(play.querySelector('img')).toHaveAttribute('src', 'http://media.test/p/v.jpg');
+    await userEvent.setup().click(play);
+    const overlay = await screen.findByRole('dialog', { name: 'Full-size video' });
+    const video = overlay.querySelector('video');
+    expect(video).toHaveAttribute('src', 'http://media.test/o/v.mp4');
+    expect(video).toHaveAttribute('controls');
+    expect(video?.autoplay).toBe(true);
+  });
+
+  it('a video without a poster loads only its metadata for the first frame', () => {
+    signedInAs(null);
+    renderCard(media([{ id: 'v', file_url: 'http://media.test/o/v.webm', file_type: 'webm' }]));
+    const video = screen.getByRole('button', { name: 'Play video' }).querySelector('video');
+    expect(video).toHaveAttribute('preload', 'metadata');
+    expect(video).toHaveAttribute('src', 'http://media.test/o/v.webm');
+  });
+
+  it('several items sit in a grid; the overlay goes through them with the arrows', async () => {
+    signedInAs(null);
+    renderCard(media([image('a'), image('b'), image('c')]));
+    expect(screen.getAllByRole('button', { name: /^Open image \d of 3$/ })).toHaveLength(3);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Open image 2 of 3' }));
+    const overlay = await screen.findByRole('dialog', { name: 'Full-size image 2 of 3' });
+    await user.click(within(overlay).getByRole('button', { name: 'Next' }));
+    expect(within(overlay).getByRole('img')).toHaveAttribute('src', 'http://media.test/o/c.png');
+    await user.keyboard('{ArrowRight}');
+    expect(within(overlay).getByRole('img')).toHaveAttribute('src', 'http://media.test/o/a.png');
+    await user.click(within(overlay).getByRole('button', { name: 'Previous' }));
+    expect(within(overlay).getByRole('img')).toHaveAttribute('src', 'http://media.test/o/c.png');
+  });
+});
+
+describe('Deleting one’s own post', () => {
+  function renderOwnFeed() {
+    signedInAs(ADA);
+    const mine = postJson({ id: '8', user: { id: ADA.id, login: 'ada', name: 'Ada', tag_id: null, avatar_url: null } });
+    let feed = [mine, postJson()];
+    const deleted: string[] = [];
+    server.use(
+      http.get(api('/posts/feed'), () => HttpResponse.json(feed)),
+      http.delete(api('/posts/:id'), ({ params }) => {
+        deleted.push(String(params.id));
+        feed = feed.filter((p) => p.id !== params.id);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    function Feed() {
+      return <FeedList query={useInfiniteQuery(postQueries.feed('for-you', ADA.id))} label="For you" />;
+    }
+    renderPage(<Feed />, { route: '/home', path: '/home' });
+    return { deleted };
+  }
+
+  it("offers 'Delete post' and 'Cancel'; Cancel closes the menu", async () => {
+    renderOwnFeed();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Delete post' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(within(menu).getByRole('menuitem', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Post options' })).toHaveFocus();
+  });
+
+  it('asks first, deletes with DELETE, and the post leaves the list', async () => {
+    const { deleted } = renderOwnFeed();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this post?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(deleted).toEqual([]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Post options' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Post options' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Delete this post?' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
+    expect(deleted).toEqual(['8']);
+    expect(screen.getByRole('article', { name: 'Post by Ana Sol' })).toBeInTheDocument();
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Post deleted.');
+  });
+
+  it('says so when the server refuses, and keeps the post', async () => {
+    renderOwnFeed();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.delete(api('/posts/:id'), () => HttpResponse.json({ detail: 'Not allowed' }, { status: 403 })));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Failed to delete post: Not allowed');
+    expect(screen.getAllByRole('article')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,250 @@
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Alert } from '../../components/alert';
+import { PageSpinner } from '../../components/spinner';
+import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
+import { useViewer } from '../../lib/session';
+import { usePageTitle } from '../../lib/use-page-title';
+import { CommentsSection } from '../comments/api';
+import { ScoreView } from '../scores/api';
+import { POST_MESSAGES, postQueries } from './api';
+import { LikeButton, formatCount } from './components/like-button';
+import { PostCard } from './components/post-card';
+import { PostHeader } from './components/post-header';
+import { ArrowIcon, CommentIcon, DownloadIcon, QuoteIcon } from './components/post-icons';
+import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
+import styles from './post-page.module.css';
+
+export const POST_PAGE_WORDS = {
+  back: 'Back',
+  noPostId: 'No post ID provided',
+  noLyrics: 'No lyrics available',
+  download: 'Download',
+  tryAgain: 'Try Again',
+  loadFailed: 'Failed to load post',
+} as const;
+
+const COMMENTS_HEADING_ID = 'post-comments-heading';
+
+/** Spec §8 Post page: 404 'Post not found', another status 'HTTP error! status: {code}'. */
+export function postErrorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 404) return POST_MESSAGES.notFound;
+    if (error.sessionExpired) return SESSION_EXPIRED_MESSAGE;
+    return POST_MESSAGES.httpError(error.status);
+  }
+  if (error instanceof Error && error.name !== 'NetworkError' && error.message) return error.message;
+  return POST_PAGE_WORDS.loadFailed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lyrics
+
+interface LyricsSection {
+  label: string;
+  text: string;
+}
+
+function partLabel(type: string): string {
+  const clean = type.trim();
+  return clean ? `${clean.charAt(0).toUpperCase()}${clean.slice(1)}` : '';
+}
+
+/**
+ * The parts of a song to show: the parts as written, or, when only the joined text came, that
+ * text cut at its `[Verse]`-style heading lines. A type that comes back is numbered (Verse 1,
+ * Verse 2); a chorus sung again keeps its plain name.
+ */
+export function lyricsSections(lyrics: Pick<LyricsContent, 'parts' | 'lyricsText'>): LyricsSection[] {
+  let sections: LyricsSection[];
+  if (lyrics.parts.length > 0) {
+    sections = lyrics.parts.map((p: LyricsPartJson) => ({ label: partLabel(p.type), text: p.lyrics.trim() }));
+  } else {
+    sections = [];
+    let current: LyricsSection = { label: '', text: '' };
+    for (const line of lyrics.lyricsText.split(/\r?\n/)) {
+      const heading = /^\s*\[([^\]]{1,40})\]\s*$/.exec(line);
+      if (heading) {
+        if (current.text.trim() || current.label) sections.push({ ...current, text: current.text.trim() });
+        current = { label: partLabel(heading[1] ?? ''), text: '' };
+      } else {
+        current.text += `${line}\n`;
+      }
+    }
+    if (current.text.trim() || current.label) sections.push({ ...current, text: current.text.trim() });
+  }
+  sections = sections.filter((s) => s.text !== '');
+  const totals = new Map<string, number>();
+  for (const s of sections) totals.set(s.label, (totals.get(s.label) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return sections.map((s) => {
+    const n = (seen.get(s.label) ?? 0) + 1;
+    seen.set(s.label, n);
+    const numbered = s.label === 'Verse' && (totals.get(s.label) ?? 0) > 1;
+    return numbered ? { ...s, label: `${s.label} ${n}` } : s;
+  });
+}
+
+function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
+  const sections = lyricsSections(lyrics);
+  return (
+    <div className={styles.lyrics}>
+      <span className={styles.lyricsMark} aria-hidden="true">
+        <QuoteIcon size={22} />
+      </span>
+      <h2 className={styles.lyricsTitle}>{lyrics.title}</h2>
+      <p className={styles.lyricsArtist}>{lyrics.artist}</p>
+      {sections.length === 0 ? (
+        <p className={styles.noLyrics}>{POST_PAGE_WORDS.noLyrics}</p>
+      ) : (
+        <div className={styles.parts}>
+          {sections.map((section, index) => (
+            <section key={index} className={styles.part} aria-label={section.label || undefined}>
+              {section.label ? <h3 className={styles.partLabel}>{section.label}</h3> : null}
+              <p className={styles.partText}>{section.text}</p>
+            </section>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scores
+
+function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
+  return (
+    <div className={styles.scores}>
+      {scores.map((score, index) => (
+        <section key={`${score.downloadUrl}-${index}`} className={styles.scoreItem} aria-label={score.fileName}>
+          <div className={styles.scoreHead}>
+            <div className={styles.scoreText}>
+              <h2 className={styles.scoreTitle}>{score.fileName}</h2>
+              <p className={styles.scoreComposer}>{score.composer}</p>
+            </div>
+            <a
+              href={score.downloadUrl}
+              download
+              className={`btn btn-secondary ${styles.download}`}
+              aria-label={`${POST_PAGE_WORDS.download} ${score.fileName}`}
+            >
+              <DownloadIcon size={18} />
+              <span>{POST_PAGE_WORDS.download}</span>
+            </a>
+          </div>
+          <ScoreView url={score.downloadUrl} title={score.fileName} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page
+
+/** The comment count: goes down to the comments and into the comment box when there is one. */
+function CommentCount({ count }: { count: number }) {
+  return (
+    <button
+      type="button"
+      className={styles.commentCount}
+      aria-label={`Comments, ${count} ${count === 1 ? 'comment' : 'comments'}`}
+      onClick={() => {
+        document.getElementById(COMMENTS_HEADING_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        document.querySelector<HTMLTextAreaElement>('#comments textarea')?.focus({ preventScroll: true });
+      }}
+    >
+      <CommentIcon size={21} />
+      <span aria-hidden="true">{formatCount(count)}</span>
+    </button>
+  );
+}
+
+/** Lyrics and scores get the whole width of the page; other posts show as their card. */
+function PostDetail({ post, onDeleted }: { post: DisplayPost; onDeleted: () => void }) {
+  if (post.type !== 'lyrics' && post.type !== 'musicxml') {
+    return <PostCard post={post} hideComments onDeleted={onDeleted} />;
+  }
+  return (
+    <article className={styles.post} data-post-type={post.type} aria-label={`Post by ${post.displayName || post.username}`}>
+      <PostHeader post={post} onDeleted={onDeleted} />
+      {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
+      {post.type === 'lyrics' ? <LyricsView lyrics={post.content} /> : <ScoresView scores={post.content} />}
+      <footer className={styles.actions}>
+        <LikeButton post={post} />
+        <CommentCount count={post.comments_count} />
+      </footer>
+    </article>
+  );
+}
+
+/**
+ * One post with its comments (spec §2 Post page, route /post/{postId}): a Back button, the post
+ * by type (lyrics in full, scores drawn, other kinds as their card), then the comments.
+ */
+export function PostPage() {
+  const { postId: rawId } = useParams();
+  const postId = (rawId ?? '').trim();
+  const viewer = useViewer();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const post = useQuery({
+    ...postQueries.detail(postId, viewer?.id ?? null),
+    // Ask once, as whoever is signed in (user_liked is theirs).
+    enabled: postId !== '' && viewer !== undefined,
+  });
+  const data = post.data;
+  usePageTitle(
+    data
+      ? data.type === 'lyrics'
+        ? `${data.content.title} · ${data.content.artist}`
+        : `Post by ${data.displayName || data.username}`
+      : 'Post',
+  );
+
+  // Back through history when the visitor came from inside the app, else home.
+  const goBack = () => {
+    if (location.key !== 'default') void navigate(-1);
+    else void navigate('/home');
+  };
+
+  let body;
+  if (!postId) {
+    body = <Alert tone="error">{POST_PAGE_WORDS.noPostId}</Alert>;
+  } else if (post.isPending) {
+    body = <PageSpinner label="Loading post" />;
+  } else if (post.isError) {
+    const notFound = post.error instanceof ApiError && post.error.status === 404;
+    body = (
+      <Alert tone="error">
+        <p>{postErrorMessage(post.error)}</p>
+        {notFound ? null : (
+          <button type="button" className={`btn btn-secondary ${styles.retry}`} onClick={() => void post.refetch()}>
+            {POST_PAGE_WORDS.tryAgain}
+          </button>
+        )}
+      </Alert>
+    );
+  } else {
+    body = (
+      <>
+        <PostDetail post={post.data} onDeleted={() => void navigate('/home', { replace: true })} />
+        <CommentsSection postId={post.data.id} count={post.data.comments_count} headingId={COMMENTS_HEADING_ID} />
+      </>
+    );
+  }
+
+  return (
+    <div className={styles.page}>
+      <div className={styles.topBar}>
+        <button type="button" className={styles.back} onClick={goBack}>
+          <ArrowIcon direction="left" size={20} />
+          {POST_PAGE_WORDS.back}
+        </button>
+        <h1 className="visually-hidden">Post</h1>
+      </div>
+      {body}
+    </div>
+  );
+}

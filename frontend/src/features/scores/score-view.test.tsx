@@ -1,0 +1,169 @@
+import { StrictMode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { OSMD_OPTIONS, SCORE_RESIZE_DEBOUNCE_MS, ScoreView } from './score-view';
+
+/**
+ * OpenSheetMusicDisplay itself cannot lay out music in jsdom (no SVG measuring); the real
+ * drawing is proven in the browser journeys. Here a stand-in records what ScoreView asks of it.
+ */
+const fake = vi.hoisted(() => {
+  class FakeOsmd {
+    static instances: FakeOsmd[] = [];
+    static failLoad: Error | null = null;
+    container: HTMLElement;
+    options: unknown;
+    loaded: unknown = null;
+    Zoom = 1;
+    renders: number[] = [];
+    clears = 0;
+    constructor(container: HTMLElement, options: unknown) {
+      this.container = container;
+      this.options = options;
+      FakeOsmd.instances.push(this);
+    }
+    load(source: unknown): Promise<object> {
+      if (FakeOsmd.failLoad) return Promise.reject(FakeOsmd.failLoad);
+      this.loaded = source;
+      return Promise.resolve({});
+    }
+    render(): void {
+      this.renders.push(this.Zoom);
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      this.container.replaceChildren(svg);
+    }
+    clear(): void {
+      this.clears += 1;
+    }
+  }
+  return { FakeOsmd };
+});
+
+vi.mock('opensheetmusicdisplay', () => ({ OpenSheetMusicDisplay: fake.FakeOsmd }));
+
+const { FakeOsmd } = fake;
+const XML = '<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list/></score-partwise>';
+const at = (path: string) => new URL(path, document.baseURI).href;
+
+function serveScores() {
+  server.use(
+    http.get(at('/media/song.musicxml'), () => new HttpResponse(XML, { headers: { 'Content-Type': 'application/xml' } })),
+    http.get(at('/media/song.mxl'), () => new HttpResponse(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 9, 9]))),
+    http.get(at('/media/missing.musicxml'), () => new HttpResponse('Not found', { status: 404 })),
+  );
+}
+
+beforeEach(() => {
+  FakeOsmd.instances = [];
+  FakeOsmd.failLoad = null;
+  serveScores();
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const figure = () => screen.getByRole('figure', { name: 'Score: Song' });
+
+describe('ScoreView', () => {
+  it('shows a loading state, then draws the parsed MusicXML with OSMD', async () => {
+    render(<ScoreView url="/media/song.musicxml" title="Song" />);
+    expect(screen.getByText('Loading score...')).toBeInTheDocument();
+    expect(figure()).toHaveAttribute('aria-busy', 'true');
+
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    expect(screen.queryByText('Loading score...')).not.toBeInTheDocument();
+    const [osmd] = FakeOsmd.instances;
+    expect(FakeOsmd.instances).toHaveLength(1);
+    expect(osmd?.options).toEqual(OSMD_OPTIONS);
+    expect(osmd?.options).toMatchObject({ autoResize: false, disableCursor: true, backend: 'svg' });
+    expect((osmd?.loaded as Document).documentElement.nodeName).toBe('score-partwise');
+    expect(osmd?.renders).toHaveLength(1);
+    expect(figure().querySelector('svg')).not.toBeNull();
+  });
+
+  it('hands a compressed .mxl to OSMD as a Blob to unpack', async () => {
+    render(<ScoreView url="/media/song.mxl" title="Song" />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    expect(FakeOsmd.instances[0]?.loaded).toBeInstanceOf(Blob);
+  });
+
+  it('offers the file for download when it cannot be fetched', async () => {
+    render(<ScoreView url="/media/missing.musicxml" title="Song" />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This score could not be displayed.');
+    expect(screen.getByRole('link', { name: 'Download Song' })).toHaveAttribute('href', '/media/missing.musicxml');
+    expect(FakeOsmd.instances).toHaveLength(0);
+  });
+
+  it('offers the file for download when OSMD cannot read it', async () => {
+    FakeOsmd.failLoad = new Error('OpenSheetMusicDisplay: Invalid MXL file');
+    render(<ScoreView url="/media/song.mxl" title="Song" />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This score could not be displayed.');
+    expect(screen.getByRole('link', { name: 'Download Song' })).toHaveAttribute('download');
+  });
+
+  it('clears OSMD and removes its drawing when it goes away', async () => {
+    const { unmount } = render(<ScoreView url="/media/song.musicxml" title="Song" />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    const osmd = FakeOsmd.instances[0];
+    expect(osmd?.container.isConnected).toBe(true);
+    unmount();
+    expect(osmd?.clears).toBe(1);
+    expect(osmd?.container.isConnected).toBe(false);
+  });
+
+  it('draws once under StrictMode, whose first mount is undone at once', async () => {
+    render(
+      <StrictMode>
+        <ScoreView url="/media/song.musicxml" title="Song" />
+      </StrictMode>,
+    );
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    const drawn = FakeOsmd.instances.filter((o) => o.renders.length > 0);
+    expect(drawn).toHaveLength(1);
+    expect(figure().querySelectorAll('svg')).toHaveLength(1);
+  });
+
+  it('lays the score out again once its width has settled, smaller on a phone', async () => {
+    let observed: (() => void) | null = null;
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(callback: () => void) {
+          observed = callback;
+        }
+        observe() {}
+        disconnect() {
+          observed = null;
+        }
+      },
+    );
+    let width = 900;
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(() => width);
+
+    const { unmount } = render(<ScoreView url="/media/song.musicxml" title="Song" />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    const osmd = FakeOsmd.instances[0];
+    expect(osmd?.renders).toEqual([1]);
+
+    // The first report (same width) and a burst of changes: one new layout after the burst.
+    observed!();
+    width = 500;
+    observed!();
+    width = 375;
+    observed!();
+    await new Promise((resolve) => setTimeout(resolve, SCORE_RESIZE_DEBOUNCE_MS + 100));
+    expect(osmd?.renders).toEqual([1, 0.65]);
+
+    // Nothing changed: nothing drawn again.
+    observed!();
+    await new Promise((resolve) => setTimeout(resolve, SCORE_RESIZE_DEBOUNCE_MS + 100));
+    expect(osmd?.renders).toEqual([1, 0.65]);
+
+    unmount();
+    expect(observed).toBeNull();
+  });
+});
