@@ -84,10 +84,13 @@ test-e2e-postgres: web rust-build
 ## Test-only tools that are not Rust or Node: an S3-compatible server (moto) and an SMTP server
 ## (aiosmtpd) for the storage and e-mail tests, in a virtualenv under target/.
 TEST_TOOLS := target/test-tools/venv
-test-tools: $(TEST_TOOLS)/bin/moto_server $(TEST_TOOLS)/bin/aiosmtpd
-$(TEST_TOOLS)/bin/moto_server $(TEST_TOOLS)/bin/aiosmtpd:
+## One stamp file as the target: a rule naming both programs as targets would run once per
+## target under -j, and two venvs made at once in one folder collide.
+test-tools: $(TEST_TOOLS)/.installed
+$(TEST_TOOLS)/.installed:
 	python3 -m venv $(TEST_TOOLS)
 	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "moto[server]>=5,<6" "aiosmtpd>=1.4,<2"
+	touch $@
 
 ## Every crate's tests, and the binary and test OIDC provider the browser tests run, built in
 ## one cargo invocation per profile: one set of features, each crate compiled once.
