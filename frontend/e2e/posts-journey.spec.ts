@@ -145,8 +145,7 @@ test('an author shares all four types; the feed plays, opens, engraves, likes an
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page).toHaveURL(`${server.appUrl}/home`, { timeout: 20_000 });
 
-  // For you shows all four, newest first.
-  const forYou = page.locator('[data-feed="for-you"]');
+  // For you shows all four.
   const card = (type: string, text: string) =>
     page.locator(`[data-feed="for-you"] article[data-post-type="${type}"]`).filter({ hasText: text });
   await expect(card('lyrics', `Night Drive ${tag}`)).toBeVisible();
