@@ -1,6 +1,7 @@
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
+import { BackButton } from '../../components/back-button';
 import { PageSpinner } from '../../components/spinner';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useViewer } from '../../lib/session';
@@ -11,12 +12,11 @@ import { POST_MESSAGES, postQueries } from './api';
 import { LikeButton, formatCount } from './components/like-button';
 import { PostCard } from './components/post-card';
 import { PostHeader } from './components/post-header';
-import { ArrowIcon, CommentIcon, DownloadIcon, QuoteIcon } from './components/post-icons';
+import { CommentIcon, DownloadIcon, QuoteIcon } from './components/post-icons';
 import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
 import styles from './post-page.module.css';
 
 export const POST_PAGE_WORDS = {
-  back: 'Back',
   noPostId: 'No post ID provided',
   noLyrics: 'No lyrics available',
   download: 'Download',
@@ -188,7 +188,6 @@ export function PostPage() {
   const postId = (rawId ?? '').trim();
   const viewer = useViewer();
   const navigate = useNavigate();
-  const location = useLocation();
   const post = useQuery({
     ...postQueries.detail(postId, viewer?.id ?? null),
     // Ask once, as whoever is signed in (user_liked is theirs).
@@ -202,12 +201,6 @@ export function PostPage() {
         : `Post by ${data.displayName || data.username}`
       : 'Post',
   );
-
-  // Back through history when the visitor came from inside the app, else home.
-  const goBack = () => {
-    if (location.key !== 'default') void navigate(-1);
-    else void navigate('/home');
-  };
 
   let body;
   if (!postId) {
@@ -238,10 +231,7 @@ export function PostPage() {
   return (
     <div className={styles.page}>
       <div className={styles.topBar}>
-        <button type="button" className={styles.back} onClick={goBack}>
-          <ArrowIcon direction="left" size={20} />
-          {POST_PAGE_WORDS.back}
-        </button>
+        <BackButton />
         <h1 className="visually-hidden">Post</h1>
       </div>
       {body}

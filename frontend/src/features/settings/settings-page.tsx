@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ArrowRightIcon, CheckIcon, LogOutIcon, SparkIcon, TrashIcon } from '../../components/icons';
+import { ArrowRightIcon, LogOutIcon, SparkIcon, TrashIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
+import { StarterPlanCard } from '../../components/starter-plan-card';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useDeleteAccount, useLogOut } from '../auth/api';
 import { BlockedUsersSection } from './blocked-users-section';
@@ -13,9 +14,6 @@ import styles from './settings-page.module.css';
 export const DELETE_ACCOUNT_CONFIRMATION =
   'Are you sure you want to delete your account? This action cannot be undone.';
 
-
-export const STARTER_PERKS = ['4 types of post', 'Tag role', 'Basic functionality'] as const;
-
 function SubscriptionSection() {
   return (
     <section className={styles.section} aria-labelledby="subscription-title">
@@ -24,25 +22,7 @@ function SubscriptionSection() {
         <p>Your plan and what it includes.</p>
       </header>
       <div className={styles.plans}>
-        <article className={`${styles.plan} ${styles.starter}`} aria-labelledby="starter-title">
-          <div className={styles.planTop}>
-            <h3 id="starter-title">Starter</h3>
-            <span className={styles.current}>Current plan</span>
-          </div>
-          <p className={styles.price}>
-            <span className={styles.amount}>0 USD</span>
-            <span className={styles.period}>per month</span>
-          </p>
-          <p className={styles.forever}>Free forever</p>
-          <ul className={styles.perks}>
-            {STARTER_PERKS.map((perk) => (
-              <li key={perk}>
-                <CheckIcon size={16} />
-                {perk}
-              </li>
-            ))}
-          </ul>
-        </article>
+        <StarterPlanCard current />
         <Link to="/premium" className={`${styles.plan} ${styles.premium}`}>
           <span className={styles.premiumIcon}>
             <SparkIcon size={22} />
