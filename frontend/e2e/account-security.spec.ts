@@ -7,6 +7,7 @@
 import type { APIRequestContext, Browser, BrowserContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { PASSWORD, createVerifiedUser, ownClientAddress, signInThroughAddress } from './support/accounts';
+import { watchCsp } from './support/csp';
 import { passwordResetLink } from './support/mail';
 
 const NEW_PASSWORD = 'Fresh!Tune42x';
@@ -50,15 +51,6 @@ async function signInWithForm(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-}
-
-/** Every Content-Security-Policy violation the page reports (the server sends a strict one). */
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  return violations;
 }
 
 test('a forgotten password: the e-mailed link sets a new one and signs every device out', async ({

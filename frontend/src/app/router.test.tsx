@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { MemoryRouter } from 'react-router';
+import { renderApp } from '../test/app';
 import { api, server } from '../test/server';
-import { LocationProbe, currentLocation, testQueryClient } from '../test/render';
-import { Providers } from './providers';
-import { AppRoutes } from './router';
+import { currentLocation } from '../test/render';
 
 function renderAt(path: string) {
   server.use(
@@ -15,14 +13,7 @@ function renderAt(path: string) {
     http.get(api('/posts/listened-to'), () => HttpResponse.json([])),
     http.get(api('/posts/user/:id'), () => HttpResponse.json([])),
   );
-  render(
-    <Providers client={testQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <LocationProbe />
-      </MemoryRouter>
-    </Providers>,
-  );
+  renderApp(path);
 }
 
 describe('routes', () => {

@@ -5,16 +5,14 @@
  * forgotten.
  */
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { MemoryRouter } from 'react-router';
 import { api, server } from '../test/server';
-import { LocationProbe, currentLocation, testQueryClient } from '../test/render';
+import { renderApp } from '../test/app';
+import { currentLocation } from '../test/render';
 import { ADA } from '../test/session';
 import { getToken, storeToken } from '../lib/token-storage';
-import { Providers } from './providers';
-import { AppRoutes } from './router';
 
 const profile = {
   id: ADA.id,
@@ -76,17 +74,6 @@ function backend() {
       valid = false;
     },
   };
-}
-
-function renderApp(path: string) {
-  render(
-    <Providers client={testQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <LocationProbe />
-      </MemoryRouter>
-    </Providers>,
-  );
 }
 
 async function signInAgain(user: ReturnType<typeof userEvent.setup>) {
