@@ -38,6 +38,19 @@ const AddMusicXmlPostPage = lazyPage(
 );
 const AddLyricsPostPage = lazyPage(() => import('../features/create-post/add-lyrics-post-page'), 'AddLyricsPostPage');
 const NotFoundPage = lazyPage(() => import('./not-found-page'), 'NotFoundPage');
+const MarketingPage = lazyPage(() => import('../features/marketing/marketing-page'), 'MarketingPage');
+// The static pages are mostly text: one chunk and one loader for all of them keeps this table,
+// which is part of the first load, small.
+const loadStaticPages = () => import('../features/static-pages/pages');
+const PremiumPage = lazyPage(loadStaticPages, 'PremiumPage');
+const YourPremiumPage = lazyPage(loadStaticPages, 'YourPremiumPage');
+const SupportPage = lazyPage(loadStaticPages, 'SupportPage');
+const AboutUsPage = lazyPage(loadStaticPages, 'AboutUsPage');
+const AdvertisersPage = lazyPage(loadStaticPages, 'AdvertisersPage');
+const TermsPage = lazyPage(loadStaticPages, 'TermsPage');
+const PrivacyPage = lazyPage(loadStaticPages, 'PrivacyPage');
+const InstagramPage = lazyPage(loadStaticPages, 'InstagramPage');
+const DiscordPage = lazyPage(loadStaticPages, 'DiscordPage');
 
 /** The route table of spec §2, as far as it is built. */
 export function AppRoutes() {
@@ -50,7 +63,21 @@ export function AppRoutes() {
         <Route path="verify" element={<VerifyPage />} />
         <Route path="forgot-password" element={<ForgotPasswordPage />} />
         <Route path="reset-password" element={<ResetPasswordPage />} />
+        {/* The marketing page has its own header and footer; the static pages sit in the app's
+            layout, so a signed-in visitor keeps the navigation bar. */}
+        <Route path="about-selfsound" element={<MarketingPage />} />
         <Route element={<AppLayout />}>
+          <Route path="premium" element={<PremiumPage />} />
+          <Route path="support" element={<SupportPage />} />
+          <Route path="about-us" element={<AboutUsPage />} />
+          <Route path="advertisers" element={<AdvertisersPage />} />
+          <Route path="terms" element={<TermsPage />} />
+          <Route path="privacy" element={<PrivacyPage />} />
+          <Route path="socials/instagram" element={<InstagramPage />} />
+          <Route path="socials/discord" element={<DiscordPage />} />
+          <Route element={<RequireAuth />}>
+            <Route path="your_premium" element={<YourPremiumPage />} />
+          </Route>
           <Route path="home" element={<HomePage />} />
           <Route path="search" element={<SearchPage />} />
           <Route path="user/:userId" element={<UserProfilePage />} />
