@@ -67,6 +67,9 @@ pub struct Config {
     /// `SELFSOUND_BENCH_CEILING=1`: serve `GET /bench/ceiling?bytes=N`, a fixed JSON body of N
     /// bytes with no database work — the ceiling `make bench` measures pages against.
     pub bench_ceiling: bool,
+    /// `ADMIN_EMAILS`: comma-separated addresses whose accounts are given the admin role at
+    /// start (accounts made later: `selfsound admin grant EMAIL`).
+    pub admin_emails: Vec<values::Email>,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
 }
@@ -249,6 +252,13 @@ impl Config {
                 "SELFSOUND_RESET_LINK must be an http(s) address containing {{token}}, not {reset_link:?}"
             ));
         }
+        let mut admin_emails = Vec::new();
+        for raw in get("ADMIN_EMAILS").unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match values::Email::parse(raw) {
+                Ok(e) => admin_emails.push(e),
+                Err(_) => problems.push(format!("ADMIN_EMAILS entries must be e-mail addresses, not {raw:?}")),
+            }
+        }
         if !problems.is_empty() {
             return Err(ConfigError(problems));
         }
@@ -272,6 +282,7 @@ impl Config {
             request_timeout,
             max_connections,
             bench_ceiling,
+            admin_emails,
             throttle: auth::ThrottleRules::default(),
         })
     }

@@ -97,6 +97,24 @@ impl FromRequest for AuthUser {
     }
 }
 
+/// A signed-in admin (spec §6): signed out answers 401, anyone else 403 `Admin access
+/// required`. The role is read from the user's row on every request, so a revoked role takes
+/// effect at once.
+pub struct AdminUser(pub moderation::Admin);
+
+impl FromRequest for AdminUser {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let user = authenticate(req).await?.ok_or(AuthError::Unauthenticated)?;
+            Ok(AdminUser(moderation::Admin::check(user.id, &user.login, user.is_admin)?))
+        })
+    }
+}
+
 /// The signed-in user if there is one; public pages use it to personalise answers.
 pub struct MaybeUser(pub Option<CurrentUser>);
 

@@ -1,4 +1,5 @@
-//! `selfsound [serve|migrate]`: serve the app (default), or only bring the database up to date.
+//! `selfsound [serve|migrate|seed|admin]`: serve the app (default), bring the database up to
+//! date, fill it with made-up data, or grant and revoke the admin role.
 
 use std::io::IsTerminal;
 use std::net::TcpListener;
@@ -7,11 +8,13 @@ use std::process::ExitCode;
 use api::config::Config;
 use tracing_subscriber::EnvFilter;
 
-const USAGE: &str = "usage: selfsound [serve|migrate|seed]\n\
+const USAGE: &str = "usage: selfsound [serve|migrate|seed|admin]\n\
   serve    run migrations, then serve the API and the web app (default)\n\
   migrate  run migrations and exit\n\
   seed [--users N] [--posts M]\n\
            fill the database with made-up people and posts (benchmarks, demos)\n\
+  admin grant EMAIL | admin revoke EMAIL\n\
+           give the account with this e-mail address the admin role, or take it away\n\
 Configuration comes from the environment; see README.md.";
 
 fn main() -> ExitCode {
@@ -40,6 +43,16 @@ fn main() -> ExitCode {
                 }
             }
         }
+        "admin" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            match args.as_slice() {
+                [verb, email] if verb == "grant" || verb == "revoke" => admin(&config, verb == "grant", email),
+                _ => {
+                    eprintln!("usage: selfsound admin grant EMAIL | selfsound admin revoke EMAIL");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -62,6 +75,25 @@ fn migrate(config: &Config) -> Result<(), api::server::StartError> {
     std::fs::create_dir_all(&config.data_dir)?;
     db::Db::connect(&config.database_url, &db::PoolOptions::default())?;
     tracing::info!("database is up to date");
+    Ok(())
+}
+
+/// Grants or revokes the admin role; the audit log names the command line as who did it.
+fn admin(config: &Config, grant: bool, email: &str) -> Result<(), api::server::StartError> {
+    std::fs::create_dir_all(&config.data_dir)?;
+    let db = db::Db::connect(&config.database_url, &db::PoolOptions { max_size: 1, ..Default::default() })?;
+    let address = values::Email::parse(email)
+        .map_err(|_| api::server::StartError::Setup(format!("not an e-mail address: {email}")))?;
+    let mut conn = db.get()?;
+    let changed = db::write_tx(&mut conn, |c| moderation::set_admin(c, &address, grant, "command line"))
+        .map_err(|e| api::server::StartError::Setup(e.to_string()))?;
+    let what = match (grant, changed) {
+        (true, true) => "is an admin now",
+        (true, false) => "was an admin already",
+        (false, true) => "is no longer an admin",
+        (false, false) => "was not an admin",
+    };
+    println!("{} {what}", address.as_str());
     Ok(())
 }
 

@@ -68,6 +68,7 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
 pub fn state(config: Config) -> Result<AppState, StartError> {
     crate::files::prepare_data_dir(&config)?;
     let db = Db::connect(&config.database_url, &PoolOptions::default())?;
+    grant_configured_admins(&db, &config.admin_emails)?;
     let setup = |e: auth::AuthError| StartError::Setup(e.to_string());
     let mailer = match &config.smtp_url {
         Some(url) => Mailer::smtp(url, &config.mail_from).map_err(setup)?,
@@ -94,7 +95,10 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     let profiles = profiles::Profiles::new(db.clone(), storage.clone());
     let graph = social_graph::SocialGraph::new(db.clone());
     let posts = posts::Posts::new(db.clone(), storage.clone());
-    let app = app::App::new(db.clone(), storage.clone());
+    let live = notifications::Live::for_database(&config.database_url, db.backend())?;
+    let notifications = notifications::Notifications::new(db.clone(), live.clone());
+    let moderation = moderation::Moderation::new(db.clone());
+    let app = app::App::new(db.clone(), storage.clone(), live);
     let trusted_origins = config.trusted_origins();
     let auth = AuthService::new(
         db.clone(),
@@ -116,10 +120,33 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         profiles,
         graph,
         posts,
+        notifications,
+        moderation,
         app,
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
     })
+}
+
+/// `ADMIN_EMAILS`: the accounts with these addresses get the admin role (an address without an
+/// account yet is reported; `selfsound admin grant` gives it later).
+fn grant_configured_admins(db: &Db, emails: &[values::Email]) -> Result<(), StartError> {
+    if emails.is_empty() {
+        return Ok(());
+    }
+    let mut conn = db.get()?;
+    for email in emails {
+        match db::write_tx(&mut conn, |c| moderation::set_admin(c, email, true, "ADMIN_EMAILS")) {
+            Ok(true) => tracing::info!(email = email.as_str(), "granted the admin role (ADMIN_EMAILS)"),
+            Ok(false) => {}
+            Err(moderation::ModerationError::NoSuchAccount(_)) => tracing::warn!(
+                email = email.as_str(),
+                "ADMIN_EMAILS names an address without an account; once it signs up, run `selfsound admin grant` or restart"
+            ),
+            Err(e) => return Err(StartError::Setup(format!("granting the admin role: {e}"))),
+        }
+    }
+    Ok(())
 }
 
 fn json_config() -> web::JsonConfig {

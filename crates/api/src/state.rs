@@ -5,6 +5,8 @@ use std::sync::Arc;
 use app::App;
 use auth::AuthService;
 use db::Db;
+use moderation::Moderation;
+use notifications::Notifications;
 use posts::Posts;
 use profiles::Profiles;
 use social_graph::SocialGraph;
@@ -21,6 +23,8 @@ pub struct AppState {
     pub profiles: Profiles,
     pub graph: SocialGraph,
     pub posts: Posts,
+    pub notifications: Notifications,
+    pub moderation: Moderation,
     /// Use cases that span domains.
     pub app: App,
     pub config: Arc<Config>,

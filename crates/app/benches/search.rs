@@ -228,7 +228,8 @@ async fn run(label: &str, test_db: TestDb) {
     let size = size();
     fill(&mut test_db.get().unwrap(), size.users);
     let media = tempfile::tempdir().unwrap();
-    let app = App::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap());
+    let app =
+        App::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap(), notifications::Live::in_process());
     let viewer = Some(UserId::try_from(1).unwrap());
     println!("  {:<34} {:>8} {:>8} {:>8} {:>7}", "query", "median", "p95", "max", "hits");
     for (what, q) in [

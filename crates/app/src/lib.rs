@@ -3,15 +3,18 @@
 //! each domain's part runs inside it (functions taking `&mut DbConnection`), and stored objects
 //! are removed only after it has committed.
 //!
-//! Later areas add theirs here: a like with its counter and notification, a comment with its
-//! mentions, resolving a complaint by deleting the post.
+//! Notifications are written inside the transaction of what caused them (a like, a comment, a
+//! listen); once it has committed, [`notifications::Live`] tells the open streams of this
+//! process (on PostgreSQL the transaction's own `NOTIFY` tells every process).
 
 use std::collections::HashSet;
 
 use db::model::UserCard;
 use db::{Db, DbError, write_tx};
+use moderation::{Action, Admin, Decision};
+use notifications::{Event, Kind, Live};
 use storage::Storage;
-use values::{DomainError, ErrorKind, UserId};
+use values::{DomainError, ErrorKind, PostId, ReportId, UserId};
 
 /// An error of one of the domains a use case called; its kind is that domain's.
 #[derive(Debug, thiserror::Error)]
@@ -24,6 +27,10 @@ pub enum AppError {
     Graph(#[from] social_graph::GraphError),
     #[error(transparent)]
     Posts(#[from] posts::PostError),
+    #[error(transparent)]
+    Notifications(#[from] notifications::NotificationError),
+    #[error(transparent)]
+    Moderation(#[from] moderation::ModerationError),
     #[error(transparent)]
     Db(#[from] DbError),
 }
@@ -41,6 +48,8 @@ impl DomainError for AppError {
             AppError::Profile(e) => e.kind(),
             AppError::Graph(e) => e.kind(),
             AppError::Posts(e) => e.kind(),
+            AppError::Notifications(e) => e.kind(),
+            AppError::Moderation(e) => e.kind(),
             AppError::Db(e) => e.kind(),
         }
     }
@@ -53,21 +62,127 @@ pub struct SearchHit {
     pub active: bool,
 }
 
+/// What a like toggle leaves: whether the person likes the post now, and its count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Liked {
+    pub liked: bool,
+    pub likes_count: i64,
+}
+
 #[derive(Clone)]
 pub struct App {
     db: Db,
     storage: Storage,
+    live: Live,
 }
 
 impl App {
-    pub fn new(db: Db, storage: Storage) -> App {
-        App { db, storage }
+    pub fn new(db: Db, storage: Storage, live: Live) -> App {
+        App { db, storage, live }
+    }
+
+    /// Runs `f` as one use case: one transaction, whose notifications are told to the open
+    /// streams once it has committed (`f` answers its result and whom it notified).
+    async fn notifying<T, F>(&self, f: F) -> Result<T, AppError>
+    where
+        F: FnOnce(&mut db::DbConnection) -> Result<(T, Vec<UserId>), AppError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let (value, told) = self.db.run(move |conn| write_tx(conn, f)).await?;
+        self.live.committed(&told);
+        Ok(value)
+    }
+
+    /// Likes the post, or takes the like back; a new like tells the author (once per person
+    /// and post, however often it is taken back and given again).
+    pub async fn toggle_like(&self, me: UserId, post: PostId) -> Result<Liked, AppError> {
+        self.notifying(move |conn| {
+            let t = posts::toggle_like(conn, me, post)?;
+            let told = if t.added {
+                let like = Event { recipient: t.author, sender: me, kind: Kind::Like, post: Some(post), excerpt: None };
+                notifications::record(conn, &[like])?
+            } else {
+                Vec::new()
+            };
+            Ok((Liked { liked: t.liked, likes_count: t.likes_count }, told))
+        })
+        .await
+    }
+
+    /// A comment by `me` on `post`: the post's author is told of it, and everyone it
+    /// mentions is told of that (an author who is also mentioned gets the mention alone).
+    pub async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<posts::Comment, AppError> {
+        let text = text.to_owned();
+        self.notifying(move |conn| {
+            let done = posts::add_comment(conn, me, post, &text)?;
+            let excerpt = notifications::excerpt(&done.comment.content);
+            let event = |recipient: UserId, kind: Kind| Event {
+                recipient,
+                sender: me,
+                kind,
+                post: Some(post),
+                excerpt: Some(excerpt.clone()),
+            };
+            let mut events = vec![event(done.post_author, Kind::Comment)];
+            events.extend(done.comment.mentions.iter().map(|m| event(m.user_id, Kind::Mention)));
+            let told = notifications::record(conn, &events)?;
+            Ok((done.comment, told))
+        })
+        .await
+    }
+
+    /// `me` starts listening to `target`, who is told (once, however often `me` stops and
+    /// starts again). Answers whether anything changed.
+    pub async fn listen(&self, me: UserId, target: UserId) -> Result<bool, AppError> {
+        self.notifying(move |conn| {
+            let added = social_graph::listen(conn, me, target)?;
+            let told = if added {
+                let listen = Event { recipient: target, sender: me, kind: Kind::Listening, post: None, excerpt: None };
+                notifications::record(conn, &[listen])?
+            } else {
+                Vec::new()
+            };
+            Ok((added, told))
+        })
+        .await
+    }
+
+    /// An admin resolves a complaint. delete_post deletes the post the one way posts are
+    /// deleted (its payload, likes, comments and notifications go with it; its files are
+    /// removed after the commit) and resolves every open report on it; ignore resolves this
+    /// report. Either way the audit log gets a row, in the same transaction.
+    pub async fn resolve_report(&self, admin: &Admin, report: ReportId, action: Action) -> Result<Decision, AppError> {
+        let admin = admin.clone();
+        let (decision, objects) = self
+            .db
+            .run(move |conn| {
+                write_tx(conn, |conn| {
+                    let decision = moderation::decide(conn, &admin, report, action)?;
+                    let objects = match decision.action {
+                        Action::DeletePost => posts::delete_post_rows(conn, &[decision.post])?,
+                        Action::Ignore => Vec::new(),
+                    };
+                    Ok::<_, AppError>((decision, objects))
+                })
+            })
+            .await?;
+        self.remove_objects(objects, "a removed post's").await;
+        Ok(decision)
+    }
+
+    async fn remove_objects(&self, keys: Vec<String>, whose: &str) {
+        for key in keys {
+            if let Err(e) = self.storage.delete(&key).await {
+                tracing::warn!(error = %values::error_chain(&e), %key, "could not remove {whose} object");
+            }
+        }
     }
 
     /// Deletes an account with everything it owns, in one transaction: each domain fixes what
     /// others see (listener counts, like and comment counts), deletes what it owns (posts) and
-    /// names the stored objects it owned; the user row goes
-    /// last, and its sessions with it, so every token stops working at once. The objects are
+    /// names the stored objects it owned; the user row goes last, and its sessions,
+    /// notifications (sent and received) and reports' names with it (cascades), so every token
+    /// stops working at once. The objects are
     /// removed after the commit; one that cannot be removed now is left to the hourly sweep.
     pub async fn delete_account(&self, user: UserId) -> Result<(), AppError> {
         let objects = self
@@ -82,11 +197,7 @@ impl App {
                 })
             })
             .await?;
-        for key in objects {
-            if let Err(e) = self.storage.delete(&key).await {
-                tracing::warn!(error = %values::error_chain(&e), %key, "could not remove a deleted account's object");
-            }
-        }
+        self.remove_objects(objects, "a deleted account's").await;
         Ok(())
     }
 

@@ -22,7 +22,7 @@ fn harness(db: TestDb) -> Harness {
     let media = tempfile::tempdir().unwrap();
     let storage = storage::Storage::local(media.path()).unwrap();
     Harness {
-        app: App::new(db.db.clone(), storage.clone()),
+        app: App::new(db.db.clone(), storage.clone(), notifications::Live::in_process()),
         profiles: Profiles::new(db.db.clone(), storage),
         media,
         db,

@@ -166,6 +166,47 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    notifications (id) {
+        id -> BigInt,
+        recipient_id -> BigInt,
+        sender_id -> BigInt,
+        kind -> Text,
+        post_id -> Nullable<BigInt>,
+        excerpt -> Nullable<Text>,
+        created_at -> Timestamp,
+        is_read -> Bool,
+    }
+}
+
+diesel::table! {
+    reports (id) {
+        id -> BigInt,
+        post_id -> BigInt,
+        post_kind -> Text,
+        post_author_id -> Nullable<BigInt>,
+        reporter_id -> Nullable<BigInt>,
+        reason -> Text,
+        description -> Nullable<Text>,
+        status -> Text,
+        created_at -> Timestamp,
+        resolved_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    admin_actions (id) {
+        id -> BigInt,
+        admin_id -> Nullable<BigInt>,
+        admin_login -> Text,
+        action -> Text,
+        report_id -> Nullable<BigInt>,
+        post_id -> Nullable<BigInt>,
+        subject_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(email_verification_tokens -> users (user_id));
 diesel::joinable!(password_reset_tokens -> users (user_id));
@@ -177,6 +218,8 @@ diesel::joinable!(post_lyrics -> posts (post_id));
 diesel::joinable!(comments -> users (user_id));
 diesel::joinable!(comment_mentions -> users (user_id));
 diesel::joinable!(comment_mentions -> comments (comment_id));
+diesel::joinable!(notifications -> posts (post_id));
+diesel::joinable!(admin_actions -> reports (report_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -195,4 +238,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     likes,
     comments,
     comment_mentions,
+    notifications,
+    reports,
+    admin_actions,
 );

@@ -106,10 +106,19 @@ fn blocked_among(conn: &mut DbConnection, me: UserId, candidates: &[UserId]) -> 
     Ok(mine.into_iter().chain(theirs).collect())
 }
 
-/// Writes a comment by `me` on `post`, with the people it mentions (existing logins, not in a
-/// block pair with `me`), and counts it on the post. Answers the comment as lists show it.
-pub(crate) fn add(conn: &mut DbConnection, me: UserId, post: PostId, content: String) -> Result<Comment, PostError> {
-    visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
+/// A comment just written, and who wrote the post it is on (to be told of it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Commented {
+    pub comment: Comment,
+    pub post_author: UserId,
+}
+
+/// Writes a comment by `me` on `post` inside the caller's transaction, with the people it
+/// mentions (existing logins, not in a block pair with `me`), and counts it on the post. Blank
+/// text is refused (spec §5); the text is trimmed.
+pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Result<Commented, PostError> {
+    let content = crate::input::comment(text)?;
+    let post_author = visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
     let author: UserCard = users::table
         .filter(users::id.eq(me))
         .select(UserCard::as_select())
@@ -139,14 +148,15 @@ pub(crate) fn add(conn: &mut DbConnection, me: UserId, post: PostId, content: St
     diesel::update(posts::table.filter(posts::id.eq(post)))
         .set(posts::comments_count.eq(posts::comments_count + 1))
         .execute(conn)?;
-    Ok(Comment {
+    let comment = Comment {
         id: row.id,
         post_id: row.post_id,
         content: row.content,
         created_at: row.created_at,
         author,
         mentions: mentioned.into_iter().map(mention).collect(),
-    })
+    };
+    Ok(Commented { comment, post_author })
 }
 
 /// People the mention picker offers for what was typed after the `@`: the user search's

@@ -2,7 +2,7 @@
 //! page, likes and comments with @mentions.
 //!
 //! Like the other domains: functions taking `&mut DbConnection` run inside their caller's
-//! transaction ([`release_account`], [`delete_post_rows`]), and [`Posts`] holds this domain's
+//! transaction ([`release_account`], [`delete_post_rows`], [`toggle_like`], [`add_comment`]), and [`Posts`] holds this domain's
 //! use cases, one transaction each. Stored objects (audio, images, scores) are written before a
 //! post's transaction and removed if it does not commit; a deleted post's objects are removed
 //! after its transaction has committed.
@@ -16,7 +16,7 @@ mod model;
 mod repo;
 mod service;
 
-pub use comments::{COMMENTS_PAGE, MENTION_PAGE, list as comment_page};
+pub use comments::{COMMENTS_PAGE, Commented, MENTION_PAGE, add as add_comment, list as comment_page};
 pub use create::{AudioUpload, MediaUpload, ScoreUpload, ffmpeg_available, url_of};
 pub use error::{PostError, UploadDefect};
 pub use feed::{FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
@@ -24,8 +24,8 @@ pub use input::{LyricsInput, LyricsPartInput};
 pub use model::{
     AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, PostKind, Score,
 };
-pub use repo::delete_post_rows;
-pub use service::{Liked, Posts, release_account};
+pub use repo::{LikeToggle, delete_post_rows, toggle_like};
+pub use service::{Posts, release_account};
 
 /// Where stored media live, as a URL path on our server.
 pub const MEDIA_PREFIX: &str = "/media/";

@@ -116,10 +116,24 @@ pub(crate) fn visible_author(conn: &mut DbConnection, id: PostId, viewer: UserId
 
 const INSERT_LIKE: &str = "INSERT INTO likes (post_id, user_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
-/// Likes or unlikes: answers whether `me` likes the post now and its new count. The counter
-/// moves only when a row was really added or removed, so a double click cannot count twice.
-pub(crate) fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<(bool, i64), PostError> {
-    visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
+/// What a like toggle did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LikeToggle {
+    /// Whether `me` likes the post now.
+    pub liked: bool,
+    /// The post's count after the toggle.
+    pub likes_count: i64,
+    /// Who wrote the post (to be told of a new like).
+    pub author: UserId,
+    /// True when a like was really added now (not a repeat of one already there).
+    pub added: bool,
+}
+
+/// Likes or unlikes, inside the caller's transaction. The counter moves only when a row was
+/// really added or removed, so a double click cannot count twice. A post that is missing or
+/// hidden from `me` by a block is not found.
+pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
+    let author = visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
     let removed =
         diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
     let (liked, delta) = if removed > 0 {
@@ -138,7 +152,7 @@ pub(crate) fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> 
             .execute(conn)?;
     }
     let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?;
-    Ok((liked, count.max(0)))
+    Ok(LikeToggle { liked, likes_count: count.max(0), author, added: delta > 0 })
 }
 
 /// Whether a person exists (a feed of someone who does not is a 404, not an empty list).

@@ -16,13 +16,6 @@ use crate::model::{Comment, LyricsRow, Post, PostKind, PostRow};
 use crate::repo::{self, NewPayload};
 use media_validation::limits;
 
-/// What a like toggle leaves: whether the person likes the post now, and its count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Liked {
-    pub liked: bool,
-    pub likes_count: i64,
-}
-
 /// This domain's part when an account is deleted, inside the deleting transaction: the counts
 /// its likes and comments added to others' posts are given back, and its posts are deleted.
 /// Answers the stored objects to remove once the transaction has committed.
@@ -194,25 +187,8 @@ impl Posts {
         Ok(())
     }
 
-    /// Likes the post, or takes the like back.
-    pub async fn toggle_like(&self, me: UserId, id: PostId) -> Result<Liked, PostError> {
-        self.db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let (liked, likes_count) = repo::toggle_like(conn, me, id)?;
-                    Ok(Liked { liked, likes_count })
-                })
-            })
-            .await
-    }
-
     pub async fn comments(&self, post: PostId, viewer: Option<UserId>, page: Page) -> Result<Vec<Comment>, PostError> {
         self.db.run(move |conn| comments::list(conn, post, viewer, page)).await
-    }
-
-    pub async fn add_comment(&self, me: UserId, post: PostId, text: &str) -> Result<Comment, PostError> {
-        let content = input::comment(text)?;
-        self.db.run(move |conn| write_tx(conn, |conn| comments::add(conn, me, post, content))).await
     }
 
     /// People to offer in the mention picker for `query` (what follows the `@`).

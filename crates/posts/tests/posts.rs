@@ -4,15 +4,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use db::diesel::connection::{Instrumentation, InstrumentationEvent};
 use db::diesel::prelude::*;
 use db::schema::{comments, likes, post_audio, post_media, post_scores, posts as post_table, users};
-use db::{DbConnection, Keyset, Page};
-use posts::{FEED_PAGE, Feed, FeedPage, LyricsInput, LyricsPartInput, Payload, Post, PostError, Posts};
+use db::{Keyset, Page};
+use posts::{
+    Comment, FEED_PAGE, Feed, FeedPage, LikeToggle, LyricsInput, LyricsPartInput, Payload, Post, PostError, Posts,
+};
 use storage::Storage;
+use test_support::statements::{assert_index_backed, counted, recorded};
 use test_support::{TestDb, insert_user};
 use values::{PostId, UserId};
 
@@ -50,6 +49,15 @@ impl World {
 
     async fn feed(&self, feed: Feed, viewer: Option<UserId>, page: FeedPage) -> Vec<Post> {
         self.posts.feed(feed, page, viewer).await.unwrap()
+    }
+
+    /// A like toggle in a transaction of its own, as a use case runs it.
+    async fn like(&self, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
+        db::write_tx(&mut self.db.get().unwrap(), |c| posts::toggle_like(c, me, post))
+    }
+
+    async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<Comment, PostError> {
+        db::write_tx(&mut self.db.get().unwrap(), |c| posts::add_comment(c, me, post, text)).map(|c| c.comment)
     }
 
     fn posts_count(&self, user: UserId) -> i64 {
@@ -144,8 +152,8 @@ async fn a_blocked_pair_never_sees_each_others_posts(db: TestDb) {
     assert!(titles(&w.feed(Feed::ForYou, Some(ana), first_page()).await).iter().all(|t| t != "by me"));
     for post in [anas, bobs] {
         assert!(matches!(w.posts.post(post, Some(me)).await, Err(PostError::NotFound)));
-        assert!(matches!(w.posts.toggle_like(me, post).await, Err(PostError::NotFound)));
-        assert!(matches!(w.posts.add_comment(me, post, "hi").await, Err(PostError::NotFound)));
+        assert!(matches!(w.like(me, post).await, Err(PostError::NotFound)));
+        assert!(matches!(w.comment(me, post, "hi").await, Err(PostError::NotFound)));
         assert!(matches!(
             w.posts.comments(post, Some(me), Page { limit: 20, offset: 0 }).await,
             Err(PostError::NotFound)
@@ -159,20 +167,20 @@ async fn a_like_toggles_and_counts_once(db: TestDb) {
     let w = world(db);
     let (ana, bob) = (w.user("ana"), w.user("bob"));
     let post = w.song(ana, "song").await;
-    let liked = w.posts.toggle_like(bob, post).await.unwrap();
+    let liked = w.like(bob, post).await.unwrap();
     assert!(liked.liked);
-    assert_eq!(liked.likes_count, 1);
+    assert_eq!((liked.likes_count, liked.added, liked.author), (1, true, ana));
     assert!(w.posts.post(post, Some(bob)).await.unwrap().user_liked);
     assert!(!w.posts.post(post, Some(ana)).await.unwrap().user_liked, "only bob likes it");
     assert!(!w.posts.post(post, None).await.unwrap().user_liked);
     assert!(w.feed(Feed::ForYou, Some(bob), first_page()).await[0].user_liked);
-    assert_eq!(w.posts.toggle_like(ana, post).await.unwrap().likes_count, 2, "authors may like their own");
-    let unliked = w.posts.toggle_like(bob, post).await.unwrap();
+    assert_eq!(w.like(ana, post).await.unwrap().likes_count, 2, "authors may like their own");
+    let unliked = w.like(bob, post).await.unwrap();
     assert!(!unliked.liked);
-    assert_eq!(unliked.likes_count, 1);
+    assert_eq!((unliked.likes_count, unliked.added), (1, false));
     assert_eq!(w.counts(post), (1, 0));
     let ghost = PostId::try_from(77).unwrap();
-    assert!(matches!(w.posts.toggle_like(bob, ghost).await, Err(PostError::NotFound)));
+    assert!(matches!(w.like(bob, ghost).await, Err(PostError::NotFound)));
 }
 
 async fn comments_resolve_mentions_and_count(db: TestDb) {
@@ -180,13 +188,13 @@ async fn comments_resolve_mentions_and_count(db: TestDb) {
     let (ana, bob, cid, eve) = (w.user("ana"), w.user("bob"), w.user("cid"), w.user("eve"));
     social_graph::block(&mut w.db.get().unwrap(), eve, bob).unwrap();
     let post = w.song(ana, "song").await;
-    assert!(matches!(w.posts.add_comment(bob, post, "  \n ").await, Err(PostError::EmptyComment)));
-    let first = w.posts.add_comment(bob, post, "  @cid @Ana and @eve, @nobody and @cid again  ").await.unwrap();
+    assert!(matches!(w.comment(bob, post, "  \n ").await, Err(PostError::EmptyComment)));
+    let first = w.comment(bob, post, "  @cid @Ana and @eve, @nobody and @cid again  ").await.unwrap();
     assert_eq!(first.content, "@cid @Ana and @eve, @nobody and @cid again");
     let mentioned: Vec<&str> = first.mentions.iter().map(|m| m.login.as_str()).collect();
     assert_eq!(mentioned, vec!["ana", "cid"], "existing logins, once each; not someone in a block pair");
     assert_eq!(first.mentions[1].user_id, cid);
-    let second = w.posts.add_comment(ana, post, "thanks!").await.unwrap();
+    let second = w.comment(ana, post, "thanks!").await.unwrap();
     assert_eq!(w.counts(post), (0, 2));
     let page = w.posts.comments(post, None, Page { limit: 20, offset: 0 }).await.unwrap();
     assert_eq!(page.iter().map(|c| c.id).collect::<Vec<_>>(), vec![second.id, first.id], "newest first");
@@ -213,8 +221,8 @@ async fn only_the_author_deletes_a_post_and_everything_on_it_goes(db: TestDb) {
     let w = world(db);
     let (ana, bob) = (w.user("ana"), w.user("bob"));
     let post = w.song(ana, "song").await;
-    w.posts.toggle_like(bob, post).await.unwrap();
-    w.posts.add_comment(bob, post, "nice @ana").await.unwrap();
+    w.like(bob, post).await.unwrap();
+    w.comment(bob, post, "nice @ana").await.unwrap();
     assert!(matches!(w.posts.delete(bob, post).await, Err(PostError::NotAuthor)));
     w.posts.delete(ana, post).await.unwrap();
     assert!(matches!(w.posts.post(post, None).await, Err(PostError::NotFound)));
@@ -231,11 +239,11 @@ async fn a_deleted_account_gives_back_its_likes_and_comments(db: TestDb) {
     let (ana, bob) = (w.user("ana"), w.user("bob"));
     let anas = w.song(ana, "song").await;
     let bobs = w.song(bob, "bob's").await;
-    w.posts.toggle_like(bob, anas).await.unwrap();
-    w.posts.add_comment(bob, anas, "one").await.unwrap();
-    w.posts.add_comment(bob, anas, "two").await.unwrap();
-    w.posts.add_comment(ana, anas, "mine").await.unwrap();
-    w.posts.add_comment(ana, bobs, "on bob's").await.unwrap();
+    w.like(bob, anas).await.unwrap();
+    w.comment(bob, anas, "one").await.unwrap();
+    w.comment(bob, anas, "two").await.unwrap();
+    w.comment(ana, anas, "mine").await.unwrap();
+    w.comment(ana, bobs, "on bob's").await.unwrap();
     assert_eq!(w.counts(anas), (1, 3));
     let mut c = w.db.get().unwrap();
     let keys = db::write_tx(&mut c, |conn| {
@@ -251,25 +259,6 @@ async fn a_deleted_account_gives_back_its_likes_and_comments(db: TestDb) {
 }
 
 // --- What a page costs -----------------------------------------------------------------------
-
-/// Counts the statements a connection runs.
-struct Counter(Arc<AtomicUsize>);
-
-impl Instrumentation for Counter {
-    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
-        if let InstrumentationEvent::StartQuery { .. } = event {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-}
-
-fn counted<T>(conn: &mut DbConnection, f: impl FnOnce(&mut DbConnection) -> T) -> (T, usize) {
-    let n = Arc::new(AtomicUsize::new(0));
-    conn.set_instrumentation(Counter(n.clone()));
-    let out = f(conn);
-    conn.set_instrumentation(Counter(Arc::new(AtomicUsize::new(0))));
-    (out, n.load(Ordering::SeqCst))
-}
 
 /// A post of each kind, its payload rows written straight into the tables (the files do not
 /// matter to the queries), `n` times over.
@@ -353,7 +342,7 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     drop(c);
     let target = w.song(ana, "commented").await;
     for i in 0..25 {
-        w.posts.add_comment(me, target, &format!("@ana #{i}")).await.unwrap();
+        w.comment(me, target, &format!("@ana #{i}")).await.unwrap();
     }
     let mut c = w.db.get().unwrap();
     for limit in [1, 20] {
@@ -369,111 +358,6 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
 
 // --- Every statement of a page is answered from an index ------------------------------------
 
-/// Remembers the statements a connection runs, as SQL with their bind values.
-struct Recorder(Arc<std::sync::Mutex<Vec<String>>>);
-
-impl Instrumentation for Recorder {
-    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
-        if let InstrumentationEvent::StartQuery { query, .. } = event {
-            self.0.lock().unwrap().push(query.to_string());
-        }
-    }
-}
-
-/// `SQL -- binds: [..]` as runnable SQL: the bind values (numbers and NULLs on these pages)
-/// put in place of the placeholders.
-fn with_binds(recorded: &str, postgres: bool) -> String {
-    let (sql, binds) = recorded.split_once(" -- binds: ").unwrap_or((recorded, "[]"));
-    let values: Vec<String> = regex_lite_values(binds);
-    let mut out = String::new();
-    let mut n = 0;
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        if !postgres && c == '?' {
-            out.push_str(&values[n]);
-            n += 1;
-        } else if postgres && c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
-            let mut digits = String::new();
-            while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                digits.push(*d);
-                chars.next();
-            }
-            out.push_str(&values[digits.parse::<usize>().unwrap() - 1]);
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The values of a Debug-printed bind list: integers (inside `Some(PostId(..))` or bare),
-/// `None`, and lists of them (PostgreSQL's `= ANY($n)`), as SQL literals.
-fn regex_lite_values(binds: &str) -> Vec<String> {
-    let inner = binds.trim().strip_prefix('[').and_then(|b| b.strip_suffix(']')).unwrap_or_default();
-    let mut items = Vec::new();
-    let (mut depth, mut current) = (0, String::new());
-    for c in inner.chars() {
-        match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    if !current.trim().is_empty() {
-        items.push(current);
-    }
-    let number = |v: &str| -> String { v.chars().filter(|c| c.is_ascii_digit() || *c == '-').collect() };
-    items
-        .iter()
-        .map(|v| v.trim())
-        .map(|v| {
-            if v.contains("None") {
-                "NULL".to_owned()
-            } else if let Some(list) = v.strip_prefix('[') {
-                let numbers: Vec<String> =
-                    list.trim_end_matches(']').split(',').map(number).filter(|n| !n.is_empty()).collect();
-                format!("ARRAY[{}]::bigint[]", numbers.join(","))
-            } else {
-                number(v)
-            }
-        })
-        .collect()
-}
-
-fn plan(conn: &mut DbConnection, sql: &str) -> String {
-    #[derive(QueryableByName)]
-    struct SqliteRow {
-        #[diesel(sql_type = db::diesel::sql_types::Text)]
-        detail: String,
-    }
-    #[derive(QueryableByName)]
-    struct PgRow {
-        #[diesel(sql_type = db::diesel::sql_types::Text, column_name = "QUERY PLAN")]
-        line: String,
-    }
-    match conn {
-        DbConnection::Sqlite(_) => db::diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
-            .load::<SqliteRow>(conn)
-            .unwrap()
-            .into_iter()
-            .map(|r| r.detail)
-            .collect::<Vec<_>>()
-            .join("\n"),
-        DbConnection::Postgres(_) => {
-            // With sequential scans priced out, a query still scanning a table has no index.
-            db::diesel::sql_query("SET enable_seqscan = off").execute(conn).unwrap();
-            let lines = db::diesel::sql_query(format!("EXPLAIN {sql}")).load::<PgRow>(conn).unwrap();
-            db::diesel::sql_query("RESET enable_seqscan").execute(conn).unwrap();
-            lines.into_iter().map(|r| r.line).collect::<Vec<_>>().join("\n")
-        }
-    }
-}
-
 async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     let w = world(db);
     let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
@@ -481,35 +365,20 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
     social_graph::block(&mut w.db.get().unwrap(), me, bob).unwrap();
     let target = w.song(ana, "commented").await;
-    w.posts.add_comment(me, target, "hi @ana").await.unwrap();
+    w.comment(me, target, "hi @ana").await.unwrap();
     let mut c = w.db.get().unwrap();
-    let recorded = Arc::new(std::sync::Mutex::new(Vec::new()));
-    c.set_instrumentation(Recorder(recorded.clone()));
-    let newest =
-        posts::feed_page(&mut c, Feed::ForYou, FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me)).unwrap();
-    let cursor = FeedPage::Before(Keyset { before: Some(newest[2].id), limit: 10 });
-    posts::feed_page(&mut c, Feed::ForYou, cursor, Some(me)).unwrap();
-    posts::feed_page(&mut c, Feed::ListenedTo, cursor, Some(me)).unwrap();
-    posts::feed_page(&mut c, Feed::User(ana), FeedPage::Offset(Page { limit: 10, offset: 0 }), None).unwrap();
-    posts::find_post(&mut c, target, Some(me)).unwrap();
-    posts::comment_page(&mut c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
-    c.set_instrumentation(Recorder(Arc::new(std::sync::Mutex::new(Vec::new()))));
-    let postgres = matches!(&mut *c, DbConnection::Postgres(_));
-    let statements = recorded.lock().unwrap().clone();
+    let statements = recorded(&mut c, |c| {
+        let newest =
+            posts::feed_page(c, Feed::ForYou, FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me)).unwrap();
+        let cursor = FeedPage::Before(Keyset { before: Some(newest[2].id), limit: 10 });
+        posts::feed_page(c, Feed::ForYou, cursor, Some(me)).unwrap();
+        posts::feed_page(c, Feed::ListenedTo, cursor, Some(me)).unwrap();
+        posts::feed_page(c, Feed::User(ana), FeedPage::Offset(Page { limit: 10, offset: 0 }), None).unwrap();
+        posts::find_post(c, target, Some(me)).unwrap();
+        posts::comment_page(c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
+    });
     assert!(statements.len() >= 12, "{statements:#?}");
-    for recorded in statements {
-        let sql = with_binds(&recorded, postgres);
-        let plan = plan(&mut c, &sql);
-        println!("{sql}\n{plan}\n");
-        if postgres {
-            assert!(!plan.contains("Seq Scan"), "a table scanned without an index:\n{sql}\n{plan}");
-        } else {
-            for line in plan.lines() {
-                let scans_table = line.contains("SCAN ") && !line.contains(" USING ") && !line.contains("CONSTANT ROW");
-                assert!(!scans_table, "a table scanned without an index:\n{sql}\n{plan}");
-            }
-        }
-    }
+    assert_index_backed(&mut c, &statements);
 }
 
 test_support::both_backends!(

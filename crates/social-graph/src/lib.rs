@@ -226,7 +226,8 @@ pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<(), Grap
     Ok(())
 }
 
-/// The use cases of this domain alone, one transaction each.
+/// The use cases of this domain alone, one transaction each. (Listening tells the listened-to
+/// person, so it is a use case of `app`: [`listen`] is its part here.)
 #[derive(Clone)]
 pub struct SocialGraph {
     db: Db,
@@ -235,10 +236,6 @@ pub struct SocialGraph {
 impl SocialGraph {
     pub fn new(db: Db) -> SocialGraph {
         SocialGraph { db }
-    }
-
-    pub async fn listen(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
-        self.db.run(move |conn| write_tx(conn, |conn| listen(conn, me, target))).await
     }
 
     pub async fn unlisten(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {

@@ -219,3 +219,24 @@ pub fn insert_user(conn: &mut db::DbConnection, name: &str, login: &str) -> User
         .expect("insert a test user");
     id
 }
+
+/// Adds a bare post row by `author` straight into the database (a lyrics post without its
+/// payload: enough for tests of what hangs on posts), counted on the author's row.
+pub fn insert_post(conn: &mut db::DbConnection, author: UserId) -> values::PostId {
+    use db::schema::{posts, users};
+    let id = values::PostId::generate();
+    db::diesel::insert_into(posts::table)
+        .values((
+            posts::id.eq(id),
+            posts::user_id.eq(author),
+            posts::kind.eq("lyrics"),
+            posts::created_at.eq(db::time::now()),
+        ))
+        .execute(conn)
+        .expect("insert a test post");
+    db::diesel::update(users::table.filter(users::id.eq(author)))
+        .set(users::posts_count.eq(users::posts_count + 1))
+        .execute(conn)
+        .expect("count the test post");
+    id
+}

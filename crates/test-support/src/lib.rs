@@ -8,5 +8,6 @@
 mod db;
 pub mod media;
 pub mod s3;
+pub mod statements;
 
-pub use db::{TestDb, ci, insert_user};
+pub use db::{TestDb, ci, insert_post, insert_user};

@@ -30,6 +30,12 @@ pub fn raw_id_at(time: chrono::DateTime<chrono::Utc>) -> i64 {
     ((ms.max(1)) << RANDOM_BITS) | random
 }
 
+/// The smallest raw id of anything made at or after `time`: ids sort by time, so "made since"
+/// is a range of a primary key (`id >= raw_id_floor(t)`), no index on a time column needed.
+pub fn raw_id_floor(time: chrono::DateTime<chrono::Utc>) -> i64 {
+    (time.timestamp_millis() - EPOCH_MS).max(0) << RANDOM_BITS
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("not a valid id")]
 pub struct InvalidId;
@@ -159,6 +165,14 @@ mod tests {
         let b = UserId::generate();
         assert!(a.get() > 0);
         assert!(b > a, "a later id sorts after an earlier one");
+    }
+
+    #[test]
+    fn the_floor_of_a_time_is_below_every_id_made_then_and_above_those_before() {
+        let t = chrono::Utc::now();
+        let before = raw_id_at(t - chrono::Duration::milliseconds(1));
+        let at = raw_id_at(t);
+        assert!(before < raw_id_floor(t) && raw_id_floor(t) <= at);
     }
 
     #[test]

@@ -13,5 +13,7 @@ mod id;
 mod text;
 
 pub use error::{DomainError, ErrorKind, error_chain};
-pub use id::{CommentId, InvalidId, NotificationId, PostId, ReportId, SessionId, UserId, new_raw_id, raw_id_at};
+pub use id::{
+    CommentId, InvalidId, NotificationId, PostId, ReportId, SessionId, UserId, new_raw_id, raw_id_at, raw_id_floor,
+};
 pub use text::{BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, Login, NAME_MAX, Name};

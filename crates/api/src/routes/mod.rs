@@ -4,6 +4,8 @@ pub mod account;
 pub mod auth;
 pub mod health;
 pub mod media;
+pub mod moderation;
+pub mod notifications;
 pub mod posts;
 pub mod profiles;
 
@@ -14,6 +16,8 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(account::configure)
         .configure(profiles::configure)
         .configure(posts::configure)
+        .configure(notifications::configure)
+        .configure(moderation::configure)
         .service(media::default_avatar)
         .service(media::media);
 }

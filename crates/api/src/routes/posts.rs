@@ -321,7 +321,7 @@ pub async fn like(
     user: AuthUser,
     post_id: web::Path<PostId>,
 ) -> Result<web::Json<LikeJson>, ApiError> {
-    let l = state.posts.toggle_like(user.0.id, post_id.into_inner()).await?;
+    let l = state.app.toggle_like(user.0.id, post_id.into_inner()).await?;
     Ok(web::Json(LikeJson { liked: l.liked, user_liked: l.liked, likes_count: l.likes_count }))
 }
 
@@ -436,7 +436,7 @@ pub async fn add_comment(
     post_id: web::Path<PostId>,
     body: web::Json<NewCommentJson>,
 ) -> Result<HttpResponse, ApiError> {
-    let c = state.posts.add_comment(user.0.id, post_id.into_inner(), &body.content).await?;
+    let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content).await?;
     Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
 }
 

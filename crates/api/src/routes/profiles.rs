@@ -255,7 +255,7 @@ pub async fn listen(
     user: AuthUser,
     id: web::Path<UserId>,
 ) -> Result<web::Json<Message>, ApiError> {
-    state.graph.listen(user.0.id, id.into_inner()).await?;
+    state.app.listen(user.0.id, id.into_inner()).await?;
     Ok(web::Json(Message::new("You are now listening to this user")))
 }
 

@@ -15,7 +15,7 @@ use values::{Login, SessionId, UserId};
 
 pub const PASSWORD: &str = "Sound#Check9";
 /// The token-signing secret every test server gets, so tests can sign in people directly.
-const JWT_SECRET: &str = "test-secret-test-secret-test-secret-0123";
+pub const JWT_SECRET: &str = "test-secret-test-secret-test-secret-0123";
 
 pub struct TestApp {
     pub url: String,
@@ -156,42 +156,48 @@ async fn answer(res: reqwest::Response) -> Answer {
     Answer { status, headers, body }
 }
 
+/// A verified, signed-in person, made straight in the database of any server of the tests
+/// (they share the token-signing secret). Answers (token, id).
+pub fn person_in(db: &TestDb, name: &str, email: &str) -> (String, String) {
+    let id = UserId::generate();
+    let session = SessionId::generate();
+    let login = Login::base_from(email.split('@').next().unwrap()).into_inner();
+    let now = db::time::now();
+    let expires = now + chrono::Duration::hours(24);
+    {
+        use db::schema::{sessions, users};
+        let mut conn = db.get().unwrap();
+        db::diesel::insert_into(users::table)
+            .values((
+                users::id.eq(id),
+                users::name.eq(name),
+                users::login.eq(&login),
+                users::email.eq(email),
+                users::email_verified.eq(true),
+                users::created_at.eq(now),
+            ))
+            .execute(&mut *conn)
+            .unwrap();
+        db::diesel::insert_into(sessions::table)
+            .values((
+                sessions::id.eq(session),
+                sessions::user_id.eq(id),
+                sessions::created_at.eq(now),
+                sessions::expires_at.eq(expires),
+            ))
+            .execute(&mut *conn)
+            .unwrap();
+    }
+    let token = auth::token::TokenKeys::new(JWT_SECRET.as_bytes()).issue(id, session, expires).unwrap();
+    (token, id.to_string())
+}
+
 impl TestApp {
     /// A verified, signed-in person, made straight in the database: no e-mail, no Argon2, for
     /// tests that are not about signing up (`verified_user` goes the whole way). The login is
     /// the one sign-up would give. Answers (token, id).
     pub async fn person(&self, name: &str, email: &str) -> (String, String) {
-        let id = UserId::generate();
-        let session = SessionId::generate();
-        let login = Login::base_from(email.split('@').next().unwrap()).into_inner();
-        let now = db::time::now();
-        let expires = now + chrono::Duration::hours(24);
-        {
-            use db::schema::{sessions, users};
-            let mut conn = self.db.get().unwrap();
-            db::diesel::insert_into(users::table)
-                .values((
-                    users::id.eq(id),
-                    users::name.eq(name),
-                    users::login.eq(&login),
-                    users::email.eq(email),
-                    users::email_verified.eq(true),
-                    users::created_at.eq(now),
-                ))
-                .execute(&mut *conn)
-                .unwrap();
-            db::diesel::insert_into(sessions::table)
-                .values((
-                    sessions::id.eq(session),
-                    sessions::user_id.eq(id),
-                    sessions::created_at.eq(now),
-                    sessions::expires_at.eq(expires),
-                ))
-                .execute(&mut *conn)
-                .unwrap();
-        }
-        let token = auth::token::TokenKeys::new(JWT_SECRET.as_bytes()).issue(id, session, expires).unwrap();
-        (token, id.to_string())
+        person_in(&self.db, name, email)
     }
 
     /// Sends `bytes` as the multipart field `field` of `PATCH /profile/me/avatar`.

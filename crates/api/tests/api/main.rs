@@ -6,6 +6,8 @@
 mod auth;
 mod common;
 mod http;
+mod moderation;
+mod notifications;
 #[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
 mod posts;

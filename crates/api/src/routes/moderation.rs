@@ -1,0 +1,271 @@
+//! Reports of posts, and the admin panel's calls (spec §7 `POST /reports/post` and the admin
+//! table). Every admin call takes an [`AdminUser`]: signed out 401, not an admin 403.
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, post, web};
+use chrono::{DateTime, NaiveDate, Utc};
+use db::model::UserCard;
+use moderation::{Action, Complaint, ComplaintFilter, DAILY_MAX_DAYS, Filed, Status};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use values::{PostId, ReportId, UserId};
+
+use crate::error::{ApiError, Detail};
+use crate::extract::{AdminUser, AuthUser};
+use crate::state::AppState;
+use crate::wire::{Message, UserJson};
+
+// --- Reports ---------------------------------------------------------------------------------
+
+/// Spec §3 Report.
+#[derive(Deserialize, ToSchema)]
+pub struct ReportJson {
+    #[schema(value_type = String)]
+    post_id: PostId,
+    /// Spam, Harassment, Hate speech or Other.
+    #[serde(default)]
+    reason: Option<String>,
+    /// Needed with Other; null otherwise.
+    #[serde(default)]
+    description: Option<String>,
+}
+
+#[utoipa::path(tag = "moderation", security(("bearer" = [])), request_body = ReportJson,
+    responses((status = 201, body = Message, description = "reported"),
+        (status = 200, body = Message, description = "already reported by this person, still open"),
+        (status = 400, body = Detail, description = "no reason, or Other without words; one's own post"),
+        (status = 404, body = Detail)))]
+#[post("/reports/post")]
+pub async fn report(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    body: web::Json<ReportJson>,
+) -> Result<HttpResponse, ApiError> {
+    let filed =
+        state.moderation.report(user.0.id, body.post_id, body.reason.as_deref(), body.description.as_deref()).await?;
+    let answer = Message::new("Report submitted");
+    Ok(match filed {
+        Filed::New(_) => HttpResponse::Created().json(answer),
+        Filed::AlreadyOpen(_) => HttpResponse::Ok().json(answer),
+    })
+}
+
+// --- Complaints ------------------------------------------------------------------------------
+
+#[derive(Serialize, ToSchema)]
+pub struct AuditJson {
+    /// delete_post or ignore
+    action: String,
+    #[schema(value_type = Option<String>)]
+    admin_id: Option<UserId>,
+    admin_login: String,
+    created_at: DateTime<Utc>,
+}
+
+/// A complaint (spec §3), with what the panel shows beyond it.
+#[derive(Serialize, ToSchema)]
+pub struct ComplaintJson {
+    #[schema(value_type = String)]
+    id: ReportId,
+    /// e.g. `Spam: audio post by @ana`
+    title: String,
+    /// e.g. `Reported by Bob on 2026-11-24 10:31 UTC`
+    data: String,
+    #[schema(value_type = Option<String>)]
+    reporter_id: Option<UserId>,
+    /// Null when the reporter's account is gone.
+    reporter_name: Option<String>,
+    #[schema(value_type = String)]
+    post_id: PostId,
+    reason: String,
+    description: Option<String>,
+    /// The post page in the web app.
+    post_link: String,
+    /// pending, deleted or ignored
+    status: &'static str,
+    created_at: DateTime<Utc>,
+    resolved_at: Option<DateTime<Utc>>,
+    /// media, audio, musicxml or lyrics
+    post_type: String,
+    /// False once the post is deleted.
+    post_exists: bool,
+    post_author: Option<UserJson>,
+    reporter: Option<UserJson>,
+    /// What admins did about it, oldest first.
+    audit: Vec<AuditJson>,
+}
+
+fn at_minute(t: chrono::NaiveDateTime) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+fn complaint_json(state: &AppState, c: Complaint) -> ComplaintJson {
+    let by = c.post_author.as_ref().map_or_else(|| "a deleted account".to_owned(), |a| format!("@{}", a.login));
+    let reporter_name = c.reporter.as_ref().map(|r| r.name.clone());
+    let card = |u: UserCard| UserJson::new(state, u);
+    ComplaintJson {
+        title: format!("{}: {} post by {by}", c.reason, c.post_kind),
+        data: format!("Reported by {} on {}", reporter_name.as_deref().unwrap_or("Unknown"), at_minute(c.created_at)),
+        id: c.id,
+        reporter_id: c.reporter_id,
+        reporter_name,
+        post_id: c.post,
+        post_link: format!("{}/post/{}", state.config.frontend_url, c.post),
+        reason: c.reason,
+        description: c.description,
+        status: c.status.as_str(),
+        created_at: c.created_at.and_utc(),
+        resolved_at: c.resolved_at.map(|t| t.and_utc()),
+        post_type: c.post_kind,
+        post_exists: c.post_exists,
+        post_author: c.post_author.map(card),
+        reporter: c.reporter.map(card),
+        audit: c
+            .audit
+            .into_iter()
+            .map(|a| AuditJson {
+                action: a.action,
+                admin_id: a.admin_id,
+                admin_login: a.admin_login,
+                created_at: a.at.and_utc(),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct ComplaintsQuery {
+    /// all (default: pending first, then the latest resolved), pending or resolved.
+    status: Option<String>,
+    /// 1 to 200 (default 100).
+    limit: Option<i64>,
+}
+
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(ComplaintsQuery),
+    responses((status = 200, body = [ComplaintJson]), (status = 403, body = Detail, description = "not an admin")))]
+#[get("/admin/reports")]
+pub async fn complaints(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    q: web::Query<ComplaintsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let filter = match q.status.as_deref() {
+        None | Some("all") => ComplaintFilter::All,
+        Some("pending") => ComplaintFilter::Pending,
+        Some("resolved") => ComplaintFilter::Resolved,
+        Some(_) => return Err(ApiError::invalid("status must be all, pending or resolved")),
+    };
+    let found = state.moderation.complaints(&admin.0, filter, q.limit).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(found.into_iter().map(|c| complaint_json(&state, c)).collect::<Vec<_>>()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResolveJson {
+    /// delete_post or ignore
+    action: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ResolvedJson {
+    /// `Report deleted successfully` or `Report ignored successfully` (spec §8).
+    message: &'static str,
+    /// deleted or ignored
+    status: &'static str,
+    /// Every report the decision closed (deleting a post closes all open ones on it).
+    #[schema(value_type = Vec<String>)]
+    resolved: Vec<ReportId>,
+}
+
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(("id" = String, Path)), request_body = ResolveJson,
+    responses((status = 200, body = ResolvedJson), (status = 400, body = Detail, description = "an unknown action"),
+        (status = 403, body = Detail, description = "not an admin"), (status = 404, body = Detail),
+        (status = 409, body = Detail, description = "already resolved")))]
+#[post("/admin/reports/{id}/resolve")]
+pub async fn resolve(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    id: web::Path<ReportId>,
+    body: web::Json<ResolveJson>,
+) -> Result<web::Json<ResolvedJson>, ApiError> {
+    let action = Action::parse(&body.action).map_err(crate::error::ApiError::from)?;
+    let decision = state.app.resolve_report(&admin.0, id.into_inner(), action).await?;
+    let (message, status) = match decision.action {
+        Action::DeletePost => ("Report deleted successfully", Status::Deleted),
+        Action::Ignore => ("Report ignored successfully", Status::Ignored),
+    };
+    Ok(web::Json(ResolvedJson { message, status: status.as_str(), resolved: decision.resolved }))
+}
+
+// --- Analytics -------------------------------------------------------------------------------
+
+/// One card of the panel (spec §3 Analytics card).
+#[derive(Serialize, ToSchema)]
+pub struct CardJson {
+    posts_title: &'static str,
+    posts_data: i64,
+}
+
+#[utoipa::path(tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = [CardJson]), (status = 403, body = Detail, description = "not an admin")))]
+#[get("/admin/analytics")]
+pub async fn analytics(state: web::Data<AppState>, admin: AdminUser) -> Result<HttpResponse, ApiError> {
+    let a = state.moderation.analytics(&admin.0).await?;
+    let of_type = |t: &str| a.posts_by_type.get(t).copied().unwrap_or(0);
+    let cards = [
+        ("Users", a.users),
+        ("New users (7 days)", a.new_users_7_days),
+        ("Posts", a.posts),
+        ("Posts today", a.posts_today),
+        ("Audio posts", of_type("audio")),
+        ("Media posts", of_type("media")),
+        ("Lyrics posts", of_type("lyrics")),
+        ("MusicXML posts", of_type("musicxml")),
+        ("Comments", a.comments),
+        ("Likes", a.likes),
+        ("Open reports", a.open_reports),
+    ];
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(cards.map(|(posts_title, posts_data)| CardJson { posts_title, posts_data })))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct DailyQuery {
+    /// 1 to 365 (default 30).
+    days: Option<u32>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct DayJson {
+    /// YYYY-MM-DD (UTC)
+    #[schema(value_type = String)]
+    date: NaiveDate,
+    sign_ups: i64,
+    posts: i64,
+    reports: i64,
+}
+
+/// Sign-ups, posts and reports per day, oldest first (beyond the spec: the panel's chart).
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(DailyQuery),
+    responses((status = 200, body = [DayJson]), (status = 403, body = Detail, description = "not an admin")))]
+#[get("/admin/analytics/daily")]
+pub async fn daily(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    q: web::Query<DailyQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let days = q.days.unwrap_or(30).clamp(1, DAILY_MAX_DAYS);
+    let found = state.moderation.daily(&admin.0, days).await?;
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(
+        found
+            .into_iter()
+            .map(|d| DayJson { date: d.date, sign_ups: d.sign_ups, posts: d.posts, reports: d.reports })
+            .collect::<Vec<_>>(),
+    ))
+}
+
+pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(report).service(complaints).service(resolve).service(analytics).service(daily);
+}

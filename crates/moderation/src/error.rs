@@ -1,0 +1,54 @@
+//! What can go wrong in moderation, each with the words a person should read (spec §5, §6, §8).
+
+use db::DbError;
+use values::{DomainError, ErrorKind};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ModerationError {
+    /// Missing, or not visible to the reporter (a block stands between them).
+    #[error("Post not found")]
+    PostNotFound,
+    /// No reason, an unknown one, or Other without words (spec §5 Report).
+    #[error("Please select or enter a reason.")]
+    ReasonRequired,
+    #[error("The description is too long (at most 1000 characters)")]
+    DescriptionTooLong,
+    #[error("You cannot report your own post")]
+    OwnPost,
+    /// Signed in, but not an admin (spec §6, §8).
+    #[error("Admin access required")]
+    AdminOnly,
+    #[error("Report not found")]
+    ReportNotFound,
+    #[error("This report was already resolved")]
+    AlreadyResolved,
+    #[error("Unknown action: use delete_post or ignore")]
+    UnknownAction,
+    #[error("No account has the e-mail address {0}")]
+    NoSuchAccount(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+impl From<diesel::result::Error> for ModerationError {
+    fn from(e: diesel::result::Error) -> Self {
+        ModerationError::Db(e.into())
+    }
+}
+
+impl DomainError for ModerationError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            ModerationError::PostNotFound | ModerationError::ReportNotFound | ModerationError::NoSuchAccount(_) => {
+                ErrorKind::NotFound
+            }
+            ModerationError::ReasonRequired
+            | ModerationError::DescriptionTooLong
+            | ModerationError::OwnPost
+            | ModerationError::UnknownAction => ErrorKind::Invalid,
+            ModerationError::AdminOnly => ErrorKind::Forbidden,
+            ModerationError::AlreadyResolved => ErrorKind::Conflict,
+            ModerationError::Db(e) => e.kind(),
+        }
+    }
+}

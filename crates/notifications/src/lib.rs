@@ -1,0 +1,24 @@
+//! Notifications: who commented on, mentioned, listened to or liked whom, their read state, and
+//! their live delivery.
+//!
+//! - A notification is written by [`record`] inside the transaction of what caused it (the
+//!   comment, the like, the listen — one use case, one transaction; `app` puts them together).
+//!   Never for one's own action, never within a block pair, and a like or a listen toggled off
+//!   and on again does not notify twice.
+//! - [`Notifications`] holds this domain's own use cases: the list, marking read, the unread
+//!   count.
+//! - [`Live`] tells open streams that someone's unread count may have changed: in-process on
+//!   SQLite, and through PostgreSQL's `NOTIFY` when several processes share one database (see
+//!   [`live`]).
+
+mod error;
+pub mod live;
+mod model;
+mod repo;
+mod service;
+
+pub use error::NotificationError;
+pub use live::{Live, Signal};
+pub use model::{Event, Kind, Notification, excerpt};
+pub use repo::{UNREAD_CAP, list, record, signal, unread_count};
+pub use service::{NOTIFICATIONS_PAGE, Notifications};

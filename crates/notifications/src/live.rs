@@ -1,0 +1,200 @@
+//! Live delivery: telling open notification streams that someone's unread count may have
+//! changed, so their badge updates without a reload.
+//!
+//! A [`Signal`] names people, never what happened: a stream that hears its person named reads
+//! the count again. Streams of this process listen on one `tokio::sync::broadcast` channel.
+//!
+//! - **SQLite** (one process): the use case calls [`Live::committed`] after its transaction
+//!   commits, which broadcasts here.
+//! - **PostgreSQL** (any number of processes on one database): the transaction itself runs
+//!   `pg_notify` ([`crate::signal`]), which PostgreSQL delivers on commit to every connection
+//!   that has run `LISTEN` — one per process, kept by a thread of its own that polls Diesel's
+//!   `notifications_iter()`, checks the connection with `SELECT 1` every few seconds, and
+//!   reconnects (then re-`LISTEN`s) after a drop. After every (re)connection it broadcasts
+//!   [`Signal::Everyone`]: whatever was sent while nobody listened is read again by everyone.
+//!
+//! A stream whose receiver lagged behind reads its count again too; nothing is lost, since the
+//! count is always read from the database.
+
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
+
+use db::diesel::pg::PgConnection;
+use db::diesel::{Connection, RunQueryDsl};
+use tokio::sync::broadcast;
+use values::UserId;
+
+/// The PostgreSQL channel the signals travel on.
+pub const CHANNEL: &str = "selfsound_notifications";
+/// How often the listening thread looks for notifications that arrived.
+const POLL: Duration = Duration::from_millis(50);
+/// How often it makes sure its connection still answers.
+const PING: Duration = Duration::from_secs(10);
+/// The longest wait between attempts to reconnect.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// Whose unread count may have changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Signal {
+    Users(Arc<[UserId]>),
+    /// Anyone's: signals may have been missed.
+    Everyone,
+}
+
+impl Signal {
+    pub fn concerns(&self, user: UserId) -> bool {
+        match self {
+            Signal::Users(users) => users.contains(&user),
+            Signal::Everyone => true,
+        }
+    }
+}
+
+/// This process's end of live delivery; cheap to clone. The PostgreSQL listening thread stops
+/// once the last clone is dropped.
+#[derive(Clone)]
+pub struct Live {
+    tx: broadcast::Sender<Signal>,
+    /// True when [`Live::committed`] must broadcast itself (no database notifications).
+    local: bool,
+    /// Held only to be dropped: the listening thread watches it through a `Weak`.
+    _listening: Arc<()>,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live").field("local", &self.local).finish_non_exhaustive()
+    }
+}
+
+impl Live {
+    /// Streams of one process, told by [`Live::committed`] (SQLite).
+    pub fn in_process() -> Live {
+        let (tx, _) = broadcast::channel(256);
+        Live { tx, local: true, _listening: Arc::new(()) }
+    }
+
+    /// Streams of every process sharing the PostgreSQL database at `url`: a thread of this
+    /// process listens for the signals every transaction sends.
+    pub fn postgres(url: &str) -> std::io::Result<Live> {
+        let (tx, _) = broadcast::channel(256);
+        let alive = Arc::new(());
+        let (url, sender, watch) = (listener_url(url), tx.clone(), Arc::downgrade(&alive));
+        std::thread::Builder::new().name("notify-listen".into()).spawn(move || listen(&url, &sender, &watch))?;
+        Ok(Live { tx, local: false, _listening: alive })
+    }
+
+    /// For the database at `url`: [`Live::postgres`] or [`Live::in_process`].
+    pub fn for_database(url: &str, backend: db::Backend) -> std::io::Result<Live> {
+        match backend {
+            db::Backend::Postgres => Live::postgres(url),
+            db::Backend::Sqlite => Ok(Live::in_process()),
+        }
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Signal> {
+        self.tx.subscribe()
+    }
+
+    /// After a transaction that changed these people's notifications has committed. On
+    /// PostgreSQL the transaction's own `NOTIFY` does this for every process, so here nothing.
+    pub fn committed(&self, users: &[UserId]) {
+        if self.local && !users.is_empty() {
+            // No stream open: nobody to tell.
+            let _ = self.tx.send(Signal::Users(users.into()));
+        }
+    }
+}
+
+/// The listening connection names itself, so it can be told apart in `pg_stat_activity`.
+fn listener_url(url: &str) -> String {
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}application_name=selfsound-listen")
+}
+
+/// The listening thread: connect, `LISTEN`, poll; after any failure wait (1 s doubling to 30 s)
+/// and start again. Ends once every [`Live`] is gone.
+fn listen(url: &str, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) {
+    let mut backoff = Duration::from_secs(1);
+    while alive.strong_count() > 0 {
+        match PgConnection::establish(url) {
+            Ok(mut conn) => match db::diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn) {
+                Ok(_) => {
+                    backoff = Duration::from_secs(1);
+                    let _ = tx.send(Signal::Everyone);
+                    if let Err(e) = relay(&mut conn, tx, alive) {
+                        tracing::warn!(error = %e, "the notification listener lost its connection; reconnecting");
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "LISTEN failed; trying again"),
+            },
+            Err(e) => tracing::warn!(error = %e, "the notification listener cannot connect; trying again"),
+        }
+        if alive.strong_count() == 0 {
+            break;
+        }
+        std::thread::sleep(backoff);
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+}
+
+/// Passes on what arrives until the connection fails (an error) or every [`Live`] is gone.
+fn relay(conn: &mut PgConnection, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) -> Result<(), String> {
+    let mut pinged = Instant::now();
+    while alive.strong_count() > 0 {
+        let mut users: Vec<UserId> = Vec::new();
+        for arrived in conn.notifications_iter() {
+            let n = arrived.map_err(|e| e.to_string())?;
+            users.extend(
+                n.payload
+                    .split(',')
+                    .filter_map(|id| id.trim().parse::<i64>().ok())
+                    .filter_map(|id| UserId::try_from(id).ok()),
+            );
+        }
+        if !users.is_empty() {
+            users.sort_unstable();
+            users.dedup();
+            let _ = tx.send(Signal::Users(users.into()));
+        }
+        if pinged.elapsed() >= PING {
+            db::diesel::sql_query("SELECT 1").execute(conn).map_err(|e| e.to_string())?;
+            pinged = Instant::now();
+        }
+        std::thread::sleep(POLL);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signal_concerns_the_people_it_names() {
+        let (a, b) = (UserId::generate(), UserId::generate());
+        assert!(Signal::Users(vec![a].into()).concerns(a));
+        assert!(!Signal::Users(vec![a].into()).concerns(b));
+        assert!(Signal::Everyone.concerns(b));
+    }
+
+    #[test]
+    fn the_listening_connection_names_itself() {
+        assert_eq!(listener_url("postgres://h/db"), "postgres://h/db?application_name=selfsound-listen");
+        assert_eq!(
+            listener_url("postgres://h/db?sslmode=off"),
+            "postgres://h/db?sslmode=off&application_name=selfsound-listen"
+        );
+    }
+
+    #[tokio::test]
+    async fn in_process_delivery_tells_subscribers_after_commit() {
+        let live = Live::in_process();
+        let mut rx = live.subscribe();
+        let a = UserId::generate();
+        live.committed(&[a]);
+        assert_eq!(rx.recv().await.ok(), Some(Signal::Users(vec![a].into())));
+        live.committed(&[]);
+        assert!(rx.try_recv().is_err(), "nothing changed, nothing said");
+    }
+}

@@ -1,0 +1,142 @@
+//! What a notification is, and the rows it is stored in.
+
+use chrono::NaiveDateTime;
+use db::model::UserCard;
+use db::schema::notifications;
+use diesel::prelude::*;
+use values::{NotificationId, PostId, UserId};
+
+/// The four kinds of spec §3, each with the words the list shows after the sender's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Someone @mentioned the recipient in a comment.
+    Mention,
+    /// Someone commented on the recipient's post.
+    Comment,
+    /// Someone started listening to the recipient.
+    Listening,
+    /// Someone liked the recipient's post (the spec's `other`).
+    Like,
+}
+
+impl Kind {
+    /// The name in the database and on the wire (`type`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Mention => "mention",
+            Kind::Comment => "comment",
+            Kind::Listening => "listening",
+            Kind::Like => "other",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        [Kind::Mention, Kind::Comment, Kind::Listening, Kind::Like].into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// What the sender did, as the list reads it after their name.
+    pub fn action(self) -> &'static str {
+        match self {
+            Kind::Mention => "mentioned you in a comment",
+            Kind::Comment => "commented on your post",
+            Kind::Listening => "started listening to you",
+            Kind::Like => "liked your post",
+        }
+    }
+}
+
+/// Something that happened to someone, to be written as a notification by [`crate::record`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    pub recipient: UserId,
+    pub sender: UserId,
+    pub kind: Kind,
+    pub post: Option<PostId>,
+    /// The start of the comment, for comments and mentions.
+    pub excerpt: Option<String>,
+}
+
+/// At most this many characters of a comment travel with its notification.
+pub const EXCERPT_CHARS: usize = 100;
+
+/// The start of a comment as its notification quotes it: whitespace folded, at most
+/// [`EXCERPT_CHARS`] characters, with an ellipsis when cut.
+pub fn excerpt(text: &str) -> String {
+    let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if folded.chars().count() <= EXCERPT_CHARS {
+        return folded;
+    }
+    let cut: String = folded.chars().take(EXCERPT_CHARS - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = notifications)]
+pub(crate) struct NotificationRow {
+    pub id: NotificationId,
+    pub recipient_id: UserId,
+    pub sender_id: UserId,
+    pub kind: String,
+    pub post_id: Option<PostId>,
+    pub excerpt: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub is_read: bool,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = notifications)]
+pub(crate) struct ListedRow {
+    pub id: NotificationId,
+    pub kind: String,
+    pub post_id: Option<PostId>,
+    pub excerpt: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub is_read: bool,
+}
+
+/// A notification as its recipient's list shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notification {
+    pub id: NotificationId,
+    pub kind: Kind,
+    pub sender: UserCard,
+    pub post: Option<PostId>,
+    pub excerpt: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub read: bool,
+}
+
+impl Notification {
+    /// The action text of spec §3's `message`: what the sender did, with the start of the
+    /// comment when there is one.
+    pub fn message(&self) -> String {
+        match &self.excerpt {
+            Some(text) if !text.is_empty() => format!("{}: \u{201c}{text}\u{201d}", self.kind.action()),
+            _ => self.kind.action().to_owned(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_travel_by_the_spec_names() {
+        for k in [Kind::Mention, Kind::Comment, Kind::Listening, Kind::Like] {
+            assert_eq!(Kind::parse(k.as_str()), Some(k));
+        }
+        assert_eq!(Kind::Like.as_str(), "other");
+        assert_eq!(Kind::parse("like"), None);
+    }
+
+    #[test]
+    fn an_excerpt_folds_whitespace_and_cuts_long_text() {
+        assert_eq!(excerpt("  so\n\ngood  "), "so good");
+        let long = "word ".repeat(40);
+        let cut = excerpt(&long);
+        assert!(cut.ends_with('…'));
+        assert!(cut.chars().count() <= EXCERPT_CHARS);
+        assert_eq!(excerpt(&"é".repeat(EXCERPT_CHARS)), "é".repeat(EXCERPT_CHARS), "counted in characters");
+    }
+}

@@ -1,0 +1,179 @@
+//! Reads and writes of notifications. They run inside their caller's transaction.
+
+use std::collections::HashSet;
+
+use db::diesel::dsl::{exists, not};
+use db::diesel::prelude::*;
+use db::diesel::sql_types::Text;
+use db::model::UserCard;
+use db::schema::{blocks, notifications, users};
+use db::{DbConnection, Page};
+use social_graph::fragments;
+use values::{NotificationId, UserId};
+
+use crate::NotificationError;
+use crate::live::CHANNEL;
+use crate::model::{Event, Kind, ListedRow, Notification, NotificationRow};
+
+/// The unread badge counts up to this many (and shows "99+" past 99): counting further would
+/// cost a popular person's every page view for a number nobody reads.
+pub const UNREAD_CAP: i64 = 100;
+
+/// Writes the notifications `events` call for, inside the transaction of what caused them, and
+/// answers whose unread count changed (to be told to their open streams once it commits).
+///
+/// Rules: nobody is notified of their own action; nothing passes between a block pair; a like
+/// or a listen notifies once, however often it is taken back and given again; someone both
+/// mentioned in a comment and the author of the post it is on gets the mention alone.
+pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, NotificationError> {
+    let mut wanted: Vec<&Event> = events.iter().filter(|e| e.recipient != e.sender).collect();
+    let mentioned: HashSet<(UserId, Option<values::PostId>)> =
+        wanted.iter().filter(|e| e.kind == Kind::Mention).map(|e| (e.recipient, e.post)).collect();
+    wanted.retain(|e| !(e.kind == Kind::Comment && mentioned.contains(&(e.recipient, e.post))));
+
+    let senders: HashSet<UserId> = wanted.iter().map(|e| e.sender).collect();
+    let mut blocked: HashSet<(UserId, UserId)> = HashSet::new();
+    for sender in senders {
+        let recipients: Vec<UserId> = wanted.iter().filter(|e| e.sender == sender).map(|e| e.recipient).collect();
+        for other in block_partners_among(conn, sender, &recipients)? {
+            blocked.insert((sender, other));
+        }
+    }
+    wanted.retain(|e| !blocked.contains(&(e.sender, e.recipient)));
+
+    let now = db::time::now();
+    let mut written = Vec::new();
+    for e in wanted {
+        if matches!(e.kind, Kind::Like | Kind::Listening) && already_told(conn, e)? {
+            continue;
+        }
+        let row = NotificationRow {
+            id: NotificationId::generate(),
+            recipient_id: e.recipient,
+            sender_id: e.sender,
+            kind: e.kind.as_str().to_owned(),
+            post_id: e.post,
+            excerpt: e.excerpt.clone(),
+            created_at: now,
+            is_read: false,
+        };
+        diesel::insert_into(notifications::table).values(&row).execute(conn)?;
+        if !written.contains(&e.recipient) {
+            written.push(e.recipient);
+        }
+    }
+    signal(conn, &written)?;
+    Ok(written)
+}
+
+/// The people of `others` in a block pair with `me` (one statement).
+fn block_partners_among(conn: &mut DbConnection, me: UserId, others: &[UserId]) -> QueryResult<Vec<UserId>> {
+    if others.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pairs: Vec<(UserId, UserId)> = blocks::table
+        .filter(
+            blocks::blocker_id
+                .eq(me)
+                .and(blocks::blocked_id.eq_any(others))
+                .or(blocks::blocked_id.eq(me).and(blocks::blocker_id.eq_any(others))),
+        )
+        .select((blocks::blocker_id, blocks::blocked_id))
+        .load(conn)?;
+    Ok(pairs.into_iter().map(|(a, b)| if a == me { b } else { a }).collect())
+}
+
+/// Whether the recipient was told of this like or listen before (index: the post's
+/// notifications by sender, or the sender's by recipient).
+fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
+    let same = notifications::table
+        .filter(notifications::sender_id.eq(e.sender))
+        .filter(notifications::recipient_id.eq(e.recipient))
+        .filter(notifications::kind.eq(e.kind.as_str()));
+    match e.post {
+        Some(post) => diesel::select(exists(same.filter(notifications::post_id.eq(post)))).get_result(conn),
+        None => diesel::select(exists(same.filter(notifications::post_id.is_null()))).get_result(conn),
+    }
+}
+
+/// Tells every process sharing a PostgreSQL database, once the transaction commits, that these
+/// people's unread counts may have changed (`NOTIFY` is delivered on commit and dropped on
+/// rollback). Ids only, a few hundred to a message, well under `NOTIFY`'s 8000 bytes. On SQLite
+/// (one process) this does nothing: [`crate::Live::committed`] tells this process's streams.
+pub fn signal(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
+    if !matches!(conn, DbConnection::Postgres(_)) {
+        return Ok(());
+    }
+    for chunk in users.chunks(300) {
+        let payload = chunk.iter().map(|u| u.get().to_string()).collect::<Vec<_>>().join(",");
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(CHANNEL)
+            .bind::<Text, _>(payload)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// A page of `me`'s notifications, newest first, with their senders; those from people in a
+/// block pair with `me` are left out (one statement).
+pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notification>, NotificationError> {
+    if page.limit == 0 {
+        return Ok(Vec::new());
+    }
+    let q = notifications::table
+        .inner_join(users::table.on(users::id.eq(notifications::sender_id)))
+        .filter(notifications::recipient_id.eq(me))
+        .filter(not(notifications::sender_id.eq_any(fragments::blocked_by(me))))
+        .filter(not(notifications::sender_id.eq_any(fragments::blockers_of(me))))
+        .select((ListedRow::as_select(), UserCard::as_select()))
+        .order(notifications::id.desc());
+    let rows: Vec<(ListedRow, UserCard)> = page.apply(q).load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(r, sender)| {
+            Some(Notification {
+                kind: Kind::parse(&r.kind)?,
+                id: r.id,
+                sender,
+                post: r.post_id,
+                excerpt: r.excerpt,
+                created_at: r.created_at,
+                read: r.is_read,
+            })
+        })
+        .collect())
+}
+
+/// How many of `me`'s notifications are unread, up to [`UNREAD_CAP`] (the partial index of
+/// unread rows; the block rule as in the list).
+pub fn unread_count(conn: &mut DbConnection, me: UserId) -> QueryResult<i64> {
+    let ids: Vec<NotificationId> = notifications::table
+        .filter(notifications::recipient_id.eq(me))
+        .filter(not(notifications::is_read))
+        .filter(not(notifications::sender_id.eq_any(fragments::blocked_by(me))))
+        .filter(not(notifications::sender_id.eq_any(fragments::blockers_of(me))))
+        .select(notifications::id)
+        .limit(UNREAD_CAP)
+        .load(conn)?;
+    Ok(i64::try_from(ids.len()).unwrap_or(UNREAD_CAP))
+}
+
+/// Marks one of `me`'s notifications read; someone else's is not found, as a missing one.
+pub(crate) fn mark_read(conn: &mut DbConnection, me: UserId, id: NotificationId) -> Result<(), NotificationError> {
+    let found = diesel::update(
+        notifications::table.filter(notifications::id.eq(id)).filter(notifications::recipient_id.eq(me)),
+    )
+    .set(notifications::is_read.eq(true))
+    .execute(conn)?;
+    if found == 0 {
+        return Err(NotificationError::NotFound);
+    }
+    Ok(())
+}
+
+/// Marks all of `me`'s notifications read; answers how many were unread.
+pub(crate) fn mark_all_read(conn: &mut DbConnection, me: UserId) -> QueryResult<usize> {
+    diesel::update(notifications::table.filter(notifications::recipient_id.eq(me)).filter(not(notifications::is_read)))
+        .set(notifications::is_read.eq(true))
+        .execute(conn)
+}

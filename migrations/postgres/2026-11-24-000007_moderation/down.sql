@@ -1,0 +1,2 @@
+DROP TABLE admin_actions;
+DROP TABLE reports;
