@@ -29,6 +29,7 @@ const SearchPage = lazyPage(() => import('../features/search/search-page'), 'Sea
 const UserProfilePage = lazyPage(() => import('../features/profiles/user-profile-page'), 'UserProfilePage');
 const OwnProfilePage = lazyPage(() => import('../features/profiles/own-profile-page'), 'OwnProfilePage');
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage');
+const AdminPanel = lazyPage(() => import('../features/admin/admin-panel'), 'AdminPanel');
 const PostPage = lazyPage(() => import('../features/posts/post-page'), 'PostPage');
 const AddMediaPostPage = lazyPage(() => import('../features/create-post/add-media-post-page'), 'AddMediaPostPage');
 const AddAudioPostPage = lazyPage(() => import('../features/create-post/add-audio-post-page'), 'AddAudioPostPage');
@@ -91,6 +92,8 @@ export function AppRoutes() {
             <Route path="add-post-audio" element={<AddAudioPostPage />} />
             <Route path="add-post-musicxml" element={<AddMusicXmlPostPage />} />
             <Route path="add-post-lyrics" element={<AddLyricsPostPage />} />
+            {/* /admin → /admin/a; the panel's own routes, each page lazy (spec §2 Route table). */}
+            <Route path="admin/*" element={<AdminPanel />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -22,6 +22,8 @@ export interface CurrentUser {
   avatar_url: string | null;
   tag_id: string | null;
   email: string;
+  /** The account may use the admin panel (its calls still ask the server each time). */
+  is_admin?: boolean;
 }
 
 /** Extra headers that stop iOS Safari from answering the session check from its cache. */
@@ -155,6 +157,11 @@ export interface SignInState {
   notice?: string;
   /** 'info' for news ('Your account has been deleted.'); a warning otherwise. */
   tone?: 'info' | 'warning';
+  /**
+   * The visitor is signed in, but this account may not go to `from` ('Admin access required'):
+   * the form shows anyway, to sign in with another one, instead of sending them back there.
+   */
+  anotherAccount?: boolean;
 }
 
 /** Pages a return address must never be: after signing in, they would only send you on. */

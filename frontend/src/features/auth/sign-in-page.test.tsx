@@ -268,6 +268,17 @@ describe('SignInPage and where it leads', () => {
     await waitFor(() => expect(currentLocation()).toBe('/settings'));
   });
 
+  it('keeps the form for someone signed in who needs another account, then returns', async () => {
+    server.use(http.post(api('/authorization/logindefault'), () => HttpResponse.json({ access_token: 'jwt' })));
+    signedInAs(ADA);
+    renderWithState({ from: '/admin/a', notice: 'Admin access required', anotherAccount: true });
+    expect(screen.getByRole('alert')).toHaveTextContent('Admin access required');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(currentLocation()).toBe('/sign-in');
+    await fillAndSubmit('root@example.com', 'secret1');
+    await waitFor(() => expect(currentLocation()).toBe('/admin/a'));
+  });
+
   it('shows why the visitor was sent here, and returns there after signing in', async () => {
     server.use(http.post(api('/authorization/logindefault'), () => HttpResponse.json({ access_token: 'jwt' })));
     renderWithState({ from: '/profile?x=1', notice: 'Session expired. Please sign in again.' });

@@ -57,6 +57,11 @@ function returnPathOf(state: unknown, search: string): string | null {
   return readSignInState(state).from ?? safeReturnPath(new URLSearchParams(search).get('next'));
 }
 
+/** SignInState.anotherAccount, read defensively (router state may come from anywhere). */
+function wantsAnotherAccount(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as SignInState).anotherAccount === true;
+}
+
 export function SignInPage() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -65,6 +70,8 @@ export function SignInPage() {
 
   // Kept in state: the address is cleaned up below, the return path and notice must survive that.
   const [returnTo] = useState(() => returnPathOf(location.state, location.search));
+  // Sent here because this account may not see a page (admin panel): stay, to switch accounts.
+  const [anotherAccount] = useState(() => wantsAnotherAccount(location.state));
   const [banner, setBanner] = useState<Banner | null>(
     () =>
       bannerFromAddress(location.hash, location.search) ?? readSignInState(location.state).notice ?? peekFarewell(),
@@ -149,8 +156,8 @@ export function SignInPage() {
   const busy = pending || guest.pending;
 
   // Someone already signed in has nothing to do here (unless they just did it on this page,
-  // which moves on by itself after SIGN_IN_REDIRECT_MS).
-  if (me.data && !signedInHere) {
+  // which moves on by itself after SIGN_IN_REDIRECT_MS, or came to sign in as someone else).
+  if (me.data && !signedInHere && !anotherAccount) {
     return <Navigate to={returnTo ?? '/home'} replace />;
   }
 

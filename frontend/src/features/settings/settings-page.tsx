@@ -6,6 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { StarterPlanCard } from '../../components/starter-plan-card';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useDeleteAccount, useLogOut } from '../auth/api';
+import { AdminSection } from './admin-section';
 import { BlockedUsersSection } from './blocked-users-section';
 import { PasswordSection } from './password-section';
 import { SessionsSection } from './sessions-section';
@@ -70,6 +71,8 @@ export function SettingsPage() {
       <PasswordSection />
 
       <SessionsSection />
+
+      <AdminSection />
 
       <section className={styles.section} aria-labelledby="account-title">
         <header className={styles.sectionHeader}>

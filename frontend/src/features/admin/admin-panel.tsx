@@ -1,0 +1,62 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, NavLink, Outlet, Route, Routes } from 'react-router';
+import { PageSpinner } from '../../components/spinner';
+import { ChartIcon, FlagIcon } from './components/admin-icons';
+import styles from './admin-panel.module.css';
+
+// Each page is a chunk of its own, fetched when someone opens it (docs/frontend.md, "First load").
+const AnalyticsPage = lazy(() => import('./analytics-page').then((m) => ({ default: m.AnalyticsPage })));
+const ComplaintsPage = lazy(() => import('./complaints-page').then((m) => ({ default: m.ComplaintsPage })));
+
+/** The panel's pages (spec §2 Route table), relative to /admin. */
+export const ADMIN_PAGES = [
+  { to: '/admin/a', label: 'Analytics', icon: ChartIcon },
+  { to: '/admin/c', label: 'Complaints', icon: FlagIcon },
+] as const;
+
+/**
+ * The panel's frame: its own navigation with 'Analytics' and 'Complaints' (spec §2 Admin panel)
+ * beside the page, a column on wide screens and a row of tabs on top on a phone. It sits inside
+ * the app's layout, so the app's navigation bar stays.
+ */
+function AdminLayout() {
+  return (
+    <div className={styles.panel}>
+      <aside className={styles.aside}>
+        <p className={`eyebrow ${styles.eyebrow}`}>Admin panel</p>
+        <nav aria-label="Admin" className={styles.nav}>
+          {ADMIN_PAGES.map(({ to, label, icon: PageIcon }) => (
+            <NavLink key={to} to={to} className={styles.link}>
+              <PageIcon size={20} />
+              <span>{label}</span>
+            </NavLink>
+          ))}
+        </nav>
+      </aside>
+      <div className={styles.content}>
+        {/* A page still loading keeps the panel's navigation on screen. */}
+        <Suspense fallback={<PageSpinner label="Loading page" />}>
+          <Outlet />
+        </Suspense>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * /admin/* (spec §2): /admin goes on to /admin/a (analytics), /admin/c lists the complaints.
+ * Behind the sign-in guard only; whether the account is an admin is the server's to say, and a
+ * refusal sends the visitor to sign in (useLeaveWhenRefused).
+ */
+export function AdminPanel() {
+  return (
+    <Routes>
+      <Route element={<AdminLayout />}>
+        <Route path="a" element={<AnalyticsPage />} />
+        <Route path="c" element={<ComplaintsPage />} />
+      </Route>
+      <Route index element={<Navigate to="/admin/a" replace />} />
+      <Route path="*" element={<Navigate to="/admin/a" replace />} />
+    </Routes>
+  );
+}

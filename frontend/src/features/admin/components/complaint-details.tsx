@@ -1,0 +1,162 @@
+import { Link } from 'react-router';
+import { Alert } from '../../../components/alert';
+import { Modal } from '../../../components/modal';
+import { RelativeTime } from '../../../components/relative-time';
+import { Spinner } from '../../../components/spinner';
+import type { AuditJson, Complaint, ResolveAction } from '../api';
+import { ExternalLinkIcon } from './admin-icons';
+import { StatusBadge } from './status-badge';
+import styles from './complaint-details.module.css';
+
+export const DETAILS_WORDS = {
+  title: 'Complaint Details',
+  deletePost: 'Delete Post',
+  deleting: 'Deleting...',
+  ignore: 'Ignore',
+  ignoring: 'Ignoring...',
+  openPost: 'Open post',
+} as const;
+
+const DONE: Record<AuditJson['action'], string> = { delete_post: 'Deleted', ignore: 'Ignored' };
+
+/** "Deleted by @root · 2h ago"; the command line is named as it is, without an @. */
+function AuditLine({ entry }: { entry: AuditJson }) {
+  const who = entry.admin_id ? `@${entry.admin_login}` : entry.admin_login;
+  return (
+    <li>
+      {DONE[entry.action] ?? entry.action} by {who} · <RelativeTime time={entry.created_at} />
+    </li>
+  );
+}
+
+interface ComplaintDetailsProps {
+  /** The complaint shown; null keeps the dialog closed. */
+  complaint: Complaint | null;
+  onClose: () => void;
+  onResolve: (action: ResolveAction) => void;
+  /** The decision under way for this complaint, if any. */
+  working: ResolveAction | null;
+  /** Some decision is under way (this complaint's or another's): both buttons wait. */
+  busy: boolean;
+  /** Why the last decision failed (spec §8: the server's words or 'Failed to resolve report'). */
+  failure: string | null;
+  onDismissFailure: () => void;
+}
+
+/**
+ * The 'Complaint Details' dialog (spec §2 Admin panel): reporter id and name ('Unknown' when
+ * gone), post id, reason, the description when there is one, the status ('pending' when none
+ * came), a link to the post in a new tab, and 'Delete Post' / 'Ignore' while it is pending.
+ * Beyond the spec: whether the post still exists, its author, and who decided what, when.
+ */
+export function ComplaintDetails({
+  complaint,
+  onClose,
+  onResolve,
+  working,
+  busy,
+  failure,
+  onDismissFailure,
+}: ComplaintDetailsProps) {
+  if (!complaint) return null;
+  const pending = complaint.status === 'pending';
+  const { reporter, postAuthor } = complaint;
+
+  return (
+    <Modal open title={DETAILS_WORDS.title} onClose={onClose}>
+      <dl className={styles.fields}>
+        <div>
+          <dt>Reporter ID</dt>
+          <dd className={styles.id}>{complaint.reporterId || '—'}</dd>
+        </div>
+        <div>
+          <dt>Reporter Name</dt>
+          <dd>
+            {complaint.reporterName}
+            {reporter ? (
+              <>
+                {' '}
+                <Link to={`/user/${encodeURIComponent(reporter.id)}`} className={styles.login}>
+                  @{reporter.login}
+                </Link>
+              </>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Post ID</dt>
+          <dd className={styles.id}>{complaint.postId}</dd>
+        </div>
+        <div>
+          <dt>Reason</dt>
+          <dd>{complaint.reason}</dd>
+        </div>
+        {complaint.description ? (
+          <div className={styles.wide}>
+            <dt>Description</dt>
+            <dd className={styles.description}>{complaint.description}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={complaint.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Reported</dt>
+          <dd>
+            <RelativeTime time={complaint.createdAt} />
+          </dd>
+        </div>
+        <div className={styles.wide}>
+          <dt>Post Link</dt>
+          <dd className={styles.post}>
+            <a href={complaint.postLink} target="_blank" rel="noopener noreferrer" className={styles.postLink}>
+              {DETAILS_WORDS.openPost}
+              <ExternalLinkIcon size={16} />
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+            <span className={complaint.postExists ? styles.exists : styles.gone}>
+              {complaint.postExists ? 'Still on SelfSound' : 'Post deleted'}
+            </span>
+            <span className={styles.postMeta}>
+              {[complaint.postType, postAuthor ? `by @${postAuthor.login}` : null].filter(Boolean).join(' ')}
+            </span>
+          </dd>
+        </div>
+        {complaint.audit.length > 0 ? (
+          <div className={styles.wide}>
+            <dt>History</dt>
+            <dd>
+              <ul className={styles.audit}>
+                {complaint.audit.map((entry) => (
+                  <AuditLine key={`${entry.action}-${entry.created_at}`} entry={entry} />
+                ))}
+              </ul>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+
+      {failure ? (
+        <Alert tone="error" onDismiss={onDismissFailure} className={styles.failure}>
+          {failure}
+        </Alert>
+      ) : null}
+
+      {pending ? (
+        <div className={styles.actions}>
+          <button type="button" className="btn btn-secondary" onClick={() => onResolve('ignore')} disabled={busy}>
+            {working === 'ignore' ? <Spinner size="sm" label="" /> : null}
+            {working === 'ignore' ? DETAILS_WORDS.ignoring : DETAILS_WORDS.ignore}
+          </button>
+          <button type="button" className="btn btn-danger" onClick={() => onResolve('delete_post')} disabled={busy}>
+            {working === 'delete_post' ? <Spinner size="sm" label="" /> : null}
+            {working === 'delete_post' ? DETAILS_WORDS.deleting : DETAILS_WORDS.deletePost}
+          </button>
+        </div>
+      ) : null}
+    </Modal>
+  );
+}
