@@ -19,7 +19,7 @@ mod service;
 pub use comments::{COMMENTS_PAGE, Commented, MENTION_PAGE, add as add_comment, list as comment_page};
 pub use create::{AudioUpload, MediaUpload, ScoreUpload, ffmpeg_available, url_of};
 pub use error::{PostError, UploadDefect};
-pub use feed::{FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
+pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
 pub use input::{LyricsInput, LyricsPartInput};
 pub use model::{
     AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, PostKind, Score,
