@@ -10,6 +10,9 @@ between machines; absolute numbers do not.
 
 Results go to bench/results/<backend>.json and a table to docs/performance.md (between the
 markers). Sizes can be lowered for a quick run: BENCH_USERS, BENCH_POSTS, BENCH_SECONDS.
+Seeding a million posts takes about ten minutes per backend; with BENCH_KEEP=<folder> the
+seeded databases are kept (SQLite files in the folder, PostgreSQL databases named
+selfsound_bench_keep_*) and used again by the next run of the same sizes.
 """
 import json
 import os
@@ -28,6 +31,7 @@ USERS = int(os.environ.get("BENCH_USERS", "10000"))
 POSTS = int(os.environ.get("BENCH_POSTS", "1000000"))
 SMALL_POSTS = 10_000
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
+KEEP = os.environ.get("BENCH_KEEP")
 CONNECTIONS = 32
 PG_ADMIN = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 PG_BASE = PG_ADMIN.rsplit("/", 1)[0]
@@ -149,30 +153,61 @@ def measure(server, big):
     return results
 
 
+def pg_exists(name):
+    out = subprocess.run(
+        ["psql", "-tA", PG_ADMIN, "-c", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    return out.strip() == "1"
+
+
+def database(backend, label, posts):
+    """A database to seed (or, with BENCH_KEEP, one seeded before): (url, data dir, seeded, drop)."""
+    if KEEP:
+        data_dir = os.path.join(os.path.abspath(KEEP), f"{backend}-{USERS}-{posts}")
+        marker = os.path.join(data_dir, "seeded")
+        os.makedirs(data_dir, exist_ok=True)
+        if backend == "sqlite":
+            url = os.path.join(data_dir, "bench.sqlite3")
+        else:
+            name = f"selfsound_bench_keep_{USERS}_{posts}"
+            if not (os.path.exists(marker) and pg_exists(name)):
+                psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                psql(f"CREATE DATABASE {name}")
+            url = f"{PG_BASE}/{name}"
+        return url, data_dir, os.path.exists(marker), lambda: open(marker, "w").close()
+    data_dir = tempfile.mkdtemp(prefix=f"selfsound-bench-{backend}-")
+    if backend == "sqlite":
+        return os.path.join(data_dir, "bench.sqlite3"), data_dir, False, None
+    name = f"selfsound_bench_{label}_{os.getpid()}"
+    psql(f"DROP DATABASE IF EXISTS {name}")
+    psql(f"CREATE DATABASE {name}")
+    return f"{PG_BASE}/{name}", data_dir, False, None
+
+
 def run_backend(backend):
     print(f"--- {backend}: {USERS} people, {POSTS} posts", flush=True)
     out = {"backend": backend, "users": USERS, "posts": POSTS, "connections": CONNECTIONS, "seconds": SECONDS}
     for label, posts in (("large", POSTS), ("small", SMALL_POSTS)):
-        data_dir = tempfile.mkdtemp(prefix=f"selfsound-bench-{backend}-")
-        if backend == "sqlite":
-            url = os.path.join(data_dir, "bench.sqlite3")
-        else:
-            name = f"selfsound_bench_{label}_{os.getpid()}"
-            psql(f"DROP DATABASE IF EXISTS {name}")
-            psql(f"CREATE DATABASE {name}")
-            url = f"{PG_BASE}/{name}"
+        url, data_dir, seeded, mark_seeded = database(backend, label, posts)
         try:
-            out[f"seed_seconds_{label}"] = round(seed(url, data_dir, USERS, posts), 1)
-            print(f"  seeded {posts} posts in {out[f'seed_seconds_{label}']} s", flush=True)
+            if seeded:
+                print(f"  using the {posts} posts seeded before in {data_dir}", flush=True)
+            else:
+                out[f"seed_seconds_{label}"] = round(seed(url, data_dir, USERS, posts), 1)
+                print(f"  seeded {posts} posts in {out[f'seed_seconds_{label}']} s", flush=True)
+                if mark_seeded:
+                    mark_seeded()
             server = Server(url, data_dir)
             try:
                 out[label] = measure(server, label == "large")
             finally:
                 server.stop()
         finally:
-            shutil.rmtree(data_dir, ignore_errors=True)
-            if backend == "postgres":
-                psql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            if not KEEP:
+                shutil.rmtree(data_dir, ignore_errors=True)
+                if backend == "postgres":
+                    psql(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
     large, small = out["large"], out["small"]
     out["checks"] = {
         "cursor_vs_page1_p50": round(large["for_you_cursor_10000"]["p50_ms"] / large["for_you_page1"]["p50_ms"], 2),
@@ -204,7 +239,7 @@ def table(results):
         lines.append(
             f"- {r['backend']}: cursor 10,000 deep / page 1 (p50) = {c['cursor_vs_page1_p50']}×; "
             f"offset 10,000 / page 1 = {c['offset_vs_page1_p50']}×; 1M / 10k posts = {c['1m_vs_10k_p50']}×; "
-            f"seeding {r['posts']} posts took {r['seed_seconds_large']} s."
+            + (f"seeding {r['posts']} posts took {r['seed_seconds_large']} s." if "seed_seconds_large" in r else "seeded in an earlier run.")
         )
     return "\n".join(lines)
 

@@ -51,14 +51,15 @@ pub fn recorded(conn: &mut DbConnection, f: impl FnOnce(&mut DbConnection)) -> V
 /// Fails when one of `statements` (as [`recorded`] gives them) scans a table without an index:
 /// PostgreSQL is asked with sequential scans priced out, so a plan that still scans has no
 /// index to use; SQLite's plan names the index of every scan. Each statement and its plan are
-/// printed (`--nocapture` shows them, as docs/query-plans.md does).
+/// printed (`--nocapture` shows them; `bench/query_plans.py` writes docs/query-plans.md).
 pub fn assert_index_backed(conn: &mut DbConnection, statements: &[String]) {
     let postgres = matches!(conn, DbConnection::Postgres(_));
     // An INSERT of values reads no table: nothing to plan.
     for recorded in statements.iter().filter(|s| !s.trim_start().to_ascii_uppercase().starts_with("INSERT")) {
         let sql = with_binds(recorded, postgres);
         let plan = plan(conn, &sql);
-        println!("{sql}\n{plan}\n");
+        let backend = if postgres { "PostgreSQL" } else { "SQLite" };
+        println!("--- statement ({backend})\n{sql}\n--- plan\n{plan}\n--- end");
         if postgres {
             assert!(!plan.contains("Seq Scan"), "a table scanned without an index:\n{sql}\n{plan}");
         } else {
