@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert';
+import { EmptyState } from '../../../components/empty-state';
+import { LOAD_MORE_WORDS, LoadMoreButton } from '../../../components/load-more-button';
 import { Spinner } from '../../../components/spinner';
 import { POST_MESSAGES, postsErrorMessage, type PostPages } from '../api';
 import { PostCard } from './post-card';
@@ -8,8 +10,7 @@ import { QuoteIcon } from './post-icons';
 import styles from './feed-list.module.css';
 
 export const FEED_WORDS = {
-  loadMore: 'Load More',
-  loading: 'Loading...',
+  ...LOAD_MORE_WORDS,
   tryAgain: 'Try Again',
 } as const;
 
@@ -61,13 +62,7 @@ export function FeedList({
     content = (
       <>
         {posts.length === 0 && !query.hasNextPage ? (
-          <div className={styles.empty}>
-            <span className={styles.emptyIcon} aria-hidden="true">
-              <QuoteIcon size={26} />
-            </span>
-            <p className={styles.emptyTitle}>{POST_MESSAGES.emptyTitle}</p>
-            <p className={styles.emptyText}>{emptyText}</p>
-          </div>
+          <EmptyState icon={<QuoteIcon size={26} />} title={POST_MESSAGES.emptyTitle} text={emptyText} />
         ) : (
           <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>
             {posts.map((post) => (
@@ -85,17 +80,7 @@ export function FeedList({
           />
         ) : query.hasNextPage ? (
           <div className={styles.center}>
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => {
-                if (!loadingMore) void query.fetchNextPage();
-              }}
-              aria-disabled={loadingMore || undefined}
-            >
-              {loadingMore ? <Spinner size="sm" label="" /> : null}
-              {loadingMore ? FEED_WORDS.loading : FEED_WORDS.loadMore}
-            </button>
+            <LoadMoreButton loading={loadingMore} onLoad={() => void query.fetchNextPage()} />
           </div>
         ) : null}
       </>

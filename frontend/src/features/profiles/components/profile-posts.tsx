@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert';
+import { EmptyState } from '../../../components/empty-state';
 import { LyricsIcon } from '../../../components/icons';
+import { LoadMoreButton } from '../../../components/load-more-button';
 import { Spinner } from '../../../components/spinner';
 import { POST_MESSAGES, postQueries, postsErrorMessage, useViewerId, type DisplayPost } from '../../posts/api';
 import styles from './profile-posts.module.css';
@@ -75,13 +77,7 @@ export function ProfilePosts<T extends { id: string }>({ state, emptyText, rende
           </button>
         </Alert>
       ) : state.posts.length === 0 ? (
-        <div className={styles.empty}>
-          <span className={styles.emptyIcon} aria-hidden="true">
-            <LyricsIcon size={26} />
-          </span>
-          <p className={styles.emptyTitle}>{PROFILE_POSTS_MESSAGES.emptyTitle}</p>
-          <p className={styles.emptyText}>{emptyText}</p>
-        </div>
+        <EmptyState icon={<LyricsIcon size={26} />} title={PROFILE_POSTS_MESSAGES.emptyTitle} text={emptyText} />
       ) : (
         <>
           <ul className={styles.list}>
@@ -96,17 +92,7 @@ export function ProfilePosts<T extends { id: string }>({ state, emptyText, rende
           ) : null}
           {state.hasMore ? (
             <div className={styles.center}>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                onClick={() => {
-                  if (!state.loadingMore) state.loadMore();
-                }}
-                aria-disabled={state.loadingMore || undefined}
-              >
-                {state.loadingMore ? <Spinner size="sm" label="" /> : null}
-                {state.loadingMore ? 'Loading...' : 'Load More'}
-              </button>
+              <LoadMoreButton loading={state.loadingMore} onLoad={state.loadMore} />
             </div>
           ) : null}
         </>
