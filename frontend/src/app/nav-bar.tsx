@@ -12,6 +12,7 @@ import {
   UserIcon,
 } from '../components/nav-icons';
 import { Logo } from '../components/logo';
+import { UnreadBadge, unreadLabel, useUnreadCount } from '../features/notifications/api';
 import { sessionQueries, type CurrentUser } from '../lib/session';
 import {
   NAV_LINKS,
@@ -59,9 +60,11 @@ interface ItemProps {
   active: boolean;
   variant: 'side' | 'bottom';
   user: CurrentUser | null | undefined;
+  /** Unread notifications, drawn on the Notifications icon and said in its name. */
+  unread?: number;
 }
 
-function NavItemLink({ item, active, variant, user }: ItemProps) {
+function NavItemLink({ item, active, variant, user, unread }: ItemProps) {
   const size = variant === 'side' ? 22 : 24;
   const icon =
     item.id === 'profile' && user ? (
@@ -74,10 +77,13 @@ function NavItemLink({ item, active, variant, user }: ItemProps) {
       to={item.to}
       className={`${styles.item} ${active ? styles.active : ''}`}
       aria-current={active ? 'page' : undefined}
-      aria-label={variant === 'bottom' ? item.label : undefined}
+      aria-label={variant === 'bottom' || unread ? unreadLabel(item.label, unread) : undefined}
       data-nav={item.id}
     >
-      <span className={styles.icon}>{icon}</span>
+      <span className={styles.icon}>
+        {icon}
+        <UnreadBadge count={unread} />
+      </span>
       {variant === 'side' ? <span className={styles.label}>{item.label}</span> : null}
     </Link>
   );
@@ -93,6 +99,17 @@ export function NavBar() {
   // Until the session check answers, nobody is the owner of a /profile/{id}.
   const active = useActiveItem(user?.id ?? null);
   const signedOut = user === null;
+  const unread = useUnreadCount(user?.id);
+  const link = (id: NavLinkItem['id'], variant: 'side' | 'bottom') => (
+    <NavItemLink
+      key={id}
+      item={NAV_LINKS[id]}
+      active={active === id}
+      variant={variant}
+      user={user}
+      unread={id === 'notifications' ? unread : undefined}
+    />
+  );
 
   const addPostButton = (variant: 'side' | 'bottom') => (
     <button
@@ -122,13 +139,9 @@ export function NavBar() {
           <Logo />
         </Link>
         <nav className={styles.sideNav} aria-label="Main">
-          {order.map((id) => (
-            <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="side" user={user} />
-          ))}
+          {order.map((id) => link(id, 'side'))}
           {addPostButton('side')}
-          {[...after, 'settings' as const].map((id) => (
-            <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="side" user={user} />
-          ))}
+          {[...after, 'settings' as const].map((id) => link(id, 'side'))}
         </nav>
         <div className={styles.sideFooter}>
           {user ? (
@@ -171,13 +184,9 @@ export function NavBar() {
       </header>
 
       <nav className={styles.bottom} aria-label="Main">
-        {order.map((id) => (
-          <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="bottom" user={user} />
-        ))}
+        {order.map((id) => link(id, 'bottom'))}
         {addPostButton('bottom')}
-        {after.map((id) => (
-          <NavItemLink key={id} item={NAV_LINKS[id]} active={active === id} variant="bottom" user={user} />
-        ))}
+        {after.map((id) => link(id, 'bottom'))}
       </nav>
 
       {chooserOpen ? (

@@ -38,6 +38,7 @@ const AddMusicXmlPostPage = lazyPage(
   'AddMusicXmlPostPage',
 );
 const AddLyricsPostPage = lazyPage(() => import('../features/create-post/add-lyrics-post-page'), 'AddLyricsPostPage');
+const NotificationsPage = lazyPage(() => import('../features/notifications/notifications-page'), 'NotificationsPage');
 const NotFoundPage = lazyPage(() => import('./not-found-page'), 'NotFoundPage');
 const MarketingPage = lazyPage(() => import('../features/marketing/marketing-page'), 'MarketingPage');
 // The static pages are mostly text: one chunk and one loader for all of them keeps this table,
@@ -94,6 +95,7 @@ export function AppRoutes() {
             <Route path="add-post-lyrics" element={<AddLyricsPostPage />} />
             {/* /admin → /admin/a; the panel's own routes, each page lazy (spec §2 Route table). */}
             <Route path="admin/*" element={<AdminPanel />} />
+            <Route path="notifications" element={<NotificationsPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Route>

@@ -8,6 +8,8 @@ interface RelativeTimeProps {
   /** An ISO time, e.g. a post's created_at. */
   time: string;
   className?: string;
+  /** Days in words ('3 days ago'), as notifications say them; posts say '3d ago'. */
+  days?: 'short' | 'words';
 }
 
 /**
@@ -15,7 +17,7 @@ interface RelativeTimeProps {
  * then a date), kept current every minute. The full date and time show on hover and are in the
  * `dateTime` for machines; an unreadable time shows nothing.
  */
-export function RelativeTime({ time, className }: RelativeTimeProps) {
+export function RelativeTime({ time, className, days }: RelativeTimeProps) {
   const [now, setNow] = useState(() => new Date());
 
   useEffect(() => {
@@ -27,7 +29,7 @@ export function RelativeTime({ time, className }: RelativeTimeProps) {
   if (Number.isNaN(date.getTime())) return null;
   return (
     <time dateTime={date.toISOString()} title={date.toLocaleString()} className={className}>
-      {formatRelativeTime(date, now)}
+      {formatRelativeTime(date, now, { days })}
     </time>
   );
 }

@@ -51,6 +51,15 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime(then, now)).toBe(then.toLocaleDateString());
   });
 
+  it("says days in words for notifications ('N days ago'), the rest as for posts", () => {
+    const words = { days: 'words' } as const;
+    expect(formatRelativeTime(before(5 * 60_000), now, words)).toBe('5m ago');
+    expect(formatRelativeTime(before(86_400_000), now, words)).toBe('1 day ago');
+    expect(formatRelativeTime(before(7 * 86_400_000 - 1), now, words)).toBe('6 days ago');
+    const then = new Date(now.getTime() - 8 * 86_400_000);
+    expect(formatRelativeTime(then, now, words)).toBe(then.toLocaleDateString());
+  });
+
   it("says 'just now' for a time slightly ahead of this clock, and nothing for a bad one", () => {
     expect(formatRelativeTime(new Date(now.getTime() + 5_000), now)).toBe('just now');
     expect(formatRelativeTime('not a date', now)).toBe('');

@@ -23,8 +23,13 @@ const DAY = 24 * HOUR;
  * How long ago, the way posts say it (spec §4 Relative timestamps): 'just now' under a minute,
  * then 'Nm ago', 'Nh ago', 'Nd ago' under 7 days, else the date in the reader's locale. A time
  * a little in the future (clocks differ) counts as 'just now'; an unreadable one gives ''.
+ * Notifications say days in words ('1 day ago', '3 days ago'): `days: 'words'`.
  */
-export function formatRelativeTime(when: string | Date, now: Date = new Date()): string {
+export function formatRelativeTime(
+  when: string | Date,
+  now: Date = new Date(),
+  { days = 'short' }: { days?: 'short' | 'words' } = {},
+): string {
   const date = typeof when === 'string' ? new Date(when) : when;
   const time = date.getTime();
   if (Number.isNaN(time)) return '';
@@ -32,6 +37,9 @@ export function formatRelativeTime(when: string | Date, now: Date = new Date()):
   if (ago < MINUTE) return 'just now';
   if (ago < HOUR) return `${Math.floor(ago / MINUTE)}m ago`;
   if (ago < DAY) return `${Math.floor(ago / HOUR)}h ago`;
-  if (ago < 7 * DAY) return `${Math.floor(ago / DAY)}d ago`;
+  if (ago < 7 * DAY) {
+    const n = Math.floor(ago / DAY);
+    return days === 'words' ? `${n} ${n === 1 ? 'day' : 'days'} ago` : `${n}d ago`;
+  }
   return date.toLocaleDateString();
 }

@@ -7,8 +7,11 @@ export const api = (path: string) => `${API_URL}${path}`;
 
 /**
  * The mock backend of component tests; each test adds the handlers it needs. Nobody is signed
- * in unless a test says so (test/session.ts), since the shell and the sign-in page both ask.
+ * in unless a test says so (test/session.ts), since the shell and the sign-in page both ask;
+ * nothing is unread.
  */
 export const server = setupServer(
   http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 })),
+  // The nav bar shows a signed-in viewer's unread count (features/notifications).
+  http.get(api('/notifications/unread-count'), () => HttpResponse.json({ unread: 0 })),
 );
