@@ -78,11 +78,12 @@ describe('PostCard header', () => {
     await waitFor(() => expect(screen.getByRole('link', { name: /Ada @ada/ })).toHaveAttribute('href', '/profile'));
   });
 
-  it('offers no menu on posts of others (Report arrives later)', async () => {
+  it("offers 'Report' and 'Cancel' on posts of others (report-dialog.test.tsx has the rest)", async () => {
     signedInAs(ADA);
     renderCard();
-    await screen.findByRole('link', { name: /Ana Sol/ });
-    expect(screen.queryByRole('button', { name: 'Post options' })).toBeNull();
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Post options' }));
+    const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
+    expect(items.map((item) => item.textContent)).toEqual(['Report', 'Cancel']);
   });
 });
 
@@ -251,31 +252,38 @@ describe('Deleting one’s own post', () => {
     return { deleted };
   }
 
+  // The other post has a menu too (Report): these are the author's own.
+  const ownOptions = async () =>
+    within(await screen.findByRole('article', { name: 'Post by Ada' })).findByRole('button', { name: 'Post options' });
+  const ownOptionsNow = () =>
+    within(screen.getByRole('article', { name: 'Post by Ada' })).getByRole('button', { name: 'Post options' });
+
   it("offers 'Delete post' and 'Cancel'; Cancel closes the menu", async () => {
     renderOwnFeed();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(await ownOptions());
     const menu = screen.getByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Delete post', 'Cancel']);
     expect(within(menu).getByRole('menuitem', { name: 'Delete post' })).toHaveFocus();
     await user.keyboard('{ArrowDown}');
     expect(within(menu).getByRole('menuitem', { name: 'Cancel' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Post options' })).toHaveFocus();
+    expect(ownOptionsNow()).toHaveFocus();
   });
 
   it('asks first, deletes with DELETE, and the post leaves the list', async () => {
     const { deleted } = renderOwnFeed();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(await ownOptions());
     await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this post?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(deleted).toEqual([]);
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Post options' })).toHaveFocus();
+    expect(ownOptionsNow()).toHaveFocus();
 
-    await user.click(screen.getByRole('button', { name: 'Post options' }));
+    await user.click(ownOptionsNow());
     await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete this post?' })).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
@@ -289,7 +297,7 @@ describe('Deleting one’s own post', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     server.use(http.delete(api('/posts/:id'), () => HttpResponse.json({ detail: 'Not allowed' }, { status: 403 })));
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(await ownOptions());
     await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByTestId('toast')).toHaveTextContent('Failed to delete post: Not allowed');

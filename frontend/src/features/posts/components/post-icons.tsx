@@ -69,3 +69,9 @@ export const CrossIcon = (p: IconProps) => (
     <path d="M18 6 6 18M6 6l12 12" />
   </Icon>
 );
+
+export const FlagIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 21V4m0 0h11l-1.5 4L16 12H5" />
+  </Icon>
+);

@@ -2,17 +2,23 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useToast } from '../../../components/toast';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
 import { useGoToSignIn, useViewer } from '../../../lib/session';
-import { useDeletePost } from '../api';
+import { getToken } from '../../../lib/token-storage';
+import { POST_MESSAGES, useDeletePost } from '../api';
 import type { DisplayPost } from '../types';
-import { BinIcon, DotsIcon } from './post-icons';
+import { BinIcon, DotsIcon, FlagIcon } from './post-icons';
 import { SignInPrompt } from './sign-in-prompt';
 import styles from './post-menu.module.css';
 
-// The confirmation comes with its first use: cards are on the first screen, deleting is rare.
+// The dialogs come with their first use: cards are on the first screen, deleting and reporting
+// are rare. The Report dialog is fetched as soon as its item is pointed at or focused.
 const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
+const loadReportDialog = () => import('./report-dialog');
+const ReportDialog = lazy(async () => ({ default: (await loadReportDialog()).ReportDialog }));
+const prefetchReportDialog = () => void loadReportDialog();
 
 export const POST_MENU_WORDS = {
   delete: 'Delete post',
+  report: 'Report',
   cancel: 'Cancel',
   confirmTitle: 'Delete this post?',
   confirmMessage: 'It will be removed from your profile and from every feed. This cannot be undone.',
@@ -29,39 +35,44 @@ interface PostMenuProps {
 }
 
 /**
- * The three-dot menu of a post (spec §2 Post card). Its author can delete it (after a
- * confirmation); 'Cancel' closes the menu.
- *
- * Spec §2 also lists 'Report', which arrives with its own issue: it goes into `items` below for
- * posts of others. Until then a menu on someone else's post would hold nothing but 'Cancel', so
- * there is none.
+ * The three-dot menu of a post (spec §2 Post card): 'Report' on posts of others, 'Delete post'
+ * (after a confirmation) on one's own, and 'Cancel', which closes the menu. A guest who picks
+ * Report is asked to sign in (spec §5). Nothing shows until the session check has answered, so
+ * the menu does not change under the pointer.
  */
 export function PostMenu({ post, onDeleted }: PostMenuProps) {
   const viewer = useViewer();
-  const isAuthor = Boolean(viewer) && viewer?.id === post.userId;
-  if (!isAuthor) return null;
-  return <AuthorMenu postId={post.id} onDeleted={onDeleted} />;
+  if (viewer === undefined) return null;
+  const isAuthor = viewer !== null && viewer.id === post.userId;
+  return <OptionsMenu postId={post.id} isAuthor={isAuthor} guest={viewer === null} onDeleted={onDeleted} />;
 }
 
-function AuthorMenu({ postId, onDeleted }: { postId: string; onDeleted?: () => void }) {
+interface OptionsMenuProps {
+  postId: string;
+  isAuthor: boolean;
+  guest: boolean;
+  onDeleted?: () => void;
+}
+
+function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
   const menuId = useId();
   const toasts = useToast();
   const goToSignIn = useGoToSignIn();
   const remove = useDeletePost();
   const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
+  const [dialog, setDialog] = useState<'confirm' | 'report' | null>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const triggerRef = useRef<HTMLButtonElement>(null);
-  const confirmed = useRef(false);
+  const dialogShown = useRef(false);
 
   useEffect(() => {
-    // The menu closed when the confirmation opened: focus comes back to its button after.
-    if (confirming) confirmed.current = true;
-    else if (confirmed.current) {
-      confirmed.current = false;
+    // The menu closed when a dialog opened: focus comes back to its button after.
+    if (dialog) dialogShown.current = true;
+    else if (dialogShown.current) {
+      dialogShown.current = false;
       triggerRef.current?.focus();
     }
-  }, [confirming]);
+  }, [dialog]);
 
   useEffect(() => {
     if (!open) return;
@@ -101,16 +112,27 @@ function AuthorMenu({ postId, onDeleted }: { postId: string; onDeleted?: () => v
     triggerRef.current?.focus();
   }
 
+  function startReport() {
+    // Reporting needs an access token (spec §5): a guest is asked to sign in instead.
+    if (guest || !getToken()) {
+      close();
+      toasts.show(<SignInPrompt text={POST_MESSAGES.authRequired} onSignIn={() => goToSignIn()} />);
+      return;
+    }
+    setOpen(false);
+    setDialog('report');
+  }
+
   function deletePost() {
     remove.mutate(postId, {
       onSuccess: () => {
-        setConfirming(false);
+        setDialog(null);
         toasts.show(POST_MENU_WORDS.deleted);
         onDeleted?.();
       },
       onError: (error) => {
         console.error('Delete post failed', error);
-        setConfirming(false);
+        setDialog(null);
         if (error instanceof ApiError && error.status === 401) {
           toasts.show(<SignInPrompt text={SESSION_EXPIRED_MESSAGE} onSignIn={() => goToSignIn()} />);
         } else {
@@ -137,26 +159,39 @@ function AuthorMenu({ postId, onDeleted }: { postId: string; onDeleted?: () => v
       </button>
       {open ? (
         <div id={menuId} role="menu" aria-label="Post options" className={styles.menu}>
-          <button
-            type="button"
-            role="menuitem"
-            className={`${styles.item} ${styles.danger}`}
-            onClick={() => {
-              // The confirmation takes over (and shows 'Deleting...' while it works).
-              setOpen(false);
-              setConfirming(true);
-            }}
-          >
-            <BinIcon size={18} />
-            {POST_MENU_WORDS.delete}
-          </button>
-          {/* 'Report' (spec §2) goes here, for posts of others, with its issue. */}
+          {isAuthor ? (
+            <button
+              type="button"
+              role="menuitem"
+              className={`${styles.item} ${styles.danger}`}
+              onClick={() => {
+                // The confirmation takes over (and shows 'Deleting...' while it works).
+                setOpen(false);
+                setDialog('confirm');
+              }}
+            >
+              <BinIcon size={18} />
+              {POST_MENU_WORDS.delete}
+            </button>
+          ) : (
+            <button
+              type="button"
+              role="menuitem"
+              className={styles.item}
+              onClick={startReport}
+              onPointerEnter={guest ? undefined : prefetchReportDialog}
+              onFocus={guest ? undefined : prefetchReportDialog}
+            >
+              <FlagIcon size={18} />
+              {POST_MENU_WORDS.report}
+            </button>
+          )}
           <button type="button" role="menuitem" className={styles.item} onClick={close}>
             {POST_MENU_WORDS.cancel}
           </button>
         </div>
       ) : null}
-      {confirming ? (
+      {dialog === 'confirm' ? (
         <Suspense fallback={null}>
           <ConfirmDialog
             open
@@ -165,9 +200,13 @@ function AuthorMenu({ postId, onDeleted }: { postId: string; onDeleted?: () => v
             confirmLabel={POST_MENU_WORDS.confirm}
             busyLabel={POST_MENU_WORDS.deleting}
             busy={remove.isPending}
-            onCancel={() => setConfirming(false)}
+            onCancel={() => setDialog(null)}
             onConfirm={deletePost}
           />
+        </Suspense>
+      ) : dialog === 'report' ? (
+        <Suspense fallback={null}>
+          <ReportDialog postId={postId} onClose={() => setDialog(null)} />
         </Suspense>
       ) : null}
     </div>
