@@ -9,26 +9,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
-import { createVerifiedUser, signInThroughAddress } from './support/accounts';
+import { lyricsPost, signInThroughAddress, signedUpAccount, type Account } from './support/accounts';
 import { gradientPng } from './support/images';
 
-interface Account {
-  id: string;
-  login: string;
-  token: string;
-}
-
-async function account(
+/** Someone signed up through the API, named after this test's project. */
+function account(
   request: APIRequestContext,
   server: { url: string; dataDir: string },
   prefix: string,
   name: string,
   testInfo: TestInfo,
 ): Promise<Account> {
-  const token = await createVerifiedUser(request, server, uniqueEmail(prefix, testInfo.project.name), name);
-  const me = await request.get(`${server.url}/authorization/me`, { headers: { Authorization: `Bearer ${token}` } });
-  const body = (await me.json()) as { id: string; login: string };
-  return { id: String(body.id), login: body.login, token };
+  return signedUpAccount(request, server, uniqueEmail(prefix, testInfo.project.name), name);
 }
 
 /** A WAV (16-bit mono, 8 kHz) of a tone that swells, `seconds` long. */
@@ -73,15 +65,6 @@ const SCORE = `<?xml version="1.0" encoding="UTF-8"?>
   </part>
 </score-partwise>
 `;
-
-async function lyricsPost(request: APIRequestContext, url: string, token: string, title: string): Promise<string> {
-  const res = await request.post(`${url}/posts/lyrics`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { songTitle: title, artistName: 'E2E Band', parts: [{ type: 'verse', lyrics: `words of ${title}` }] },
-  });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
 
 /** The ids of the posts a feed shows, from their comment links. */
 async function shownPostIds(page: Page, feed: string): Promise<string[]> {

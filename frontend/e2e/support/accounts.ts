@@ -63,3 +63,36 @@ export async function signInThroughAddress(page: Page, appUrl: string, token: st
   });
   await page.goto(`${appUrl}/sign-in?token=${encodeURIComponent(token)}`);
 }
+
+/** Someone signed up through the API: who they are (the session check's answer) and their token. */
+export interface Account {
+  id: string;
+  name: string;
+  login: string;
+  email: string;
+  token: string;
+}
+
+/** createVerifiedUser, then GET /authorization/me for the id and login the server gave. */
+export async function signedUpAccount(
+  request: APIRequestContext,
+  server: { url: string; dataDir: string },
+  email: string,
+  name: string,
+): Promise<Account> {
+  const token = await createVerifiedUser(request, server, email, name);
+  const me = await request.get(`${server.url}/authorization/me`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!me.ok()) throw new Error(`the session check failed: ${me.status()}`);
+  const body = (await me.json()) as { id: string; name: string; login: string };
+  return { id: String(body.id), name: body.name, login: body.login, email, token };
+}
+
+/** A lyrics post made through the API (one verse); returns its id. */
+export async function lyricsPost(request: APIRequestContext, url: string, token: string, title: string): Promise<string> {
+  const res = await request.post(`${url}/posts/lyrics`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { songTitle: title, artistName: 'E2E Band', parts: [{ type: 'verse', lyrics: `words of ${title}` }] },
+  });
+  if (res.status() !== 201) throw new Error(`lyrics post failed: ${res.status()} ${await res.text()}`);
+  return String(((await res.json()) as { id: string }).id);
+}
