@@ -113,3 +113,25 @@ pub fn musicxml(title: &str, composer: &str) -> String {
 "#
     )
 }
+
+/// A one-second test-pattern video made by ffmpeg in `container` (`mp4`: H.264, `webm`: VP8),
+/// or `None` after a loud message when ffmpeg (or its encoder) is missing; under CI a missing
+/// ffmpeg fails the test instead (`.ci/run` installs it).
+pub fn video(container: &str) -> Option<Vec<u8>> {
+    let codec = if container == "webm" { "libvpx" } else { "libx264" };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let out = dir.path().join(format!("clip.{container}"));
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-nostdin", "-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10"])
+        .args(["-t", "1", "-c:v", codec, "-pix_fmt", "yuv420p"])
+        .arg(&out)
+        .status();
+    match made {
+        Ok(s) if s.success() => Some(std::fs::read(&out).expect("the video ffmpeg made")),
+        _ if crate::ci() => panic!("ffmpeg with {codec} is required to make test videos under CI=true"),
+        _ => {
+            eprintln!("\n!!!!! SKIPPED: ffmpeg with {codec} is not installed; install ffmpeg to test videos !!!!!\n");
+            None
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
-use test_support::media::{musicxml, png, wav};
+use test_support::media::{musicxml, png, video, wav};
 
 use crate::common::{Part, TestApp, spawn_app};
 
@@ -111,6 +111,32 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     assert_eq!(one.body, feed.body[3]);
     let stats = app.get(&format!("/profiles/{me}/stats"), None).await;
     assert_eq!(stats.body["posts"], 4);
+}
+
+/// Real videos made by ffmpeg: sniffed by their bytes, stored whole, and given a poster frame
+/// (a JPEG of the first frame) when ffmpeg is on the server's machine, as it is here.
+async fn videos_are_posted_with_a_poster_frame(db: TestDb) {
+    let (Some(mp4), Some(webm)) = (video("mp4"), video("webm")) else { return };
+    let app = spawn_app(db).await;
+    let (token, _) = app.person("Ana", "ana@example.com").await;
+    let post = app
+        .post_form(
+            "/posts/media",
+            Some(&token),
+            &[Part::file("files", "clip.mp4", mp4.clone()), Part::file("files", "clip.webm", webm.clone())],
+        )
+        .await;
+    assert_eq!(post.status, StatusCode::CREATED, "{:?}", post.body);
+    for (item, original) in post.body["media"].as_array().unwrap().iter().zip([&mp4, &webm]) {
+        assert_eq!(item["file_type"], "video");
+        assert_eq!((item["width"].as_i64(), item["height"].as_i64()), (None, None));
+        let (status, _, size) = fetch(&app, item["file_url"].as_str().unwrap()).await;
+        assert_eq!((status, size), (StatusCode::OK, original.len()), "stored whole");
+        let poster = item["poster_url"].as_str().unwrap_or_else(|| panic!("a poster frame: {item}"));
+        let (status, content_type, size) = fetch(&app, poster).await;
+        assert_eq!((status, content_type.as_str()), (StatusCode::OK, "image/jpeg"));
+        assert!(size > 500, "a real picture, {size} bytes");
+    }
 }
 
 async fn uploads_follow_the_rules_of_the_spec(db: TestDb) {
@@ -262,6 +288,7 @@ async fn deleting_a_post_or_an_account_removes_its_files(db: TestDb) {
 
 test_support::both_backends!(
     each_type_is_created_from_real_files_and_read_back,
+    videos_are_posted_with_a_poster_frame,
     uploads_follow_the_rules_of_the_spec,
     feeds_say_where_the_next_page_is_and_the_cursor_never_repeats,
     likes_and_comments_speak_the_spec,
