@@ -76,13 +76,14 @@ describe('NotificationsPage', () => {
     expect(within(comment).getByRole('link', { name: 'commented on your post: “nice riff”' })).toHaveAttribute('href', '/post/p2');
     expect(within(comment).getByText('1 day ago')).toBeInTheDocument();
 
-    // Listening and other rows: the action text is plain text, even with a post.
+    // A listening row is about no post: its action text is plain text.
     const listening = rowOf('user_3');
     expect(within(listening).getByText('started listening to you').tagName).toBe('SPAN');
     expect(within(listening).getByText('5m ago')).toBeInTheDocument();
+    // A like ('other') opens the post it is about, as mentions and comments do.
     const liked = rowOf('user_4');
     expect(liked).toHaveAttribute('data-type', 'other');
-    expect(within(liked).queryByRole('link', { name: 'liked your post' })).toBeNull();
+    expect(within(liked).getByRole('link', { name: 'liked your post' })).toHaveAttribute('href', '/post/p3');
 
     // Read rows are dimmed (grey dot), and screen readers hear which are unread.
     expect(liked).toHaveAttribute('data-read', 'true');
@@ -100,14 +101,25 @@ describe('NotificationsPage', () => {
     await waitFor(() => expect(patched).toEqual(['1']));
   });
 
-  it('the action text of a mention or comment opens the post, marking it read too', async () => {
+  it.each([
+    ['a comment', 'comment', 'commented on your post: “ok”'],
+    ['a like', 'other', 'liked your post'],
+  ] as const)('the action text of %s opens the post, marking it read too', async (_, type, message) => {
     signedInAs(ADA);
-    notifications([row('1', { type: 'comment', message: 'commented on your post: “ok”', post_id: 'p 7' })]);
+    notifications([row('1', { type, message, post_id: 'p 7' })]);
     const patched = markReadCalls();
     renderNotifications();
-    await userEvent.setup().click(await screen.findByRole('link', { name: 'commented on your post: “ok”' }));
+    await userEvent.setup().click(await screen.findByRole('link', { name: message }));
     expect(currentLocation()).toBe('/post/p%207');
     await waitFor(() => expect(patched).toEqual(['1']));
+  });
+
+  it('the action text of a like without a post is plain text (the row opens the profile)', async () => {
+    signedInAs(ADA);
+    notifications([row('1', { type: 'other', message: 'liked your post', post_id: null })]);
+    renderNotifications();
+    expect((await screen.findByText('liked your post')).tagName).toBe('SPAN');
+    expect(screen.queryByRole('link', { name: 'liked your post' })).toBeNull();
   });
 
   it('shows a row read at once, and does not ask again for a row already read', async () => {

@@ -37,8 +37,8 @@ export function notificationsError(error: unknown): string {
 
 /**
  * The viewer's notifications (spec §2, §4, §8): newest first, 20 at a time with 'Load More'.
- * Opening a row marks it read, then goes to the sender's profile (or, from a mention's or
- * comment's action text, to the post). New ones appear as the nav bar's stream announces them.
+ * Opening a row marks it read, then goes to the sender's profile (or, from the action text of a
+ * mention, comment or like, to the post). New ones appear as the nav bar's stream announces them.
  */
 export function NotificationsPage() {
   usePageTitle(NOTIFICATION_WORDS.title);

@@ -8,9 +8,9 @@ import styles from './notification-row.module.css';
 /** A sender the server sent no login for. */
 const UNKNOWN_SENDER = 'Unknown User';
 
-/** Mentions and comments are about a post: their action text opens it (spec §2). */
+/** Mentions, comments and likes (`other`) are about a post: their action text opens it (spec §2). */
 function postOf(notification: NotificationJson): string | null {
-  const opensPost = notification.type === 'mention' || notification.type === 'comment';
+  const opensPost = notification.type !== 'listening';
   return opensPost && notification.post_id ? `/post/${encodeURIComponent(notification.post_id)}` : null;
 }
 
@@ -23,8 +23,8 @@ interface NotificationRowProps {
 /**
  * One notification (spec §2, §4 Notification): a dot in the colour of its type (grey once read),
  * the sender's avatar and login opening their profile, the action text, and how long ago. A
- * click anywhere on the row opens the profile too; a mention's or comment's action text opens
- * the post instead. Read rows are dimmed.
+ * click anywhere on the row opens the profile too; the action text of a mention, comment or like
+ * opens the post instead. Read rows are dimmed.
  */
 export function NotificationRow({ notification, onOpen }: NotificationRowProps) {
   const navigate = useNavigate();
