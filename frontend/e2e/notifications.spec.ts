@@ -1,11 +1,12 @@
 /**
  * Notifications and reports against the real server. Bea comments on Ada's post mentioning her,
  * listens to her and likes the post: Ada's badge rises with each while she looks at the feed (the
- * server's stream, no reload). She opens /notifications, clicks the mention's row, lands on Bea's
- * profile, and coming back finds the row read; Mark all as read does the rest. Then Ada reports
- * Bea's post from its card's menu as Other, with words, and is thanked.
+ * server's stream, no reload), in both of her tabs, which share one stream. She opens
+ * /notifications, clicks the mention's row, lands on Bea's profile, and coming back finds the row
+ * read; the like's words open the post; Mark all as read does the rest. Then Ada reports Bea's
+ * post from its card's menu as Other, with words, and is thanked.
  */
-import type { Page, TestInfo } from '@playwright/test';
+import type { BrowserContext, Page, Request, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { lyricsPost, signInThroughAddress, signedUpAccount } from './support/accounts';
 import { watchCsp } from './support/csp';
@@ -13,6 +14,24 @@ import { watchDialogs } from './support/dialogs';
 
 /** The Notifications link of whichever bar this width shows (side bar or bottom bar). */
 const notificationsLink = (page: Page) => page.getByRole('link', { name: /^Notifications/ });
+
+/**
+ * The requests to /notifications/stream of every tab of the context: how many were made, and how
+ * many are still open (an event stream finishes only when it closes).
+ */
+function watchStreams(context: BrowserContext) {
+  const open = new Set<Request>();
+  let made = 0;
+  const isStream = (request: Request) => new URL(request.url()).pathname === '/notifications/stream';
+  context.on('request', (request) => {
+    if (!isStream(request)) return;
+    made += 1;
+    open.add(request);
+  });
+  context.on('requestfinished', (request) => open.delete(request));
+  context.on('requestfailed', (request) => open.delete(request));
+  return { made: () => made, open: () => open.size };
+}
 
 function tagOf(testInfo: TestInfo): string {
   return `${testInfo.project.name}-${Math.random().toString(36).slice(2, 6)}`;
@@ -34,9 +53,18 @@ test('a mention raises the badge live; the row opens the profile and stays read;
   const adaPost = await lyricsPost(request, server.url, ada.token, `Ada sings ${tag}`);
   await lyricsPost(request, server.url, bea.token, `Bea sings ${tag}`);
 
+  const streams = watchStreams(page.context());
   await signInThroughAddress(page, server.appUrl, ada.token);
   await expect(page).toHaveURL(`${server.appUrl}/home`);
   await expect(notificationsLink(page)).toHaveAccessibleName('Notifications');
+  await expect.poll(streams.open).toBe(1);
+  // Ada opens a second tab: it hears the first tab's stream instead of opening its own (over
+  // HTTP/1.1 a browser opens 6 connections to a host, and every tab's stream kept one).
+  const tab = await page.context().newPage();
+  const tabCsp = watchCsp(tab);
+  const tabDialogs = watchDialogs(tab);
+  await tab.goto(`${server.appUrl}/home`);
+  await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications');
 
   // Bea comments on Ada's post, mentioning her: the badge rises with no reload.
   const comment = await request.post(`${server.url}/posts/${adaPost}/comments`, {
@@ -46,6 +74,7 @@ test('a mention raises the badge live; the row opens the profile and stays read;
   expect(comment.ok()).toBe(true);
   await expect(notificationsLink(page)).toHaveAccessibleName('Notifications, 1 unread', { timeout: 15_000 });
   await expect(notificationsLink(page).getByTestId('unread-badge')).toHaveText('1');
+  await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications, 1 unread');
   // She also starts listening to Ada and likes the post: two more, each as it happens.
   const listen = await request.post(`${server.url}/profiles/listening/${ada.id}`, {
     headers: { Authorization: `Bearer ${bea.token}` },
@@ -55,7 +84,11 @@ test('a mention raises the badge live; the row opens the profile and stays read;
   const like = await request.post(`${server.url}/posts/${adaPost}/like`, { headers: { Authorization: `Bearer ${bea.token}` } });
   expect(like.ok()).toBe(true);
   await expect(notificationsLink(page)).toHaveAccessibleName('Notifications, 3 unread');
+  await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications, 3 unread');
   await shot('notifications-badge');
+  // One stream served both tabs.
+  expect(streams.made()).toBe(1);
+  expect(streams.open()).toBe(1);
 
   await notificationsLink(page).click();
   await expect(page).toHaveURL(`${server.appUrl}/notifications`);
@@ -87,17 +120,37 @@ test('a mention raises the badge live; the row opens the profile and stays read;
   await page.goBack();
   await expect(page).toHaveURL(`${server.appUrl}/notifications`);
   await expect(row).toHaveAttribute('data-read', 'true');
-  // Still read after a reload: the server has it.
+  await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications, 2 unread');
+  // Still read after a reload: the server has it. The reload ends the first tab's stream; the
+  // second tab takes over with a stream of its own, and the reloaded page listens to it.
   await page.reload();
   await expect(row).toHaveAttribute('data-read', 'true');
   await expect(page.locator('[data-read="false"]')).toHaveCount(2);
+  await expect.poll(streams.made).toBe(2);
+  await expect.poll(streams.open).toBe(1);
   await shot('notifications-read');
+
+  // The like's words open the post it is about, and mark it read.
+  const liked = page.locator('[data-read][data-type="other"]');
+  await expect(liked).toHaveAttribute('data-read', 'false');
+  await liked.getByRole('link', { name: 'liked your post' }).click();
+  await expect(page).toHaveURL(`${server.appUrl}/post/${adaPost}`);
+  await expect(notificationsLink(page)).toHaveAccessibleName('Notifications, 1 unread');
+  await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications, 1 unread');
+  await page.goBack();
+  await expect(page).toHaveURL(`${server.appUrl}/notifications`);
+  await expect(liked).toHaveAttribute('data-read', 'true');
 
   await page.getByRole('button', { name: 'Mark all as read' }).click();
   await expect(page.locator('[data-read="false"]')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Mark all as read' })).toHaveCount(0);
   await expect(notificationsLink(page)).toHaveAccessibleName('Notifications');
+  await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications');
+  expect(streams.open()).toBe(1);
   await shot('notifications-all-read');
+  expect(tabDialogs).toEqual([]);
+  expect(tabCsp).toEqual([]);
+  await tab.close();
 
   // Ada reports Bea's post from its card (on Bea's profile: the shared feed moves as other
   // journeys post): Other, with words.

@@ -11,24 +11,12 @@ import { renderPage } from '../test/render';
 import { ADA, signedInAs } from '../test/session';
 import { FakeEventSource, installFakeEventSource, openStreams } from '../test/event-source';
 import { NotificationsPage } from '../features/notifications/notifications-page';
-import { notificationRow as row } from '../features/notifications/test-fixtures';
+import { notificationRow as row, unreadCount } from '../features/notifications/test-fixtures';
 import { NavBar } from './nav-bar';
 
 const sideBar = () => screen.getByRole('complementary', { name: 'Main navigation' });
 const bottomBar = () =>
   screen.getAllByRole('navigation', { name: 'Main' }).find((nav) => !sideBar().contains(nav))!;
-
-/** The unread count the server answers, and how often it was asked. */
-function unreadCount(initial: number) {
-  const state = { unread: initial, asked: 0 };
-  server.use(
-    http.get(api('/notifications/unread-count'), () => {
-      state.asked += 1;
-      return HttpResponse.json({ unread: state.unread });
-    }),
-  );
-  return state;
-}
 
 beforeEach(() => {
   installFakeEventSource();

@@ -82,6 +82,13 @@ export const NOTIFICATION_STREAM_PATH = '/notifications/stream';
  * error. `signed-out` means the session ended: the stream closes and the session check is asked
  * again. When the stream is gone for good (or the browser has none), the count is asked again
  * whenever the window regains focus instead.
+ *
+ * One stream serves every tab of the viewer (over HTTP/1.1 a browser opens only 6 connections
+ * to a host): the tab holding the Web Lock `selfsound-unread:<viewer>` listens and passes each
+ * event on over the BroadcastChannel of that name, and the others apply what it passes. When it
+ * closes, signs out or its stream fails for good, the lock goes to another tab, whose new stream
+ * starts with the current count (events set the count, never add to it). Without Web Locks or
+ * BroadcastChannel, each tab has its own stream.
  */
 export function useUnreadCount(viewerId: string | null | undefined): number | undefined {
   const queryClient = useQueryClient();
@@ -93,12 +100,28 @@ export function useUnreadCount(viewerId: string | null | undefined): number | un
   useEffect(() => {
     if (!viewerId || typeof EventSource === 'undefined') return;
     const key = notificationQueries.unreadCount(viewerId).queryKey;
-    // Cookies carry the session; across origins they go only when asked for.
-    const source = new EventSource(apiUrl(NOTIFICATION_STREAM_PATH), { withCredentials: API_URL !== '' });
-    source.addEventListener('unread', (event) => {
+    const name = `selfsound-unread:${viewerId}`;
+    const channel = 'locks' in navigator && typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(name) : null;
+    const lock = new AbortController();
+    let source: EventSource | undefined;
+    let release = () => {};
+    /** This tab listens no more: its stream closes, and the lock is released or not asked for. */
+    const stop = () => {
+      source?.close();
+      release();
+      lock.abort();
+    };
+    /** What the stream says, heard here or passed on by the tab that listens. */
+    const onEvent = (type: string, data: unknown) => {
+      if (type === 'signed-out') {
+        stop();
+        setClosedFor(viewerId);
+        void queryClient.invalidateQueries({ queryKey: sessionQueries.me().queryKey });
+        return;
+      }
       let unread: number | null = null;
       try {
-        unread = unreadOf(JSON.parse(String(event.data)));
+        unread = unreadOf(JSON.parse(String(data)));
       } catch {
         // Not JSON: ignored, the next event will do.
       }
@@ -107,16 +130,41 @@ export function useUnreadCount(viewerId: string | null | undefined): number | un
       void queryClient.cancelQueries({ queryKey: key });
       queryClient.setQueryData<UnreadJson>(key, { unread });
       void queryClient.invalidateQueries({ queryKey: notificationQueries.lists() });
-    });
-    source.addEventListener('signed-out', () => {
-      source.close();
-      setClosedFor(viewerId);
-      void queryClient.invalidateQueries({ queryKey: sessionQueries.me().queryKey });
-    });
-    source.addEventListener('error', () => {
-      if (source.readyState === EventSource.CLOSED) setClosedFor(viewerId);
-    });
-    return () => source.close();
+    };
+    const listen = () => {
+      // Cookies carry the session; across origins they go only when asked for.
+      const stream = (source = new EventSource(apiUrl(NOTIFICATION_STREAM_PATH), { withCredentials: API_URL !== '' }));
+      for (const type of ['unread', 'signed-out']) {
+        stream.addEventListener(type, (event) => {
+          const data = (event as MessageEvent<unknown>).data;
+          channel?.postMessage([type, data]);
+          onEvent(type, data);
+        });
+      }
+      stream.addEventListener('error', () => {
+        if (stream.readyState !== EventSource.CLOSED) return;
+        // Another tab may try its own stream; this one follows window focus (and the others).
+        stop();
+        setClosedFor(viewerId);
+      });
+    };
+    if (channel) {
+      channel.onmessage = (event: MessageEvent<[string, unknown]>) => onEvent(...event.data);
+      navigator.locks
+        .request(name, { signal: lock.signal }, () => {
+          if (lock.signal.aborted) return;
+          listen();
+          return new Promise<void>((resolve) => (release = resolve));
+        })
+        // Aborted while waiting: this tab unmounted, changed viewer or heard `signed-out`.
+        .catch(() => {});
+    } else {
+      listen();
+    }
+    return () => {
+      stop();
+      channel?.close();
+    };
   }, [viewerId, queryClient]);
 
   return viewerId ? count.data?.unread : undefined;
