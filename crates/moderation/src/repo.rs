@@ -190,7 +190,8 @@ pub fn complaints(
     let mut audits: HashMap<ReportId, Vec<AuditEntry>> = HashMap::new();
     let actions: Vec<ActionRow> = admin_actions::table
         .filter(admin_actions::report_id.eq_any(&ids))
-        .order(admin_actions::id)
+        // Ids order only by the millisecond; the time itself has microseconds.
+        .order((admin_actions::created_at, admin_actions::id))
         .select(ActionRow::as_select())
         .load(conn)?;
     for a in actions {

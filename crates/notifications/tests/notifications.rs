@@ -151,9 +151,15 @@ async fn a_deleted_post_or_account_takes_its_notifications(db: TestDb) {
     let (ana, bob, cy) =
         (insert_user(&mut c, "Ana", "ana"), insert_user(&mut c, "Bob", "bob"), insert_user(&mut c, "Cy", "cyd"));
     let (p1, p2) = (insert_post(&mut c, ana), insert_post(&mut c, ana));
-    record(&mut c, &[event(Kind::Like, bob, ana, Some(p1))]);
-    record(&mut c, &[event(Kind::Like, cy, ana, Some(p2))]);
-    record(&mut c, &[event(Kind::Listening, cy, ana, None)]);
+    for e in [
+        event(Kind::Like, bob, ana, Some(p1)),
+        event(Kind::Like, cy, ana, Some(p2)),
+        event(Kind::Listening, cy, ana, None),
+    ] {
+        // Ids order by the millisecond: rows made within one have no order among them.
+        std::thread::sleep(Duration::from_millis(2));
+        record(&mut c, &[e]);
+    }
     diesel::delete(posts::table.filter(posts::id.eq(p1))).execute(&mut c).unwrap();
     assert_eq!(rows(&mut c, ana), vec![("other".to_owned(), cy), ("listening".to_owned(), cy)]);
     diesel::delete(users::table.filter(users::id.eq(cy))).execute(&mut c).unwrap();
