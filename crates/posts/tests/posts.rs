@@ -57,6 +57,8 @@ impl World {
     }
 
     async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<Comment, PostError> {
+        // Ids order by the millisecond: comments made within one have no order among them.
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         db::write_tx(&mut self.db.get().unwrap(), |c| posts::add_comment(c, me, post, text)).map(|c| c.comment)
     }
 
