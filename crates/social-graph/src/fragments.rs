@@ -31,7 +31,9 @@ pub fn blockers_of(viewer: UserId) -> UserIds<blocks::table, blocks::blocked_id,
     blocks::table.filter(blocks::blocked_id.eq(viewer)).select(blocks::blocker_id)
 }
 
-/// The people `viewer` listens to (the "Listened to" feed's authors).
+/// The people `viewer` listens to. (The Listened to feed does not use it as `user_id IN (...)`:
+/// at a million posts SQLite then collects and sorts every post of every listened person; see
+/// docs/posts.md, "Planner traps".)
 pub fn listened_by(viewer: UserId) -> UserIds<listens::table, listens::listener_id, listens::listened_id> {
     listens::table.filter(listens::listener_id.eq(viewer)).select(listens::listened_id)
 }

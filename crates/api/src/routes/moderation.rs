@@ -189,7 +189,7 @@ pub async fn resolve(
     id: web::Path<ReportId>,
     body: web::Json<ResolveJson>,
 ) -> Result<web::Json<ResolvedJson>, ApiError> {
-    let action = Action::parse(&body.action).map_err(crate::error::ApiError::from)?;
+    let action = Action::parse(&body.action)?;
     let decision = state.app.resolve_report(&admin.0, id.into_inner(), action).await?;
     let (message, status) = match decision.action {
         Action::DeletePost => ("Report deleted successfully", Status::Deleted),
