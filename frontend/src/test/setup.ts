@@ -1,26 +1,18 @@
-import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './server';
 
-// findBy* and waitFor wait up to 5 s (1 s by default): under a loaded machine (make test runs
-// the suites side by side) a lazy page can take longer than a second to appear.
-configure({ asyncUtilTimeout: 5000 });
+// Tests of pure logic run in Node (a `// @vitest-environment node` line at their top), the rest
+// in jsdom; only those get Testing Library and the browser's state to reset (./dom.ts).
+const dom = typeof document === 'undefined' ? null : await import('./dom');
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 
 afterEach(() => {
-  cleanup();
+  dom?.cleanup();
   vi.restoreAllMocks();
   vi.useRealTimers();
   server.resetHandlers();
-  localStorage.clear();
-  sessionStorage.clear();
-  for (const cookie of document.cookie.split(';')) {
-    const name = cookie.split('=')[0]?.trim();
-    if (name) document.cookie = `${name}=; path=/; max-age=0`;
-  }
-  window.history.replaceState(null, '', '/');
+  dom?.resetBrowserState();
 });
 
 afterAll(() => server.close());
