@@ -2,13 +2,16 @@
  * The import boundaries of src/ (docs/frontend.md, "Layout"):
  *
  * - a feature (src/features/<area>/) uses another feature only through that feature's public
- *   module, src/features/<other>/api.ts;
+ *   surface, src/features/<other>/index.ts (imported as '../<other>' or '../<other>/index'); its
+ *   api.ts, components and pages are its own;
  * - src/components/ and src/lib/ are shared by everyone, so they import no feature and nothing
  *   of the shell (src/app/);
  * - features do not import the shell either: the shell imports them (the router's pages).
  *
- * Relative paths are resolved against the importing file, so '../profiles/api' and
- * '../../profiles/api' mean the same module wherever they are written.
+ * Relative paths are resolved against the importing file, so '../profiles' and
+ * '../../profiles' mean the same module wherever they are written.
+ *
+ * That features import each other without a cycle is checked by feature-graph.test.js.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
 
@@ -20,20 +23,20 @@ function areaOf(pathInSrc) {
   return null;
 }
 
-/** 'features/profiles/api', 'features/profiles/api.ts' → true. */
+/** 'features/profiles', 'features/profiles/index', 'features/profiles/index.ts' → true. */
 function isPublicModule(pathInSrc) {
-  return /^features\/[^/]+\/api(\.tsx?)?$/.test(pathInSrc);
+  return /^features\/[^/]+(\/index(\.tsx?)?)?$/.test(pathInSrc);
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
 export default {
   meta: {
     type: 'problem',
-    docs: { description: 'Features talk to each other through api.ts; shared code imports no feature' },
+    docs: { description: 'Features talk to each other through index.ts; shared code imports no feature' },
     schema: [],
     messages: {
       internal:
-        "'{{source}}' is inside the {{other}} feature: import it through features/{{other}}/api, or move what is shared to components/ or lib/",
+        "'{{source}}' is inside the {{other}} feature: import it from features/{{other}} (its index.ts), or move what is shared to components/ or lib/",
       shared: "{{area}}/ is shared by every feature and must not import '{{source}}'",
       shell: "features must not import the shell ('{{source}}'); the shell imports them",
     },

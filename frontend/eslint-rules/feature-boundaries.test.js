@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterAll, describe, it } from 'vitest';
 import { RuleTester } from 'eslint';
 import rule from './feature-boundaries.js';
@@ -11,9 +12,12 @@ const src = '/repo/frontend/src';
 
 tester.run('feature-boundaries', rule, {
   valid: [
-    { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from '../profiles/api';" },
-    { filename: `${src}/features/search/components/row.tsx`, code: "import { x } from '../../profiles/api';" },
+    { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from '../profiles';" },
+    { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from '../profiles/index';" },
+    { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from '../profiles/index.ts';" },
+    { filename: `${src}/features/search/components/row.tsx`, code: "import { x } from '../../profiles';" },
     { filename: `${src}/features/search/components/row.tsx`, code: "import { x } from '../api';" },
+    { filename: `${src}/features/search/components/row.tsx`, code: "import { x } from '../index';" },
     { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from './components/row';" },
     { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from '../../lib/session';" },
     { filename: `${src}/features/search/search-page.tsx`, code: "import { x } from '../../components/modal';" },
@@ -24,6 +28,22 @@ tester.run('feature-boundaries', rule, {
     { filename: `${src}/features/search/search-page.tsx`, code: "import { useState } from 'react';" },
   ],
   invalid: [
+    {
+      // A feature's api.ts is its own: what others may use is re-exported by its index.ts.
+      filename: `${src}/features/search/search-page.tsx`,
+      code: "import { useListening } from '../profiles/api';",
+      errors: [{ messageId: 'internal' }],
+    },
+    {
+      filename: `${src}/features/search/components/row.tsx`,
+      code: "import { UserCardJson } from '../../profiles/api';",
+      errors: [{ messageId: 'internal' }],
+    },
+    {
+      filename: `${src}/features/comments/x.ts`,
+      code: "export { PostCard } from '../posts/components/post-card';",
+      errors: [{ messageId: 'internal' }],
+    },
     {
       filename: `${src}/features/search/search-page.tsx`,
       code: "import { ListenButton } from '../profiles/components/listen-button';",

@@ -9,7 +9,7 @@ import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { LocationProbe, currentLocation, testQueryClient } from '../test/render';
 import { AudioTrack } from '../features/player/audio-track';
 import { playTo, stubMedia } from '../features/player/test-media';
-import type { AudioItem } from '../features/posts/api';
+import type { AudioItem } from '../features/player';
 import { AppLayout } from './app-layout';
 import { Providers } from './providers';
 

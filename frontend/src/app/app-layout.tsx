@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { PageSpinner } from '../components/spinner';
-import { useNowPlayingShown } from '../features/player/api';
+import { useNowPlayingShown } from '../features/player';
 import { useForgetDeadToken } from '../lib/session';
 import { NavBar } from './nav-bar';
 import styles from './app-layout.module.css';

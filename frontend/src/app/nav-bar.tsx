@@ -12,7 +12,7 @@ import {
   UserIcon,
 } from '../components/nav-icons';
 import { Logo } from '../components/logo';
-import { UnreadBadge, unreadLabel, useUnreadCount } from '../features/notifications/api';
+import { UnreadBadge, unreadLabel, useUnreadCount } from '../features/notifications';
 import { sessionQueries, type CurrentUser } from '../lib/session';
 import {
   NAV_LINKS,

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ToastProvider } from '../components/toast';
-import { PlayerProvider } from '../features/player/api';
+import { PlayerProvider } from '../features/player';
 import { onSessionExpired } from '../lib/http';
 import { createQueryClient } from '../lib/query-client';
 import { sessionQueries } from '../lib/session';

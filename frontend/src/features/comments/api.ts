@@ -1,7 +1,7 @@
 /**
  * Comments of a post and the mention picker (spec §4 Comment posting, §5 Mentions, §7 Posts:
  * GET/POST /posts/{id}/comments, GET /posts/users/search), with their React Query factories.
- * This file is the feature's public surface: the post page shows `CommentsSection`.
+ * The feature's public surface is index.ts: the post page shows `CommentsSection`.
  *
  * Both answers depend on who asks (the server leaves out people in a block pair with the
  * viewer), so the keys carry the viewer's id. Comment keys start with ['posts', postId,
@@ -16,11 +16,8 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { ApiError, request } from '../../lib/http';
-import { postQueries, type DisplayPost, type PostPages } from '../posts/api';
 import { toDisplayComment, toDisplayComments } from './transform';
 import type { CommentJson, DisplayComment, MentionUserJson } from './types';
-
-export type { DisplayComment, MentionUserJson } from './types';
 
 /** Comments come 20 at a time (spec §9). */
 export const COMMENTS_PAGE_SIZE = 20;
@@ -164,44 +161,27 @@ export function prependCachedComment(queryClient: QueryClient, postId: string, c
   });
 }
 
-function isPostPages(data: unknown): data is PostPages {
-  return typeof data === 'object' && data !== null && Array.isArray((data as PostPages).pages);
-}
-
-/** One more comment on the post, wherever it is cached: its page and every feed or list. */
-export function countCachedComment(queryClient: QueryClient, postId: string): void {
-  const bump = (post: DisplayPost): DisplayPost => ({ ...post, comments_count: post.comments_count + 1 });
-  queryClient.setQueriesData<DisplayPost>({ queryKey: [...postQueries.details(), postId] }, (post) =>
-    post ? bump(post) : post,
-  );
-  queryClient.setQueriesData<PostPages>({ queryKey: postQueries.lists() }, (data) => {
-    if (!isPostPages(data) || !data.pages.some((page) => page.posts.some((p) => p.id === postId))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) =>
-        page.posts.some((p) => p.id === postId)
-          ? { ...page, posts: page.posts.map((p) => (p.id === postId ? bump(p) : p)) }
-          : page,
-      ),
-    };
-  });
-}
+/**
+ * What else a published comment changes in the cache: the post page counts it on the post
+ * (posts' `countCachedComment`), which this feature knows nothing of.
+ */
+export type CommentAddedHandler = (queryClient: QueryClient, postId: string) => void;
 
 export const addCommentMutationKey = (postId: string) => [...commentQueries.all(postId), 'add'] as const;
 
 /**
  * Publishing a comment (spec §4 Comment posting): the new comment goes on top of the list and
- * the post counts one more comment; when the server sends no comment back, the list is asked
+ * `onAdded` counts it on the post; when the server sends no comment back, the list is asked
  * again. The caller blocks a second submit while one is on its way (`isPending`).
  */
-export function useAddComment(postId: string) {
+export function useAddComment(postId: string, onAdded?: CommentAddedHandler) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: addCommentMutationKey(postId),
     mutationFn: (content: string) => postComment(postId, content),
     onSuccess: async (answer) => {
       const comment = answer?.comment ? toDisplayComment(answer.comment) : null;
-      countCachedComment(queryClient, postId);
+      onAdded?.(queryClient, postId);
       if (comment) {
         prependCachedComment(queryClient, postId, comment);
       } else {
@@ -210,6 +190,3 @@ export function useAddComment(postId: string) {
     },
   });
 }
-
-// Components other features show (a feature imports another only through its api.ts).
-export { CommentsSection } from './comments-section';

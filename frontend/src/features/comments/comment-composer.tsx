@@ -12,8 +12,9 @@ import {
   commentErrorMessage,
   mentionQueries,
   useAddComment,
-  type MentionUserJson,
+  type CommentAddedHandler,
 } from './api';
+import type { MentionUserJson } from './types';
 import styles from './comments.module.css';
 
 /** The input grows with its text up to this height, then scrolls (spec §9). */
@@ -53,7 +54,13 @@ export function insertMention(text: string, token: MentionToken, caret: number, 
  *
  * The box is a plain <textarea>: whatever is pasted arrives as plain text.
  */
-export function CommentComposer({ postId }: { postId: string }) {
+interface CommentComposerProps {
+  postId: string;
+  /** What else a published comment changes (the post page counts it on the post). */
+  onAdded?: CommentAddedHandler;
+}
+
+export function CommentComposer({ postId, onAdded }: CommentComposerProps) {
   const viewer = useViewer();
   const ids = useId();
   const inputId = `${ids}-input`;
@@ -69,7 +76,7 @@ export function CommentComposer({ postId }: { postId: string }) {
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
   const [active, setActive] = useState(0);
 
-  const add = useAddComment(postId);
+  const add = useAddComment(postId, onAdded);
 
   const token = mentionAt(text, caret);
   const query = useDebouncedValue(token?.query ?? '', MENTION_DEBOUNCE_MS);

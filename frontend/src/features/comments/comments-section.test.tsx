@@ -5,8 +5,8 @@ import { http, HttpResponse, delay } from 'msw';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
-import { postQueries, type DisplayPost, type PostPages } from '../posts/api';
-import { CommentsSection } from './api';
+import { countCachedComment, postQueries, type DisplayPost, type PostPages } from '../posts';
+import { CommentsSection } from './comments-section';
 import type { CommentJson, MentionUserJson } from './types';
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
@@ -81,7 +81,11 @@ function backend(options: Backend = {}) {
 }
 
 function renderSection(count = 0) {
-  return renderPage(<CommentsSection postId="42" count={count} />, { route: '/post/42', path: '/post/:postId' });
+  // As the post page shows it: a new comment is counted on the post.
+  return renderPage(<CommentsSection postId="42" count={count} onCommentAdded={countCachedComment} />, {
+    route: '/post/42',
+    path: '/post/:postId',
+  });
 }
 
 const input = () => screen.getByRole('textbox', { name: 'Write a comment' });

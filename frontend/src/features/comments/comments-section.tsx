@@ -5,7 +5,7 @@ import { Alert } from '../../components/alert';
 import { Spinner } from '../../components/spinner';
 import { useViewer, type SignInState } from '../../lib/session';
 import type { DisplayComment } from './types';
-import { COMMENT_MESSAGES, commentQueries, commentsLoadErrorMessage } from './api';
+import { COMMENT_MESSAGES, commentQueries, commentsLoadErrorMessage, type CommentAddedHandler } from './api';
 import { CommentComposer } from './comment-composer';
 import { CommentList } from './comment-list';
 import styles from './comments.module.css';
@@ -30,13 +30,15 @@ interface CommentsSectionProps {
   count?: number;
   /** The heading's id, for a control elsewhere that jumps here. */
   headingId?: string;
+  /** What else a published comment changes in the cache (the post page counts it on the post). */
+  onCommentAdded?: CommentAddedHandler;
 }
 
 /**
  * The comments of a post (spec §2 Post page): the composer (or a 'Sign in to comment' prompt
  * for guests), then the comments newest first, 20 at a time with 'Load More Comments'.
  */
-export function CommentsSection({ postId, count, headingId = 'comments-heading' }: CommentsSectionProps) {
+export function CommentsSection({ postId, count, headingId = 'comments-heading', onCommentAdded }: CommentsSectionProps) {
   const viewer = useViewer();
   const viewerId = viewer === undefined ? undefined : (viewer?.id ?? null);
   const list = useInfiniteQuery(commentQueries.list(postId, viewerId));
@@ -66,7 +68,7 @@ export function CommentsSection({ postId, count, headingId = 'comments-heading' 
         ) : null}
       </h2>
 
-      {viewer === undefined ? null : viewer ? <CommentComposer postId={postId} /> : <SignInToComment />}
+      {viewer === undefined ? null : viewer ? <CommentComposer postId={postId} onAdded={onCommentAdded} /> : <SignInToComment />}
 
       {list.isPending ? (
         <div className={styles.center}>

@@ -5,7 +5,7 @@ import { Alert } from '../../components/alert';
 import { SESSION_EXPIRED_MESSAGE, onSessionExpired } from '../../lib/http';
 import { useGoToSignIn } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
-import { FeedList, POST_MESSAGES, postQueries, useViewerId } from '../posts/api';
+import { FeedList, POST_MESSAGES, postQueries, useViewerId } from '../posts';
 import styles from './home-page.module.css';
 
 export type FeedTab = 'for-you' | 'listened-to';

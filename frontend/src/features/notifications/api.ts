@@ -1,8 +1,8 @@
 /**
  * Notifications (spec §2, §3, §7, §8): the wire types, the query keys, and the unread count the
- * nav bar keeps live with its badge. This is the feature's public surface, and the nav bar makes
- * it part of the first load (docs/frontend.md, "First load"), so it holds only what the badge
- * needs: the list, marking read and the page (list.ts, notifications-page.tsx) are a lazy chunk.
+ * nav bar keeps live with its badge. The nav bar makes it part of the first load (docs/frontend.md,
+ * "First load"), so it holds only what the badge needs: the list, marking read and the page
+ * (list.ts, notifications-page.tsx) are a lazy chunk.
  *
  * Every key carries the viewer's id: a list or a count belongs to whoever asked.
  */
@@ -169,5 +169,3 @@ export function useUnreadCount(viewerId: string | null | undefined): number | un
 
   return viewerId ? count.data?.unread : undefined;
 }
-
-export { UnreadBadge, unreadLabel } from './components/unread-badge';

@@ -10,6 +10,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { ApiError, request } from '../../lib/http';
+import { patchPagedItems } from '../../lib/paged-items';
 import { getToken } from '../../lib/token-storage';
 import { notificationQueries, type NotificationJson, type UnreadJson } from './api';
 
@@ -59,17 +60,12 @@ export function notificationList(viewerId: string | null | undefined) {
 
 /** Marks the cached rows `which` picks as read; true when one of them was unread. */
 function markCachedRead(queryClient: QueryClient, which: (n: NotificationJson) => boolean): boolean {
-  let changed = false;
-  queryClient.setQueriesData<NotificationPages>({ queryKey: notificationQueries.lists() }, (data) => {
-    if (!data?.pages.some((page) => page.some((n) => !n.read && which(n)))) return data;
-    changed = true;
-    // Pages without such a row stay the same objects.
-    const pages = data.pages.map((page) =>
-      page.some((n) => !n.read && which(n)) ? page.map((n) => (!n.read && which(n) ? { ...n, read: true } : n)) : page,
-    );
-    return { ...data, pages };
-  });
-  return changed;
+  return patchPagedItems(
+    queryClient,
+    notificationQueries.lists(),
+    (n: NotificationJson) => !n.read && which(n),
+    (n) => ({ ...n, read: true }),
+  );
 }
 
 function setCachedUnread(queryClient: QueryClient, next: (unread: number) => number): void {

@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderPage } from '../../test/render';
-import type { AudioItem } from '../posts/api';
 import { AudioTrack } from './audio-track';
+import type { AudioItem } from './player-store';
 import { fire, playTo, setDuration, stubMedia } from './test-media';
 
 function item(overrides: Partial<AudioItem> = {}): AudioItem {

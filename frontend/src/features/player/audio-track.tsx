@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
-import type { AudioItem } from '../posts/api';
 import { CoverArt } from './cover-art';
 import { formatLength, formatTime } from './format-time';
 import { PauseIcon, PlayIcon } from './player-icons';
-import { PLAY_FAILED, type PlayerTrack } from './player-store';
+import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
 import { usePlayerActions, usePlayerSelector, usePlayerTime, useTrackStatus } from './use-player';
 import { Waveform } from './waveform';

@@ -9,6 +9,22 @@
  * the now-playing bar listen to it.
  */
 
+/**
+ * A track as an audio post shows it (spec §3 "Displayed post model"; posts turn the wire's items
+ * into these): what AudioTrack shows and plays.
+ */
+export interface AudioItem {
+  title: string;
+  artist: string;
+  coverUrl: string | null;
+  /** m:ss, default '0:00' */
+  duration: string;
+  durationSeconds: number | null;
+  url: string;
+  /** Decoded peaks (min,max pairs), or null. */
+  peaks: Int8Array | null;
+}
+
 /** The track being played: a displayed audio item plus where it came from. */
 export interface PlayerTrack {
   postId: string;

@@ -1,8 +1,7 @@
 /**
  * Calls of the posts area (spec §7 Posts; docs/posts.md): feeds, a person's posts, one post,
- * like and delete, with their React Query factories. This file is the feature's public surface:
- * profiles list a person's posts through `postQueries.byUser` and show them with `PostCard`, home
- * shows the feeds with `FeedList`.
+ * like and delete, with their React Query factories. What other features may use of it is
+ * re-exported by index.ts, the feature's public surface.
  *
  * Answers depend on who asks (`user_liked`, and a blocked pair never sees each other's posts),
  * so every list and the detail carry the viewer's id in their key. Lists wait for the session
@@ -18,13 +17,10 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { ApiError, SESSION_EXPIRED_MESSAGE, request } from '../../lib/http';
+import { patchPagedItems } from '../../lib/paged-items';
 import { useViewer } from '../../lib/session';
 import { toDisplayPosts, toDisplayPost } from './transform';
 import type { DisplayPost, LikeJson, PostJson } from './types';
-
-// The wire and display types (types.ts): other features read posts and comments through here.
-export type * from './types';
-export { toDisplayPost } from './transform';
 
 /** Feed and profile post pages hold 10 posts (spec §9). */
 export const POSTS_PAGE_SIZE = 10;
@@ -188,37 +184,35 @@ export const postQueries = {
 
 type PostPatch = Partial<Pick<DisplayPost, 'user_liked' | 'likes_count' | 'comments_count'>>;
 
-function isPostPages(data: unknown): data is PostPages {
-  return typeof data === 'object' && data !== null && Array.isArray((data as PostPages).pages);
-}
-
 /**
  * Changes one post wherever it is cached: every page of every feed and person's list, and its
  * detail. Pages that do not hold it stay the same objects, so only its card renders again.
  */
-export function patchCachedPost(queryClient: QueryClient, postId: string, patch: PostPatch): void {
-  queryClient.setQueriesData<PostPages>({ queryKey: postQueries.lists() }, (data) => {
-    if (!isPostPages(data)) return data;
-    let changed = false;
-    const pages = data.pages.map((page) => {
-      if (!page.posts.some((p) => p.id === postId)) return page;
-      changed = true;
-      return { ...page, posts: page.posts.map((p) => (p.id === postId ? { ...p, ...patch } : p)) };
-    });
-    return changed ? { ...data, pages } : data;
-  });
-  queryClient.setQueriesData<DisplayPost>({ queryKey: [...postQueries.details(), postId] }, (post) =>
-    post ? { ...post, ...patch } : post,
-  );
+export function patchCachedPost(
+  queryClient: QueryClient,
+  postId: string,
+  patch: PostPatch | ((post: DisplayPost) => PostPatch),
+): void {
+  const isIt = (post: DisplayPost) => post.id === postId;
+  const apply = (post: DisplayPost): DisplayPost => ({ ...post, ...(typeof patch === 'function' ? patch(post) : patch) });
+  patchPagedItems(queryClient, postQueries.lists(), isIt, apply, { pageField: 'posts' });
+  patchPagedItems(queryClient, [...postQueries.details(), postId], isIt, apply);
 }
 
 /** Takes a deleted post out of every cached list and forgets its detail. */
 export function removeCachedPost(queryClient: QueryClient, postId: string): void {
-  queryClient.setQueriesData<PostPages>({ queryKey: postQueries.lists() }, (data) => {
-    if (!isPostPages(data) || !data.pages.some((page) => page.posts.some((p) => p.id === postId))) return data;
-    return { ...data, pages: data.pages.map((page) => ({ ...page, posts: page.posts.filter((p) => p.id !== postId) })) };
+  patchPagedItems(queryClient, postQueries.lists(), (post: DisplayPost) => post.id === postId, () => null, {
+    pageField: 'posts',
   });
   queryClient.removeQueries({ queryKey: [...postQueries.details(), postId] });
+}
+
+/**
+ * One more comment on the post, wherever it is cached. The post page passes it to the comments
+ * section (`onCommentAdded`), which knows nothing of posts.
+ */
+export function countCachedComment(queryClient: QueryClient, postId: string): void {
+  patchCachedPost(queryClient, postId, (post) => ({ comments_count: post.comments_count + 1 }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,7 +287,3 @@ export function useDeletePost() {
     onSuccess: (_answer, postId) => removeCachedPost(queryClient, postId),
   });
 }
-
-// Components other features show (a feature imports another only through its api.ts).
-export { PostCard } from './components/post-card';
-export { FeedList } from './components/feed-list';

@@ -184,6 +184,24 @@ describe('PostPage', () => {
     expect(calls.post).toBe(1);
   });
 
+  it('counts a comment published here on the post at once', async () => {
+    signedInAs(ADA);
+    backend(lyricsPost);
+    server.use(
+      http.post(api('/posts/:id/comments'), () =>
+        HttpResponse.json(
+          { comment: { id: '9', content: 'Lovely', created_at: new Date().toISOString(), author_id: ADA.id, author_login: ADA.login } },
+          { status: 201 },
+        ),
+      ),
+    );
+    renderPost();
+    const article = await screen.findByRole('article', { name: 'Post by Ben' });
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'Lovely{Enter}');
+    expect(await within(article).findByRole('button', { name: 'Comments, 3 comments' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: /^Comments/ })).toHaveTextContent('3');
+  });
+
   it("says 'No post ID provided' without one", async () => {
     signedInAs(null);
     renderPage(<PostPage />, { route: '/post/', path: '*' });

@@ -6,9 +6,9 @@ import { PageSpinner } from '../../components/spinner';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
-import { CommentsSection } from '../comments/api';
-import { ScoreView } from '../scores/api';
-import { POST_MESSAGES, postQueries } from './api';
+import { CommentsSection } from '../comments';
+import { ScoreView } from '../scores';
+import { POST_MESSAGES, countCachedComment, postQueries } from './api';
 import { LikeButton, formatCount } from './components/like-button';
 import { PostCard } from './components/post-card';
 import { PostHeader } from './components/post-header';
@@ -223,7 +223,12 @@ export function PostPage() {
     body = (
       <>
         <PostDetail post={post.data} onDeleted={() => void navigate('/home', { replace: true })} />
-        <CommentsSection postId={post.data.id} count={post.data.comments_count} headingId={COMMENTS_HEADING_ID} />
+        <CommentsSection
+          postId={post.data.id}
+          count={post.data.comments_count}
+          headingId={COMMENTS_HEADING_ID}
+          onCommentAdded={countCachedComment}
+        />
       </>
     );
   }

@@ -1,8 +1,12 @@
 /**
- * Wire types of the posts area (spec §3 Post, Comment; docs/posts.md) and the displayed models
+ * Wire types of the posts area (spec §3 Post; docs/posts.md) and the displayed models
  * the screens show (spec §3 "Displayed post model"). Wire data is turned into display data once,
  * in transform.ts.
  */
+import type { AudioItem } from '../player';
+
+/** An audio post's track: the player's to show and play (features/player). */
+export type { AudioItem };
 
 export type PostType = 'media' | 'audio' | 'musicxml' | 'lyrics';
 
@@ -80,35 +84,6 @@ export interface LikeJson {
   likes_count?: number;
 }
 
-export interface MentionJson {
-  user_id: string;
-  login: string;
-  name: string;
-  avatar_url: string | null;
-}
-
-export interface CommentJson {
-  id: string;
-  content?: string | null;
-  text?: string | null;
-  created_at: string;
-  user?: { id: string; name: string | null; login: string | null; avatar_url: string | null; role: string | null };
-  author_id?: string;
-  author_name?: string | null;
-  author_login?: string | null;
-  author_avatar_url?: string | null;
-  author_role?: string | null;
-  mentions?: MentionJson[] | null;
-}
-
-/** GET /posts/users/search (the mention picker). */
-export interface MentionUserJson {
-  id: string;
-  login: string;
-  name: string;
-  avatar_url: string | null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Displayed models (spec §3)
 
@@ -122,18 +97,6 @@ export interface MediaItem {
   width: number | null;
   height: number | null;
   poster: string | null;
-}
-
-export interface AudioItem {
-  title: string;
-  artist: string;
-  coverUrl: string | null;
-  /** m:ss, default '0:00' */
-  duration: string;
-  durationSeconds: number | null;
-  url: string;
-  /** Decoded peaks (min,max pairs), or null. */
-  peaks: Int8Array | null;
 }
 
 export interface MusicXmlItem {
@@ -170,15 +133,3 @@ export type DisplayPost =
   | (DisplayPostBase & { type: 'audio'; content: AudioItem[] })
   | (DisplayPostBase & { type: 'musicxml'; content: MusicXmlItem[] })
   | (DisplayPostBase & { type: 'lyrics'; content: LyricsContent });
-
-export interface DisplayComment {
-  id: string;
-  content: string;
-  createdAt: string;
-  authorId: string;
-  authorName: string;
-  authorLogin: string;
-  authorAvatarUrl: string | null;
-  authorRole: string | null;
-  mentions: MentionJson[];
-}

@@ -1,7 +1,7 @@
 /**
  * Calls of the profiles area (spec §7 Profiles: profile, stats, listening, blocks, avatar) and
- * their React Query factories. This file is the feature's public surface: search reads the
- * listening list and toggles listening through it, settings lists and unblocks blocked users.
+ * their React Query factories. What search and Settings use of it is re-exported by index.ts,
+ * the feature's public surface.
  *
  * Queries that depend on who is asking carry the viewer's id in their key, so a different
  * account signing in on the same tab never sees the previous one's lists. Each query names the
@@ -10,6 +10,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type MutateOptions } from '@tanstack/react-query';
 import { ApiError, NetworkError, request } from '../../lib/http';
+import { patchPagedItems } from '../../lib/paged-items';
 import { sessionQueries, useGoToSignIn, useSessionCheck, useViewer, type CurrentUser } from '../../lib/session';
 
 // ---------------------------------------------------------------------------------------------
@@ -337,9 +338,7 @@ export function useBlockToggle() {
         block,
       );
       if (!block) {
-        queryClient.setQueriesData<UserCardJson[]>({ queryKey: profileQueries.allBlocks() }, (list) =>
-          list?.filter((u) => String(u.id) !== userId),
-        );
+        patchPagedItems(queryClient, profileQueries.allBlocks(), (u: UserCardJson) => String(u.id) === userId, () => null);
       }
     },
   });

@@ -10,7 +10,7 @@ import { PROFILE_ERRORS, profileQueries } from './api';
 import { readProfileDraft } from './profile-draft';
 import { EditProfileModal } from './components/edit-profile-modal';
 import { ProfileHeader } from './components/profile-header';
-import { PostCard } from '../posts/api';
+import { PostCard } from '../posts';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';

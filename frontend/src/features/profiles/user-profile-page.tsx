@@ -11,7 +11,7 @@ import { profileQueries, type Profile } from './api';
 import { BlockMenu } from './components/block-menu';
 import { ListenButton } from './components/listen-button';
 import { ProfileHeader } from './components/profile-header';
-import { PostCard } from '../posts/api';
+import { PostCard } from '../posts';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';

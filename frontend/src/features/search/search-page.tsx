@@ -9,7 +9,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { sessionQueries } from '../../lib/session';
 import { ApiError } from '../../lib/http';
-import { LISTEN_MESSAGES, LISTEN_STATES, useListenAction, useListening, type ListeningState } from '../profiles/api';
+import { LISTEN_MESSAGES, LISTEN_STATES, useListenAction, useListening, type ListeningState } from '../profiles';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
 import styles from './search-page.module.css';
 

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
 import { renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
-import type { UserCardJson } from '../profiles/api';
+import type { UserCardJson } from '../profiles';
 import { BlockedUsersSection } from './blocked-users-section';
 
 const ben: UserCardJson = { id: '200', name: 'Ben', login: 'ben', avatar_url: null, tag_id: null };

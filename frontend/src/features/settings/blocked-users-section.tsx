@@ -6,7 +6,7 @@ import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
 import { ApiError } from '../../lib/http';
 import { sessionQueries } from '../../lib/session';
-import { BLOCKED_LIST_SIGN_IN, profileQueries, useBlockToggle, type UserCardJson } from '../profiles/api';
+import { BLOCKED_LIST_SIGN_IN, profileQueries, useBlockToggle, type UserCardJson } from '../profiles';
 import styles from './blocked-users-section.module.css';
 
 export const BLOCKED_MESSAGES = {

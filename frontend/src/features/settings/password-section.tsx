@@ -9,7 +9,7 @@ import { useToast } from '../../components/toast';
 import { ApiError } from '../../lib/http';
 import { confirmationError, isPasswordRuleDetail, newPasswordError } from '../../lib/password-rules';
 import { useViewer } from '../../lib/session';
-import { useChangePassword } from '../auth/api';
+import { useChangePassword } from '../auth';
 import styles from './password-section.module.css';
 
 export const PASSWORD_MESSAGES = {

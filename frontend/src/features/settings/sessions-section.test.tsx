@@ -7,7 +7,7 @@ import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { clearFarewell, peekFarewell } from '../../lib/session';
 import { getToken } from '../../lib/token-storage';
-import type { SessionJson } from '../auth/api';
+import type { SessionJson } from '../auth';
 import { SessionsSection } from './sessions-section';
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();

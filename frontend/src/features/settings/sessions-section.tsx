@@ -8,7 +8,7 @@ import { Spinner } from '../../components/spinner';
 import { formatRelativeTime } from '../../lib/format';
 import { ApiError } from '../../lib/http';
 import { sessionQueries } from '../../lib/session';
-import { authQueries, useEndSession, useLogOutEverywhere, type SessionJson } from '../auth/api';
+import { authQueries, useEndSession, useLogOutEverywhere, type SessionJson } from '../auth';
 import styles from './sessions-section.module.css';
 
 export const SESSIONS_MESSAGES = {

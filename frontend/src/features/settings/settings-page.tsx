@@ -5,7 +5,7 @@ import { ArrowRightIcon, LogOutIcon, SparkIcon, TrashIcon } from '../../componen
 import { Spinner } from '../../components/spinner';
 import { StarterPlanCard } from '../../components/starter-plan-card';
 import { usePageTitle } from '../../lib/use-page-title';
-import { useDeleteAccount, useLogOut } from '../auth/api';
+import { useDeleteAccount, useLogOut } from '../auth';
 import { AdminSection } from './admin-section';
 import { BlockedUsersSection } from './blocked-users-section';
 import { PasswordSection } from './password-section';

@@ -13,7 +13,7 @@ import { FeedList } from './feed-list';
 import { PostCard } from './post-card';
 
 // The player is its own feature (with its own tests); here it only has to be handed each track.
-vi.mock('../../player/api', async (importOriginal) => ({
+vi.mock('../../player', async (importOriginal) => ({
   ...(await importOriginal<Record<string, unknown>>()),
   AudioTrack: ({ postId, track, index }: { postId: string; track: AudioItem; index: number }) => (
     <p data-testid="audio-track">{`${postId} #${index} ${track.title} by ${track.artist} (${track.duration})`}</p>

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { AudioTrack } from '../../player/api';
+import { AudioTrack } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
 import { MediaGrid } from './media-grid';

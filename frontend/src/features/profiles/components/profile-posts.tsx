@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { LyricsIcon } from '../../../components/icons';
 import { LoadMoreButton } from '../../../components/load-more-button';
 import { Spinner } from '../../../components/spinner';
-import { POST_MESSAGES, postQueries, postsErrorMessage, useViewerId, type DisplayPost } from '../../posts/api';
+import { POST_MESSAGES, postQueries, postsErrorMessage, useViewerId, type DisplayPost } from '../../posts';
 import styles from './profile-posts.module.css';
 
 export const PROFILE_POSTS_MESSAGES = {

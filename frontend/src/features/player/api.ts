@@ -1,9 +1,0 @@
-/**
- * The player's public module (docs/frontend.md, "Boundaries"): other features render a post's
- * tracks with AudioTrack and may read what is playing; the shell mounts the provider. The
- * now-playing bar is not here: the shell loads it on demand, the first time something plays.
- */
-export { AudioTrack } from './audio-track';
-export { PlayerProvider } from './player-context';
-export { PLAY_FAILED, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
-export { useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';

@@ -1,0 +1,17 @@
+/**
+ * The posts feature's public surface (docs/frontend.md, "Boundaries"): other features import
+ * posts only from here. Home shows the feeds with `FeedList`; profiles list a person's posts
+ * through `postQueries.byUser` and show them with `PostCard`. `countCachedComment` is what the
+ * post page hands the comments section, which knows nothing of posts.
+ */
+export {
+  POST_MESSAGES,
+  countCachedComment,
+  postQueries,
+  postsErrorMessage,
+  useViewerId,
+  type PostPages,
+} from './api';
+export type { DisplayPost } from './types';
+export { FeedList } from './components/feed-list';
+export { PostCard } from './components/post-card';
