@@ -132,14 +132,6 @@ export const PencilIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const MoreIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="5" cy="12" r="1.4" fill="currentColor" />
-    <circle cx="12" cy="12" r="1.4" fill="currentColor" />
-    <circle cx="19" cy="12" r="1.4" fill="currentColor" />
-  </Icon>
-);
-
 export const UserPlusIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M16 21v-2a4 4 0 0 0-4-4H6a4 4 0 0 0-4 4v2" />

@@ -18,14 +18,6 @@ export const CommentIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const DotsIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <circle cx="5" cy="12" r="1.4" fill="currentColor" />
-    <circle cx="12" cy="12" r="1.4" fill="currentColor" />
-    <circle cx="19" cy="12" r="1.4" fill="currentColor" />
-  </Icon>
-);
-
 export const BinIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M3 6h18M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2m3 0v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6" />

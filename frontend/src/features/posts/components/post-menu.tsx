@@ -1,13 +1,13 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { Menu } from '../../../components/menu';
 import { useToast } from '../../../components/toast';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
 import { useGoToSignIn, useViewer } from '../../../lib/session';
 import { getToken } from '../../../lib/token-storage';
 import { POST_MESSAGES, useDeletePost } from '../api';
 import type { DisplayPost } from '../types';
-import { BinIcon, DotsIcon, FlagIcon } from './post-icons';
+import { BinIcon, FlagIcon } from './post-icons';
 import { SignInPrompt } from './sign-in-prompt';
-import styles from './post-menu.module.css';
 
 // The dialogs come with their first use: cards are on the first screen, deleting and reporting
 // are rare. The Report dialog is fetched as soon as its item is pointed at or focused.
@@ -19,7 +19,6 @@ const prefetchReportDialog = () => void loadReportDialog();
 export const POST_MENU_WORDS = {
   delete: 'Delete post',
   report: 'Report',
-  cancel: 'Cancel',
   confirmTitle: 'Delete this post?',
   confirmMessage: 'It will be removed from your profile and from every feed. This cannot be undone.',
   confirm: 'Delete',
@@ -55,71 +54,17 @@ interface OptionsMenuProps {
 }
 
 function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
-  const menuId = useId();
   const toasts = useToast();
   const goToSignIn = useGoToSignIn();
   const remove = useDeletePost();
-  const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<'confirm' | 'report' | null>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
-  const dialogShown = useRef(false);
-
-  useEffect(() => {
-    // The menu closed when a dialog opened: focus comes back to its button after.
-    if (dialog) dialogShown.current = true;
-    else if (dialogShown.current) {
-      dialogShown.current = false;
-      triggerRef.current?.focus();
-    }
-  }, [dialog]);
-
-  useEffect(() => {
-    if (!open) return;
-    const items = () => Array.from(rootRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-    items()[0]?.focus();
-    const onPointer = (event: MouseEvent | TouchEvent) => {
-      if (rootRef.current && !rootRef.current.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        triggerRef.current?.focus();
-        return;
-      }
-      if (event.key === 'Tab') {
-        setOpen(false);
-        return;
-      }
-      if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-      const list = items();
-      const index = list.indexOf(document.activeElement as HTMLElement);
-      event.preventDefault();
-      list[(index + (event.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length]?.focus();
-    };
-    document.addEventListener('mousedown', onPointer);
-    document.addEventListener('touchstart', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onPointer);
-      document.removeEventListener('touchstart', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
-  function close() {
-    setOpen(false);
-    triggerRef.current?.focus();
-  }
 
   function startReport() {
     // Reporting needs an access token (spec §5): a guest is asked to sign in instead.
     if (guest || !getToken()) {
-      close();
       toasts.show(<SignInPrompt text={POST_MESSAGES.authRequired} onSignIn={() => goToSignIn()} />);
       return;
     }
-    setOpen(false);
     setDialog('report');
   }
 
@@ -144,53 +89,24 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
   }
 
   return (
-    <div className={styles.root} ref={rootRef}>
-      <button
-        ref={triggerRef}
-        type="button"
-        className={styles.trigger}
-        aria-label="Post options"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <DotsIcon size={20} />
-      </button>
-      {open ? (
-        <div id={menuId} role="menu" aria-label="Post options" className={styles.menu}>
-          {isAuthor ? (
-            <button
-              type="button"
-              role="menuitem"
-              className={`${styles.item} ${styles.danger}`}
-              onClick={() => {
-                // The confirmation takes over (and shows 'Deleting...' while it works).
-                setOpen(false);
-                setDialog('confirm');
-              }}
-            >
-              <BinIcon size={18} />
-              {POST_MENU_WORDS.delete}
-            </button>
-          ) : (
-            <button
-              type="button"
-              role="menuitem"
-              className={styles.item}
-              onClick={startReport}
-              onPointerEnter={guest ? undefined : prefetchReportDialog}
-              onFocus={guest ? undefined : prefetchReportDialog}
-            >
-              <FlagIcon size={18} />
-              {POST_MENU_WORDS.report}
-            </button>
-          )}
-          <button type="button" role="menuitem" className={styles.item} onClick={close}>
-            {POST_MENU_WORDS.cancel}
-          </button>
-        </div>
-      ) : null}
+    <Menu
+      label="Post options"
+      items={[
+        // The confirmation takes over (and shows 'Deleting...' while it works).
+        isAuthor && {
+          label: POST_MENU_WORDS.delete,
+          icon: <BinIcon size={18} />,
+          danger: true,
+          onSelect: () => setDialog('confirm'),
+        },
+        !isAuthor && {
+          label: POST_MENU_WORDS.report,
+          icon: <FlagIcon size={18} />,
+          onSelect: startReport,
+          onIntent: guest ? undefined : prefetchReportDialog,
+        },
+      ]}
+    >
       {dialog === 'confirm' ? (
         <Suspense fallback={null}>
           <ConfirmDialog
@@ -209,6 +125,6 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
           <ReportDialog postId={postId} onClose={() => setDialog(null)} />
         </Suspense>
       ) : null}
-    </div>
+    </Menu>
   );
 }
