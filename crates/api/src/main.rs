@@ -1,5 +1,6 @@
-//! `selfsound [serve|migrate|seed|admin]`: serve the app (default), bring the database up to
-//! date, fill it with made-up data, or grant and revoke the admin role.
+//! `selfsound [serve|migrate|seed|admin|openapi]`: serve the app (default), bring the database
+//! up to date, fill it with made-up data, grant and revoke the admin role, or print the API's
+//! OpenAPI document.
 
 use std::io::IsTerminal;
 use std::net::TcpListener;
@@ -8,13 +9,14 @@ use std::process::ExitCode;
 use api::config::Config;
 use tracing_subscriber::EnvFilter;
 
-const USAGE: &str = "usage: selfsound [serve|migrate|seed|admin]\n\
+const USAGE: &str = "usage: selfsound [serve|migrate|seed|admin|openapi]\n\
   serve    run migrations, then serve the API and the web app (default)\n\
   migrate  run migrations and exit\n\
   seed [--users N] [--posts M]\n\
            fill the database with made-up people and posts (benchmarks, demos)\n\
   admin grant EMAIL | admin revoke EMAIL\n\
            give the account with this e-mail address the admin role, or take it away\n\
+  openapi  print the API's OpenAPI document (what /openapi.json serves) and exit\n\
 Configuration comes from the environment; see README.md.";
 
 fn main() -> ExitCode {
@@ -23,6 +25,19 @@ fn main() -> ExitCode {
         .with_ansi(std::io::stdout().is_terminal())
         .init();
     let command = std::env::args().nth(1).unwrap_or_else(|| "serve".into());
+    if command == "openapi" {
+        // Needs no configuration: the document is made from the handlers alone.
+        return match api::openapi::document().to_pretty_json() {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("selfsound: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let config = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {

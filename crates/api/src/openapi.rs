@@ -14,6 +14,7 @@ use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi as Document, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::AppExt;
 
 use crate::error::Detail;
 
@@ -102,6 +103,17 @@ pub fn complete(mut doc: Document) -> Document {
         }
     }
     doc
+}
+
+/// The finished document, without serving anything: what `selfsound openapi` prints and the
+/// web app's wire types are generated from.
+pub fn document() -> Document {
+    let (_, doc) = actix_web::App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .configure(crate::routes::configure)
+        .split_for_parts();
+    complete(doc)
 }
 
 /// Serves the finished document.

@@ -1,30 +1,23 @@
 //! The one reader of multipart uploads. It enforces every limit *while streaming* — the size of
 //! each file, the number of files, the size of the whole body — and refuses at the chunk that
 //! crosses a limit, so memory per upload stays bounded whatever is sent. Each file goes where
-//! its rule says: into memory (small files a parser reads whole), to a temporary file (parsers
-//! that need to seek), or straight into storage under a key chosen from its first bytes. If the
-//! request fails halfway, whatever was written is removed before the error is answered.
+//! its rule says: into memory (small files a parser reads whole) or to a temporary file (files
+//! of any size, which parsers may seek, and which storage then streams from disk). If the request
+//! fails halfway, its temporary files are deleted (on drop) before the error is answered.
 //!
-//! actix-multipart 0.8's parser buffers at most 64 KiB of a field; storage sends parts of
-//! bounded size with backpressure (`storage::Upload`).
+//! actix-multipart 0.8's parser buffers at most 64 KiB of a field.
 
 use std::io::Write;
-use std::sync::Arc;
 
 use actix_multipart::{Multipart, MultipartError};
 use actix_web::HttpRequest;
 use actix_web::http::header;
 use bytes::{Bytes, BytesMut};
 use futures_util::TryStreamExt;
-use storage::Storage;
 
 use crate::error::{ApiError, clip};
 
-/// Picks the storage key of a streamed file from its first bytes (at most [`SNIFF_BYTES`]), or
-/// refuses the file (e.g. 415 for bytes of an unaccepted kind).
-pub type KeyFor = Arc<dyn Fn(&[u8]) -> Result<String, ApiError> + Send + Sync>;
-
-/// How much of a file is gathered before its key is chosen: enough for every signature we sniff.
+/// How much of a file is gathered before it is judged: enough for every signature we sniff.
 pub const SNIFF_BYTES: usize = 4096;
 
 /// Judges a file by its first bytes (at most [`SNIFF_BYTES`], or all of a shorter file), given
@@ -37,10 +30,8 @@ pub type Narrow = fn(&[u8], &str) -> Result<Option<(u64, String)>, ApiError>;
 pub enum Sink {
     /// Kept in memory; fine for files of a few megabytes that are read whole anyway.
     Memory,
-    /// A temporary file, deleted when dropped; for parsers that seek.
+    /// A temporary file, deleted when dropped; for large files and parsers that seek.
     TempFile,
-    /// Streamed into storage in parts, under the key the function picks.
-    Storage(KeyFor),
 }
 
 /// One kind of file field.
@@ -66,10 +57,10 @@ pub struct UploadRules {
     pub texts: Vec<&'static str>,
     /// Most files in one request, with the detail for one more.
     pub max_files: usize,
-    pub too_many_files: &'static str,
+    pub too_many_files: String,
     /// The whole body's limit in bytes, with the detail for crossing it.
     pub max_total: u64,
-    pub total_too_large: &'static str,
+    pub total_too_large: String,
 }
 
 /// The most a text field may hold, and how many there may be: titles and captions are short.
@@ -81,7 +72,6 @@ const FRAMING_ALLOWANCE: u64 = 64 * 1024;
 pub enum FileBody {
     Memory(Bytes),
     TempFile(tempfile::NamedTempFile),
-    Stored { key: String },
 }
 
 pub struct ReceivedFile {
@@ -104,18 +94,6 @@ impl Received {
     pub fn texts(&self, field: &str) -> impl Iterator<Item = &str> {
         self.texts.iter().filter(move |(f, _)| *f == field).map(|(_, v)| v.as_str())
     }
-
-    /// Removes what went to storage, for a request that failed after reading (e.g. its
-    /// transaction did not commit). Temporary files go when dropped.
-    pub async fn discard(self, storage: &Storage) {
-        for file in self.files {
-            if let FileBody::Stored { key } = file.body
-                && let Err(e) = storage.delete(&key).await
-            {
-                tracing::warn!(error = %values::error_chain(&e), %key, "could not remove an abandoned upload");
-            }
-        }
-    }
 }
 
 fn multipart_error(e: MultipartError) -> ApiError {
@@ -132,45 +110,31 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ApiError {
     ApiError::new(values::ErrorKind::Internal, format!("{what}: {e}"))
 }
 
-/// Reads a multipart request under `rules`. On any error, what was already stored is removed.
-pub async fn read(
-    req: &HttpRequest,
-    form: Multipart,
-    rules: &UploadRules,
-    storage: &Storage,
-) -> Result<Received, ApiError> {
+/// Reads a multipart request under `rules`. On any error, what was already received is dropped
+/// (temporary files are deleted).
+pub async fn read(req: &HttpRequest, form: Multipart, rules: &UploadRules) -> Result<Received, ApiError> {
     let declared =
         req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > rules.max_total + FRAMING_ALLOWANCE) {
         // Refused before a byte is read.
-        return Err(ApiError::too_large(rules.total_too_large));
+        return Err(ApiError::too_large(rules.total_too_large.clone()));
     }
     let mut received = Received::default();
-    match read_into(form, rules, storage, &mut received).await {
-        Ok(()) => Ok(received),
-        Err(e) => {
-            received.discard(storage).await;
-            Err(e)
-        }
-    }
+    read_into(form, rules, &mut received).await?;
+    Ok(received)
 }
 
-async fn read_into(
-    mut form: Multipart,
-    rules: &UploadRules,
-    storage: &Storage,
-    received: &mut Received,
-) -> Result<(), ApiError> {
+async fn read_into(mut form: Multipart, rules: &UploadRules, received: &mut Received) -> Result<(), ApiError> {
     let mut total: u64 = 0;
     let mut count_total = |n: usize| -> Result<(), ApiError> {
         total += n as u64;
-        if total > rules.max_total { Err(ApiError::too_large(rules.total_too_large)) } else { Ok(()) }
+        if total > rules.max_total { Err(ApiError::too_large(rules.total_too_large.clone())) } else { Ok(()) }
     };
     while let Some(mut field) = form.try_next().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
         if let Some(rule) = rules.files.iter().find(|r| r.field == name) {
             if received.files.len() >= rules.max_files {
-                return Err(ApiError::too_large(rules.too_many_files));
+                return Err(ApiError::too_large(rules.too_many_files.clone()));
             }
             let file_name = field
                 .content_disposition()
@@ -179,12 +143,9 @@ async fn read_into(
             let mut sink = OpenSink::new(rule, &file_name)?;
             while let Some(chunk) = field.try_next().await.map_err(multipart_error)? {
                 count_total(chunk.len())?;
-                if let Err(e) = sink.write(chunk, storage).await {
-                    sink.abort().await;
-                    return Err(e);
-                }
+                sink.write(chunk)?;
             }
-            let (size, body) = sink.finish(storage).await?;
+            let (size, body) = sink.finish()?;
             received.files.push(ReceivedFile { field: rule.field, file_name, size, body });
         } else if let Some(text_field) = rules.texts.iter().find(|t| **t == name) {
             if received.texts.len() >= TEXT_MAX_FIELDS {
@@ -227,9 +188,6 @@ struct OpenSink<'r> {
 enum SinkState {
     Memory(BytesMut),
     TempFile(tempfile::NamedTempFile),
-    /// Gathering the first bytes to choose a storage key.
-    Sniffing(BytesMut),
-    Storing(storage::Upload),
 }
 
 impl<'r> OpenSink<'r> {
@@ -239,7 +197,6 @@ impl<'r> OpenSink<'r> {
             Sink::TempFile => SinkState::TempFile(
                 tempfile::NamedTempFile::new().map_err(|e| internal("creating a temporary file", e))?,
             ),
-            Sink::Storage(_) => SinkState::Sniffing(BytesMut::new()),
         };
         Ok(OpenSink {
             rule,
@@ -272,7 +229,7 @@ impl<'r> OpenSink<'r> {
         Ok(())
     }
 
-    async fn write(&mut self, chunk: Bytes, storage: &Storage) -> Result<(), ApiError> {
+    fn write(&mut self, chunk: Bytes) -> Result<(), ApiError> {
         self.size += chunk.len() as u64;
         if let Some(head) = &mut self.judging {
             let wanted = SNIFF_BYTES.saturating_sub(head.len()).min(chunk.len());
@@ -287,55 +244,19 @@ impl<'r> OpenSink<'r> {
             SinkState::TempFile(file) => {
                 file.write_all(&chunk).map_err(|e| internal("writing a temporary file", e))?;
             }
-            SinkState::Sniffing(head) => {
-                head.extend_from_slice(&chunk);
-                if head.len() >= SNIFF_BYTES {
-                    self.open(storage).await?;
-                }
-            }
-            SinkState::Storing(upload) => upload.write(chunk).await?,
         }
         Ok(())
     }
 
-    /// Done with the first bytes: picks the storage key from them, opens the upload and hands
-    /// them on.
-    async fn open(&mut self, storage: &Storage) -> Result<(), ApiError> {
-        let (SinkState::Sniffing(head), Sink::Storage(key_for)) = (&mut self.state, &self.rule.sink) else {
-            return Ok(());
-        };
-        let head = std::mem::take(head).freeze();
-        let mut upload = storage.upload(&key_for(&head)?).await?;
-        upload.write(head).await?;
-        self.state = SinkState::Storing(upload);
-        Ok(())
-    }
-
-    async fn finish(mut self, storage: &Storage) -> Result<(u64, FileBody), ApiError> {
+    fn finish(mut self) -> Result<(u64, FileBody), ApiError> {
         self.judge()?;
-        self.open(storage).await?;
         let body = match self.state {
             SinkState::Memory(buf) => FileBody::Memory(buf.freeze()),
             SinkState::TempFile(mut file) => {
                 file.flush().map_err(|e| internal("writing a temporary file", e))?;
                 FileBody::TempFile(file)
             }
-            SinkState::Storing(upload) => {
-                let key = upload.key().to_owned();
-                upload.finish().await?;
-                FileBody::Stored { key }
-            }
-            SinkState::Sniffing(_) => return Err(internal("upload", "a file was left unopened")),
         };
         Ok((self.size, body))
-    }
-
-    /// Gives up on this file: a storage upload is aborted, a temporary file deleted on drop.
-    async fn abort(self) {
-        if let SinkState::Storing(upload) = self.state
-            && let Err(e) = upload.abort().await
-        {
-            tracing::warn!(error = %values::error_chain(&e), "could not abort an upload");
-        }
     }
 }

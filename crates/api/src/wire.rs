@@ -1,6 +1,6 @@
-//! Wire shapes several areas answer with, so they are written once: the user card (search
-//! results, listening and block lists, and later post authors, commenters and notification
-//! senders) and the plain `{message}` of an action. Area-specific shapes live beside their
+//! Wire shapes several areas answer with, so they are written once: the person card (search
+//! results, listening and block lists, post authors, commenters, complaint parties, the mention
+//! picker) and the plain `{message}` of an action. Area-specific shapes live beside their
 //! handlers. Rows are never serialized directly: these are built from domain values.
 
 use db::model::UserCard;
@@ -10,7 +10,7 @@ use values::UserId;
 
 use crate::state::AppState;
 
-/// A person in a list.
+/// A person, as every answer shows them.
 #[derive(Serialize, ToSchema)]
 pub struct UserJson {
     #[schema(value_type = String)]
@@ -19,17 +19,35 @@ pub struct UserJson {
     pub login: String,
     /// Never null: a person without an avatar gets the default picture's address.
     pub avatar_url: String,
+    /// The role tag; absent only from the mention picker's answer (spec §3 Mention search result).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<TagJson>,
+}
+
+/// A person's role tag under both names clients read (spec §3, §7).
+#[derive(Serialize, ToSchema)]
+pub struct TagJson {
+    /// The tag's id, null for none.
     pub tag_id: Option<String>,
+    /// The tag's id again.
+    pub role: Option<String>,
 }
 
 impl UserJson {
+    /// The whole card.
     pub fn new(state: &AppState, u: UserCard) -> UserJson {
+        let tag = TagJson { role: u.tag_id.clone(), tag_id: u.tag_id.clone() };
+        UserJson { tag: Some(tag), ..UserJson::without_tag(state, u) }
+    }
+
+    /// The card without the tag: the mention picker's shape (id, login, name, avatar_url).
+    pub fn without_tag(state: &AppState, u: UserCard) -> UserJson {
         UserJson {
             avatar_url: state.avatar_url(u.avatar_url.as_deref()),
             id: u.id,
             name: u.name,
             login: u.login,
-            tag_id: u.tag_id,
+            tag: None,
         }
     }
 }

@@ -99,7 +99,14 @@ impl App {
         self.notifying(move |conn| {
             let t = posts::toggle_like(conn, me, post)?;
             let told = if t.added {
-                let like = Event { recipient: t.author, sender: me, kind: Kind::Like, post: Some(post), excerpt: None };
+                let like = Event {
+                    recipient: t.author,
+                    sender: me,
+                    kind: Kind::Like,
+                    post: Some(post),
+                    comment: None,
+                    excerpt: None,
+                };
                 notifications::record(conn, &[like])?
             } else {
                 Vec::new()
@@ -121,6 +128,7 @@ impl App {
                 sender: me,
                 kind,
                 post: Some(post),
+                comment: Some(done.comment.id),
                 excerpt: Some(excerpt.clone()),
             };
             let mut events = vec![event(done.post_author, Kind::Comment)];
@@ -137,7 +145,14 @@ impl App {
         self.notifying(move |conn| {
             let added = social_graph::listen(conn, me, target)?;
             let told = if added {
-                let listen = Event { recipient: target, sender: me, kind: Kind::Listening, post: None, excerpt: None };
+                let listen = Event {
+                    recipient: target,
+                    sender: me,
+                    kind: Kind::Listening,
+                    post: None,
+                    comment: None,
+                    excerpt: None,
+                };
                 notifications::record(conn, &[listen])?
             } else {
                 Vec::new()

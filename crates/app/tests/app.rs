@@ -5,7 +5,7 @@
 
 use app::{App, AppError};
 use db::diesel::prelude::*;
-use db::schema::{listens, sessions, users};
+use db::schema::{comments, listens, sessions, users};
 use db::{DbConnection, write_tx};
 use profiles::Profiles;
 use test_support::{TestDb, insert_user};
@@ -176,7 +176,27 @@ async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
     assert_eq!(logins(&h.app.search_people(None, "newl", Some(20)).await.unwrap()), vec!["newlogin"]);
 }
 
+/// A comment's notifications (to the post's author, to whoever it mentions) name it, so they go
+/// when the comment goes.
+async fn a_comments_notifications_go_with_it(db: TestDb) {
+    let h = harness(db);
+    let (ana, bob, cy) = (user(&h, "Ana", "ana"), user(&h, "Bob", "bob"), user(&h, "Cy", "cyd"));
+    let post = test_support::insert_post(&mut h.db.get().unwrap(), ana);
+    let comment = h.app.comment(bob, post, "nice @cyd").await.unwrap();
+    let mut c = h.db.get().unwrap();
+    let quoting = |c: &mut DbConnection| -> Vec<UserId> {
+        use db::schema::notifications as n;
+        n::table.filter(n::comment_id.eq(comment.id)).order(n::recipient_id).select(n::recipient_id).load(c).unwrap()
+    };
+    let mut told = vec![ana, cy];
+    told.sort();
+    assert_eq!(quoting(&mut c), told);
+    diesel::delete(comments::table.filter(comments::id.eq(comment.id))).execute(&mut c).unwrap();
+    assert!(quoting(&mut c).is_empty());
+}
+
 test_support::both_backends!(
+    a_comments_notifications_go_with_it,
     deleting_an_account_cleans_up_every_domain,
     a_use_case_failing_halfway_leaves_nothing,
     search_is_case_insensitive_over_name_and_login,

@@ -176,6 +176,7 @@ diesel::table! {
         excerpt -> Nullable<Text>,
         created_at -> Timestamp,
         is_read -> Bool,
+        comment_id -> Nullable<BigInt>,
     }
 }
 
@@ -219,6 +220,7 @@ diesel::joinable!(comments -> users (user_id));
 diesel::joinable!(comment_mentions -> users (user_id));
 diesel::joinable!(comment_mentions -> comments (comment_id));
 diesel::joinable!(notifications -> posts (post_id));
+diesel::joinable!(notifications -> comments (comment_id));
 diesel::joinable!(admin_actions -> reports (report_id));
 
 diesel::allow_tables_to_appear_in_same_query!(

@@ -40,7 +40,6 @@ pub mod limits {
     pub const MEDIA_MAX_TOTAL: u64 = 200 * MB;
     pub const MUSICXML_MAX_FILES: usize = 5;
     pub const MUSICXML_MAX_BYTES: u64 = 10 * MB;
-    pub const LYRICS_MAX_PARTS: usize = 10;
 
     /// Longest audio decoded. 50 MB holds about 3.6 hours at 32 kbit/s; beyond this a file is
     /// more likely a decompression bomb (a FLAC of constant samples is a few bytes per second)

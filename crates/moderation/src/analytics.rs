@@ -14,6 +14,8 @@ use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Text};
 use db::schema::{comments, likes, posts, reports, users};
 
+use values::PostKind;
+
 use crate::model::Status;
 
 /// The panel's totals.
@@ -22,8 +24,8 @@ pub struct Analytics {
     pub users: i64,
     pub new_users_7_days: i64,
     pub posts: i64,
-    /// Posts of each type, by the type's wire name (media, audio, musicxml, lyrics).
-    pub posts_by_type: BTreeMap<String, i64>,
+    /// Posts of each kind, every kind present (none is 0).
+    pub posts_by_type: BTreeMap<PostKind, i64>,
     pub posts_today: i64,
     pub comments: i64,
     pub likes: i64,
@@ -38,18 +40,18 @@ fn midnight(now: DateTime<Utc>) -> DateTime<Utc> {
 pub fn analytics(conn: &mut DbConnection, now: DateTime<Utc>) -> QueryResult<Analytics> {
     let week_ago = values::raw_id_floor(now - Duration::days(7));
     let today = values::raw_id_floor(midnight(now));
-    let by_type: Vec<(String, i64)> =
-        posts::table.group_by(posts::kind).select((posts::kind, count_star())).load(conn)?;
-    let posts_by_type: BTreeMap<String, i64> = by_type.into_iter().collect();
+    let counted: BTreeMap<PostKind, i64> =
+        posts::table.group_by(posts::kind).select((posts::kind, count_star())).load(conn)?.into_iter().collect();
+    let posts_by_type = PostKind::ALL.iter().map(|k| (*k, counted.get(k).copied().unwrap_or(0))).collect();
     Ok(Analytics {
         users: users::table.count().get_result(conn)?,
         new_users_7_days: users::table.filter(users::id.ge(week_ago)).count().get_result(conn)?,
-        posts: posts_by_type.values().sum(),
+        posts: counted.values().sum(),
         posts_by_type,
         posts_today: posts::table.filter(posts::id.ge(today)).count().get_result(conn)?,
         comments: comments::table.count().get_result(conn)?,
         likes: likes::table.count().get_result(conn)?,
-        open_reports: reports::table.filter(reports::status.eq(Status::Pending.as_str())).count().get_result(conn)?,
+        open_reports: reports::table.filter(reports::status.eq(Status::Pending)).count().get_result(conn)?,
     })
 }
 

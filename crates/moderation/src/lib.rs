@@ -20,6 +20,8 @@ mod service;
 
 pub use analytics::{Analytics, DAILY_MAX_DAYS, Day, analytics, daily};
 pub use error::ModerationError;
-pub use model::{Action, Admin, AuditEntry, Complaint, ComplaintFilter, Decision, Filed, Reason, ReportInput, Status};
+pub use model::{
+    Action, Admin, AuditAction, AuditEntry, Complaint, ComplaintFilter, Decision, Filed, Reason, ReportInput, Status,
+};
 pub use repo::{complaints, decide, file_report, set_admin};
 pub use service::{COMPLAINTS_PAGE, Moderation};

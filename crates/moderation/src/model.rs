@@ -4,36 +4,25 @@ use chrono::NaiveDateTime;
 use db::model::UserCard;
 use db::schema::{admin_actions, reports};
 use diesel::prelude::*;
-use values::{PostId, ReportId, UserId};
+use values::{PostId, PostKind, ReportId, UserId};
 
 use crate::ModerationError;
 
-/// Why a post is reported (spec §5 Report).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    Spam,
-    Harassment,
-    HateSpeech,
-    Other,
+values::text_enum! {
+    /// Why a post is reported (spec §5 Report), in the spec's words, as stored and sent.
+    pub enum Reason {
+        Spam = "Spam",
+        Harassment = "Harassment",
+        HateSpeech = "Hate speech",
+        Other = "Other",
+    }
 }
 
 impl Reason {
-    pub const ALL: [Reason; 4] = [Reason::Spam, Reason::Harassment, Reason::HateSpeech, Reason::Other];
-
-    /// The words of the spec, as stored and sent.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Spam => "Spam",
-            Reason::Harassment => "Harassment",
-            Reason::HateSpeech => "Hate speech",
-            Reason::Other => "Other",
-        }
-    }
-
     /// A reason as a client may spell it: any case, surrounding spaces ignored.
-    pub fn parse(s: &str) -> Option<Reason> {
+    pub fn from_client(s: &str) -> Option<Reason> {
         let s = s.trim();
-        Reason::ALL.into_iter().find(|r| r.as_str().eq_ignore_ascii_case(s))
+        Reason::ALL.iter().copied().find(|r| r.as_str().eq_ignore_ascii_case(s))
     }
 }
 
@@ -51,7 +40,7 @@ impl ReportInput {
     /// Spec §5: a reason among the four; with Other, the trimmed text must not be empty.
     /// Text sent with another reason is kept (trimmed) when there is some.
     pub fn parse(reason: Option<&str>, description: Option<&str>) -> Result<ReportInput, ModerationError> {
-        let reason = reason.and_then(Reason::parse).ok_or(ModerationError::ReasonRequired)?;
+        let reason = reason.and_then(Reason::from_client).ok_or(ModerationError::ReasonRequired)?;
         let description = description.map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned);
         if reason == Reason::Other && description.is_none() {
             return Err(ModerationError::ReasonRequired);
@@ -63,49 +52,46 @@ impl ReportInput {
     }
 }
 
-/// Where a report stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Pending,
-    /// Resolved by deleting the post.
-    Deleted,
-    Ignored,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Pending => "pending",
-            Status::Deleted => "deleted",
-            Status::Ignored => "ignored",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Status> {
-        [Status::Pending, Status::Deleted, Status::Ignored].into_iter().find(|k| k.as_str() == s)
+values::text_enum! {
+    /// Where a report stands.
+    pub enum Status {
+        Pending = "pending",
+        /// Resolved by deleting the post.
+        Deleted = "deleted",
+        Ignored = "ignored",
     }
 }
 
-/// What an admin decides about a report (spec §7 `POST /admin/reports/{id}/resolve`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    DeletePost,
-    Ignore,
+values::text_enum! {
+    /// What an admin decides about a report (spec §7 `POST /admin/reports/{id}/resolve`).
+    pub enum Action {
+        DeletePost = "delete_post",
+        Ignore = "ignore",
+    }
 }
 
 impl Action {
-    pub fn parse(s: &str) -> Result<Action, ModerationError> {
-        match s.trim() {
-            "delete_post" => Ok(Action::DeletePost),
-            "ignore" => Ok(Action::Ignore),
-            _ => Err(ModerationError::UnknownAction),
-        }
+    /// The action a client sent, surrounding spaces ignored.
+    pub fn from_client(s: &str) -> Result<Action, ModerationError> {
+        Action::parse(s.trim()).ok_or(ModerationError::UnknownAction)
     }
+}
 
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Action::DeletePost => "delete_post",
-            Action::Ignore => "ignore",
+values::text_enum! {
+    /// What the audit log records an admin doing.
+    pub enum AuditAction {
+        DeletePost = "delete_post",
+        Ignore = "ignore",
+        GrantAdmin = "grant_admin",
+        RevokeAdmin = "revoke_admin",
+    }
+}
+
+impl From<Action> for AuditAction {
+    fn from(a: Action) -> AuditAction {
+        match a {
+            Action::DeletePost => AuditAction::DeletePost,
+            Action::Ignore => AuditAction::Ignore,
         }
     }
 }
@@ -156,12 +142,12 @@ pub struct Decision {
 pub(crate) struct ReportRow {
     pub id: ReportId,
     pub post_id: PostId,
-    pub post_kind: String,
+    pub post_kind: PostKind,
     pub post_author_id: Option<UserId>,
     pub reporter_id: Option<UserId>,
-    pub reason: String,
+    pub reason: Reason,
     pub description: Option<String>,
-    pub status: String,
+    pub status: Status,
     pub created_at: NaiveDateTime,
     pub resolved_at: Option<NaiveDateTime>,
 }
@@ -172,7 +158,7 @@ pub(crate) struct ActionRow {
     pub id: i64,
     pub admin_id: Option<UserId>,
     pub admin_login: String,
-    pub action: String,
+    pub action: AuditAction,
     pub report_id: Option<ReportId>,
     pub post_id: Option<PostId>,
     pub subject_id: Option<UserId>,
@@ -182,7 +168,7 @@ pub(crate) struct ActionRow {
 /// One line of the audit log, as a complaint's details show it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditEntry {
-    pub action: String,
+    pub action: AuditAction,
     pub admin_id: Option<UserId>,
     pub admin_login: String,
     pub post: Option<PostId>,
@@ -204,8 +190,8 @@ pub enum ComplaintFilter {
 pub struct Complaint {
     pub id: ReportId,
     pub post: PostId,
-    /// media, audio, musicxml or lyrics, as the post was.
-    pub post_kind: String,
+    /// As the post was.
+    pub post_kind: PostKind,
     /// The post's author, unless their account is gone.
     pub post_author: Option<UserCard>,
     /// Whether the post is still there.
@@ -213,7 +199,7 @@ pub struct Complaint {
     /// The reporter, unless their account is gone (shown as 'Unknown').
     pub reporter_id: Option<UserId>,
     pub reporter: Option<UserCard>,
-    pub reason: String,
+    pub reason: Reason,
     pub description: Option<String>,
     pub status: Status,
     pub created_at: NaiveDateTime,
@@ -228,10 +214,10 @@ mod tests {
 
     #[test]
     fn a_reason_is_one_of_the_four() {
-        assert_eq!(Reason::parse("Hate speech"), Some(Reason::HateSpeech));
-        assert_eq!(Reason::parse(" spam "), Some(Reason::Spam));
-        assert_eq!(Reason::parse("Rude"), None);
-        assert_eq!(Reason::parse(""), None);
+        assert_eq!(Reason::from_client("Hate speech"), Some(Reason::HateSpeech));
+        assert_eq!(Reason::from_client(" spam "), Some(Reason::Spam));
+        assert_eq!(Reason::from_client("Rude"), None);
+        assert_eq!(Reason::from_client(""), None);
     }
 
     #[test]
@@ -261,8 +247,8 @@ mod tests {
 
     #[test]
     fn actions_are_the_spec_words() {
-        assert_eq!(Action::parse("delete_post").ok(), Some(Action::DeletePost));
-        assert_eq!(Action::parse("ignore").ok(), Some(Action::Ignore));
-        assert!(matches!(Action::parse("ban"), Err(ModerationError::UnknownAction)));
+        assert_eq!(Action::from_client("delete_post").ok(), Some(Action::DeletePost));
+        assert_eq!(Action::from_client("ignore").ok(), Some(Action::Ignore));
+        assert!(matches!(Action::from_client("ban"), Err(ModerationError::UnknownAction)));
     }
 }

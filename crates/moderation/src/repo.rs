@@ -6,12 +6,13 @@ use db::DbConnection;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use db::model::UserCard;
-use db::schema::{admin_actions, posts, reports, users};
+use db::schema::{admin_actions, reports, users};
 use values::{Email, PostId, ReportId, UserId};
 
 use crate::ModerationError;
 use crate::model::{
-    Action, ActionRow, Admin, AuditEntry, Complaint, ComplaintFilter, Decision, Filed, ReportInput, ReportRow, Status,
+    Action, ActionRow, Admin, AuditAction, AuditEntry, Complaint, ComplaintFilter, Decision, Filed, ReportInput,
+    ReportRow, Status,
 };
 
 // One open report per reporter and post: the partial unique index `reports_open_once_idx`
@@ -30,26 +31,18 @@ pub fn file_report(
     post: PostId,
     input: &ReportInput,
 ) -> Result<Filed, ModerationError> {
-    let (author, kind): (UserId, String) = posts::table
-        .filter(posts::id.eq(post))
-        .select((posts::user_id, posts::kind))
-        .first(conn)
-        .optional()?
-        .ok_or(ModerationError::PostNotFound)?;
-    if author == reporter {
+    let seen = posts::visible_post(conn, post, Some(reporter))?.ok_or(ModerationError::PostNotFound)?;
+    if seen.author == reporter {
         return Err(ModerationError::OwnPost);
-    }
-    if social_graph::blocked_between(conn, author, reporter)? {
-        return Err(ModerationError::PostNotFound);
     }
     let id = ReportId::generate();
     let added = diesel::sql_query(INSERT_REPORT)
         .bind::<BigInt, _>(id)
         .bind::<BigInt, _>(post)
-        .bind::<Text, _>(kind)
-        .bind::<Nullable<BigInt>, _>(Some(author))
+        .bind::<Text, _>(seen.kind)
+        .bind::<Nullable<BigInt>, _>(Some(seen.author))
         .bind::<Nullable<BigInt>, _>(Some(reporter))
-        .bind::<Text, _>(input.reason.as_str())
+        .bind::<Text, _>(input.reason)
         .bind::<Nullable<Text>, _>(input.description.as_deref())
         .bind::<Timestamp, _>(db::time::now())
         .execute(conn)?;
@@ -59,7 +52,7 @@ pub fn file_report(
     let open: ReportId = reports::table
         .filter(reports::post_id.eq(post))
         .filter(reports::reporter_id.eq(reporter))
-        .filter(reports::status.eq(Status::Pending.as_str()))
+        .filter(reports::status.eq(Status::Pending))
         .select(reports::id)
         .first(conn)?;
     Ok(Filed::AlreadyOpen(open))
@@ -68,7 +61,7 @@ pub fn file_report(
 fn audit(
     conn: &mut DbConnection,
     admin: (Option<UserId>, &str),
-    action: &str,
+    action: AuditAction,
     report: Option<ReportId>,
     post: Option<PostId>,
     subject: Option<UserId>,
@@ -77,7 +70,7 @@ fn audit(
         id: values::new_raw_id(),
         admin_id: admin.0,
         admin_login: admin.1.to_owned(),
-        action: action.to_owned(),
+        action,
         report_id: report,
         post_id: post,
         subject_id: subject,
@@ -95,13 +88,13 @@ pub fn decide(
     report: ReportId,
     action: Action,
 ) -> Result<Decision, ModerationError> {
-    let (post, status): (PostId, String) = reports::table
+    let (post, status): (PostId, Status) = reports::table
         .filter(reports::id.eq(report))
         .select((reports::post_id, reports::status))
         .first(conn)
         .optional()?
         .ok_or(ModerationError::ReportNotFound)?;
-    if Status::parse(&status) != Some(Status::Pending) {
+    if status != Status::Pending {
         return Err(ModerationError::AlreadyResolved);
     }
     let (resolved, status) = match action {
@@ -109,16 +102,16 @@ pub fn decide(
         Action::DeletePost => {
             let open: Vec<ReportId> = reports::table
                 .filter(reports::post_id.eq(post))
-                .filter(reports::status.eq(Status::Pending.as_str()))
+                .filter(reports::status.eq(Status::Pending))
                 .select(reports::id)
                 .load(conn)?;
             (open, Status::Deleted)
         }
     };
     diesel::update(reports::table.filter(reports::id.eq_any(&resolved)))
-        .set((reports::status.eq(status.as_str()), reports::resolved_at.eq(Some(db::time::now()))))
+        .set((reports::status.eq(status), reports::resolved_at.eq(Some(db::time::now()))))
         .execute(conn)?;
-    audit(conn, (Some(admin.id()), admin.login()), action.as_str(), Some(report), Some(post), None)?;
+    audit(conn, (Some(admin.id()), admin.login()), action.into(), Some(report), Some(post), None)?;
     Ok(Decision { action, post, resolved })
 }
 
@@ -135,7 +128,7 @@ pub fn set_admin(conn: &mut DbConnection, email: &Email, admin: bool, by: &str) 
         return Ok(false);
     }
     diesel::update(users::table.filter(users::id.eq(id))).set(users::is_admin.eq(admin)).execute(conn)?;
-    let action = if admin { "grant_admin" } else { "revoke_admin" };
+    let action = if admin { AuditAction::GrantAdmin } else { AuditAction::RevokeAdmin };
     audit(conn, (None, by), action, None, None, Some(id))?;
     Ok(true)
 }
@@ -144,9 +137,8 @@ fn rows_with(conn: &mut DbConnection, statuses: &[Status], limit: i64) -> QueryR
     if limit <= 0 {
         return Ok(Vec::new());
     }
-    let names: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
     reports::table
-        .filter(reports::status.eq_any(names))
+        .filter(reports::status.eq_any(statuses))
         .order(reports::id.desc())
         .limit(limit)
         .select(ReportRow::as_select())
@@ -184,8 +176,7 @@ pub fn complaints(
         .map(|u| (u.id, u))
         .collect();
     let post_ids: Vec<PostId> = rows.iter().map(|r| r.post_id).collect();
-    let existing: HashSet<PostId> =
-        posts::table.filter(posts::id.eq_any(&post_ids)).select(posts::id).load(conn)?.into_iter().collect();
+    let existing = posts::existing_posts(conn, &post_ids)?;
     let ids: Vec<ReportId> = rows.iter().map(|r| r.id).collect();
     let mut audits: HashMap<ReportId, Vec<AuditEntry>> = HashMap::new();
     let actions: Vec<ActionRow> = admin_actions::table
@@ -216,7 +207,7 @@ pub fn complaints(
             reporter: r.reporter_id.and_then(|a| cards.get(&a).cloned()),
             reason: r.reason,
             description: r.description,
-            status: Status::parse(&r.status).unwrap_or(Status::Pending),
+            status: r.status,
             created_at: r.created_at,
             resolved_at: r.resolved_at,
             audit: audits.remove(&r.id).unwrap_or_default(),

@@ -151,7 +151,7 @@ async fn analytics_count_what_there_is(db: TestDb) {
     m.report(bob, post, Some("Spam"), None).await.unwrap();
     let a = m.analytics(&root).await.unwrap();
     assert_eq!((a.users, a.new_users_7_days, a.posts, a.posts_today, a.open_reports), (3, 3, 2, 2, 1));
-    assert_eq!(a.posts_by_type.get("lyrics"), Some(&2));
+    assert_eq!(a.posts_by_type.get(&values::PostKind::Lyrics), Some(&2));
     assert_eq!((a.comments, a.likes), (0, 0));
     let days = m.daily(&root, 30).await.unwrap();
     assert_eq!(days.len(), 30);

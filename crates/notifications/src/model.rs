@@ -4,36 +4,24 @@ use chrono::NaiveDateTime;
 use db::model::UserCard;
 use db::schema::notifications;
 use diesel::prelude::*;
-use values::{NotificationId, PostId, UserId};
+use values::{CommentId, NotificationId, PostId, UserId};
 
-/// The four kinds of spec §3, each with the words the list shows after the sender's name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Someone @mentioned the recipient in a comment.
-    Mention,
-    /// Someone commented on the recipient's post.
-    Comment,
-    /// Someone started listening to the recipient.
-    Listening,
-    /// Someone liked the recipient's post (the spec's `other`).
-    Like,
+values::text_enum! {
+    /// The four kinds of spec §3 (stored and sent as `type`), each with the words the list shows
+    /// after the sender's name.
+    pub enum Kind {
+        /// Someone @mentioned the recipient in a comment.
+        Mention = "mention",
+        /// Someone commented on the recipient's post.
+        Comment = "comment",
+        /// Someone started listening to the recipient.
+        Listening = "listening",
+        /// Someone liked the recipient's post (the spec's `other`).
+        Like = "other",
+    }
 }
 
 impl Kind {
-    /// The name in the database and on the wire (`type`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Mention => "mention",
-            Kind::Comment => "comment",
-            Kind::Listening => "listening",
-            Kind::Like => "other",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        [Kind::Mention, Kind::Comment, Kind::Listening, Kind::Like].into_iter().find(|k| k.as_str() == s)
-    }
-
     /// What the sender did, as the list reads it after their name.
     pub fn action(self) -> &'static str {
         match self {
@@ -52,6 +40,8 @@ pub struct Event {
     pub sender: UserId,
     pub kind: Kind,
     pub post: Option<PostId>,
+    /// The comment, for comments and mentions: the notification goes when it does.
+    pub comment: Option<CommentId>,
     /// The start of the comment, for comments and mentions.
     pub excerpt: Option<String>,
 }
@@ -76,18 +66,19 @@ pub(crate) struct NotificationRow {
     pub id: NotificationId,
     pub recipient_id: UserId,
     pub sender_id: UserId,
-    pub kind: String,
+    pub kind: Kind,
     pub post_id: Option<PostId>,
     pub excerpt: Option<String>,
     pub created_at: NaiveDateTime,
     pub is_read: bool,
+    pub comment_id: Option<CommentId>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = notifications)]
 pub(crate) struct ListedRow {
     pub id: NotificationId,
-    pub kind: String,
+    pub kind: Kind,
     pub post_id: Option<PostId>,
     pub excerpt: Option<String>,
     pub created_at: NaiveDateTime,

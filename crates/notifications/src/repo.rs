@@ -6,7 +6,7 @@ use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::Text;
 use db::model::UserCard;
-use db::schema::{blocks, notifications, users};
+use db::schema::{notifications, users};
 use db::{DbConnection, Page};
 use social_graph::fragments;
 use values::{NotificationId, UserId};
@@ -35,7 +35,7 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     let mut blocked: HashSet<(UserId, UserId)> = HashSet::new();
     for sender in senders {
         let recipients: Vec<UserId> = wanted.iter().filter(|e| e.sender == sender).map(|e| e.recipient).collect();
-        for other in block_partners_among(conn, sender, &recipients)? {
+        for other in social_graph::blocked_among(conn, sender, &recipients)? {
             blocked.insert((sender, other));
         }
     }
@@ -51,11 +51,12 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
             id: NotificationId::generate(),
             recipient_id: e.recipient,
             sender_id: e.sender,
-            kind: e.kind.as_str().to_owned(),
+            kind: e.kind,
             post_id: e.post,
             excerpt: e.excerpt.clone(),
             created_at: now,
             is_read: false,
+            comment_id: e.comment,
         };
         diesel::insert_into(notifications::table).values(&row).execute(conn)?;
         if !written.contains(&e.recipient) {
@@ -66,30 +67,13 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     Ok(written)
 }
 
-/// The people of `others` in a block pair with `me` (one statement).
-fn block_partners_among(conn: &mut DbConnection, me: UserId, others: &[UserId]) -> QueryResult<Vec<UserId>> {
-    if others.is_empty() {
-        return Ok(Vec::new());
-    }
-    let pairs: Vec<(UserId, UserId)> = blocks::table
-        .filter(
-            blocks::blocker_id
-                .eq(me)
-                .and(blocks::blocked_id.eq_any(others))
-                .or(blocks::blocked_id.eq(me).and(blocks::blocker_id.eq_any(others))),
-        )
-        .select((blocks::blocker_id, blocks::blocked_id))
-        .load(conn)?;
-    Ok(pairs.into_iter().map(|(a, b)| if a == me { b } else { a }).collect())
-}
-
 /// Whether the recipient was told of this like or listen before (index: the post's
 /// notifications by sender, or the sender's by recipient).
 fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
     let same = notifications::table
         .filter(notifications::sender_id.eq(e.sender))
         .filter(notifications::recipient_id.eq(e.recipient))
-        .filter(notifications::kind.eq(e.kind.as_str()));
+        .filter(notifications::kind.eq(e.kind));
     match e.post {
         Some(post) => diesel::select(exists(same.filter(notifications::post_id.eq(post)))).get_result(conn),
         None => diesel::select(exists(same.filter(notifications::post_id.is_null()))).get_result(conn),
@@ -123,23 +107,20 @@ pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notif
     let q = notifications::table
         .inner_join(users::table.on(users::id.eq(notifications::sender_id)))
         .filter(notifications::recipient_id.eq(me))
-        .filter(not(notifications::sender_id.eq_any(fragments::blocked_by(me))))
-        .filter(not(notifications::sender_id.eq_any(fragments::blockers_of(me))))
+        .filter(fragments::not_blocked(notifications::sender_id, me))
         .select((ListedRow::as_select(), UserCard::as_select()))
         .order(notifications::id.desc());
     let rows: Vec<(ListedRow, UserCard)> = page.apply(q).load(conn)?;
     Ok(rows
         .into_iter()
-        .filter_map(|(r, sender)| {
-            Some(Notification {
-                kind: Kind::parse(&r.kind)?,
-                id: r.id,
-                sender,
-                post: r.post_id,
-                excerpt: r.excerpt,
-                created_at: r.created_at,
-                read: r.is_read,
-            })
+        .map(|(r, sender)| Notification {
+            kind: r.kind,
+            id: r.id,
+            sender,
+            post: r.post_id,
+            excerpt: r.excerpt,
+            created_at: r.created_at,
+            read: r.is_read,
         })
         .collect())
 }
@@ -150,8 +131,7 @@ pub fn unread_count(conn: &mut DbConnection, me: UserId) -> QueryResult<i64> {
     let ids: Vec<NotificationId> = notifications::table
         .filter(notifications::recipient_id.eq(me))
         .filter(not(notifications::is_read))
-        .filter(not(notifications::sender_id.eq_any(fragments::blocked_by(me))))
-        .filter(not(notifications::sender_id.eq_any(fragments::blockers_of(me))))
+        .filter(fragments::not_blocked(notifications::sender_id, me))
         .select(notifications::id)
         .limit(UNREAD_CAP)
         .load(conn)?;

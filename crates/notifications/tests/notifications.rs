@@ -16,7 +16,7 @@ const FIRST: Page = Page { limit: 20, offset: 0 };
 
 fn event(kind: Kind, sender: UserId, recipient: UserId, post: Option<PostId>) -> Event {
     let excerpt = matches!(kind, Kind::Comment | Kind::Mention).then(|| "nice riff".to_owned());
-    Event { recipient, sender, kind, post, excerpt }
+    Event { recipient, sender, kind, post, comment: None, excerpt }
 }
 
 /// Records `events` in one transaction, as a use case does.

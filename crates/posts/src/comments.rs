@@ -1,22 +1,22 @@
 //! Comments, their @mentions, and the people the mention picker offers.
 //!
-//! A page of comments costs two statements whatever its length: the comments with their
+//! A page of comments costs four statements whatever its length: two to check the viewer may see
+//! the post (its author, then whether a block stands between them), then the comments with their
 //! authors (`comments (post_id, id)` index, newest first), then the mentions of all of them.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use db::diesel::dsl::not;
 use db::diesel::prelude::*;
 use db::model::UserCard;
-use db::schema::{blocks, comment_mentions, comments, posts, users};
+use db::schema::{comment_mentions, comments, posts, users};
 use db::{DbConnection, Page, PageRule};
 use social_graph::fragments;
 use values::{CommentId, PostId, UserId};
 
 use crate::PostError;
-use crate::input::mentioned_logins;
+use crate::input::{CommentText, mentioned_logins};
 use crate::model::{Comment, CommentRow, Mention};
-use crate::repo::visible_author;
+use crate::repo::visible;
 
 /// 20 comments a page (spec §9), at most 50.
 pub const COMMENTS_PAGE: PageRule = PageRule::new(20, 50);
@@ -31,11 +31,7 @@ pub fn list(
     viewer: Option<UserId>,
     page: Page,
 ) -> Result<Vec<Comment>, PostError> {
-    let visible = match viewer {
-        Some(v) => visible_author(conn, post, v)?.is_some(),
-        None => crate::repo::author_of(conn, post)?.is_some(),
-    };
-    if !visible {
+    if visible(conn, post, viewer)?.is_none() {
         return Err(PostError::NotFound);
     }
     if page.limit == 0 {
@@ -47,9 +43,7 @@ pub fn list(
         .select((CommentRow::as_select(), UserCard::as_select()))
         .into_boxed();
     if let Some(v) = viewer {
-        q = q
-            .filter(not(comments::user_id.eq_any(fragments::blocked_by(v))))
-            .filter(not(comments::user_id.eq_any(fragments::blockers_of(v))));
+        q = q.filter(fragments::not_blocked(comments::user_id, v));
     }
     let rows: Vec<(CommentRow, UserCard)> = page.apply(q.order(comments::id.desc())).load(conn)?;
     let ids: Vec<CommentId> = rows.iter().map(|(c, _)| c.id).collect();
@@ -88,24 +82,6 @@ fn mention(u: UserCard) -> Mention {
     Mention { user_id: u.id, login: u.login, name: u.name, avatar_url: u.avatar_url }
 }
 
-/// The people of `candidates` in a block pair with `me`.
-fn blocked_among(conn: &mut DbConnection, me: UserId, candidates: &[UserId]) -> QueryResult<HashSet<UserId>> {
-    if candidates.is_empty() {
-        return Ok(HashSet::new());
-    }
-    let mine: Vec<UserId> = blocks::table
-        .filter(blocks::blocker_id.eq(me))
-        .filter(blocks::blocked_id.eq_any(candidates))
-        .select(blocks::blocked_id)
-        .load(conn)?;
-    let theirs: Vec<UserId> = blocks::table
-        .filter(blocks::blocked_id.eq(me))
-        .filter(blocks::blocker_id.eq_any(candidates))
-        .select(blocks::blocker_id)
-        .load(conn)?;
-    Ok(mine.into_iter().chain(theirs).collect())
-}
-
 /// A comment just written, and who wrote the post it is on (to be told of it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Commented {
@@ -117,8 +93,8 @@ pub struct Commented {
 /// mentions (existing logins, not in a block pair with `me`), and counts it on the post. Blank
 /// text is refused (spec §5); the text is trimmed.
 pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Result<Commented, PostError> {
-    let content = crate::input::comment(text)?;
-    let post_author = visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
+    let content = CommentText::parse(text)?.into_inner();
+    let post_author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
     let author: UserCard = users::table
         .filter(users::id.eq(me))
         .select(UserCard::as_select())
@@ -136,7 +112,7 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         users::table.filter(users::login.eq_any(&logins)).select(UserCard::as_select()).load(conn)?
     };
     let ids: Vec<UserId> = mentioned.iter().map(|u| u.id).collect();
-    let blocked = blocked_among(conn, me, &ids)?;
+    let blocked = social_graph::blocked_among(conn, me, &ids)?;
     mentioned.retain(|u| !blocked.contains(&u.id));
     mentioned.sort_by(|a, b| a.login.cmp(&b.login));
     // Row by row: the multi-backend connection has no batch insert (at most 20 mentions).
@@ -175,7 +151,7 @@ pub(crate) fn mention_candidates(
     let mut found = profiles::search::search(conn, &query, viewer, limit * 2)?;
     if let Some(v) = viewer {
         let ids: Vec<UserId> = found.iter().map(|u| u.id).collect();
-        let blocked = blocked_among(conn, v, &ids)?;
+        let blocked = social_graph::blocked_among(conn, v, &ids)?;
         found.retain(|u| !blocked.contains(&u.id));
     }
     found.truncate(usize::try_from(limit).unwrap_or(0));

@@ -34,6 +34,10 @@ pub enum PostError {
     #[error("Total file size exceeds 200MB limit")]
     MediaTotalTooLarge,
 
+    /// A request larger than all the files a kind allows at their largest.
+    #[error("The upload is too large: at most {files} files of {limit_mb}MB")]
+    UploadTooLarge { files: usize, limit_mb: u64 },
+
     // Sheet music (spec §5 MusicXML post).
     #[error("Please select at least one MusicXML file")]
     NoScore,
@@ -107,6 +111,7 @@ impl DomainError for PostError {
             | TooManyMedia
             | MediaTooLarge { .. }
             | MediaTotalTooLarge
+            | UploadTooLarge { .. }
             | TooManyScores
             | ScoreTooLarge(_) => ErrorKind::TooLarge,
             NotAudio(_) | UnsupportedMedia(_) | NotMusicXml(_) => ErrorKind::UnsupportedType,

@@ -5,20 +5,20 @@
 //! kind of post on the page for the payloads (`WHERE post_id IN (...)`), so at most five. Every
 //! one is an index range scan: the posts' primary key newest first (For you), `(user_id, id)`
 //! (a person's posts), the payload tables' `(post_id, position)` keys; the block and listening
-//! rules are subqueries on `blocks` and `listens` keys (social-graph's fragments).
+//! rule is a subquery on `blocks` keys (`social_graph::fragments::not_blocked`), the listening
+//! rule a walk or a merge over `listens` (docs/posts.md).
 
-use std::collections::HashMap;
-
-use db::diesel::dsl::{exists, not, sql};
+use db::diesel::dsl::{exists, sql};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Bool};
 use db::model::UserCard;
-use db::schema::{likes, listens, post_audio, post_lyrics, post_media, post_scores, posts, users};
+use db::schema::{likes, listens, posts, users};
 use db::{DbConnection, Keyset, Page, PageRule};
 use social_graph::fragments;
-use values::{PostId, UserId};
+use values::{PostId, PostKind, UserId};
 
-use crate::model::{AudioRow, LyricsRow, MediaRow, Payload, Post, PostKind, PostRow, ScoreRow};
+use crate::kinds;
+use crate::model::{Post, PostRow};
 
 /// Feeds and profile lists: 10 a page by default (spec §9), at most 50.
 pub const FEED_PAGE: PageRule = PageRule::new(10, 50);
@@ -78,9 +78,7 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
         .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable()))
         .into_boxed();
     if let Some(v) = viewer {
-        q = q
-            .filter(not(posts::user_id.eq_any(fragments::blocked_by(v))))
-            .filter(not(posts::user_id.eq_any(fragments::blockers_of(v))));
+        q = q.filter(fragments::not_blocked(posts::user_id, v));
     }
     match scope {
         Scope::One(id) => q.filter(posts::id.eq(id)).load(conn),
@@ -150,59 +148,8 @@ pub fn one(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> Query
 
 /// Adds the payloads: one statement per kind present on the page.
 fn with_payloads(conn: &mut DbConnection, heads: Vec<Head>) -> QueryResult<Vec<Post>> {
-    let ids_of = |kind: PostKind| -> Vec<PostId> {
-        heads.iter().filter(|(p, _, _)| PostKind::parse(&p.kind) == Some(kind)).map(|(p, _, _)| p.id).collect()
-    };
-    let (media_ids, audio_ids, score_ids, lyrics_ids) =
-        (ids_of(PostKind::Media), ids_of(PostKind::Audio), ids_of(PostKind::MusicXml), ids_of(PostKind::Lyrics));
-
-    let mut payloads: HashMap<PostId, Payload> = HashMap::with_capacity(heads.len());
-    if !media_ids.is_empty() {
-        let rows: Vec<MediaRow> = post_media::table
-            .filter(post_media::post_id.eq_any(&media_ids))
-            .order((post_media::post_id, post_media::position))
-            .select(MediaRow::as_select())
-            .load(conn)?;
-        for r in rows {
-            if let Payload::Media(v) = payloads.entry(r.post_id).or_insert_with(|| Payload::Media(Vec::new())) {
-                v.push(r.into());
-            }
-        }
-    }
-    if !audio_ids.is_empty() {
-        let rows: Vec<AudioRow> = post_audio::table
-            .filter(post_audio::post_id.eq_any(&audio_ids))
-            .order((post_audio::post_id, post_audio::position))
-            .select(AudioRow::as_select())
-            .load(conn)?;
-        for r in rows {
-            if let Payload::Audio(v) = payloads.entry(r.post_id).or_insert_with(|| Payload::Audio(Vec::new())) {
-                v.push(r.into());
-            }
-        }
-    }
-    if !score_ids.is_empty() {
-        let rows: Vec<ScoreRow> = post_scores::table
-            .filter(post_scores::post_id.eq_any(&score_ids))
-            .order((post_scores::post_id, post_scores::position))
-            .select(ScoreRow::as_select())
-            .load(conn)?;
-        for r in rows {
-            if let Payload::Scores(v) = payloads.entry(r.post_id).or_insert_with(|| Payload::Scores(Vec::new())) {
-                v.push(r.into());
-            }
-        }
-    }
-    if !lyrics_ids.is_empty() {
-        let rows: Vec<LyricsRow> = post_lyrics::table
-            .filter(post_lyrics::post_id.eq_any(&lyrics_ids))
-            .select(LyricsRow::as_select())
-            .load(conn)?;
-        for r in rows {
-            payloads.insert(r.post_id, Payload::Lyrics(r.into()));
-        }
-    }
-
+    let kinds: Vec<(PostId, PostKind)> = heads.iter().map(|(p, _, _)| (p.id, p.kind)).collect();
+    let mut payloads = kinds::load_payloads(conn, &kinds)?;
     // A post whose payload is missing (never written that way) is left out, as the spec's
     // client drops it too.
     Ok(heads

@@ -8,6 +8,7 @@ use crate::model::{Lyrics, LyricsPart};
 
 pub const CAPTION_MAX_CHARS: usize = 2000;
 pub const COMMENT_MAX_CHARS: usize = 2000;
+/// A song has at most this many parts (spec §9).
 pub const LYRICS_MAX_PARTS: usize = 10;
 /// Titles, artists and composers are cut to this many characters.
 pub const LABEL_MAX_CHARS: usize = 200;
@@ -15,13 +16,27 @@ pub const LABEL_MAX_CHARS: usize = 200;
 const LYRICS_MAX_CHARS: usize = 20_000;
 pub const PART_TYPES: [&str; 6] = ["intro", "verse", "pre-chorus", "chorus", "bridge", "outro"];
 
-/// A caption: trimmed, blank is none.
-pub fn caption(text: Option<&str>) -> Result<Option<String>, PostError> {
-    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
-    if text.chars().count() > CAPTION_MAX_CHARS {
-        return Err(PostError::CaptionTooLong);
+/// A post's caption: trimmed, at most [`CAPTION_MAX_CHARS`] characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caption(String);
+
+impl Caption {
+    /// A caption as sent; blank (or none) is no caption.
+    pub fn parse(raw: Option<&str>) -> Result<Option<Caption>, PostError> {
+        let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+        if text.chars().count() > CAPTION_MAX_CHARS {
+            return Err(PostError::CaptionTooLong);
+        }
+        Ok(Some(Caption(text.to_owned())))
     }
-    Ok(Some(text.to_owned()))
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
 }
 
 /// A title, artist or composer: trimmed, one line, bounded; blank is none.
@@ -65,7 +80,7 @@ pub struct LyricsPartInput {
 impl LyricsInput {
     /// Song title, artist and at least one part are required; every part needs a known type and
     /// non-blank lyrics; at most ten parts.
-    pub fn check(self) -> Result<(Lyrics, Option<String>), PostError> {
+    pub fn check(self) -> Result<(Lyrics, Option<Caption>), PostError> {
         let title = label(self.song_title.as_deref()).ok_or(PostError::LyricsIncomplete)?;
         let artist = label(self.artist_name.as_deref()).ok_or(PostError::LyricsIncomplete)?;
         if self.parts.is_empty() {
@@ -94,20 +109,33 @@ impl LyricsInput {
             }
             parts.push(LyricsPart { part_type, lyrics: lyrics.replace("\r\n", "\n") });
         }
-        Ok((Lyrics { title, artist, parts }, caption(self.caption.as_deref())?))
+        Ok((Lyrics { title, artist, parts }, Caption::parse(self.caption.as_deref())?))
     }
 }
 
-/// Comment text: trimmed, not blank, bounded.
-pub fn comment(text: &str) -> Result<String, PostError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(PostError::EmptyComment);
+/// A comment's text: trimmed, not blank (spec §5), at most [`COMMENT_MAX_CHARS`] characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentText(String);
+
+impl CommentText {
+    pub fn parse(raw: &str) -> Result<CommentText, PostError> {
+        let text = raw.trim();
+        if text.is_empty() {
+            return Err(PostError::EmptyComment);
+        }
+        if text.chars().count() > COMMENT_MAX_CHARS {
+            return Err(PostError::CommentTooLong);
+        }
+        Ok(CommentText(text.to_owned()))
     }
-    if text.chars().count() > COMMENT_MAX_CHARS {
-        return Err(PostError::CommentTooLong);
+
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
-    Ok(text.to_owned())
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
 }
 
 fn login_char(c: char) -> bool {
@@ -187,9 +215,9 @@ mod tests {
 
     #[test]
     fn comments_are_trimmed_and_never_blank() {
-        assert_eq!(comment("  hi \n").unwrap(), "hi");
-        assert!(matches!(comment(" \n\t "), Err(PostError::EmptyComment)));
-        assert!(matches!(comment(&"x".repeat(2001)), Err(PostError::CommentTooLong)));
+        assert_eq!(CommentText::parse("  hi \n").unwrap().as_str(), "hi");
+        assert!(matches!(CommentText::parse(" \n\t "), Err(PostError::EmptyComment)));
+        assert!(matches!(CommentText::parse(&"x".repeat(2001)), Err(PostError::CommentTooLong)));
     }
 
     #[test]
@@ -199,6 +227,7 @@ mod tests {
         assert_eq!(stem("take 3.final.mp3"), "take 3.final");
         assert_eq!(stem(".hidden"), ".hidden");
         assert_eq!(stem("C:\\music\\a.wav"), "a");
-        assert_eq!(caption(Some("  ")).unwrap(), None);
+        assert_eq!(Caption::parse(Some("  ")).unwrap(), None);
+        assert_eq!(Caption::parse(Some(" hi ")).unwrap().map(Caption::into_inner).as_deref(), Some("hi"));
     }
 }

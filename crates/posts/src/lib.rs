@@ -12,20 +12,21 @@ mod create;
 mod error;
 mod feed;
 pub mod input;
+mod kinds;
 mod model;
 mod repo;
 mod service;
 
 pub use comments::{COMMENTS_PAGE, Commented, MENTION_PAGE, add as add_comment, list as comment_page};
-pub use create::{AudioUpload, MediaUpload, ScoreUpload, ffmpeg_available, url_of};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
-pub use input::{LyricsInput, LyricsPartInput};
-pub use model::{
-    AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, PostKind, Score,
+pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};
+pub use kinds::UploadKind;
+pub use kinds::audio::AudioUpload;
+pub use kinds::media::{MediaUpload, ffmpeg_available};
+pub use kinds::scores::ScoreUpload;
+pub use model::{AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, Score};
+pub use repo::{
+    LikeToggle, PostRef, delete_post_rows, existing as existing_posts, toggle_like, visible as visible_post,
 };
-pub use repo::{LikeToggle, delete_post_rows, toggle_like};
 pub use service::{Posts, release_account};
-
-/// Where stored media live, as a URL path on our server.
-pub const MEDIA_PREFIX: &str = "/media/";

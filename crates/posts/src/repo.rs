@@ -4,44 +4,17 @@ use db::DbConnection;
 use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
-use db::schema::{comments, likes, post_audio, post_lyrics, post_media, post_scores, posts, users};
-use values::{PostId, UserId};
+use db::schema::{comments, likes, posts, users};
+use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
-use crate::model::{AudioRow, LyricsRow, MediaRow, PostRow, ScoreRow};
-
-/// The rows of a new post, written together.
-pub(crate) enum NewPayload {
-    Media(Vec<MediaRow>),
-    Audio(Vec<AudioRow>),
-    Scores(Vec<ScoreRow>),
-    Lyrics(LyricsRow),
-}
+use crate::kinds::{self, NewPayload};
+use crate::model::PostRow;
 
 /// Writes a post and its payload, and counts it on its author's row.
-pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &NewPayload) -> Result<(), PostError> {
+pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn NewPayload) -> Result<(), PostError> {
     diesel::insert_into(posts::table).values(row).execute(conn)?;
-    // Row by row: the multi-backend connection has no batch insert (at most ten rows here).
-    match payload {
-        NewPayload::Media(rows) => {
-            for r in rows {
-                diesel::insert_into(post_media::table).values(r).execute(conn)?;
-            }
-        }
-        NewPayload::Audio(rows) => {
-            for r in rows {
-                diesel::insert_into(post_audio::table).values(r).execute(conn)?;
-            }
-        }
-        NewPayload::Scores(rows) => {
-            for r in rows {
-                diesel::insert_into(post_scores::table).values(r).execute(conn)?;
-            }
-        }
-        NewPayload::Lyrics(row) => {
-            diesel::insert_into(post_lyrics::table).values(row).execute(conn)?;
-        }
-    }
+    payload.insert(conn)?;
     let counted = diesel::update(users::table.filter(users::id.eq(row.user_id)))
         .set(users::posts_count.eq(users::posts_count + 1))
         .execute(conn)?;
@@ -49,35 +22,6 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &NewP
         return Err(PostError::UserNotFound);
     }
     Ok(())
-}
-
-/// The storage keys a post's payload points to.
-fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<String>> {
-    let mut keys = Vec::new();
-    let media: Vec<(String, Option<String>, Option<String>)> = post_media::table
-        .filter(post_media::post_id.eq_any(ids))
-        .select((post_media::file_key, post_media::display_key, post_media::poster_key))
-        .load(conn)?;
-    for (file, display, poster) in media {
-        keys.push(file);
-        keys.extend(display);
-        keys.extend(poster);
-    }
-    let audio: Vec<(String, Option<String>)> = post_audio::table
-        .filter(post_audio::post_id.eq_any(ids))
-        .select((post_audio::file_key, post_audio::cover_key))
-        .load(conn)?;
-    for (file, cover) in audio {
-        keys.push(file);
-        keys.extend(cover);
-    }
-    keys.extend(
-        post_scores::table
-            .filter(post_scores::post_id.eq_any(ids))
-            .select(post_scores::file_key)
-            .load::<String>(conn)?,
-    );
-    Ok(keys)
 }
 
 /// Deletes posts with everything that hangs on them (payloads, likes, comments and their
@@ -88,7 +32,7 @@ pub fn delete_post_rows(conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<S
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let keys = object_keys(conn, ids)?;
+    let keys = kinds::object_keys(conn, ids)?;
     let authors: Vec<UserId> = posts::table.filter(posts::id.eq_any(ids)).select(posts::user_id).load(conn)?;
     diesel::delete(posts::table.filter(posts::id.eq_any(ids))).execute(conn)?;
     for (author, n) in count_each(authors) {
@@ -104,14 +48,43 @@ pub(crate) fn author_of(conn: &mut DbConnection, id: PostId) -> QueryResult<Opti
     posts::table.filter(posts::id.eq(id)).select(posts::user_id).first(conn).optional()
 }
 
-/// The author of a post `viewer` may see: none when it is missing or a block stands between
-/// the two (such a post is answered as not found).
-pub(crate) fn visible_author(conn: &mut DbConnection, id: PostId, viewer: UserId) -> QueryResult<Option<UserId>> {
-    let Some(author) = author_of(conn, id)? else { return Ok(None) };
-    if author != viewer && social_graph::blocked_between(conn, author, viewer)? {
+/// That `me` wrote the post: missing is not found, someone else's is forbidden. Every change an
+/// author alone may make (deleting, editing) checks here.
+pub(crate) fn check_author(conn: &mut DbConnection, id: PostId, me: UserId) -> Result<(), PostError> {
+    match author_of(conn, id)? {
+        None => Err(PostError::NotFound),
+        Some(author) if author != me => Err(PostError::NotAuthor),
+        Some(_) => Ok(()),
+    }
+}
+
+/// What other rules need to know of a post: who wrote it, and its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PostRef {
+    pub id: PostId,
+    pub author: UserId,
+    pub kind: PostKind,
+}
+
+/// The post as `viewer` may see it: none when it is missing or a block stands between the two
+/// (such a post is answered as not found). Two statements for a signed-in viewer: the post,
+/// then the block rule between its author and them.
+pub fn visible(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<PostRef>> {
+    let found: Option<(UserId, PostKind)> =
+        posts::table.filter(posts::id.eq(id)).select((posts::user_id, posts::kind)).first(conn).optional()?;
+    let Some((author, kind)) = found else { return Ok(None) };
+    if let Some(v) = viewer
+        && author != v
+        && social_graph::blocked_between(conn, author, v)?
+    {
         return Ok(None);
     }
-    Ok(Some(author))
+    Ok(Some(PostRef { id, author, kind }))
+}
+
+/// Which of these posts are still there.
+pub fn existing(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<std::collections::HashSet<PostId>> {
+    Ok(posts::table.filter(posts::id.eq_any(ids)).select(posts::id).load(conn)?.into_iter().collect())
 }
 
 const INSERT_LIKE: &str = "INSERT INTO likes (post_id, user_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
@@ -133,7 +106,7 @@ pub struct LikeToggle {
 /// really added or removed, so a double click cannot count twice. A post that is missing or
 /// hidden from `me` by a block is not found.
 pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
-    let author = visible_author(conn, post, me)?.ok_or(PostError::NotFound)?;
+    let author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
     let removed =
         diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
     let (liked, delta) = if removed > 0 {

@@ -5,16 +5,17 @@ use std::sync::Arc;
 use db::model::UserCard;
 use db::{Db, DbConnection, Page, write_tx};
 use storage::Storage;
-use values::{PostId, UserId};
+use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
 use crate::comments;
-use crate::create::{self, AudioUpload, MediaUpload, PROCESSING_SLOTS, ScoreUpload, Stored};
+use crate::create::{self, PROCESSING_SLOTS, Stored};
 use crate::feed::{self, Feed, FeedPage};
-use crate::input::{self, LyricsInput};
-use crate::model::{Comment, LyricsRow, Post, PostKind, PostRow};
-use crate::repo::{self, NewPayload};
-use media_validation::limits;
+use crate::input::{Caption, LyricsInput};
+use crate::kinds::lyrics::LyricsRow;
+use crate::kinds::{NewPayload, Processing, UploadKind};
+use crate::model::{Comment, Post, PostRow};
+use crate::repo;
 
 /// This domain's part when an account is deleted, inside the deleting transaction: the counts
 /// its likes and comments added to others' posts are given back, and its posts are deleted.
@@ -26,13 +27,16 @@ pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<Vec<Stri
 #[derive(Clone)]
 pub struct Posts {
     db: Db,
-    storage: Storage,
-    slots: Arc<tokio::sync::Semaphore>,
+    processing: Arc<Processing>,
 }
 
 impl Posts {
     pub fn new(db: Db, storage: Storage) -> Posts {
-        Posts { db, storage, slots: Arc::new(tokio::sync::Semaphore::new(PROCESSING_SLOTS)) }
+        Posts { db, processing: Arc::new(Processing { storage, slots: tokio::sync::Semaphore::new(PROCESSING_SLOTS) }) }
+    }
+
+    fn storage(&self) -> &Storage {
+        &self.processing.storage
     }
 
     /// A page of a list of posts as `viewer` may see it.
@@ -60,111 +64,67 @@ impl Posts {
         &self,
         me: UserId,
         row: PostRow,
-        payload: Result<NewPayload, PostError>,
+        payload: Box<dyn NewPayload>,
         stored: Stored,
     ) -> Result<Post, PostError> {
-        let payload = match payload {
-            Ok(p) => p,
-            Err(e) => {
-                stored.discard(&self.storage).await;
-                return Err(e);
-            }
-        };
         let id = row.id;
         let written = self
             .db
             .run(move |conn| {
-                write_tx(conn, |conn| repo::insert_post(conn, &row, &payload))?;
+                write_tx(conn, |conn| repo::insert_post(conn, &row, payload.as_ref()))?;
                 feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)
             })
             .await;
         if written.is_err() {
-            stored.discard(&self.storage).await;
+            stored.discard(self.storage()).await;
         }
         written
     }
 
-    fn new_row(me: UserId, kind: PostKind, caption: Option<String>) -> PostRow {
+    fn new_row(me: UserId, kind: PostKind, caption: Option<Caption>) -> PostRow {
         PostRow {
             id: PostId::generate(),
             user_id: me,
-            kind: kind.as_str().to_owned(),
-            caption,
+            kind,
+            caption: caption.map(Caption::into_inner),
             created_at: db::time::now(),
             likes_count: 0,
             comments_count: 0,
         }
     }
 
-    /// An audio post: 1 to 10 tracks (spec §5). Titles and artists left blank are taken from
-    /// the files' tags, then the spec's defaults (the file name; 'Unknown Artist').
-    pub async fn create_audio(
+    /// A post of a kind made of files (audio, media, sheet music): 1 to the kind's most files
+    /// (spec §5), each checked and stored, then the post written in one transaction. Titles and
+    /// the like left blank are taken from the files, then the spec's defaults.
+    pub async fn create<U: UploadKind>(
         &self,
         me: UserId,
         caption: Option<&str>,
-        uploads: Vec<AudioUpload>,
+        uploads: Vec<U>,
     ) -> Result<Post, PostError> {
-        let caption = input::caption(caption)?;
+        let caption = Caption::parse(caption)?;
         if uploads.is_empty() {
-            return Err(PostError::NoAudio);
+            return Err(U::none());
         }
-        if uploads.len() > limits::AUDIO_MAX_FILES {
-            return Err(PostError::TooManyAudio);
+        if uploads.len() > U::MAX_FILES {
+            return Err(U::too_many());
         }
-        let row = Self::new_row(me, PostKind::Audio, caption);
+        let row = Self::new_row(me, U::KIND, caption);
         let mut stored = Stored::default();
-        let rows = create::store_audio(&self.storage, &self.slots, row.id, uploads, &mut stored).await;
-        self.publish(me, row, rows.map(NewPayload::Audio), stored).await
-    }
-
-    /// A media post: 1 to 5 pictures and videos (spec §5).
-    pub async fn create_media(
-        &self,
-        me: UserId,
-        caption: Option<&str>,
-        uploads: Vec<MediaUpload>,
-    ) -> Result<Post, PostError> {
-        let caption = input::caption(caption)?;
-        if uploads.is_empty() {
-            return Err(PostError::NoMedia);
+        match U::store(&self.processing, row.id, uploads, &mut stored).await {
+            Ok(payload) => self.publish(me, row, payload, stored).await,
+            Err(e) => {
+                stored.discard(self.storage()).await;
+                Err(e)
+            }
         }
-        if uploads.len() > limits::MEDIA_MAX_FILES {
-            return Err(PostError::TooManyMedia);
-        }
-        let row = Self::new_row(me, PostKind::Media, caption);
-        let mut stored = Stored::default();
-        let rows = create::store_media(&self.storage, &self.slots, row.id, uploads, &mut stored).await;
-        self.publish(me, row, rows.map(NewPayload::Media), stored).await
-    }
-
-    /// A sheet-music post: 1 to 5 MusicXML or .mxl files (spec §5). Titles and composers left
-    /// blank are taken from the score, then the spec's defaults.
-    pub async fn create_scores(
-        &self,
-        me: UserId,
-        caption: Option<&str>,
-        uploads: Vec<ScoreUpload>,
-    ) -> Result<Post, PostError> {
-        let caption = input::caption(caption)?;
-        if uploads.is_empty() {
-            return Err(PostError::NoScore);
-        }
-        if uploads.len() > limits::MUSICXML_MAX_FILES {
-            return Err(PostError::TooManyScores);
-        }
-        let row = Self::new_row(me, PostKind::MusicXml, caption);
-        let mut stored = Stored::default();
-        let rows = create::store_scores(&self.storage, &self.slots, row.id, uploads, &mut stored).await;
-        self.publish(me, row, rows.map(NewPayload::Scores), stored).await
     }
 
     pub async fn create_lyrics(&self, me: UserId, lyrics: LyricsInput) -> Result<Post, PostError> {
         let (lyrics, caption) = lyrics.check()?;
         let row = Self::new_row(me, PostKind::Lyrics, caption);
-        let parts = serde_json::to_string(&lyrics.parts).map_err(|e| PostError::Processing(e.to_string()))?;
-        let payload =
-            NewPayload::Lyrics(LyricsRow { post_id: row.id, title: lyrics.title, artist: lyrics.artist, parts });
-        self.publish(me, row, Ok(payload), Stored::default()).await
+        let payload = Box::new(LyricsRow::new(row.id, lyrics));
+        self.publish(me, row, payload, Stored::default()).await
     }
 
     /// The author deletes their post: its rows, counters, comments and likes go in one
@@ -174,16 +134,12 @@ impl Posts {
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
-                    match repo::author_of(conn, id)? {
-                        None => return Err(PostError::NotFound),
-                        Some(author) if author != me => return Err(PostError::NotAuthor),
-                        Some(_) => {}
-                    }
+                    repo::check_author(conn, id, me)?;
                     repo::delete_post_rows(conn, &[id])
                 })
             })
             .await?;
-        create::remove_objects(&self.storage, &keys).await;
+        create::remove_objects(self.storage(), &keys).await;
         Ok(())
     }
 

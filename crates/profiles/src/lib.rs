@@ -12,4 +12,4 @@ pub mod tags;
 pub use error::{AvatarDefect, InvalidEdit, ProfileError};
 pub use input::ProfilePatch;
 pub use model::{Profile, Stats};
-pub use service::{AVATAR_MAX_BYTES, MEDIA_PREFIX, Profiles, release_account};
+pub use service::{AVATAR_MAX_BYTES, Profiles, release_account};

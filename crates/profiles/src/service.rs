@@ -17,14 +17,13 @@ pub const AVATAR_MAX_BYTES: usize = 5 * 1024 * 1024;
 /// Bounds on the picture itself, so a small file cannot claim a huge image.
 const AVATAR_MAX_SIDE: u32 = 8192;
 const AVATAR_MAX_PIXELS: u64 = 40_000_000;
-/// Where stored media live, as a URL path on our server.
-pub const MEDIA_PREFIX: &str = "/media/";
+/// The storage keys of avatars start with this.
 const AVATAR_KEYS: &str = "avatars/";
 
 /// The storage key of an avatar URL that is one of ours (outside pictures, e.g. a Google
 /// profile photo, are not).
 fn avatar_key(url: &str) -> Option<&str> {
-    url.strip_prefix(MEDIA_PREFIX).filter(|k| k.starts_with(AVATAR_KEYS))
+    storage::key_of(url).filter(|k| k.starts_with(AVATAR_KEYS))
 }
 
 /// This domain's part when an account is deleted: answers the stored objects the profile owned
@@ -92,7 +91,7 @@ impl Profiles {
             .map_err(|_| ProfileError::AvatarUnreadable(AvatarDefect::Damaged))?;
         let key = format!("{AVATAR_KEYS}{me}/{:016x}.{}", rand::random::<u64>(), facts.kind.extension());
         self.storage.put(&key, Bytes::from(clean)).await?;
-        let url = format!("{MEDIA_PREFIX}{key}");
+        let url = storage::url_of(&key);
         let new_url = url.clone();
         // One transaction, so two uploads at once cannot both take the same old avatar to delete.
         let swapped = self
@@ -128,7 +127,7 @@ impl Profiles {
         let keys = self.storage.list_older_than(AVATAR_KEYS.trim_end_matches('/'), cutoff).await?;
         let mut removed = 0;
         for batch in keys.chunks(500) {
-            let urls: Vec<String> = batch.iter().map(|k| format!("{MEDIA_PREFIX}{k}")).collect();
+            let urls: Vec<String> = batch.iter().map(|k| storage::url_of(k)).collect();
             let lookup = urls.clone();
             let used = self.db.run(move |conn| Ok::<_, ProfileError>(repo::avatars_in_use(conn, &lookup)?)).await?;
             for (key, url) in batch.iter().zip(&urls) {

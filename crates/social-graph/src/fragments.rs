@@ -1,19 +1,18 @@
-//! The block and listening rules as subqueries another domain's query composes, so a feed page
-//! stays one query however many people someone blocked or listens to:
+//! The block rule as subqueries another domain's query composes, so a feed page stays one query
+//! however many people someone blocked:
 //!
 //! ```ignore
-//! use db::diesel::dsl::not;
-//! posts::table
-//!     .filter(not(posts::user_id.eq_any(fragments::blocked_by(viewer))))
-//!     .filter(not(posts::user_id.eq_any(fragments::blockers_of(viewer))))
+//! posts::table.filter(fragments::not_blocked(posts::user_id, viewer))
 //! ```
 //!
-//! Each is answered from an index: `blocks`' primary key (blocker_id, blocked_id), its
-//! (blocked_id, blocker_id) index, and `listens`' primary key (listener_id, listened_id).
+//! Each is answered from an index: `blocks`' primary key (blocker_id, blocked_id) and its
+//! (blocked_id, blocker_id) index. (The Listened to feed asks `listens` itself, walking or
+//! merging rather than `user_id IN (...)`: docs/posts.md, "Planner traps".)
 
-use db::diesel::dsl::{Eq, Filter, Select};
+use db::diesel::dsl::{self, And, Eq, EqAny, Filter, Select, not};
 use db::diesel::prelude::*;
-use db::schema::{blocks, listens};
+use db::diesel::sql_types::BigInt;
+use db::schema::blocks;
 use values::UserId;
 
 /// The ids of one column of one table, filtered by a user id: what `eq_any` takes as a
@@ -31,9 +30,18 @@ pub fn blockers_of(viewer: UserId) -> UserIds<blocks::table, blocks::blocked_id,
     blocks::table.filter(blocks::blocked_id.eq(viewer)).select(blocks::blocker_id)
 }
 
-/// The people `viewer` listens to. (The Listened to feed does not use it as `user_id IN (...)`:
-/// at a million posts SQLite then collects and sorts every post of every listened person; see
-/// docs/posts.md, "Planner traps".)
-pub fn listened_by(viewer: UserId) -> UserIds<listens::table, listens::listener_id, listens::listened_id> {
-    listens::table.filter(listens::listener_id.eq(viewer)).select(listens::listened_id)
+/// The filter of the block rule (nothing passes between a block pair): rows whose `person`
+/// column is someone neither blocked by `viewer` nor blocking them. Every list that shows
+/// people's posts, comments or notifications to a viewer filters with it.
+pub fn not_blocked<C>(person: C, viewer: UserId) -> NotBlocked<C>
+where
+    C: Column<SqlType = BigInt> + Copy,
+{
+    not(person.eq_any(blocked_by(viewer))).and(not(person.eq_any(blockers_of(viewer))))
 }
+
+/// What [`not_blocked`] answers.
+pub type NotBlocked<C> = And<
+    dsl::not<EqAny<C, UserIds<blocks::table, blocks::blocker_id, blocks::blocked_id>>>,
+    dsl::not<EqAny<C, UserIds<blocks::table, blocks::blocked_id, blocks::blocker_id>>>,
+>;

@@ -73,6 +73,24 @@ pub fn blocked_between(conn: &mut DbConnection, a: UserId, b: UserId) -> QueryRe
     .get_result(conn)
 }
 
+/// The people of `others` in a block pair with `me` (one statement), for rules that take people
+/// out of a list already found (mentions, the mention picker, notifications).
+pub fn blocked_among(conn: &mut DbConnection, me: UserId, others: &[UserId]) -> QueryResult<HashSet<UserId>> {
+    if others.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let pairs: Vec<(UserId, UserId)> = blocks::table
+        .filter(
+            blocks::blocker_id
+                .eq(me)
+                .and(blocks::blocked_id.eq_any(others))
+                .or(blocks::blocked_id.eq(me).and(blocks::blocker_id.eq_any(others))),
+        )
+        .select((blocks::blocker_id, blocks::blocked_id))
+        .load(conn)?;
+    Ok(pairs.into_iter().map(|(a, b)| if a == me { b } else { a }).collect())
+}
+
 // `$1`.. first appear in order, which PostgreSQL (positional) and SQLite (named parameters
 // numbered by first appearance) bind alike; `ON CONFLICT DO NOTHING` is understood by both.
 const INSERT_LISTEN: &str =

@@ -2,7 +2,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use db::diesel::dsl::not;
 use db::diesel::prelude::*;
 use db::schema::users;
 use db::{DbConnection, PageRule, write_tx};
@@ -122,8 +121,7 @@ async fn fragments_compose_into_other_queries(db: TestDb) {
     social_graph::block(&mut c, blocker, me).unwrap();
     social_graph::listen(&mut c, me, heard).unwrap();
     let mut visible: Vec<UserId> = users::table
-        .filter(not(users::id.eq_any(fragments::blocked_by(me))))
-        .filter(not(users::id.eq_any(fragments::blockers_of(me))))
+        .filter(fragments::not_blocked(users::id, me))
         .filter(users::id.ne(me))
         .select(users::id)
         .load(&mut *c)
@@ -132,9 +130,8 @@ async fn fragments_compose_into_other_queries(db: TestDb) {
     let mut expected = vec![heard, other];
     expected.sort();
     assert_eq!(visible, expected, "neither side of a block pair sees the other");
-    let heard_only: Vec<UserId> =
-        users::table.filter(users::id.eq_any(fragments::listened_by(me))).select(users::id).load(&mut *c).unwrap();
-    assert_eq!(heard_only, vec![heard]);
+    let among = social_graph::blocked_among(&mut c, me, &[blocked, blocker, heard, other]).unwrap();
+    assert_eq!(among, [blocked, blocker].into_iter().collect(), "the same pairs, among people already found");
 }
 
 /// Domain writes run inside their caller's transaction: a use case that listens and then fails

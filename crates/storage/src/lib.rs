@@ -14,6 +14,19 @@ use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
 use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart};
 
+/// Where stored objects are served, as a URL path on our server (`/media/<key>`).
+pub const MEDIA_PREFIX: &str = "/media/";
+
+/// The URL path a stored object is served at.
+pub fn url_of(key: &str) -> String {
+    format!("{MEDIA_PREFIX}{key}")
+}
+
+/// The key of the object a URL path of ours names, if it names one.
+pub fn key_of(url: &str) -> Option<&str> {
+    url.strip_prefix(MEDIA_PREFIX)
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum StorageError {
     #[error("no such object")]
@@ -225,7 +238,6 @@ impl Storage {
         })
     }
 
-    /// Reads an object, or the part of it `range` asks for.
     /// Stores a local file under `key`, streamed in parts: memory stays bounded whatever its
     /// size. On failure nothing is left under the key.
     pub async fn put_file(&self, key: &str, path: &Path) -> Result<u64, StorageError> {
@@ -254,6 +266,7 @@ impl Storage {
         }
     }
 
+    /// Reads an object, or the part of it `range` asks for.
     pub async fn get(&self, key: &str, range: Option<ByteRange>) -> Result<Object, StorageError> {
         let path = check_key(key)?;
         let not_found = |e: object_store::Error| match e {

@@ -5,10 +5,10 @@ use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use db::model::UserCard;
-use moderation::{Action, Complaint, ComplaintFilter, DAILY_MAX_DAYS, Filed, Status};
+use moderation::{Action, AuditAction, Complaint, ComplaintFilter, DAILY_MAX_DAYS, Filed, Reason, Status};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use values::{PostId, ReportId, UserId};
+use values::{PostId, PostKind, ReportId, UserId};
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{AdminUser, AuthUser};
@@ -55,7 +55,8 @@ pub async fn report(
 #[derive(Serialize, ToSchema)]
 pub struct AuditJson {
     /// delete_post or ignore
-    action: String,
+    #[schema(value_type = String)]
+    action: AuditAction,
     #[schema(value_type = Option<String>)]
     admin_id: Option<UserId>,
     admin_login: String,
@@ -77,16 +78,19 @@ pub struct ComplaintJson {
     reporter_name: Option<String>,
     #[schema(value_type = String)]
     post_id: PostId,
-    reason: String,
+    #[schema(value_type = String)]
+    reason: Reason,
     description: Option<String>,
     /// The post page in the web app.
     post_link: String,
     /// pending, deleted or ignored
-    status: &'static str,
+    #[schema(value_type = String)]
+    status: Status,
     created_at: DateTime<Utc>,
     resolved_at: Option<DateTime<Utc>>,
     /// media, audio, musicxml or lyrics
-    post_type: String,
+    #[schema(value_type = String)]
+    post_type: PostKind,
     /// False once the post is deleted.
     post_exists: bool,
     post_author: Option<UserJson>,
@@ -113,7 +117,7 @@ fn complaint_json(state: &AppState, c: Complaint) -> ComplaintJson {
         post_link: format!("{}/post/{}", state.config.frontend_url, c.post),
         reason: c.reason,
         description: c.description,
-        status: c.status.as_str(),
+        status: c.status,
         created_at: c.created_at.and_utc(),
         resolved_at: c.resolved_at.map(|t| t.and_utc()),
         post_type: c.post_kind,
@@ -189,7 +193,7 @@ pub async fn resolve(
     id: web::Path<ReportId>,
     body: web::Json<ResolveJson>,
 ) -> Result<web::Json<ResolvedJson>, ApiError> {
-    let action = Action::parse(&body.action)?;
+    let action = Action::from_client(&body.action)?;
     let decision = state.app.resolve_report(&admin.0, id.into_inner(), action).await?;
     let (message, status) = match decision.action {
         Action::DeletePost => ("Report deleted successfully", Status::Deleted),
@@ -203,7 +207,7 @@ pub async fn resolve(
 /// One card of the panel (spec §3 Analytics card).
 #[derive(Serialize, ToSchema)]
 pub struct CardJson {
-    posts_title: &'static str,
+    posts_title: String,
     posts_data: i64,
 }
 
@@ -212,23 +216,16 @@ pub struct CardJson {
 #[get("/admin/analytics")]
 pub async fn analytics(state: web::Data<AppState>, admin: AdminUser) -> Result<HttpResponse, ApiError> {
     let a = state.moderation.analytics(&admin.0).await?;
-    let of_type = |t: &str| a.posts_by_type.get(t).copied().unwrap_or(0);
-    let cards = [
-        ("Users", a.users),
-        ("New users (7 days)", a.new_users_7_days),
-        ("Posts", a.posts),
-        ("Posts today", a.posts_today),
-        ("Audio posts", of_type("audio")),
-        ("Media posts", of_type("media")),
-        ("Lyrics posts", of_type("lyrics")),
-        ("MusicXML posts", of_type("musicxml")),
-        ("Comments", a.comments),
-        ("Likes", a.likes),
-        ("Open reports", a.open_reports),
+    let card = |title: &str, n: i64| CardJson { posts_title: title.to_owned(), posts_data: n };
+    let mut cards = vec![
+        card("Users", a.users),
+        card("New users (7 days)", a.new_users_7_days),
+        card("Posts", a.posts),
+        card("Posts today", a.posts_today),
     ];
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .json(cards.map(|(posts_title, posts_data)| CardJson { posts_title, posts_data })))
+    cards.extend(a.posts_by_type.iter().map(|(kind, n)| card(&format!("{} posts", kind.label()), *n)));
+    cards.extend([card("Comments", a.comments), card("Likes", a.likes), card("Open reports", a.open_reports)]);
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(cards))
 }
 
 #[derive(Deserialize, IntoParams)]

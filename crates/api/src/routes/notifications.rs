@@ -24,7 +24,8 @@ pub struct NotificationJson {
     id: NotificationId,
     /// mention, comment, listening or other (a like)
     #[serde(rename = "type")]
-    kind: &'static str,
+    #[schema(value_type = String)]
+    kind: notifications::Kind,
     #[schema(value_type = String)]
     sender_id: UserId,
     /// The sender's login.
@@ -45,7 +46,7 @@ fn notification_json(state: &AppState, n: Notification) -> NotificationJson {
     NotificationJson {
         message: n.message(),
         id: n.id,
-        kind: n.kind.as_str(),
+        kind: n.kind,
         sender_id: n.sender.id,
         avatar_url: state.avatar_url(n.sender.avatar_url.as_deref()),
         username: n.sender.login,

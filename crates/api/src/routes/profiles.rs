@@ -4,7 +4,7 @@ use actix_multipart::Multipart;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post, web};
 use profiles::tags;
-use profiles::{AVATAR_MAX_BYTES, Profile, ProfilePatch, Stats};
+use profiles::{AVATAR_MAX_BYTES, Profile, ProfileError, ProfilePatch, Stats};
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use values::UserId;
@@ -142,15 +142,15 @@ fn avatar_rules() -> UploadRules {
             field: "avatar",
             // "Under 5MB": a file of exactly 5 MB is one byte too many.
             max_bytes: AVATAR_MAX_BYTES as u64 - 1,
-            too_large: |_| "Image must be smaller than 5MB".into(),
+            too_large: |_| ProfileError::AvatarTooLarge.to_string(),
             sink: Sink::Memory,
             narrow: None,
         }],
         texts: vec![],
         max_files: 1,
-        too_many_files: "Send one image in the field avatar",
+        too_many_files: "Send one image in the field avatar".to_owned(),
         max_total: AVATAR_MAX_BYTES as u64,
-        total_too_large: "Image must be smaller than 5MB",
+        total_too_large: ProfileError::AvatarTooLarge.to_string(),
     }
 }
 
@@ -165,7 +165,7 @@ pub async fn upload_avatar(
     req: HttpRequest,
     form: Multipart,
 ) -> Result<web::Json<AvatarJson>, ApiError> {
-    let received = upload::read(&req, form, &avatar_rules(), &state.storage).await?;
+    let received = upload::read(&req, form, &avatar_rules()).await?;
     let Some(FileBody::Memory(bytes)) = received.files.into_iter().next().map(|f| f.body) else {
         return Err(ApiError::invalid("No image was sent: use the multipart field avatar"));
     };

@@ -3,7 +3,6 @@
 //! bounded memory.
 
 use std::net::TcpListener;
-use std::sync::Arc;
 
 use actix_multipart::Multipart;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
@@ -16,15 +15,10 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const MB: u64 = 1024 * 1024;
 
-/// The first bytes decide: `OK` files are accepted and stored under `test/`, others refused.
-fn key_for_ok_files() -> upload::KeyFor {
-    Arc::new(|head: &[u8]| {
-        if head.starts_with(b"OK") {
-            Ok(format!("test/{:016x}.bin", rand::random::<u64>()))
-        } else {
-            Err(ApiError::unsupported_type("Unsupported file type"))
-        }
-    })
+/// The first bytes decide: `OK` files are accepted (and the handler stores them under `test/`,
+/// as a post stores its files), others refused before the rest is read.
+fn ok_files_only(head: &[u8], _name: &str) -> Result<Option<(u64, String)>, ApiError> {
+    if head.starts_with(b"OK") { Ok(None) } else { Err(ApiError::unsupported_type("Unsupported file type")) }
 }
 
 fn rules() -> UploadRules {
@@ -34,8 +28,8 @@ fn rules() -> UploadRules {
                 field: "files",
                 max_bytes: 200 * MB,
                 too_large: |name| format!("{name} exceeds 200MB limit"),
-                sink: Sink::Storage(key_for_ok_files()),
-                narrow: None,
+                sink: Sink::TempFile,
+                narrow: Some(ok_files_only),
             },
             FileRule {
                 field: "small",
@@ -54,9 +48,9 @@ fn rules() -> UploadRules {
         ],
         texts: vec!["titles"],
         max_files: 3,
-        too_many_files: "Maximum 3 files allowed",
+        too_many_files: "Maximum 3 files allowed".to_owned(),
         max_total: 250 * MB,
-        total_too_large: "Total file size exceeds 250MB limit",
+        total_too_large: "Total file size exceeds 250MB limit".to_owned(),
     }
 }
 
@@ -96,27 +90,29 @@ impl UploadServer {
     }
 }
 
-/// Answers what was received: each file's field, name, size and where it went.
+/// Answers what was received: each file's field, name, size and where it went. Files of the
+/// field `files` are then stored, streamed from their temporary file, as a post stores its own.
 async fn receive(
     req: HttpRequest,
     form: Multipart,
     data: web::Data<(Storage, UploadRules)>,
 ) -> Result<HttpResponse, ApiError> {
     let (storage, rules) = data.get_ref();
-    let received = upload::read(&req, form, rules, storage).await?;
+    let received = upload::read(&req, form, rules).await?;
     let titles: Vec<&str> = received.texts("titles").collect();
-    let files: Vec<Value> = received
-        .files
-        .iter()
-        .map(|f| {
-            let body = match &f.body {
-                FileBody::Memory(b) => json!({"memory": b.len()}),
-                FileBody::TempFile(t) => json!({"temp": std::fs::read(t.path()).map(|b| b.len()).unwrap_or(0)}),
-                FileBody::Stored { key } => json!({"key": key}),
-            };
-            json!({"field": f.field, "name": f.file_name, "size": f.size, "body": body})
-        })
-        .collect();
+    let mut files: Vec<Value> = Vec::new();
+    for f in &received.files {
+        let body = match &f.body {
+            FileBody::TempFile(t) if f.field == "files" => {
+                let key = format!("test/{:016x}.bin", rand::random::<u64>());
+                storage.put_file(&key, t.path()).await?;
+                json!({"key": key})
+            }
+            FileBody::Memory(b) => json!({"memory": b.len()}),
+            FileBody::TempFile(t) => json!({"temp": std::fs::read(t.path()).map(|b| b.len()).unwrap_or(0)}),
+        };
+        files.push(json!({"field": f.field, "name": f.file_name, "size": f.size, "body": body}));
+    }
     Ok(HttpResponse::Ok().json(json!({"files": files, "titles": titles})))
 }
 

@@ -1,0 +1,131 @@
+//! Comments on a post and the mention picker (spec §7 Posts, §3 Comment).
+
+use actix_web::http::header;
+use actix_web::{HttpResponse, get, post, web};
+use chrono::{DateTime, Utc};
+use posts::{COMMENTS_PAGE, Comment, MENTION_PAGE};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use values::{CommentId, PostId, UserId};
+
+use crate::error::{ApiError, Detail};
+use crate::extract::{AuthUser, MaybeUser};
+use crate::state::AppState;
+use crate::wire::UserJson;
+
+#[derive(Serialize, ToSchema)]
+pub struct MentionJson {
+    #[schema(value_type = String)]
+    user_id: UserId,
+    login: String,
+    name: String,
+    avatar_url: String,
+}
+
+/// A comment (spec §3), with its author both nested and flat.
+#[derive(Serialize, ToSchema)]
+pub struct CommentJson {
+    #[schema(value_type = String)]
+    id: CommentId,
+    content: String,
+    created_at: DateTime<Utc>,
+    user: UserJson,
+    #[schema(value_type = String)]
+    author_id: UserId,
+    author_name: String,
+    author_login: String,
+    author_avatar_url: String,
+    author_role: Option<String>,
+    mentions: Vec<MentionJson>,
+}
+
+fn comment_json(state: &AppState, c: Comment) -> CommentJson {
+    CommentJson {
+        id: c.id,
+        content: c.content,
+        created_at: c.created_at.and_utc(),
+        author_id: c.author.id,
+        author_name: c.author.name.clone(),
+        author_login: c.author.login.clone(),
+        author_avatar_url: state.avatar_url(c.author.avatar_url.as_deref()),
+        author_role: c.author.tag_id.clone(),
+        user: UserJson::new(state, c.author),
+        mentions: c
+            .mentions
+            .into_iter()
+            .map(|m| MentionJson {
+                avatar_url: state.avatar_url(m.avatar_url.as_deref()),
+                user_id: m.user_id,
+                login: m.login,
+                name: m.name,
+            })
+            .collect(),
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct CommentsQuery {
+    /// 1 to 50 (default 20).
+    limit: Option<i64>,
+    offset: Option<i64>,
+}
+
+#[utoipa::path(tag = "posts", params(("post_id" = String, Path), CommentsQuery),
+    responses((status = 200, body = [CommentJson]), (status = 404, body = Detail)))]
+#[get("/posts/{post_id}/comments")]
+pub async fn comments(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    post_id: web::Path<PostId>,
+    q: web::Query<CommentsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = COMMENTS_PAGE.page(q.limit, q.offset);
+    let found = state.posts.comments(post_id.into_inner(), viewer.0.map(|u| u.id), page).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(found.into_iter().map(|c| comment_json(&state, c)).collect::<Vec<_>>()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewCommentJson {
+    content: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CommentCreatedJson {
+    comment: CommentJson,
+}
+
+#[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)), request_body = NewCommentJson,
+    responses((status = 201, body = CommentCreatedJson), (status = 400, body = Detail, description = "blank"), (status = 404, body = Detail)))]
+#[post("/posts/{post_id}/comments")]
+pub async fn add_comment(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    post_id: web::Path<PostId>,
+    body: web::Json<NewCommentJson>,
+) -> Result<HttpResponse, ApiError> {
+    let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content).await?;
+    Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct MentionQuery {
+    /// What follows the `@`.
+    q: Option<String>,
+    /// 1 to 20 (default 10).
+    limit: Option<i64>,
+}
+
+#[utoipa::path(tag = "posts", params(MentionQuery), responses((status = 200, body = [UserJson])))]
+#[get("/posts/users/search")]
+pub async fn mention_search(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    q: web::Query<MentionQuery>,
+) -> Result<web::Json<Vec<UserJson>>, ApiError> {
+    let limit = MENTION_PAGE.page(q.limit, None).limit;
+    let found =
+        state.posts.mention_candidates(viewer.0.map(|u| u.id), q.q.as_deref().unwrap_or_default(), limit).await?;
+    Ok(web::Json(found.into_iter().map(|u| UserJson::without_tag(&state, u)).collect()))
+}

@@ -1,0 +1,103 @@
+//! The lists of posts and the one post of the post page (spec §7 Posts).
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use posts::{FEED_PAGE, Feed, FeedPage, Post};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use values::{PostId, UserId};
+
+use super::wire::PostJson;
+use crate::error::{ApiError, Detail};
+use crate::extract::{AuthUser, MaybeUser};
+use crate::state::AppState;
+
+#[derive(Deserialize, IntoParams)]
+pub struct FeedQuery {
+    /// 1 to 50 (default 10).
+    limit: Option<i64>,
+    /// The spec's paging: posts to skip.
+    offset: Option<i64>,
+    /// The keyset cursor: posts older than this post id (wins over `offset`).
+    #[param(value_type = Option<String>)]
+    before: Option<PostId>,
+}
+
+impl FeedQuery {
+    fn page(&self) -> FeedPage {
+        match self.before {
+            Some(before) => FeedPage::Before(FEED_PAGE.keyset(Some(before), self.limit)),
+            None => FeedPage::Offset(FEED_PAGE.page(self.limit, self.offset)),
+        }
+    }
+}
+
+/// A page of posts as a bare array; when the page is full, `Link: <...>; rel="next"` says where
+/// the next one starts (by the keyset cursor, so Load More never shows a post twice).
+fn feed_response(state: &AppState, req: &HttpRequest, page: FeedPage, found: Vec<Post>) -> HttpResponse {
+    let mut res = HttpResponse::Ok();
+    res.insert_header((header::CACHE_CONTROL, "no-cache"));
+    let limit = page.limit();
+    if limit > 0
+        && found.len() as i64 == limit
+        && let Some(last) = found.last()
+    {
+        res.insert_header((header::LINK, format!("<{}?limit={limit}&before={}>; rel=\"next\"", req.path(), last.id)));
+    }
+    res.json(found.into_iter().map(|p| PostJson::new(state, p)).collect::<Vec<_>>())
+}
+
+#[utoipa::path(tag = "posts", params(FeedQuery),
+    responses((status = 200, body = [PostJson], headers(("Link" = String, description = "rel=\"next\" when the page is full")))))]
+#[get("/posts/feed")]
+pub async fn feed(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    viewer: MaybeUser,
+    q: web::Query<FeedQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = q.page();
+    let found = state.posts.feed(Feed::ForYou, page, viewer.0.map(|u| u.id)).await?;
+    Ok(feed_response(&state, &req, page, found))
+}
+
+#[utoipa::path(tag = "posts", security(("bearer" = [])), params(FeedQuery),
+    responses((status = 200, body = [PostJson])))]
+#[get("/posts/listened-to")]
+pub async fn listened_to(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    user: AuthUser,
+    q: web::Query<FeedQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = q.page();
+    let found = state.posts.feed(Feed::ListenedTo, page, Some(user.0.id)).await?;
+    Ok(feed_response(&state, &req, page, found))
+}
+
+#[utoipa::path(tag = "posts", params(("user_id" = String, Path), FeedQuery),
+    responses((status = 200, body = [PostJson]), (status = 404, body = Detail)))]
+#[get("/posts/user/{user_id}")]
+pub async fn by_user(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    viewer: MaybeUser,
+    user_id: web::Path<UserId>,
+    q: web::Query<FeedQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = q.page();
+    let found = state.posts.feed(Feed::User(user_id.into_inner()), page, viewer.0.map(|u| u.id)).await?;
+    Ok(feed_response(&state, &req, page, found))
+}
+
+#[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
+    responses((status = 200, body = PostJson), (status = 404, body = Detail)))]
+#[get("/posts/{post_id}")]
+pub async fn one(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    post_id: web::Path<PostId>,
+) -> Result<HttpResponse, ApiError> {
+    let p = state.posts.post(post_id.into_inner(), viewer.0.map(|u| u.id)).await?;
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(PostJson::new(&state, p)))
+}

@@ -1,0 +1,205 @@
+//! Audio posts: 1 to 10 tracks (spec §5 Audio post), each with its duration, waveform peaks
+//! and cover art read from the file.
+
+use base64::Engine;
+use db::DbConnection;
+use db::diesel::prelude::*;
+use db::schema::post_audio;
+use media_validation::{self as mv, AudioKind, ImageKind, limits};
+use tempfile::NamedTempFile;
+use values::{PostId, PostKind};
+
+use super::{KindRows, NewPayload, Processing, UploadKind, grouped};
+use crate::PostError;
+use crate::create::{Stored, head, key, unreadable};
+use crate::input::{label, stem};
+use crate::model::Payload;
+
+/// Waveform bins sent to clients (docs/posts.md): 500 min,max pairs, 1 KB.
+const WIRE_PEAK_BINS: usize = 500;
+
+/// One track of an audio post.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AudioTrack {
+    pub title: String,
+    pub artist: String,
+    pub file_key: String,
+    pub cover_key: Option<String>,
+    pub duration_ms: i64,
+    /// base64 of signed 8-bit min,max pairs (docs/posts.md).
+    pub peaks: Option<String>,
+}
+
+impl AudioTrack {
+    /// `m:ss`, as the player shows it (rounded to the nearest second).
+    pub fn duration_text(&self) -> String {
+        let seconds = (self.duration_ms.max(0) + 500) / 1000;
+        format!("{}:{:02}", seconds / 60, seconds % 60)
+    }
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = post_audio)]
+pub(crate) struct AudioRow {
+    pub post_id: PostId,
+    pub position: i64,
+    pub title: String,
+    pub artist: String,
+    pub file_key: String,
+    pub cover_key: Option<String>,
+    pub duration_ms: i64,
+    pub peaks: Option<String>,
+}
+
+impl From<AudioRow> for AudioTrack {
+    fn from(r: AudioRow) -> Self {
+        AudioTrack {
+            title: r.title,
+            artist: r.artist,
+            file_key: r.file_key,
+            cover_key: r.cover_key,
+            duration_ms: r.duration_ms,
+            peaks: r.peaks,
+        }
+    }
+}
+
+pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Audio, load, object_keys };
+
+fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
+    let rows: Vec<AudioRow> = post_audio::table
+        .filter(post_audio::post_id.eq_any(ids))
+        .order((post_audio::post_id, post_audio::position))
+        .select(AudioRow::as_select())
+        .load(conn)?;
+    Ok(grouped(rows, |r| r.post_id, AudioTrack::from, Payload::Audio))
+}
+
+fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<String>> {
+    let rows: Vec<(String, Option<String>)> = post_audio::table
+        .filter(post_audio::post_id.eq_any(ids))
+        .select((post_audio::file_key, post_audio::cover_key))
+        .load(conn)?;
+    Ok(rows.into_iter().flat_map(|(file, cover)| std::iter::once(file).chain(cover)).collect())
+}
+
+impl NewPayload for Vec<AudioRow> {
+    fn insert(&self, conn: &mut DbConnection) -> QueryResult<()> {
+        // Row by row: the multi-backend connection has no batch insert (at most ten rows here).
+        for r in self {
+            diesel::insert_into(post_audio::table).values(r).execute(conn)?;
+        }
+        Ok(())
+    }
+}
+
+/// One uploaded track, with the title and artist sent beside it (blank ones are taken from
+/// the file's tags, then the spec's defaults: the file name, 'Unknown Artist').
+pub struct AudioUpload {
+    /// The name the client gave (for messages and the default title only).
+    pub file_name: String,
+    pub file: NamedTempFile,
+    pub title: Option<String>,
+    pub artist: Option<String>,
+}
+
+impl UploadKind for AudioUpload {
+    const KIND: PostKind = PostKind::Audio;
+    const MAX_FILES: usize = limits::AUDIO_MAX_FILES;
+
+    fn none() -> PostError {
+        PostError::NoAudio
+    }
+
+    fn too_many() -> PostError {
+        PostError::TooManyAudio
+    }
+
+    async fn store(
+        ctx: &Processing,
+        post: PostId,
+        uploads: Vec<AudioUpload>,
+        stored: &mut Stored,
+    ) -> Result<Box<dyn NewPayload>, PostError> {
+        let mut rows = Vec::with_capacity(uploads.len());
+        for (n, upload) in uploads.into_iter().enumerate() {
+            // The upload (and its temporary file) moves to the blocking thread and back.
+            let (facts, upload) = ctx.analyse(move || Ok((analyse(&upload), upload))).await?;
+            let facts = facts?;
+            let file_key =
+                stored.put_file(&ctx.storage, key(post, n, "", facts.kind.extension()), upload.file.path()).await?;
+            let cover_key = match facts.cover {
+                Some((kind, bytes)) => {
+                    Some(stored.put(&ctx.storage, key(post, n, "-cover", kind.extension()), bytes).await?)
+                }
+                None => None,
+            };
+            rows.push(AudioRow {
+                post_id: post,
+                position: n as i64,
+                title: facts.title,
+                artist: facts.artist,
+                file_key,
+                cover_key,
+                duration_ms: facts.duration_ms,
+                peaks: facts.peaks,
+            });
+        }
+        Ok(Box::new(rows))
+    }
+}
+
+struct AudioFacts {
+    kind: AudioKind,
+    title: String,
+    artist: String,
+    duration_ms: i64,
+    peaks: Option<String>,
+    cover: Option<(ImageKind, Vec<u8>)>,
+}
+
+fn analyse(upload: &AudioUpload) -> Result<AudioFacts, PostError> {
+    let (path, name) = (upload.file.path(), &upload.file_name);
+    let kind = mv::sniff_audio(&head(path)?).ok_or_else(|| PostError::NotAudio(name.clone()))?;
+    let file = std::fs::File::open(path).map_err(|e| PostError::Processing(format!("reading an upload: {e}")))?;
+    let facts = mv::analyze_audio(file, kind).map_err(|e| unreadable(name, e))?;
+    let peaks = facts.peaks.downsample(WIRE_PEAK_BINS);
+    let peaks = if peaks.bins.is_empty() {
+        None
+    } else {
+        Some(base64::engine::general_purpose::STANDARD.encode(peaks.to_bytes()))
+    };
+    // Cover art is published like any picture: without the metadata inside it.
+    let cover = facts.cover.and_then(|c| mv::strip_image_metadata(&c.bytes, c.kind).ok().map(|clean| (c.kind, clean)));
+    Ok(AudioFacts {
+        kind,
+        title: label(upload.title.as_deref()).or_else(|| label(facts.title.as_deref())).unwrap_or_else(|| stem(name)),
+        artist: label(upload.artist.as_deref())
+            .or_else(|| label(facts.artist.as_deref()))
+            .unwrap_or_else(|| "Unknown Artist".to_owned()),
+        duration_ms: (facts.duration_seconds * 1000.0).round() as i64,
+        peaks,
+        cover,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_minutes_and_seconds() {
+        let t = |ms| AudioTrack {
+            title: String::new(),
+            artist: String::new(),
+            file_key: String::new(),
+            cover_key: None,
+            duration_ms: ms,
+            peaks: None,
+        };
+        assert_eq!(t(0).duration_text(), "0:00");
+        assert_eq!(t(1_499).duration_text(), "0:01");
+        assert_eq!(t(59_600).duration_text(), "1:00");
+        assert_eq!(t(754_000).duration_text(), "12:34");
+    }
+}

@@ -1,0 +1,128 @@
+//! The four kinds of post, one module each (media, audio, scores, lyrics): the payload a kind
+//! carries, the rows it is stored in, how a page loads them, the files it stores, and for kinds
+//! made of uploaded files their limits and errors. The rest of the crate reaches a kind only
+//! through [`KINDS`], [`NewPayload`] and [`UploadKind`], so a new kind is a new module plus its
+//! line in [`KINDS`] and its variant of [`crate::Payload`].
+
+pub(crate) mod audio;
+pub(crate) mod lyrics;
+pub(crate) mod media;
+pub(crate) mod scores;
+
+use std::collections::HashMap;
+use std::future::Future;
+
+use db::DbConnection;
+use db::diesel::QueryResult;
+use storage::Storage;
+use values::{PostId, PostKind};
+
+use crate::PostError;
+use crate::create::Stored;
+use crate::model::Payload;
+
+/// Each post's payload, as a kind's rows load them.
+pub type Payloads = Vec<(PostId, Payload)>;
+
+/// How the rest of the crate reads one kind's payload rows.
+pub struct KindRows {
+    pub kind: PostKind,
+    /// The payloads of these posts (all of this kind): one statement.
+    pub load: fn(&mut DbConnection, &[PostId]) -> QueryResult<Payloads>,
+    /// The storage keys the payloads of these posts (of any kind) point to: one statement, or
+    /// none for a kind that stores no files.
+    pub object_keys: fn(&mut DbConnection, &[PostId]) -> QueryResult<Vec<String>>,
+}
+
+/// Every kind, in the order of [`PostKind::ALL`].
+pub const KINDS: [KindRows; 4] = [media::ROWS, audio::ROWS, scores::ROWS, lyrics::ROWS];
+
+/// The payloads of a page's posts: one statement per kind present.
+pub fn load_payloads(conn: &mut DbConnection, posts: &[(PostId, PostKind)]) -> QueryResult<HashMap<PostId, Payload>> {
+    let mut payloads = HashMap::with_capacity(posts.len());
+    for k in &KINDS {
+        let ids: Vec<PostId> = posts.iter().filter(|(_, kind)| *kind == k.kind).map(|(id, _)| *id).collect();
+        if !ids.is_empty() {
+            payloads.extend((k.load)(conn, &ids)?);
+        }
+    }
+    Ok(payloads)
+}
+
+/// The storage keys the payloads of these posts point to.
+pub fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<String>> {
+    let mut keys = Vec::new();
+    for k in &KINDS {
+        keys.extend((k.object_keys)(conn, ids)?);
+    }
+    Ok(keys)
+}
+
+/// A kind that stores no files.
+fn no_keys(_: &mut DbConnection, _: &[PostId]) -> QueryResult<Vec<String>> {
+    Ok(Vec::new())
+}
+
+/// Rows ordered by post, gathered into one payload per post.
+fn grouped<R, T>(
+    rows: Vec<R>,
+    post_of: impl Fn(&R) -> PostId,
+    item: impl Fn(R) -> T,
+    payload: impl Fn(Vec<T>) -> Payload,
+) -> Payloads {
+    let mut out: Vec<(PostId, Vec<T>)> = Vec::new();
+    for r in rows {
+        let post = post_of(&r);
+        match out.last_mut() {
+            Some((p, items)) if *p == post => items.push(item(r)),
+            _ => out.push((post, vec![item(r)])),
+        }
+    }
+    out.into_iter().map(|(p, items)| (p, payload(items))).collect()
+}
+
+/// The rows of a new post's payload, written in the post's transaction.
+pub trait NewPayload: Send {
+    fn insert(&self, conn: &mut DbConnection) -> QueryResult<()>;
+}
+
+/// A kind made of uploaded files (audio, media, scores): its limits, its errors, and how its
+/// files are checked and stored. Implemented by each kind's upload type, so
+/// [`crate::Posts::create`] takes any of them.
+pub trait UploadKind: Sized + Send + 'static {
+    const KIND: PostKind;
+    /// The most files one post may have (spec §5).
+    const MAX_FILES: usize;
+    /// The error for a post without files.
+    fn none() -> PostError;
+    /// The error for more than [`Self::MAX_FILES`].
+    fn too_many() -> PostError;
+    /// Checks and stores the files of post `post`, noting each stored object in `stored`, and
+    /// answers the payload rows to write.
+    fn store(
+        ctx: &Processing,
+        post: PostId,
+        uploads: Vec<Self>,
+        stored: &mut Stored,
+    ) -> impl Future<Output = Result<Box<dyn NewPayload>, PostError>> + Send;
+}
+
+/// What storing uploads needs: where objects go, and the slots that bound how many files are
+/// analysed at once.
+pub struct Processing {
+    pub storage: Storage,
+    pub slots: tokio::sync::Semaphore,
+}
+
+impl Processing {
+    /// Runs `f` (decoding, resizing) on a blocking thread, holding one processing slot.
+    pub async fn analyse<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> Result<T, PostError> + Send + 'static,
+    ) -> Result<T, PostError> {
+        let _slot = self.slots.acquire().await.map_err(|e| PostError::Processing(e.to_string()))?;
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|e| PostError::Processing(format!("a processing task failed: {e}")))?
+    }
+}

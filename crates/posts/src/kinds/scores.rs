@@ -1,0 +1,127 @@
+//! Sheet-music posts: 1 to 5 MusicXML or `.mxl` files (spec §5 MusicXML post), each checked to
+//! be a score; titles and composers left blank are taken from the score, then the defaults.
+
+use db::DbConnection;
+use db::diesel::prelude::*;
+use db::schema::post_scores;
+use media_validation::{self as mv, MediaError, ScoreFormat, limits};
+use tempfile::NamedTempFile;
+use values::{PostId, PostKind};
+
+use super::{KindRows, NewPayload, Processing, UploadKind, grouped};
+use crate::PostError;
+use crate::create::{Stored, head, key, read_all, unreadable};
+use crate::input::{label, stem};
+use crate::model::Payload;
+
+/// One score of a sheet-music post.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Score {
+    pub title: String,
+    pub composer: String,
+    pub file_key: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = post_scores)]
+pub(crate) struct ScoreRow {
+    pub post_id: PostId,
+    pub position: i64,
+    pub title: String,
+    pub composer: String,
+    pub file_key: String,
+}
+
+impl From<ScoreRow> for Score {
+    fn from(r: ScoreRow) -> Self {
+        Score { title: r.title, composer: r.composer, file_key: r.file_key }
+    }
+}
+
+pub(super) const ROWS: KindRows = KindRows { kind: PostKind::MusicXml, load, object_keys };
+
+fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
+    let rows: Vec<ScoreRow> = post_scores::table
+        .filter(post_scores::post_id.eq_any(ids))
+        .order((post_scores::post_id, post_scores::position))
+        .select(ScoreRow::as_select())
+        .load(conn)?;
+    Ok(grouped(rows, |r| r.post_id, Score::from, Payload::Scores))
+}
+
+fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<String>> {
+    post_scores::table.filter(post_scores::post_id.eq_any(ids)).select(post_scores::file_key).load(conn)
+}
+
+impl NewPayload for Vec<ScoreRow> {
+    fn insert(&self, conn: &mut DbConnection) -> QueryResult<()> {
+        // Row by row: the multi-backend connection has no batch insert (at most five rows here).
+        for r in self {
+            diesel::insert_into(post_scores::table).values(r).execute(conn)?;
+        }
+        Ok(())
+    }
+}
+
+/// One uploaded score, with the title and composer sent beside it.
+pub struct ScoreUpload {
+    pub file_name: String,
+    pub file: NamedTempFile,
+    pub title: Option<String>,
+    pub composer: Option<String>,
+}
+
+impl UploadKind for ScoreUpload {
+    const KIND: PostKind = PostKind::MusicXml;
+    const MAX_FILES: usize = limits::MUSICXML_MAX_FILES;
+
+    fn none() -> PostError {
+        PostError::NoScore
+    }
+
+    fn too_many() -> PostError {
+        PostError::TooManyScores
+    }
+
+    async fn store(
+        ctx: &Processing,
+        post: PostId,
+        uploads: Vec<ScoreUpload>,
+        stored: &mut Stored,
+    ) -> Result<Box<dyn NewPayload>, PostError> {
+        let mut rows = Vec::with_capacity(uploads.len());
+        for (n, upload) in uploads.into_iter().enumerate() {
+            let (result, upload) = ctx.analyse(move || Ok((analyse(&upload), upload))).await?;
+            let (format, title, composer) = result?;
+            let extension = match format {
+                ScoreFormat::Xml => "musicxml",
+                ScoreFormat::Mxl => "mxl",
+            };
+            let file_key = stored.put_file(&ctx.storage, key(post, n, "", extension), upload.file.path()).await?;
+            rows.push(ScoreRow { post_id: post, position: n as i64, title, composer, file_key });
+        }
+        Ok(Box::new(rows))
+    }
+}
+
+fn analyse(upload: &ScoreUpload) -> Result<(ScoreFormat, String, String), PostError> {
+    let (path, name) = (upload.file.path(), &upload.file_name);
+    let not_score = || PostError::NotMusicXml(name.clone());
+    let format = mv::sniff_score(&head(path)?).ok_or_else(not_score)?;
+    let facts = match format {
+        ScoreFormat::Xml => mv::parse_musicxml(&read_all(path)?),
+        ScoreFormat::Mxl => {
+            let file = std::fs::File::open(path).map_err(|e| PostError::Processing(e.to_string()))?;
+            mv::parse_mxl(file)
+        }
+    }
+    .map_err(|e| match e {
+        MediaError::UnsupportedType | MediaError::NotMusicXml => not_score(),
+        other => unreadable(name, other),
+    })?;
+    let title = label(upload.title.as_deref()).or_else(|| label(facts.title.as_deref())).unwrap_or_else(|| stem(name));
+    let composer = label(upload.composer.as_deref())
+        .or_else(|| label(facts.composer.as_deref()))
+        .unwrap_or_else(|| "Unknown Composer".to_owned());
+    Ok((format, title, composer))
+}

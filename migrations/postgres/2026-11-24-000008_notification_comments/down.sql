@@ -1,0 +1,2 @@
+DROP INDEX notifications_comment_idx;
+ALTER TABLE notifications DROP COLUMN comment_id;
