@@ -27,11 +27,13 @@ fn main() -> ExitCode {
     let command = std::env::args().nth(1).unwrap_or_else(|| "serve".into());
     if command == "openapi" {
         // Needs no configuration: the document is made from the handlers alone.
-        return match api::openapi::document().to_pretty_json() {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
-            }
+        use std::io::Write;
+        let printed = api::openapi::document()
+            .to_pretty_json()
+            .map_err(|e| e.to_string())
+            .and_then(|json| writeln!(std::io::stdout().lock(), "{json}").map_err(|e| e.to_string()));
+        return match printed {
+            Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("selfsound: {e}");
                 ExitCode::FAILURE

@@ -21,15 +21,19 @@ pub struct UserJson {
     pub avatar_url: String,
     /// The role tag; absent only from the mention picker's answer (spec §3 Mention search result).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = TagJson)]
     pub tag: Option<TagJson>,
 }
 
-/// A person's role tag under both names clients read (spec §3, §7).
+/// A person's role tag under both names clients read (spec §3, §7). Both are present in every
+/// person card but the mention picker's.
 #[derive(Serialize, ToSchema)]
 pub struct TagJson {
     /// The tag's id, null for none.
+    #[schema(required = false)]
     pub tag_id: Option<String>,
     /// The tag's id again.
+    #[schema(required = false)]
     pub role: Option<String>,
 }
 
