@@ -12,7 +12,7 @@ use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
 use crate::extract::AuthUser;
 use crate::state::AppState;
-use crate::upload::{self, FileBody, FileRule, Narrow, Received, Sink, UploadRules};
+use crate::upload::{self, FileBody, FileRule, Narrow, Sink, UploadRules};
 
 /// Room for titles, captions and multipart framing on top of the files.
 const TEXT_ALLOWANCE: u64 = 1024 * 1024;
@@ -100,24 +100,49 @@ fn score_rules() -> UploadRules {
     )
 }
 
-/// The files of a request, in the order sent (the `n`th title belongs to the `n`th file).
-fn temp_files(received: &mut Received) -> Vec<(String, tempfile::NamedTempFile)> {
-    std::mem::take(&mut received.files)
+/// One file of an upload call, with what was sent beside it at its position in each label
+/// field (the `n`th title belongs to the `n`th file).
+struct Sent {
+    file_name: String,
+    file: tempfile::NamedTempFile,
+    labels: Vec<Option<String>>,
+}
+
+impl Sent {
+    fn label(&mut self, n: usize) -> Option<String> {
+        self.labels.get_mut(n).and_then(Option::take)
+    }
+}
+
+/// An upload call: reads the form under `rules`, makes each file a `U` (given its labels from
+/// the fields `labels`, in order) and creates the post with the `caption` sent.
+async fn create_from<U: UploadKind>(
+    state: &AppState,
+    user: AuthUser,
+    req: &HttpRequest,
+    form: Multipart,
+    rules: UploadRules,
+    labels: &[&str],
+    make: fn(Sent) -> U,
+) -> Result<HttpResponse, ApiError> {
+    let received = upload::read(req, form, &rules).await?;
+    let caption = received.texts("caption").next().map(str::to_owned);
+    let fields: Vec<Vec<String>> =
+        labels.iter().map(|field| received.texts(field).map(str::to_owned).collect()).collect();
+    let uploads = received
+        .files
         .into_iter()
         .filter_map(|f| match f.body {
             FileBody::TempFile(file) => Some((f.file_name, file)),
             FileBody::Memory(_) => None,
         })
-        .collect()
-}
-
-/// The values of a repeated text field, in order.
-fn texts(received: &Received, field: &str) -> Vec<String> {
-    received.texts(field).map(str::to_owned).collect()
-}
-
-fn caption_of(received: &Received) -> Option<String> {
-    received.texts("caption").next().map(str::to_owned)
+        .enumerate()
+        .map(|(n, (file_name, file))| {
+            make(Sent { file_name, file, labels: fields.iter().map(|values| values.get(n).cloned()).collect() })
+        })
+        .collect();
+    let p = state.posts.create(user.0.id, caption.as_deref(), uploads).await?;
+    Ok(created(state, p))
 }
 
 fn created(state: &AppState, p: Post) -> HttpResponse {
@@ -134,21 +159,13 @@ pub async fn create_audio(
     req: HttpRequest,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let mut received = upload::read(&req, form, &audio_rules()).await?;
-    let caption = caption_of(&received);
-    let (titles, artists) = (texts(&received, "titles"), texts(&received, "artists"));
-    let uploads = temp_files(&mut received)
-        .into_iter()
-        .enumerate()
-        .map(|(n, (file_name, file))| AudioUpload {
-            file_name,
-            file,
-            title: titles.get(n).cloned(),
-            artist: artists.get(n).cloned(),
-        })
-        .collect();
-    let p = state.posts.create(user.0.id, caption.as_deref(), uploads).await?;
-    Ok(created(&state, p))
+    create_from(&state, user, &req, form, audio_rules(), &["titles", "artists"], |mut f| AudioUpload {
+        title: f.label(0),
+        artist: f.label(1),
+        file_name: f.file_name,
+        file: f.file,
+    })
+    .await
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])),
@@ -161,12 +178,8 @@ pub async fn create_media(
     req: HttpRequest,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let mut received = upload::read(&req, form, &media_rules()).await?;
-    let caption = caption_of(&received);
-    let uploads =
-        temp_files(&mut received).into_iter().map(|(file_name, file)| MediaUpload { file_name, file }).collect();
-    let p = state.posts.create(user.0.id, caption.as_deref(), uploads).await?;
-    Ok(created(&state, p))
+    create_from(&state, user, &req, form, media_rules(), &[], |f| MediaUpload { file_name: f.file_name, file: f.file })
+        .await
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])),
@@ -179,21 +192,13 @@ pub async fn create_musicxml(
     req: HttpRequest,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let mut received = upload::read(&req, form, &score_rules()).await?;
-    let caption = caption_of(&received);
-    let (titles, composers) = (texts(&received, "titles"), texts(&received, "composers"));
-    let uploads = temp_files(&mut received)
-        .into_iter()
-        .enumerate()
-        .map(|(n, (file_name, file))| ScoreUpload {
-            file_name,
-            file,
-            title: titles.get(n).cloned(),
-            composer: composers.get(n).cloned(),
-        })
-        .collect();
-    let p = state.posts.create(user.0.id, caption.as_deref(), uploads).await?;
-    Ok(created(&state, p))
+    create_from(&state, user, &req, form, score_rules(), &["titles", "composers"], |mut f| ScoreUpload {
+        title: f.label(0),
+        composer: f.label(1),
+        file_name: f.file_name,
+        file: f.file,
+    })
+    .await
 }
 
 /// `POST /posts/lyrics` (spec §3 Lyrics post), with an optional `caption`.

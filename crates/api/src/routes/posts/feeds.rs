@@ -2,7 +2,7 @@
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
-use posts::{FEED_PAGE, Feed, FeedPage, Post};
+use posts::{FEED_PAGE, Feed, FeedPage};
 use serde::Deserialize;
 use utoipa::IntoParams;
 use values::{PostId, UserId};
@@ -32,9 +32,18 @@ impl FeedQuery {
     }
 }
 
-/// A page of posts as a bare array; when the page is full, `Link: <...>; rel="next"` says where
-/// the next one starts (by the keyset cursor, so Load More never shows a post twice).
-fn feed_response(state: &AppState, req: &HttpRequest, page: FeedPage, found: Vec<Post>) -> HttpResponse {
+/// A page of `list` as `viewer` may see it, as a bare array; when the page is full,
+/// `Link: <...>; rel="next"` says where the next one starts (by the keyset cursor, so Load More
+/// never shows a post twice).
+async fn page_of(
+    state: &AppState,
+    req: &HttpRequest,
+    list: Feed,
+    viewer: Option<UserId>,
+    q: &FeedQuery,
+) -> Result<HttpResponse, ApiError> {
+    let page = q.page();
+    let found = state.posts.feed(list, page, viewer).await?;
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-cache"));
     let limit = page.limit();
@@ -44,7 +53,7 @@ fn feed_response(state: &AppState, req: &HttpRequest, page: FeedPage, found: Vec
     {
         res.insert_header((header::LINK, format!("<{}?limit={limit}&before={}>; rel=\"next\"", req.path(), last.id)));
     }
-    res.json(found.into_iter().map(|p| PostJson::new(state, p)).collect::<Vec<_>>())
+    Ok(res.json(found.into_iter().map(|p| PostJson::new(state, p)).collect::<Vec<_>>()))
 }
 
 #[utoipa::path(tag = "posts", params(FeedQuery),
@@ -56,9 +65,7 @@ pub async fn feed(
     viewer: MaybeUser,
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = q.page();
-    let found = state.posts.feed(Feed::ForYou, page, viewer.0.map(|u| u.id)).await?;
-    Ok(feed_response(&state, &req, page, found))
+    page_of(&state, &req, Feed::ForYou, viewer.0.map(|u| u.id), &q).await
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), params(FeedQuery),
@@ -70,9 +77,7 @@ pub async fn listened_to(
     user: AuthUser,
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = q.page();
-    let found = state.posts.feed(Feed::ListenedTo, page, Some(user.0.id)).await?;
-    Ok(feed_response(&state, &req, page, found))
+    page_of(&state, &req, Feed::ListenedTo, Some(user.0.id), &q).await
 }
 
 #[utoipa::path(tag = "posts", params(("user_id" = String, Path), FeedQuery),
@@ -85,9 +90,7 @@ pub async fn by_user(
     user_id: web::Path<UserId>,
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = q.page();
-    let found = state.posts.feed(Feed::User(user_id.into_inner()), page, viewer.0.map(|u| u.id)).await?;
-    Ok(feed_response(&state, &req, page, found))
+    page_of(&state, &req, Feed::User(user_id.into_inner()), viewer.0.map(|u| u.id), &q).await
 }
 
 #[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
