@@ -34,7 +34,7 @@ pub struct KindRows {
     pub object_keys: fn(&mut DbConnection, &[PostId]) -> QueryResult<Vec<String>>,
 }
 
-/// Every kind, in the order of [`PostKind::ALL`].
+/// Every kind, in the order of [`PostKind::ALL`] (a test checks none is missing).
 pub const KINDS: [KindRows; 4] = [media::ROWS, audio::ROWS, scores::ROWS, lyrics::ROWS];
 
 /// The payloads of a page's posts: one statement per kind present.
@@ -124,5 +124,16 @@ impl Processing {
         tokio::task::spawn_blocking(f)
             .await
             .map_err(|e| PostError::Processing(format!("a processing task failed: {e}")))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_rows_once_in_order() {
+        let listed: Vec<PostKind> = KINDS.iter().map(|k| k.kind).collect();
+        assert_eq!(listed, PostKind::ALL.to_vec());
     }
 }
