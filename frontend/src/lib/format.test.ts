@@ -1,5 +1,6 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, formatRelativeTime, parseCountdown } from './format';
+import { formatCountdown, formatDuration, formatRelativeTime, parseCountdown } from './format';
 
 describe('formatCountdown', () => {
   it.each([
@@ -15,6 +16,27 @@ describe('formatCountdown', () => {
     [-5, '0:00'],
   ])('%i ms → %s', (ms, text) => {
     expect(formatCountdown(ms)).toBe(text);
+  });
+});
+
+describe('formatDuration', () => {
+  it('writes m:ss', () => {
+    expect(formatDuration(0)).toBe('0:00');
+    expect(formatDuration(65.4)).toBe('1:05');
+    expect(formatDuration(600)).toBe('10:00');
+  });
+
+  it('rounds a length to the nearest second; an elapsed time passes Math.floor', () => {
+    expect(formatDuration(59.5)).toBe('1:00');
+    expect(formatDuration(59.5, Math.floor)).toBe('0:59');
+    expect(formatDuration(3599.99, Math.floor)).toBe('59:59');
+  });
+
+  it('is 0:00 for what is not a time', () => {
+    expect(formatDuration(-3)).toBe('0:00');
+    expect(formatDuration(-0.4)).toBe('0:00');
+    expect(formatDuration(Number.NaN)).toBe('0:00');
+    expect(formatDuration(Number.POSITIVE_INFINITY, Math.floor)).toBe('0:00');
   });
 });
 

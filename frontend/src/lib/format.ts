@@ -8,6 +8,16 @@ export function formatCountdown(ms: number): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
+/**
+ * Seconds as m:ss. A track's length rounds to the nearest second, as the server writes a post's
+ * `duration`; a player's elapsed time passes `Math.floor`, so a second shows once it has passed.
+ * Anything not finite, or below 0, is 0:00.
+ */
+export function formatDuration(seconds: number, round: (seconds: number) => number = Math.round): string {
+  const whole = Number.isFinite(seconds) ? Math.max(0, round(seconds)) : 0;
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}
+
 /** Parses the first m:ss in a text into milliseconds, e.g. 'Please wait 2:41 before…' → 161000. */
 export function parseCountdown(text: string): number | null {
   const match = /(\d+):([0-5]\d)/.exec(text);

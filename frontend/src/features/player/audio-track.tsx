@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
+import { formatDuration } from '../../lib/format';
 import { CoverArt } from './cover-art';
-import { formatLength, formatTime } from './format-time';
 import { PauseIcon, PlayIcon } from './player-icons';
 import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
@@ -42,9 +42,9 @@ function TrackProgress({ track, length, current }: ProgressProps) {
   const time = usePlayerTime(current);
   const known = usePlayerSelector((state) => (current ? state.duration : 0));
   const duration = known > 0 ? known : (track.durationSeconds ?? 0);
-  const total = known > 0 ? formatLength(known) : length;
+  const total = known > 0 ? formatDuration(known) : length;
   const elapsed = duration > 0 ? Math.min(time, duration) : time;
-  const elapsedText = formatTime(elapsed);
+  const elapsedText = formatDuration(elapsed, Math.floor);
 
   // Seeking in a track that is not playing starts it there, as clicking a waveform does.
   const seekTo = (seconds: number) => (current ? seek(seconds) : play(track, seconds));

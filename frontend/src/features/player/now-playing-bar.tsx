@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
+import { formatDuration } from '../../lib/format';
 import { playLabel } from './audio-track';
 import { CoverArt } from './cover-art';
-import { formatLength, formatTime } from './format-time';
 import { CloseIcon, PauseIcon, PlayIcon } from './player-icons';
 import type { PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
@@ -25,16 +25,16 @@ function BarProgress({ track }: { track: PlayerTrack }) {
   const known = usePlayerSelector((state) => state.duration);
   const duration = known > 0 ? known : (track.durationSeconds ?? 0);
   const elapsed = duration > 0 ? Math.min(time, duration) : time;
-  const total = duration > 0 ? formatLength(duration) : '0:00';
+  const total = duration > 0 ? formatDuration(duration) : '0:00';
   return (
     <div className={styles.progress}>
-      <span className={styles.time}>{formatTime(elapsed)}</span>
+      <span className={styles.time}>{formatDuration(elapsed, Math.floor)}</span>
       <SeekSlider
         className={styles.seek}
         label={`Seek ${track.title}`}
         value={elapsed}
         max={duration}
-        valueText={`${formatTime(elapsed)} of ${total}`}
+        valueText={`${formatDuration(elapsed, Math.floor)} of ${total}`}
         onSeek={seek}
       />
       <span className={styles.time}>{total}</span>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
@@ -9,10 +10,8 @@ import { usePageTitle } from '../../lib/use-page-title';
 import { CommentsSection } from '../comments';
 import { ScoreView } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries } from './api';
-import { LikeButton, formatCount } from './components/like-button';
-import { PostCard } from './components/post-card';
-import { PostHeader } from './components/post-header';
-import { CommentIcon, DownloadIcon, QuoteIcon } from './components/post-icons';
+import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
+import { DownloadIcon, QuoteIcon } from './components/post-icons';
 import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
 import styles from './post-page.module.css';
 
@@ -23,8 +22,6 @@ export const POST_PAGE_WORDS = {
   tryAgain: 'Try Again',
   loadFailed: 'Failed to load post',
 } as const;
-
-const COMMENTS_HEADING_ID = 'post-comments-heading';
 
 /** Spec §8 Post page: 404 'Post not found', another status 'HTTP error! status: {code}'. */
 export function postErrorMessage(error: unknown): string {
@@ -143,40 +140,11 @@ function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
 // ---------------------------------------------------------------------------------------------
 // The page
 
-/** The comment count: goes down to the comments and into the comment box when there is one. */
-function CommentCount({ count }: { count: number }) {
-  return (
-    <button
-      type="button"
-      className={styles.commentCount}
-      aria-label={`Comments, ${count} ${count === 1 ? 'comment' : 'comments'}`}
-      onClick={() => {
-        document.getElementById(COMMENTS_HEADING_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-        document.querySelector<HTMLTextAreaElement>('#comments textarea')?.focus({ preventScroll: true });
-      }}
-    >
-      <CommentIcon size={21} />
-      <span aria-hidden="true">{formatCount(count)}</span>
-    </button>
-  );
-}
-
-/** Lyrics and scores get the whole width of the page; other posts show as their card. */
-function PostDetail({ post, onDeleted }: { post: DisplayPost; onDeleted: () => void }) {
-  if (post.type !== 'lyrics' && post.type !== 'musicxml') {
-    return <PostCard post={post} hideComments onDeleted={onDeleted} />;
-  }
-  return (
-    <article className={styles.post} data-post-type={post.type} aria-label={`Post by ${post.displayName || post.username}`}>
-      <PostHeader post={post} onDeleted={onDeleted} />
-      {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
-      {post.type === 'lyrics' ? <LyricsView lyrics={post.content} /> : <ScoresView scores={post.content} />}
-      <footer className={styles.actions}>
-        <LikeButton post={post} />
-        <CommentCount count={post.comments_count} />
-      </footer>
-    </article>
-  );
+/** Lyrics and scores have a body of their own here, in full; other posts show as their card. */
+function fullView(post: DisplayPost): ReactNode {
+  if (post.type === 'lyrics') return <LyricsView lyrics={post.content} />;
+  if (post.type === 'musicxml') return <ScoresView scores={post.content} />;
+  return undefined;
 }
 
 /**
@@ -222,11 +190,16 @@ export function PostPage() {
   } else {
     body = (
       <>
-        <PostDetail post={post.data} onDeleted={() => void navigate('/home', { replace: true })} />
+        <PostCard
+          post={post.data}
+          variant="detail"
+          fullView={fullView(post.data)}
+          onDeleted={() => void navigate('/home', { replace: true })}
+        />
         <CommentsSection
           postId={post.data.id}
           count={post.data.comments_count}
-          headingId={COMMENTS_HEADING_ID}
+          headingId={POST_COMMENTS_HEADING_ID}
           onCommentAdded={countCachedComment}
         />
       </>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePeaks, formatDuration, isLiked, toDisplayPost, toDisplayPosts } from './transform';
+import { decodePeaks, isLiked, toDisplayPost, toDisplayPosts } from './transform';
 import type { PostJson } from './types';
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
@@ -46,14 +46,6 @@ describe('decodePeaks', () => {
     expect(decodePeaks('')).toBeNull();
     expect(decodePeaks('***')).toBeNull();
     expect(decodePeaks(btoa('x'))).toBeNull();
-  });
-});
-
-describe('formatDuration', () => {
-  it('writes m:ss', () => {
-    expect(formatDuration(0)).toBe('0:00');
-    expect(formatDuration(65.4)).toBe('1:05');
-    expect(formatDuration(600)).toBe('10:00');
   });
 });
 

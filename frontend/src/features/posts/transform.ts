@@ -3,6 +3,7 @@
  * "Displayed post model"). A post of an unsupported type or without its payload is dropped
  * (null), as spec §3 says feeds do.
  */
+import { formatDuration } from '../../lib/format';
 import type {
   AudioItem,
   AudioItemJson,
@@ -64,12 +65,6 @@ function url(value: unknown): string | null {
 
 function size(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
-}
-
-/** Seconds as m:ss. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 }
 
 function toMediaItem(json: MediaItemJson): MediaItem | null {

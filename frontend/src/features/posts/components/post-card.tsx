@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { AudioTrack } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
@@ -17,18 +18,40 @@ export function postPath(postId: string): string {
   return `/post/${encodeURIComponent(postId)}`;
 }
 
+/** The comment control's name: 'Comments, 2 comments'. */
+function commentsLabel(count: number): string {
+  return `Comments, ${count} ${count === 1 ? 'comment' : 'comments'}`;
+}
+
 /** The comment button: its count, opening the post page where the comments are (spec §2). */
 export function CommentLink({ post }: { post: Pick<DisplayPost, 'id' | 'comments_count'> }) {
   const count = post.comments_count;
   return (
-    <Link
-      to={postPath(post.id)}
-      className={styles.comments}
-      aria-label={`Comments, ${count} ${count === 1 ? 'comment' : 'comments'}`}
-    >
+    <Link to={postPath(post.id)} className={styles.comments} aria-label={commentsLabel(count)}>
       <CommentIcon size={21} />
       <span aria-hidden="true">{formatCount(count)}</span>
     </Link>
+  );
+}
+
+/** The id of the post page's comments heading, where a post in full leads with its count. */
+export const POST_COMMENTS_HEADING_ID = 'post-comments-heading';
+
+/** On the post page: the count goes down to the comments, and into the comment box if there is one. */
+function CommentCount({ count }: { count: number }) {
+  return (
+    <button
+      type="button"
+      className={`${styles.comments} ${styles.commentCount}`}
+      aria-label={commentsLabel(count)}
+      onClick={() => {
+        document.getElementById(POST_COMMENTS_HEADING_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        document.querySelector<HTMLTextAreaElement>('#comments textarea')?.focus({ preventScroll: true });
+      }}
+    >
+      <CommentIcon size={21} />
+      <span aria-hidden="true">{formatCount(count)}</span>
+    </button>
   );
 }
 
@@ -102,33 +125,41 @@ function PostBody({ post }: { post: DisplayPost }) {
 
 interface PostCardProps {
   post: DisplayPost;
-  /** Hide the comment button (the post page shows the comments below instead). */
-  hideComments?: boolean;
+  /**
+   * 'card': in a feed or a list. 'detail': on the post page, with the comments right below, so
+   * there is no link to them. There a post with a `fullView` (lyrics in full, scores drawn) gets
+   * the page's frame and its count becomes a button down to the comments; media and audio posts
+   * stay as their card.
+   */
+  variant?: 'card' | 'detail';
+  /** The post page's own body for the post, instead of the card's (with variant 'detail'). */
+  fullView?: ReactNode;
   /** After the author deleted it from the menu. */
   onDeleted?: () => void;
 }
 
 /**
- * A post in a feed or a profile list (spec §2 Post card): the author, the caption, the content
- * by type, then the like and comment buttons.
+ * A post (spec §2 Post card, Post page): the author, the caption, the content by type, then the
+ * like and comment buttons. The post page shows it too, as `variant="detail"`.
  */
-export function PostCard({ post, hideComments = false, onDeleted }: PostCardProps) {
+export function PostCard({ post, variant = 'card', fullView, onDeleted }: PostCardProps) {
   const headingId = `post-${post.id}-author`;
+  const full = variant === 'detail' && fullView !== undefined;
   return (
-    <article className={styles.card} aria-labelledby={headingId} data-post-type={post.type}>
+    <article
+      className={full ? `${styles.card} ${styles.full}` : styles.card}
+      aria-labelledby={headingId}
+      data-post-type={post.type}
+    >
       <span id={headingId} className="visually-hidden">
         {`Post by ${post.displayName || post.username}`}
       </span>
-      <div className={styles.head}>
-        <PostHeader post={post} onDeleted={onDeleted} />
-      </div>
+      <PostHeader post={post} onDeleted={onDeleted} />
       {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
-      <div className={styles.body}>
-        <PostBody post={post} />
-      </div>
+      <div className={styles.body}>{full ? fullView : <PostBody post={post} />}</div>
       <footer className={styles.actions}>
         <LikeButton post={post} />
-        {hideComments ? null : <CommentLink post={post} />}
+        {variant === 'card' ? <CommentLink post={post} /> : full ? <CommentCount count={post.comments_count} /> : null}
       </footer>
     </article>
   );
