@@ -202,8 +202,14 @@ macro_rules! both_backends {
     };
 }
 
-/// Adds a verified user straight into the database (no password), for tests of other domains.
+/// Adds a verified user straight into the database (no password), for tests of other domains;
+/// the address is `{login}@example.com`.
 pub fn insert_user(conn: &mut db::DbConnection, name: &str, login: &str) -> UserId {
+    insert_user_with_email(conn, name, login, &format!("{login}@example.com"))
+}
+
+/// [`insert_user`] at a given address, for tests that sign in with it.
+pub fn insert_user_with_email(conn: &mut db::DbConnection, name: &str, login: &str, email: &str) -> UserId {
     use db::schema::users;
     let id = UserId::generate();
     db::diesel::insert_into(users::table)
@@ -211,7 +217,7 @@ pub fn insert_user(conn: &mut db::DbConnection, name: &str, login: &str) -> User
             users::id.eq(id),
             users::name.eq(name),
             users::login.eq(login),
-            users::email.eq(format!("{login}@example.com")),
+            users::email.eq(email),
             users::email_verified.eq(true),
             users::created_at.eq(db::time::now()),
         ))

@@ -10,4 +10,4 @@ pub mod media;
 pub mod s3;
 pub mod statements;
 
-pub use db::{TestDb, ci, insert_post, insert_user};
+pub use db::{TestDb, ci, insert_post, insert_user, insert_user_with_email};

@@ -1,5 +1,7 @@
 //! Real files for tests of other crates, made in code (no fixtures on disk).
 
+use std::sync::OnceLock;
+
 /// A valid PNG of `width`×1 RGBA pixels (correct CRCs and zlib stream), with a `tEXt` chunk
 /// carrying `text` when given — metadata that must not survive an upload.
 pub fn png(width: u32, text: Option<&str>) -> Vec<u8> {
@@ -116,9 +118,27 @@ pub fn musicxml(title: &str, composer: &str) -> String {
 
 /// A one-second test-pattern video made by ffmpeg in `container` (`mp4`: H.264, `webm`: VP8),
 /// or `None` after a loud message when ffmpeg (or its encoder) is missing; under CI a missing
-/// ffmpeg fails the test instead (`.ci/run` installs it).
+/// ffmpeg fails the test instead (`.ci/run` installs it). Each container is encoded once per
+/// test process: the same bytes serve every test that asks (on both backends).
 pub fn video(container: &str) -> Option<Vec<u8>> {
-    let codec = if container == "webm" { "libvpx" } else { "libx264" };
+    static MP4: OnceLock<Option<Vec<u8>>> = OnceLock::new();
+    static WEBM: OnceLock<Option<Vec<u8>>> = OnceLock::new();
+    let (made, codec) = match container {
+        "mp4" => (&MP4, "libx264"),
+        "webm" => (&WEBM, "libvpx"),
+        other => panic!("no test video in {other:?}: mp4 or webm"),
+    };
+    match made.get_or_init(|| encode(container, codec)) {
+        Some(bytes) => Some(bytes.clone()),
+        None if crate::ci() => panic!("ffmpeg with {codec} is required to make test videos under CI=true"),
+        None => {
+            eprintln!("\n!!!!! SKIPPED: ffmpeg with {codec} is not installed; install ffmpeg to test videos !!!!!\n");
+            None
+        }
+    }
+}
+
+fn encode(container: &str, codec: &str) -> Option<Vec<u8>> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let out = dir.path().join(format!("clip.{container}"));
     let made = std::process::Command::new("ffmpeg")
@@ -128,10 +148,6 @@ pub fn video(container: &str) -> Option<Vec<u8>> {
         .status();
     match made {
         Ok(s) if s.success() => Some(std::fs::read(&out).expect("the video ffmpeg made")),
-        _ if crate::ci() => panic!("ffmpeg with {codec} is required to make test videos under CI=true"),
-        _ => {
-            eprintln!("\n!!!!! SKIPPED: ffmpeg with {codec} is not installed; install ffmpeg to test videos !!!!!\n");
-            None
-        }
+        _ => None,
     }
 }

@@ -11,7 +11,7 @@ use db::diesel::prelude::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
-use values::{Login, SessionId, UserId};
+use values::{Login, SessionId};
 
 pub const PASSWORD: &str = "Sound#Check9";
 /// The token-signing secret every test server gets, so tests can sign in people directly.
@@ -159,37 +159,29 @@ async fn answer(res: reqwest::Response) -> Answer {
 /// A verified, signed-in person, made straight in the database of any server of the tests
 /// (they share the token-signing secret). Answers (token, id).
 pub fn person_in(db: &TestDb, name: &str, email: &str) -> (String, String) {
-    let id = UserId::generate();
+    use db::schema::sessions;
     let session = SessionId::generate();
     let login = Login::base_from(email.split('@').next().unwrap()).into_inner();
     let now = db::time::now();
     let expires = now + chrono::Duration::hours(24);
-    {
-        use db::schema::{sessions, users};
-        let mut conn = db.get().unwrap();
-        db::diesel::insert_into(users::table)
-            .values((
-                users::id.eq(id),
-                users::name.eq(name),
-                users::login.eq(&login),
-                users::email.eq(email),
-                users::email_verified.eq(true),
-                users::created_at.eq(now),
-            ))
-            .execute(&mut *conn)
-            .unwrap();
-        db::diesel::insert_into(sessions::table)
-            .values((
-                sessions::id.eq(session),
-                sessions::user_id.eq(id),
-                sessions::created_at.eq(now),
-                sessions::expires_at.eq(expires),
-            ))
-            .execute(&mut *conn)
-            .unwrap();
-    }
+    let mut conn = db.get().unwrap();
+    let id = test_support::insert_user_with_email(&mut conn, name, &login, email);
+    db::diesel::insert_into(sessions::table)
+        .values((
+            sessions::id.eq(session),
+            sessions::user_id.eq(id),
+            sessions::created_at.eq(now),
+            sessions::expires_at.eq(expires),
+        ))
+        .execute(&mut *conn)
+        .unwrap();
     let token = auth::token::TokenKeys::new(JWT_SECRET.as_bytes()).issue(id, session, expires).unwrap();
     (token, id.to_string())
+}
+
+/// The body of `POST /posts/lyrics` for a one-verse song titled `title`.
+pub fn lyrics_body(title: &str) -> Value {
+    json!({"songTitle": title, "artistName": "Band", "parts": [{"type": "verse", "lyrics": "la la"}], "caption": "new"})
 }
 
 impl TestApp {
@@ -198,6 +190,14 @@ impl TestApp {
     /// the one sign-up would give. Answers (token, id).
     pub async fn person(&self, name: &str, email: &str) -> (String, String) {
         person_in(&self.db, name, email)
+    }
+
+    /// Posts a one-verse lyrics post titled `title` (the quickest post to make, for tests of
+    /// what hangs on posts); answers the post as created.
+    pub async fn lyrics_post(&self, token: &str, title: &str) -> Value {
+        let made = self.post("/posts/lyrics", Some(token), lyrics_body(title)).await;
+        assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+        made.body
     }
 
     /// Sends `bytes` as the multipart field `field` of `PATCH /profile/me/avatar`.

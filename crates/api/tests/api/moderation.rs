@@ -118,12 +118,7 @@ async fn deleting_the_post_of_a_complaint_takes_everything_and_is_audited(db: Te
             app.post("/reports/post", Some(token), json!({"post_id": id, "reason": reason, "description": null}));
         assert_eq!(filed.await.status, StatusCode::CREATED);
     }
-    let other = app.post(
-        "/posts/lyrics",
-        Some(&ana),
-        json!({"songTitle": "S", "artistName": "A", "parts": [{"type": "verse", "lyrics": "la"}]}),
-    );
-    let other = other.await.body["id"].as_str().unwrap().to_owned();
+    let other = app.lyrics_post(&ana, "S").await["id"].as_str().unwrap().to_owned();
     let fine =
         app.post("/reports/post", Some(&bob), json!({"post_id": other, "reason": "Other", "description": "meh"})).await;
     assert_eq!(fine.status, StatusCode::CREATED);
@@ -195,14 +190,8 @@ async fn analytics_count_the_site(db: TestDb) {
     let (root, _) = app.person("Root", "root@example.com").await;
     grant(&app, "root@example.com", "grant");
     let (ana, _) = app.person("Ana", "ana@example.com").await;
-    let post = app
-        .post(
-            "/posts/lyrics",
-            Some(&ana),
-            json!({"songTitle": "S", "artistName": "A", "parts": [{"type": "verse", "lyrics": "la"}]}),
-        )
-        .await;
-    let id = post.body["id"].as_str().unwrap();
+    let post = app.lyrics_post(&ana, "S").await;
+    let id = post["id"].as_str().unwrap();
     app.post(&format!("/posts/{id}/like"), Some(&root), json!({})).await;
     app.post(&format!("/posts/{id}/comments"), Some(&root), json!({"content": "nice"})).await;
     app.post("/reports/post", Some(&root), json!({"post_id": id, "reason": "Spam", "description": null})).await;

@@ -9,19 +9,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{JWT_SECRET, TestApp, person_in, spawn_app};
-
-async fn lyrics(app: &TestApp, token: &str) -> String {
-    let a = app
-        .post(
-            "/posts/lyrics",
-            Some(token),
-            json!({"songTitle": "Song", "artistName": "Band", "parts": [{"type": "verse", "lyrics": "la"}]}),
-        )
-        .await;
-    assert_eq!(a.status, StatusCode::CREATED, "{:?}", a.body);
-    a.body["id"].as_str().unwrap().to_owned()
-}
+use crate::common::{JWT_SECRET, TestApp, lyrics_body, person_in, spawn_app};
 
 async fn list(app: &TestApp, token: &str) -> Vec<Value> {
     let a = app.get("/notifications?limit=20&offset=0", Some(token)).await;
@@ -38,7 +26,7 @@ async fn every_kind_arrives_once_and_only_the_owner_reads_it(db: TestDb) {
     let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
     let (bob, bob_id) = app.person("Bob", "bob@example.com").await;
     let (cy, _) = app.person("Cy", "cyd@example.com").await;
-    let post = lyrics(&app, &ana).await;
+    let post = app.lyrics_post(&ana, "Song").await["id"].as_str().unwrap().to_owned();
 
     // A like, taken back and given again: one notification.
     for _ in 0..3 {
@@ -165,7 +153,7 @@ async fn the_stream_tells_the_count_at_once_and_on_every_change(db: TestDb) {
     let app = spawn_app(db).await;
     let (ana, _) = app.person("Ana", "ana@example.com").await;
     let (bob, _) = app.person("Bob", "bob@example.com").await;
-    let post = lyrics(&app, &ana).await;
+    let post = app.lyrics_post(&ana, "Song").await["id"].as_str().unwrap().to_owned();
     let mut stream = open_stream(&app.url, &ana).await;
     let mut buffer = String::new();
     let wait = Duration::from_secs(5);
@@ -174,7 +162,8 @@ async fn the_stream_tells_the_count_at_once_and_on_every_change(db: TestDb) {
     app.post(&format!("/posts/{post}/comments"), Some(&bob), json!({"content": "hey @ana"})).await;
     assert_eq!(next_event(&mut stream, &mut buffer, wait).await, Some(("unread".into(), r#"{"unread":1}"#.into())));
     // Someone else's news is not hers.
-    app.post(&format!("/posts/{}/like", lyrics(&app, &bob).await), Some(&ana), json!({})).await;
+    let bobs = app.lyrics_post(&bob, "Song").await;
+    app.post(&format!("/posts/{}/like", bobs["id"].as_str().unwrap()), Some(&ana), json!({})).await;
     app.post("/notifications/read-all", Some(&ana), json!({})).await;
     assert_eq!(next_event(&mut stream, &mut buffer, wait).await, Some(("unread".into(), r#"{"unread":0}"#.into())));
 }
@@ -236,7 +225,7 @@ async fn a_comment_through_one_process_reaches_a_stream_on_another() {
     let post: Value = client
         .post(format!("{}/posts/lyrics", one.url))
         .bearer_auth(&ana)
-        .json(&json!({"songTitle": "Song", "artistName": "Band", "parts": [{"type": "verse", "lyrics": "la"}]}))
+        .json(&lyrics_body("Song"))
         .send()
         .await
         .unwrap()

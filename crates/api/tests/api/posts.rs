@@ -3,23 +3,11 @@
 //! deleting (files included).
 
 use reqwest::{Method, StatusCode};
-use serde_json::{Value, json};
+use serde_json::json;
 use test_support::TestDb;
 use test_support::media::{musicxml, png, video, wav};
 
 use crate::common::{Part, TestApp, spawn_app};
-
-async fn lyrics(app: &TestApp, token: &str, title: &str) -> Value {
-    let a = app
-        .post(
-            "/posts/lyrics",
-            Some(token),
-            json!({"songTitle": title, "artistName": "Band", "parts": [{"type": "verse", "lyrics": "la la"}], "caption": "new"}),
-        )
-        .await;
-    assert_eq!(a.status, StatusCode::CREATED, "{:?}", a.body);
-    a.body
-}
 
 /// What is stored under a post's media URL.
 async fn fetch(app: &TestApp, url: &str) -> (StatusCode, String, usize) {
@@ -98,7 +86,7 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     let (status, content_type, _) = fetch(&app, score.body["musicxml"][0]["file_url"].as_str().unwrap()).await;
     assert_eq!((status, content_type.as_str()), (StatusCode::OK, "application/vnd.recordare.musicxml+xml"));
 
-    let song = lyrics(&app, &token, "Song").await;
+    let song = app.lyrics_post(&token, "Song").await;
     assert_eq!(song["lyrics"]["title"], "Song");
     assert_eq!(song["lyrics"]["lyrics_text"], "[Verse]\nla la");
     assert_eq!(song["lyrics"]["parts"][0]["type"], "verse");
@@ -200,14 +188,14 @@ async fn feeds_say_where_the_next_page_is_and_the_cursor_never_repeats(db: TestD
     let (ana, _) = app.person("Ana", "ana@example.com").await;
     let (me, _) = app.person("Me", "me@example.com").await;
     for i in 0..12 {
-        lyrics(&app, &ana, &format!("s{i}")).await;
+        app.lyrics_post(&ana, &format!("s{i}")).await;
     }
     let first = app.get("/posts/feed?limit=10", Some(&me)).await;
     assert_eq!(first.body.as_array().unwrap().len(), 10);
     let link = first.headers.get("link").expect("a next link").to_str().unwrap().to_owned();
     let last = first.body[9]["id"].as_str().unwrap();
     assert_eq!(link, format!("</posts/feed?limit=10&before={last}>; rel=\"next\""));
-    lyrics(&app, &ana, "newest").await;
+    app.lyrics_post(&ana, "newest").await;
     let next = link.trim_start_matches('<').split('>').next().unwrap();
     let second = app.get(next, Some(&me)).await;
     let titles: Vec<&str> =
@@ -225,7 +213,7 @@ async fn likes_and_comments_speak_the_spec(db: TestDb) {
     let app = spawn_app(db).await;
     let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
     let (bob, _) = app.person("Bob", "bob@example.com").await;
-    let post = lyrics(&app, &ana, "Song").await;
+    let post = app.lyrics_post(&ana, "Song").await;
     let id = post["id"].as_str().unwrap();
 
     assert_eq!(app.post(&format!("/posts/{id}/like"), None, json!({})).await.status, StatusCode::UNAUTHORIZED);
