@@ -44,6 +44,8 @@ export default defineConfig({
     },
   },
   test: {
+    // Components need a DOM; a test of pure logic starts with `// @vitest-environment node` and
+    // runs without one (a jsdom window costs about a second a file). src/test/setup.ts serves both.
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'eslint-rules/**/*.test.js'],

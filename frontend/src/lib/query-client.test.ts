@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { createQueryClient, type Topic } from './query-client';

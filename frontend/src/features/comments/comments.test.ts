@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { COMMENTS_PAGE_SIZE, commentErrorMessage, nextCommentOffset, type CommentPage } from './api';
 import { formatCommentTime } from './comment-list';

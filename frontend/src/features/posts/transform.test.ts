@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { decodePeaks, isLiked, toDisplayPost, toDisplayPosts } from './transform';
 import type { PostJson } from './types';
