@@ -93,13 +93,15 @@ $(TEST_TOOLS)/.installed:
 	touch $@
 
 ## Every crate's tests, and the binary and test OIDC provider the browser tests run, built in
-## one cargo invocation per profile: one set of features, each crate compiled once.
+## one cargo invocation per profile: one set of features, each crate compiled once. `--tests`
+## (not `--all-targets`) honours `test = false`: no empty unit-test binaries, no bench (`make
+## lint` still compiles every target).
 rust-build:
-	$(CARGO) test --workspace --all-targets --no-run
+	$(CARGO) test --workspace --tests --no-run
 	$(CARGO) build -p api --bin selfsound --example oidc_provider
 
 run-rust-tests:
-	$(CARGO) test --workspace --all-targets --no-fail-fast
+	$(CARGO) test --workspace --tests --no-fail-fast
 
 run-web-tests:
 	cd $(FRONTEND) && $(NPM) test
