@@ -173,3 +173,13 @@ pub fn client_ip(req: &HttpRequest, trusted: &[Cidr]) -> Option<IpAddr> {
     }
     Some(client)
 }
+
+/// What a search box sent (`query`, `q`): absent is empty; a NUL character is refused (400), as
+/// in every other text a person sends.
+pub fn search_text(raw: Option<&str>) -> Result<&str, ApiError> {
+    let text = raw.unwrap_or_default();
+    if text.contains('\0') {
+        return Err(ApiError::invalid("Search text cannot contain a NUL character"));
+    }
+    Ok(text)
+}

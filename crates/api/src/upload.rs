@@ -161,6 +161,9 @@ async fn read_into(mut form: Multipart, rules: &UploadRules, received: &mut Rece
             }
             let text = String::from_utf8(text.to_vec())
                 .map_err(|_| ApiError::invalid(format!("The field {name} is not valid UTF-8 text")))?;
+            if text.contains('\0') {
+                return Err(ApiError::invalid(format!("The field {name} cannot contain a NUL character")));
+            }
             received.texts.push((text_field, text));
         } else {
             // Not ours: skipped, but its bytes still count against the whole body's limit.

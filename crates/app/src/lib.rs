@@ -116,8 +116,9 @@ impl App {
         .await
     }
 
-    /// A comment by `me` on `post`: the post's author is told of it, and everyone it
-    /// mentions is told of that (an author who is also mentioned gets the mention alone).
+    /// A comment by `me` on `post`: the post's author is told of it, and the people it mentions
+    /// are told of that (at most ten, none in a block pair with the post's author; an author who
+    /// is also mentioned gets the mention alone).
     pub async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
         self.notifying(move |conn| {
@@ -132,7 +133,7 @@ impl App {
                 excerpt: Some(excerpt.clone()),
             };
             let mut events = vec![event(done.post_author, Kind::Comment)];
-            events.extend(done.comment.mentions.iter().map(|m| event(m.user_id, Kind::Mention)));
+            events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
             let told = notifications::record(conn, &events)?;
             Ok((done.comment, told))
         })

@@ -13,6 +13,8 @@ pub enum ModerationError {
     ReasonRequired,
     #[error("The description is too long (at most 1000 characters)")]
     DescriptionTooLong,
+    #[error("Text cannot contain a NUL character")]
+    NulCharacter,
     #[error("You cannot report your own post")]
     OwnPost,
     /// Signed in, but not an admin (spec §6, §8).
@@ -44,6 +46,7 @@ impl DomainError for ModerationError {
             }
             ModerationError::ReasonRequired
             | ModerationError::DescriptionTooLong
+            | ModerationError::NulCharacter
             | ModerationError::OwnPost
             | ModerationError::UnknownAction => ErrorKind::Invalid,
             ModerationError::AdminOnly => ErrorKind::Forbidden,

@@ -42,6 +42,9 @@ impl ReportInput {
     pub fn parse(reason: Option<&str>, description: Option<&str>) -> Result<ReportInput, ModerationError> {
         let reason = reason.and_then(Reason::from_client).ok_or(ModerationError::ReasonRequired)?;
         let description = description.map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned);
+        if description.as_ref().is_some_and(|d| d.contains('\0')) {
+            return Err(ModerationError::NulCharacter);
+        }
         if reason == Reason::Other && description.is_none() {
             return Err(ModerationError::ReasonRequired);
         }
@@ -234,6 +237,7 @@ mod tests {
             ReportInput::parse(Some("Spam"), None).ok(),
             Some(ReportInput { reason: Reason::Spam, description: None })
         );
+        assert!(matches!(ReportInput::parse(Some("Other"), Some("a\0b")), Err(ModerationError::NulCharacter)));
         let long = "x".repeat(DESCRIPTION_MAX + 1);
         assert!(matches!(ReportInput::parse(Some("Other"), Some(&long)), Err(ModerationError::DescriptionTooLong)));
     }

@@ -87,7 +87,14 @@ fn mention(u: UserCard) -> Mention {
 pub struct Commented {
     pub comment: Comment,
     pub post_author: UserId,
+    /// The mentioned people to tell, in the order the comment names them: at most
+    /// [`MENTIONS_NOTIFIED`], and none in a block pair with the post's author (nothing passes
+    /// between a block pair through a third person).
+    pub to_notify: Vec<UserId>,
 }
+
+/// A comment tells at most this many of the people it mentions (the rest are still linked).
+pub const MENTIONS_NOTIFIED: usize = 10;
 
 /// Writes a comment by `me` on `post` inside the caller's transaction, with the people it
 /// mentions (existing logins, not in a block pair with `me`), and counts it on the post. Blank
@@ -114,6 +121,15 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
     let ids: Vec<UserId> = mentioned.iter().map(|u| u.id).collect();
     let blocked = social_graph::blocked_among(conn, me, &ids)?;
     mentioned.retain(|u| !blocked.contains(&u.id));
+    let apart_from_author =
+        if post_author == me { blocked } else { social_graph::blocked_among(conn, post_author, &ids)? };
+    let to_notify: Vec<UserId> = logins
+        .iter()
+        .filter_map(|login| mentioned.iter().find(|u| &u.login == login))
+        .map(|u| u.id)
+        .filter(|id| !apart_from_author.contains(id))
+        .take(MENTIONS_NOTIFIED)
+        .collect();
     mentioned.sort_by(|a, b| a.login.cmp(&b.login));
     // Row by row: the multi-backend connection has no batch insert (at most 20 mentions).
     for u in &mentioned {
@@ -132,7 +148,7 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         author,
         mentions: mentioned.into_iter().map(mention).collect(),
     };
-    Ok(Commented { comment, post_author })
+    Ok(Commented { comment, post_author, to_notify })
 }
 
 /// People the mention picker offers for what was typed after the `@`: the user search's

@@ -60,6 +60,9 @@ pub enum PostError {
     #[error("{file}: {defect}")]
     Unreadable { file: String, defect: UploadDefect },
 
+    /// NUL cannot be stored (PostgreSQL refuses it in text) and never belongs in what people write.
+    #[error("Text cannot contain a NUL character")]
+    NulCharacter,
     #[error("The caption is too long (at most 2000 characters)")]
     CaptionTooLong,
     #[error("Write something before publishing")]
@@ -103,6 +106,7 @@ impl DomainError for PostError {
             | TooManyParts
             | UnknownPartType(_)
             | Unreadable { .. }
+            | NulCharacter
             | CaptionTooLong
             | EmptyComment
             | CommentTooLong => ErrorKind::Invalid,

@@ -16,6 +16,11 @@ pub const LABEL_MAX_CHARS: usize = 200;
 const LYRICS_MAX_CHARS: usize = 20_000;
 pub const PART_TYPES: [&str; 6] = ["intro", "verse", "pre-chorus", "chorus", "bridge", "outro"];
 
+/// Refuses text with a NUL character (which PostgreSQL cannot store in text).
+fn no_nul(text: &str) -> Result<&str, PostError> {
+    if text.contains('\0') { Err(PostError::NulCharacter) } else { Ok(text) }
+}
+
 /// A post's caption: trimmed, at most [`CAPTION_MAX_CHARS`] characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caption(String);
@@ -24,6 +29,7 @@ impl Caption {
     /// A caption as sent; blank (or none) is no caption.
     pub fn parse(raw: Option<&str>) -> Result<Option<Caption>, PostError> {
         let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
+        no_nul(text)?;
         if text.chars().count() > CAPTION_MAX_CHARS {
             return Err(PostError::CaptionTooLong);
         }
@@ -39,9 +45,15 @@ impl Caption {
     }
 }
 
-/// A title, artist or composer: trimmed, one line, bounded; blank is none.
+/// A title, artist or composer: trimmed, one line, bounded, without control characters (tags
+/// read from files may carry NULs and the like); blank is none. What people send is refused
+/// with a NUL before it gets here (the multipart reader; [`LyricsInput::check`]).
 pub fn label(text: Option<&str>) -> Option<String> {
-    let text: String = text?.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text: String = text?
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
     if text.is_empty() { None } else { Some(text.chars().take(LABEL_MAX_CHARS).collect()) }
 }
 
@@ -81,6 +93,14 @@ impl LyricsInput {
     /// Song title, artist and at least one part are required; every part needs a known type and
     /// non-blank lyrics; at most ten parts.
     pub fn check(self) -> Result<(Lyrics, Option<Caption>), PostError> {
+        let sent = [&self.song_title, &self.artist_name]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .chain(self.parts.iter().flat_map(|p| [p.part_type.as_deref(), p.lyrics.as_deref()]).flatten());
+        for text in sent {
+            no_nul(text)?;
+        }
         let title = label(self.song_title.as_deref()).ok_or(PostError::LyricsIncomplete)?;
         let artist = label(self.artist_name.as_deref()).ok_or(PostError::LyricsIncomplete)?;
         if self.parts.is_empty() {
@@ -119,7 +139,7 @@ pub struct CommentText(String);
 
 impl CommentText {
     pub fn parse(raw: &str) -> Result<CommentText, PostError> {
-        let text = raw.trim();
+        let text = no_nul(raw.trim())?;
         if text.is_empty() {
             return Err(PostError::EmptyComment);
         }
@@ -224,6 +244,11 @@ mod tests {
     fn labels_and_default_titles() {
         assert_eq!(label(Some("  My   song \n")), Some("My song".into()));
         assert_eq!(label(Some("   ")), None);
+        assert_eq!(label(Some("Tag\0\0 from\u{1}a file")), Some("Tag from a file".into()));
+        assert!(matches!(CommentText::parse("a\0b"), Err(PostError::NulCharacter)));
+        assert!(matches!(Caption::parse(Some("a\0")), Err(PostError::NulCharacter)));
+        let nul_part = lyrics("Song", "Me", vec![part("verse", "la\0")]);
+        assert!(matches!(nul_part.check(), Err(PostError::NulCharacter)));
         assert_eq!(stem("take 3.final.mp3"), "take 3.final");
         assert_eq!(stem(".hidden"), ".hidden");
         assert_eq!(stem("C:\\music\\a.wav"), "a");

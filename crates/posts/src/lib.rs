@@ -17,7 +17,9 @@ mod model;
 mod repo;
 mod service;
 
-pub use comments::{COMMENTS_PAGE, Commented, MENTION_PAGE, add as add_comment, list as comment_page};
+pub use comments::{
+    COMMENTS_PAGE, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, add as add_comment, list as comment_page,
+};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
 pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};

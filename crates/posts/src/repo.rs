@@ -43,17 +43,13 @@ pub fn delete_post_rows(conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<S
     Ok(keys)
 }
 
-/// Who wrote a post, when it exists.
-pub(crate) fn author_of(conn: &mut DbConnection, id: PostId) -> QueryResult<Option<UserId>> {
-    posts::table.filter(posts::id.eq(id)).select(posts::user_id).first(conn).optional()
-}
-
-/// That `me` wrote the post: missing is not found, someone else's is forbidden. Every change an
-/// author alone may make (deleting, editing) checks here.
+/// That `me` wrote the post: missing, or hidden from `me` by a block, is not found (so the answer
+/// does not tell them it exists); someone else's is forbidden. Every change an author alone may
+/// make (deleting, editing) checks here.
 pub(crate) fn check_author(conn: &mut DbConnection, id: PostId, me: UserId) -> Result<(), PostError> {
-    match author_of(conn, id)? {
+    match visible(conn, id, Some(me))? {
         None => Err(PostError::NotFound),
-        Some(author) if author != me => Err(PostError::NotAuthor),
+        Some(post) if post.author != me => Err(PostError::NotAuthor),
         Some(_) => Ok(()),
     }
 }

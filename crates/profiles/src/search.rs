@@ -23,7 +23,9 @@ const QUERY_MAX_CHARS: usize = 100;
 
 /// A query as typed, made ready for [`search`]: trimmed, lower-cased, cut to 100 characters.
 pub fn normalize(raw: &str) -> String {
-    raw.trim().to_lowercase().chars().take(QUERY_MAX_CHARS).collect()
+    // Control characters match no name or login, and a NUL cannot even be sent to PostgreSQL
+    // (the API refuses it with a 400 before it gets here).
+    raw.trim().to_lowercase().chars().filter(|c| !c.is_control()).take(QUERY_MAX_CHARS).collect()
 }
 
 const COLUMNS: &str = "u.id, u.name, u.login, u.avatar_url, u.tag_id";

@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, MaybeUser};
+use crate::extract::{AuthUser, MaybeUser, search_text};
 use crate::state::AppState;
 use crate::upload::{self, FileBody, FileRule, Sink, UploadRules};
 use crate::wire::{Message, UserJson};
@@ -218,7 +218,7 @@ pub async fn search(
     q: web::Query<SearchQuery>,
 ) -> Result<web::Json<Vec<SearchHitJson>>, ApiError> {
     let viewer = viewer.0.map(|u| u.id);
-    let hits = state.app.search_people(viewer, q.query.as_deref().unwrap_or_default(), q.limit).await?;
+    let hits = state.app.search_people(viewer, search_text(q.query.as_deref())?, q.limit).await?;
     Ok(web::Json(
         hits.into_iter()
             .map(|h| SearchHitJson { user: UserJson::new(&state, h.user), email: None, active: h.active })

@@ -5,6 +5,7 @@
 
 mod auth;
 mod common;
+mod hardening;
 mod http;
 mod moderation;
 mod notifications;

@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, MaybeUser};
+use crate::extract::{AuthUser, MaybeUser, search_text};
 use crate::state::AppState;
 use crate::wire::UserJson;
 
@@ -125,7 +125,6 @@ pub async fn mention_search(
     q: web::Query<MentionQuery>,
 ) -> Result<web::Json<Vec<UserJson>>, ApiError> {
     let limit = MENTION_PAGE.page(q.limit, None).limit;
-    let found =
-        state.posts.mention_candidates(viewer.0.map(|u| u.id), q.q.as_deref().unwrap_or_default(), limit).await?;
+    let found = state.posts.mention_candidates(viewer.0.map(|u| u.id), search_text(q.q.as_deref())?, limit).await?;
     Ok(web::Json(found.into_iter().map(|u| UserJson::without_tag(&state, u)).collect()))
 }

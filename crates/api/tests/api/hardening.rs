@@ -1,0 +1,144 @@
+//! Findings of the attacker's review outside accounts (issue 16, docs/security.md): text a
+//! database cannot store, what passes between a block pair through a third person, and what a
+//! refusal tells. On SQLite and on PostgreSQL.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use test_support::TestDb;
+
+use crate::common::{Part, TestApp, spawn_app};
+
+/// Notifications of `token`'s person, newest first, as (type, sender login).
+async fn notified(app: &TestApp, token: &str) -> Vec<(String, String)> {
+    let list = app.get("/notifications?limit=50", Some(token)).await;
+    assert_eq!(list.status, StatusCode::OK, "{:?}", list.body);
+    list.body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["type"].as_str().unwrap().to_owned(), n["username"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+/// A NUL character in any text a person sends is a 400 with a detail, never a 500 (PostgreSQL
+/// cannot store it), and nothing is written.
+async fn a_nul_character_in_any_text_is_refused(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let post = app.lyrics_post(&ana, "Song").await;
+    let id = post["id"].as_str().unwrap();
+    let refused = |answer: crate::common::Answer, what: &str| {
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{what}: {:?}", answer.body);
+        assert!(answer.detail().contains("NUL"), "{what}: {:?}", answer.body);
+    };
+
+    refused(app.post(&format!("/posts/{id}/comments"), Some(&bob), json!({"content": "hi\u{0}"})).await, "comment");
+    let lyrics = json!({"songTitle": "T\u{0}", "artistName": "A", "parts": [{"type": "verse", "lyrics": "la"}]});
+    refused(app.post("/posts/lyrics", Some(&ana), lyrics).await, "lyrics title");
+    let verse = json!({"songTitle": "T", "artistName": "A", "parts": [{"type": "verse", "lyrics": "l\u{0}a"}]});
+    refused(app.post("/posts/lyrics", Some(&ana), verse).await, "lyrics part");
+    let caption =
+        json!({"songTitle": "T", "artistName": "A", "parts": [{"type": "verse", "lyrics": "la"}], "caption": "\u{0}"});
+    refused(app.post("/posts/lyrics", Some(&ana), caption).await, "caption");
+    let wav = test_support::media::wav(0.5, 440.0, 0.5);
+    let audio = [Part::file("audio_files", "take.wav", wav), Part::text("titles", "Take\u{0}one")];
+    refused(app.post_form("/posts/audio", Some(&ana), &audio).await, "audio title");
+    let report = json!({"post_id": id, "reason": "Other", "description": "bad\u{0}"});
+    refused(app.post("/reports/post", Some(&bob), report).await, "report description");
+    refused(app.get("/profiles/search?query=ana%00x", None).await, "search");
+    refused(app.get("/profiles/search?query=a%00", None).await, "short search");
+    refused(app.get("/posts/users/search?q=an%00a&limit=10", Some(&bob)).await, "mention search");
+
+    assert_eq!(app.get(&format!("/posts/{id}/comments"), None).await.body, json!([]));
+    assert_eq!(app.get("/posts/feed", None).await.body.as_array().unwrap().len(), 1, "only the first post");
+}
+
+/// A mention of someone in a block pair with the post's author does not tell them: nothing
+/// passes between a block pair through a third person. The comment still links them.
+async fn a_mention_does_not_reach_across_a_block_with_the_post_author(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, bob_id) = app.person("Bob", "bob@example.com").await;
+    let (cyd, _) = app.person("Cyd", "cyd@example.com").await;
+    let (dee, _) = app.person("Dee", "dee@example.com").await;
+    app.call(Method::POST, &format!("/profiles/blocks/{bob_id}"), Some(&ana), None).await;
+    let post = app.lyrics_post(&ana, "Song").await;
+    let made = app
+        .post(
+            &format!("/posts/{}/comments", post["id"].as_str().unwrap()),
+            Some(&cyd),
+            json!({"content": "@bob @dee listen"}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    let linked: Vec<&str> =
+        made.body["comment"]["mentions"].as_array().unwrap().iter().map(|m| m["login"].as_str().unwrap()).collect();
+    assert_eq!(linked, vec!["bob", "dee"]);
+    assert!(notified(&app, &bob).await.is_empty(), "Bob blocked by the post's author hears nothing of it");
+    assert_eq!(notified(&app, &dee).await, vec![("mention".to_owned(), "cyd".to_owned())]);
+}
+
+/// A comment tells at most ten of the people it mentions: the first ten it names.
+async fn a_comment_tells_at_most_ten_mentioned_people(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let mut people = Vec::new();
+    for i in 0..12 {
+        let (token, _) = app.person(&format!("P{i}"), &format!("person{i:02}@example.com")).await;
+        people.push(token);
+    }
+    let post = app.lyrics_post(&ana, "Song").await;
+    // Named from the last to the first: the first ten named are person11 .. person02.
+    let text: Vec<String> = (0..12).rev().map(|i| format!("@person{i:02}")).collect();
+    let made = app
+        .post(
+            &format!("/posts/{}/comments", post["id"].as_str().unwrap()),
+            Some(&ana),
+            json!({"content": text.join(" ")}),
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    assert_eq!(made.body["comment"]["mentions"].as_array().unwrap().len(), 12, "all are linked");
+    let told: Vec<bool> = who_was_told(&app, &people).await;
+    assert_eq!(told, [vec![false, false], vec![true; 10]].concat());
+}
+
+async fn who_was_told(app: &TestApp, tokens: &[String]) -> Vec<bool> {
+    let mut told = Vec::new();
+    for t in tokens {
+        told.push(!notified(app, t).await.is_empty());
+    }
+    told
+}
+
+/// A post hidden by a block is not found on every call, deleting included: the answer does not
+/// tell that it exists.
+async fn a_post_hidden_by_a_block_is_not_found_on_every_call(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, bob_id) = app.person("Bob", "bob@example.com").await;
+    let (cyd, _) = app.person("Cyd", "cyd@example.com").await;
+    let post = app.lyrics_post(&ana, "Song").await;
+    let path = format!("/posts/{}", post["id"].as_str().unwrap());
+    assert_eq!(app.call(Method::DELETE, &path, Some(&cyd), None).await.status, StatusCode::FORBIDDEN, "someone else's");
+    app.call(Method::POST, &format!("/profiles/blocks/{bob_id}"), Some(&ana), None).await;
+    let report = json!({"post_id": post["id"], "reason": "Spam", "description": Value::Null});
+    for (what, answer) in [
+        ("page", app.get(&path, Some(&bob)).await),
+        ("delete", app.call(Method::DELETE, &path, Some(&bob), None).await),
+        ("like", app.call(Method::POST, &format!("{path}/like"), Some(&bob), None).await),
+        ("comments", app.get(&format!("{path}/comments"), Some(&bob)).await),
+        ("comment", app.post(&format!("{path}/comments"), Some(&bob), json!({"content": "hi"})).await),
+        ("report", app.post("/reports/post", Some(&bob), report.clone()).await),
+    ] {
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{what}: {:?}", answer.body);
+    }
+}
+
+test_support::both_backends!(
+    a_nul_character_in_any_text_is_refused,
+    a_mention_does_not_reach_across_a_block_with_the_post_author,
+    a_comment_tells_at_most_ten_mentioned_people,
+    a_post_hidden_by_a_block_is_not_found_on_every_call,
+);
