@@ -1,5 +1,6 @@
-//! Stored media: served with byte ranges, the sniffed content type, `nosniff`, and long-lived
-//! caching (keys are never reused, so an object never changes). And the default avatar.
+//! Stored media: served with byte ranges, the sniffed content type, `nosniff`, and a day of
+//! caching (keys are never reused, so an object never changes; but a deleted post's or avatar's
+//! files must not live on in shared caches for long). And the default avatar.
 
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, get, web};
@@ -14,6 +15,8 @@ use crate::state::AppState;
 pub const DEFAULT_AVATAR_PATH: &str = "/static/default-avatar-v1.svg";
 const DEFAULT_AVATAR: &[u8] = include_bytes!("../../assets/default-avatar.svg");
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// People's media: a day at most, so what they delete leaves shared caches within a day.
+const USER_MEDIA: &str = "public, max-age=86400";
 const MEDIA_CSP: &str = "default-src 'none'; sandbox";
 
 /// Types a browser would show as a page (with scripts, links, forms) rather than as media.
@@ -62,7 +65,7 @@ pub async fn media(
     let mut res = HttpResponse::build(if object.partial { StatusCode::PARTIAL_CONTENT } else { StatusCode::OK });
     res.insert_header((header::CONTENT_TYPE, content_type))
         .insert_header((header::ACCEPT_RANGES, "bytes"))
-        .insert_header((header::CACHE_CONTROL, IMMUTABLE))
+        .insert_header((header::CACHE_CONTROL, USER_MEDIA))
         // Whatever an object is, opened on its own it runs nothing and reaches nothing.
         .insert_header((header::CONTENT_SECURITY_POLICY, MEDIA_CSP))
         .no_chunking(object.range.end - object.range.start);

@@ -136,7 +136,23 @@ async fn a_post_hidden_by_a_block_is_not_found_on_every_call(db: TestDb) {
     }
 }
 
+/// People's media may be cached for a day at most: what they delete must not live on in shared
+/// caches for a year.
+async fn media_are_cached_for_a_day_at_most(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ada, _) = app.person("Ada", "ada@example.com").await;
+    let res = app.upload_avatar(Some(&ada), "avatar", "me.png", test_support::media::png(8, None)).await;
+    assert_eq!(res.status, reqwest::StatusCode::OK, "{:?}", res.body);
+    let served = app.client.get(res.body["avatar_url"].as_str().unwrap()).send().await.unwrap();
+    let cache = served.headers()["cache-control"].to_str().unwrap().to_owned();
+    assert!(!cache.contains("immutable"), "{cache}");
+    let max_age: u64 =
+        cache.split(',').find_map(|d| d.trim().strip_prefix("max-age=")).and_then(|v| v.parse().ok()).unwrap();
+    assert!(max_age <= 86_400, "{cache}");
+}
+
 test_support::both_backends!(
+    media_are_cached_for_a_day_at_most,
     a_nul_character_in_any_text_is_refused,
     a_mention_does_not_reach_across_a_block_with_the_post_author,
     a_comment_tells_at_most_ten_mentioned_people,
