@@ -244,10 +244,11 @@ impl AuthService {
             .db
             .run(move |conn| {
                 throttle::hit(conn, &client_key, per_client)?;
-                if let Some(left) = throttle::cooldown(conn, &cooldown_key, cooldown)? {
-                    return Err(AuthError::ResendCooldown(left));
-                }
-                throttle::record(conn, &cooldown_key, cooldown)?;
+                // One statement, so two requests at once cannot both pass the cooldown.
+                throttle::hit(conn, &cooldown_key, cooldown).map_err(|e| match e {
+                    AuthError::Throttled(left) => AuthError::ResendCooldown(left),
+                    other => other,
+                })?;
                 Ok(repo::account_by_email(conn, lookup.as_str())?)
             })
             .await
@@ -328,8 +329,13 @@ impl AuthService {
             .run({
                 let (account_key, pair_key) = (account_key.clone(), pair_key.clone());
                 move |conn| {
-                    throttle::check(conn, &pair_key, rules.login_failures_per_client)?;
-                    let failures = throttle::count(conn, &account_key, rules.login_failures_per_account)?;
+                    // Each attempt counts as a failure *before* its password is checked, in one
+                    // atomic statement per counter, and a right password takes it back: parallel
+                    // attempts cannot all see room left (reading first and writing after the
+                    // check let 30 at once get 12 checks instead of 10).
+                    throttle::hit(conn, &pair_key, rules.login_failures_per_client)?;
+                    let never_refused = Rule { max: i64::MAX, ..rules.login_failures_per_account };
+                    let failures = throttle::hit_counting(conn, &account_key, never_refused)? - 1;
                     Ok::<_, AuthError>((repo::account_by_email(conn, lookup.as_str())?, failures))
                 }
             })
@@ -341,17 +347,17 @@ impl AuthService {
         let stored = account.as_ref().and_then(|a| a.password_hash.clone());
         let ok = password::verify_blocking(password.to_owned(), stored).await?;
         match account {
-            Some(a) if ok => Ok(a),
-            _ => {
+            Some(a) if ok => {
                 self.0
                     .db
                     .run(move |conn| {
-                        throttle::record(conn, &account_key, rules.login_failures_per_account)?;
-                        throttle::record(conn, &pair_key, rules.login_failures_per_client)
+                        throttle::take_back(conn, &account_key)?;
+                        throttle::take_back(conn, &pair_key)
                     })
                     .await?;
-                Err(AuthError::BadCredentials)
+                Ok(a)
             }
+            _ => Err(AuthError::BadCredentials),
         }
     }
 

@@ -51,6 +51,13 @@ fn remaining(window_start: NaiveDateTime, now: NaiveDateTime, rule: Rule) -> Dur
 
 /// Counts one hit on `key`; refuses with the time left when the window is already full.
 pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthError> {
+    hit_counting(conn, key, rule).map(|_| ())
+}
+
+/// Counts one hit on `key` and answers how many the window holds with it; refuses with the
+/// time left when the window is already full. One statement, so attempts made at the same
+/// moment each see the count the others left: no more than `max` of them ever get through.
+pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, AuthError> {
     let now = db::time::now();
     let bucket: Bucket = db::diesel::sql_query(UPSERT)
         .bind::<Text, _>(key)
@@ -60,58 +67,18 @@ pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthErr
     if bucket.hits > rule.max {
         return Err(AuthError::Throttled(remaining(bucket.window_start, now, rule)));
     }
+    Ok(bucket.hits)
+}
+
+/// Takes back one hit on `key`: an attempt counted before its outcome was known (a sign-in
+/// counted as failed until its password proves right) that turned out not to count.
+pub fn take_back(conn: &mut DbConnection, key: &str) -> Result<(), AuthError> {
+    use db::diesel::prelude::*;
+    use db::schema::throttle_buckets::dsl as t;
+    diesel::update(t::throttle_buckets.filter(t::key.eq(key)).filter(t::hits.gt(0)))
+        .set(t::hits.eq(t::hits - 1))
+        .execute(conn)?;
     Ok(())
-}
-
-/// Counts one hit on `key` without refusing: for events that are recorded now and checked
-/// later (failed sign-ins, e-mails sent).
-pub fn record(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthError> {
-    match hit(conn, key, rule) {
-        Ok(()) | Err(AuthError::Throttled(_)) => Ok(()),
-        Err(e) => Err(e),
-    }
-}
-
-/// Refuses, without counting, when `key` has used up its window; used to check an account's
-/// failed sign-ins before the password is even looked at.
-pub fn check(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthError> {
-    use db::diesel::prelude::*;
-    use db::schema::throttle_buckets::dsl as t;
-    let now = db::time::now();
-    let bucket: Option<(i64, NaiveDateTime)> = t::throttle_buckets
-        .filter(t::key.eq(key))
-        .filter(t::window_start.gt(window_cutoff(now, rule)))
-        .select((t::hits, t::window_start))
-        .first(conn)
-        .optional()?;
-    match bucket {
-        Some((hits, start)) if hits >= rule.max => Err(AuthError::Throttled(remaining(start, now, rule))),
-        _ => Ok(()),
-    }
-}
-
-/// The hits `key` has in its current window (0 when the window has ended).
-pub fn count(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, AuthError> {
-    use db::diesel::prelude::*;
-    use db::schema::throttle_buckets::dsl as t;
-    let cutoff = window_cutoff(db::time::now(), rule);
-    let hits: Option<i64> = t::throttle_buckets
-        .filter(t::key.eq(key))
-        .filter(t::window_start.gt(cutoff))
-        .select(t::hits)
-        .first(conn)
-        .optional()?;
-    Ok(hits.unwrap_or(0))
-}
-
-/// Time left before `key` may be hit again, if it was hit within the rule's window; used for
-/// cooldowns (one hit per window).
-pub fn cooldown(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<Option<Duration>, AuthError> {
-    match check(conn, key, Rule { max: 1, ..rule }) {
-        Ok(()) => Ok(None),
-        Err(AuthError::Throttled(left)) => Ok(Some(left)),
-        Err(e) => Err(e),
-    }
 }
 
 /// Forgets counters whose window ended long ago.

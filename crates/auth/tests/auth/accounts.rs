@@ -152,6 +152,26 @@ async fn resend_has_a_three_minute_cooldown_per_address(db: TestDb) {
     assert!(matches!(unknown, AuthError::ResendCooldown(_)), "an unknown address is answered alike");
 }
 
+/// Two resends at the same moment: the cooldown lets one through (it was read, then written).
+async fn parallel_resends_pass_the_cooldown_once(db: TestDb) {
+    let h = harness(db);
+    h.auth.signup("Ada", "ada@example.com", PASSWORD, "c1").await.unwrap();
+    let resends: Vec<_> = (0..6)
+        .map(|_| {
+            let auth = h.auth.clone();
+            tokio::spawn(async move { auth.resend_verification("ada@example.com", "c1").await })
+        })
+        .collect();
+    let mut passed = 0;
+    for resend in resends {
+        match resend.await.unwrap() {
+            Ok(()) => passed += 1,
+            Err(e) => assert!(matches!(e, AuthError::ResendCooldown(_)), "{e}"),
+        }
+    }
+    assert_eq!(passed, 1);
+}
+
 async fn resend_after_the_cooldown_sends_a_new_link(db: TestDb) {
     let rules = auth::ThrottleRules { resend_cooldown: Duration::from_secs(1), ..Default::default() };
     let h = harness_with(db, rules);
@@ -203,6 +223,35 @@ async fn failed_sign_ins_lock_the_failing_client_and_only_slow_the_account(db: T
     let started = std::time::Instant::now();
     assert!(h.auth.login("ada@example.com", PASSWORD, "10.0.0.9").await.is_ok(), "a fresh client is never locked out");
     assert!(started.elapsed() >= Duration::from_millis(40), "but it is slowed down");
+}
+
+/// 30 wrong passwords at once from one client: exactly the limit of them are checked, the rest
+/// wait. (The counter was read before the check and written after it, so parallel attempts all
+/// saw room: 30 gave 12 checks, not 10.)
+async fn parallel_wrong_passwords_get_exactly_the_limit_of_checks(db: TestDb) {
+    let rules = auth::ThrottleRules {
+        login_per_client: Rule::per_minutes(1000, 5),
+        login_failures_per_client: Rule::per_minutes(10, 15),
+        login_failures_per_account: Rule::per_minutes(1000, 15),
+        ..Default::default()
+    };
+    let h = harness_with(db, rules);
+    verified_user(&h, "ada@example.com").await;
+    let attempts = (0..30).map(|_| {
+        let auth = h.auth.clone();
+        tokio::spawn(async move { auth.login("ada@example.com", "Wrong#Pass1", "10.0.0.66").await })
+    });
+    let (mut checked, mut waited) = (0, 0);
+    for attempt in attempts.collect::<Vec<_>>() {
+        match attempt.await.unwrap() {
+            Err(AuthError::BadCredentials) => checked += 1,
+            Err(AuthError::Throttled(_)) => waited += 1,
+            other => panic!("unexpected answer: {:?}", other.map(|_| "a token")),
+        }
+    }
+    assert_eq!((checked, waited), (10, 20), "exactly the limit of passwords were checked");
+    let owner = h.auth.login("ada@example.com", PASSWORD, "10.0.0.67").await;
+    assert!(owner.is_ok(), "another client is not held back");
 }
 
 async fn sign_up_is_throttled_per_client(db: TestDb) {
@@ -258,8 +307,10 @@ test_support::both_backends!(
     logins_are_unique_even_for_the_same_local_part,
     resend_has_a_three_minute_cooldown_per_address,
     resend_after_the_cooldown_sends_a_new_link,
+    parallel_resends_pass_the_cooldown_once,
     sign_in_is_throttled_per_client,
     failed_sign_ins_lock_the_failing_client_and_only_slow_the_account,
+    parallel_wrong_passwords_get_exactly_the_limit_of_checks,
     sign_up_is_throttled_per_client,
     sign_up_is_throttled_per_address,
     throttle_window_starts_again_after_it_ends,
