@@ -9,16 +9,19 @@
 //!   count.
 //! - [`Live`] tells open streams that someone's unread count may have changed: in-process on
 //!   SQLite, and through PostgreSQL's `NOTIFY` when several processes share one database (see
-//!   [`live`]).
+//!   [`live`]); [`Streams`] are this process's open streams, at most a few a person, each
+//!   change counted once for all of a person's streams.
 
 mod error;
 pub mod live;
 mod model;
 mod repo;
 mod service;
+mod streams;
 
 pub use error::NotificationError;
 pub use live::{Live, Signal};
 pub use model::{Event, Kind, Notification, excerpt};
 pub use repo::{UNREAD_CAP, list, record, signal, unread_count};
 pub use service::{NOTIFICATIONS_PAGE, Notifications};
+pub use streams::{Heard, STREAMS_PER_PERSON, Stream, Streams};

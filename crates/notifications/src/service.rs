@@ -5,6 +5,7 @@ use values::{NotificationId, UserId};
 
 use crate::live::Live;
 use crate::model::Notification;
+use crate::streams::Streams;
 use crate::{NotificationError, repo};
 
 /// 20 a page (spec §9), at most 50.
@@ -14,11 +15,17 @@ pub const NOTIFICATIONS_PAGE: PageRule = PageRule::new(20, 50);
 pub struct Notifications {
     db: Db,
     live: Live,
+    streams: Streams,
 }
 
 impl Notifications {
     pub fn new(db: Db, live: Live) -> Notifications {
-        Notifications { db, live }
+        Notifications { streams: Streams::new(db.clone(), live.clone()), db, live }
+    }
+
+    /// This process's open live streams.
+    pub fn streams(&self) -> &Streams {
+        &self.streams
     }
 
     /// Where this process's streams hear that someone's unread count may have changed.

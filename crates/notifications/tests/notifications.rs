@@ -7,7 +7,7 @@ use std::time::Duration;
 use db::diesel::prelude::*;
 use db::schema::{blocks, notifications as table, posts, users};
 use db::{DbConnection, Page, write_tx};
-use notifications::{Event, Kind, Live, NotificationError, Notifications, Signal};
+use notifications::{Event, Heard, Kind, Live, NotificationError, Notifications, Signal};
 use test_support::statements::{assert_index_backed, counted, recorded};
 use test_support::{TestDb, insert_post, insert_user};
 use values::{PostId, UserId};
@@ -202,7 +202,41 @@ fn notifications_page(c: &mut DbConnection, me: UserId, page: Page) -> Vec<notif
     notifications::list(c, me, page).unwrap()
 }
 
+/// A person has at most eight streams open (the ninth closes the oldest), and a change is
+/// counted once for all of them, not once a stream.
+async fn streams_are_few_a_person_and_share_one_count(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let (ana, bob) = (insert_user(&mut c, "Ana", "ana"), insert_user(&mut c, "Bob", "bob"));
+    let post = insert_post(&mut c, ana);
+    let live = Live::in_process();
+    let service = Notifications::new(db.db.clone(), live.clone());
+    let streams = service.streams();
+    let within = |d: u64| Duration::from_secs(d);
+
+    let mut open = Vec::new();
+    for _ in 0..notifications::STREAMS_PER_PERSON + 1 {
+        let mut s = streams.open(ana).await;
+        assert_eq!(tokio::time::timeout(within(5), s.next()).await.unwrap(), Heard::Unread(0), "the first event");
+        open.push(s);
+    }
+    assert_eq!(streams.open_for(ana), notifications::STREAMS_PER_PERSON);
+    let mut oldest = open.remove(0);
+    assert_eq!(tokio::time::timeout(within(5), oldest.next()).await.unwrap(), Heard::Replaced);
+
+    let before = streams.counts_read();
+    let told = record(&mut c, &[event(Kind::Comment, bob, ana, Some(post))]);
+    live.committed(&told);
+    for s in &mut open {
+        assert_eq!(tokio::time::timeout(within(5), s.next()).await.unwrap(), Heard::Unread(1));
+    }
+    assert_eq!(streams.counts_read() - before, 1, "one count for all of Ana's streams");
+    drop(open);
+    drop(oldest);
+    assert_eq!(streams.open_for(ana), 0, "closed streams are forgotten");
+}
+
 test_support::both_backends!(
+    streams_are_few_a_person_and_share_one_count,
     each_kind_is_written_once_and_never_for_oneself,
     a_like_or_a_listen_given_again_does_not_notify_twice,
     a_post_author_mentioned_in_a_comment_is_told_once,

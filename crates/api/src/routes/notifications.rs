@@ -7,9 +7,8 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, patch, post, web};
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
-use notifications::{NOTIFICATIONS_PAGE, Notification, Signal};
+use notifications::{Heard, NOTIFICATIONS_PAGE, Notification};
 use serde::{Deserialize, Serialize};
-use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use utoipa::{IntoParams, ToSchema};
 use values::{NotificationId, PostId, UserId};
 
@@ -114,77 +113,57 @@ pub async fn mark_all_read(state: web::Data<AppState>, user: AuthUser) -> Result
 /// stream makes sure its session still stands.
 const KEEP_ALIVE: Duration = Duration::from_secs(20);
 
-/// One open stream: whose it is, what it hears, and when it last spoke.
+/// One open stream: its place among its person's streams, its session, and when it last spoke.
 struct Watch {
     state: web::Data<AppState>,
-    me: UserId,
+    stream: notifications::Stream,
     token: String,
-    signals: tokio::sync::broadcast::Receiver<Signal>,
     tick: tokio::time::Interval,
     opened: bool,
     ended: bool,
 }
 
 impl Watch {
-    /// `event: unread` with the count as it is now.
-    async fn unread(&self, first: bool) -> Bytes {
-        let retry = if first { "retry: 5000\n" } else { "" };
-        match self.state.notifications.unread_count(self.me).await {
-            Ok(n) => Bytes::from(format!("{retry}event: unread\ndata: {{\"unread\":{n}}}\n\n")),
-            Err(e) => {
-                tracing::warn!(error = %values::error_chain(&e), "unread count for a notification stream");
-                Bytes::from(format!("{retry}: the count could not be read; it comes with the next change\n\n"))
-            }
-        }
-    }
-
     /// The next thing to send, or `None` to end the stream.
     async fn next(&mut self) -> Option<Bytes> {
         if self.ended {
             return None;
         }
-        if !self.opened {
-            self.opened = true;
-            return Some(self.unread(true).await);
-        }
-        loop {
-            tokio::select! {
-                heard = self.signals.recv() => match heard {
-                    Ok(signal) if !signal.concerns(self.me) => continue,
-                    Ok(_) | Err(RecvError::Lagged(_)) => {
-                        // A burst (one comment naming several people, a quick series of likes)
-                        // is read once.
-                        while let Ok(_) | Err(TryRecvError::Lagged(_)) = self.signals.try_recv() {}
-                        return Some(self.unread(false).await);
-                    }
-                    Err(RecvError::Closed) => return None,
-                },
-                _ = self.tick.tick() => {
-                    return Some(match self.state.auth.authenticate(&self.token).await {
-                        Err(auth::AuthError::Unauthenticated) => {
-                            self.ended = true;
-                            Bytes::from_static(b"event: signed-out\ndata: {}\n\n")
-                        }
-                        _ => Bytes::from_static(b": keep-alive\n\n"),
-                    });
+        let retry = if self.opened { "" } else { "retry: 5000\n" };
+        self.opened = true;
+        tokio::select! {
+            heard = self.stream.next() => Some(match heard {
+                Heard::Unread(n) => Bytes::from(format!("{retry}event: unread\ndata: {{\"unread\":{n}}}\n\n")),
+                Heard::Replaced => {
+                    // A newer stream of the same person took this one's place: a client that
+                    // reconnects waits a minute, so two of them do not take turns.
+                    self.ended = true;
+                    Bytes::from_static(b"retry: 60000\nevent: replaced\ndata: {}\n\n")
                 }
-            }
+            }),
+            _ = self.tick.tick() => Some(match self.state.auth.authenticate(&self.token).await {
+                Err(auth::AuthError::Unauthenticated) => {
+                    self.ended = true;
+                    Bytes::from_static(b"event: signed-out\ndata: {}\n\n")
+                }
+                _ => Bytes::from_static(b": keep-alive\n\n"),
+            }),
         }
     }
 }
 
 /// The live unread count, as Server-Sent Events (beyond the spec): `event: unread` with
-/// `{"unread": n}` when the stream opens and whenever the count may have changed, a comment
-/// every 20 s, and `event: signed-out` when the session ends. A client that reconnects gets
-/// the count again as the first event.
+/// `{"unread": n}` when the stream opens and whenever the count changes, a comment every 20 s,
+/// `event: signed-out` when the session ends, and `event: replaced` when the person opened more
+/// than eight streams (their oldest ends). A client that reconnects gets the count again as the
+/// first event.
 #[utoipa::path(tag = "notifications", security(("bearer" = [])),
     responses((status = 200, content_type = "text/event-stream", description = "the unread count, live")))]
 #[get("/notifications/stream")]
 pub async fn stream(state: web::Data<AppState>, user: AuthUser, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let token = raw_token(&req, &state)?.unwrap_or_default();
     let watch = Watch {
-        signals: state.notifications.live().subscribe(),
-        me: user.0.id,
+        stream: state.notifications.streams().open(user.0.id).await,
         token,
         tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
         state,
