@@ -39,10 +39,14 @@ impl CheckedPatch {
 }
 
 impl ProfilePatch {
-    pub(crate) fn check(self) -> Result<CheckedPatch, InvalidEdit> {
+    /// Checks every field the patch carries. The login is judged only when it changes:
+    /// `current_login` sent back as it is (the spec's client sends every field) stays, even one
+    /// from before a rule (shorter than 3 characters, reserved since).
+    pub(crate) fn check(self, current_login: &str) -> Result<CheckedPatch, InvalidEdit> {
+        let login = self.login.filter(|raw| Login::normalize(raw) != current_login);
         Ok(CheckedPatch {
             name: self.name.as_deref().map(Name::parse).transpose()?,
-            login: self.login.as_deref().map(Login::parse).transpose()?,
+            login: login.as_deref().map(Login::parse).transpose()?,
             description: self
                 .description
                 .map(|d| d.as_deref().map(Biography::parse).transpose().map(Option::flatten))
@@ -81,11 +85,26 @@ mod tests {
     fn a_patch_checks_every_field_it_carries() {
         let bad_name = ProfilePatch { name: Some("n".repeat(16)), ..Default::default() };
         assert_eq!(
-            bad_name.check().err().map(|e| e.to_string()).as_deref(),
+            bad_name.check("ada").err().map(|e| e.to_string()).as_deref(),
             Some("Name must be 15 characters or less")
         );
-        let cleared = ProfilePatch { description: Some(Some("   ".into())), ..Default::default() }.check();
+        let cleared = ProfilePatch { description: Some(Some("   ".into())), ..Default::default() }.check("ada");
         assert!(matches!(cleared.map(|p| p.description), Ok(Some(None))), "blank clears the biography");
-        assert!(ProfilePatch::default().check().is_ok_and(|p| p.is_empty()));
+        assert!(ProfilePatch::default().check("ada").is_ok_and(|p| p.is_empty()));
+    }
+
+    #[test]
+    fn a_login_is_judged_only_when_it_changes() {
+        let login = |l: &str| ProfilePatch { login: Some(l.into()), ..Default::default() };
+        assert!(login("@Al").check("al").is_ok_and(|p| p.login.is_none()), "an old short login stays");
+        assert!(login("admin").check("admin").is_ok_and(|p| p.login.is_none()), "so does an old reserved one");
+        assert_eq!(
+            login("Admin").check("ada").err().map(|e| e.to_string()).as_deref(),
+            Some("This login is reserved. Please choose another one.")
+        );
+        assert_eq!(
+            login("al").check("ada").err().map(|e| e.to_string()).as_deref(),
+            Some("Login must be at least 3 characters")
+        );
     }
 }

@@ -17,6 +17,10 @@ pub fn stats(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Stats>> 
     users::table.filter(users::id.eq(id)).select(Stats::as_select()).first(conn).optional()
 }
 
+pub fn login_of(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<String>> {
+    users::table.filter(users::id.eq(id)).select(users::login).first(conn).optional()
+}
+
 pub fn login_taken(conn: &mut DbConnection, login: &Login, by_other_than: UserId) -> QueryResult<bool> {
     diesel::select(exists(users::table.filter(users::login.eq(login.as_str())).filter(users::id.ne(by_other_than))))
         .get_result(conn)

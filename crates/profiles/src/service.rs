@@ -54,7 +54,9 @@ impl Profiles {
 
     /// Applies an edit to `me`'s own profile (the only one a person can edit).
     pub async fn update(&self, me: UserId, patch: ProfilePatch) -> Result<Profile, ProfileError> {
-        let patch = patch.check()?;
+        // Only this person changes their login, so reading it before the transaction is safe.
+        let current = self.db.run(move |conn| repo::login_of(conn, me)?.ok_or(ProfileError::NotFound)).await?;
+        let patch = patch.check(&current)?;
         let result = self
             .db
             .run(move |conn| {

@@ -59,12 +59,28 @@ async fn a_taken_login_is_refused(db: TestDb) {
     assert!(same.is_ok(), "keeping one's own login is fine");
 }
 
+/// Logins made before the 3-character minimum and the reserved list stay their owners': the
+/// spec's client sends the login back with every edit.
+async fn an_old_login_that_breaks_a_newer_rule_is_kept(db: TestDb) {
+    let h = harness(db);
+    for old in ["al", "support"] {
+        let me = user(&h, "Al", old);
+        let patch = ProfilePatch { name: Some("Al B".into()), login: Some(old.into()), ..Default::default() };
+        let p = h.profiles.update(me, patch).await.unwrap();
+        assert_eq!((p.name.as_str(), p.login.as_str()), ("Al B", old));
+    }
+}
+
 async fn bad_edits_change_nothing(db: TestDb) {
     let h = harness(db);
     let me = user(&h, "Ada", "ada");
     for patch in [
         ProfilePatch { name: Some("x".repeat(16)), ..Default::default() },
         ProfilePatch { login: Some("x".repeat(21)), ..Default::default() },
+        ProfilePatch { login: Some("xy".into()), ..Default::default() },
+        ProfilePatch { login: Some("Admin".into()), ..Default::default() },
+        ProfilePatch { name: Some("\u{202E}adA".into()), ..Default::default() },
+        ProfilePatch { description: Some(Some("nul\0".into())), ..Default::default() },
         ProfilePatch { description: Some(Some("b".repeat(131))), ..Default::default() },
         ProfilePatch { tag_id: Some(Some("admin".into())), name: Some("Changed".into()), ..Default::default() },
     ] {
@@ -173,6 +189,7 @@ test_support::both_backends!(
     orphan_avatars_are_swept_and_used_ones_kept,
     editing_changes_only_what_was_sent,
     a_taken_login_is_refused,
+    an_old_login_that_breaks_a_newer_rule_is_kept,
     bad_edits_change_nothing,
     unknown_profiles_are_not_found,
     tags_are_set_by_name_and_cleared_by_the_placeholder,

@@ -3,6 +3,7 @@
 
 pub const NAME_MAX: usize = 15;
 pub const EMAIL_MAX: usize = 254;
+pub const LOGIN_MIN: usize = 3;
 pub const LOGIN_MAX: usize = 20;
 pub const BIOGRAPHY_MAX: usize = 130;
 
@@ -15,18 +16,29 @@ pub enum InvalidValue {
     NameTooLong,
     #[error("Name cannot contain control characters")]
     NameControlCharacters,
+    /// Text-direction overrides and invisible characters: they make a name read as another
+    /// (`\u{202E}` turns "Ada" around; a zero-width space makes a second "Ada").
+    #[error("Name cannot contain invisible or text-direction characters")]
+    NameInvisibleCharacters,
     #[error("Email is required")]
     EmailMissing,
     #[error("Please enter a valid email address")]
     EmailMalformed,
     #[error("Login cannot be empty")]
     LoginEmpty,
+    #[error("Login must be at least 3 characters")]
+    LoginTooShort,
     #[error("Login must be 20 characters or less")]
     LoginTooLong,
     #[error("Login can only contain letters, numbers, underscores and hyphens")]
     LoginCharacters,
+    /// A login that would pass for the site's own voice (`admin`, `support`, `selfsound`...).
+    #[error("This login is reserved. Please choose another one.")]
+    LoginReserved,
     #[error("Biography must be 130 characters or less")]
     BiographyTooLong,
+    #[error("Biography cannot contain NUL characters")]
+    BiographyNul,
 }
 
 impl crate::DomainError for InvalidValue {
@@ -35,7 +47,34 @@ impl crate::DomainError for InvalidValue {
     }
 }
 
-/// A display name: trimmed, 1 to 15 characters, no control characters.
+/// Characters that change how the text around them reads without showing themselves:
+/// bidirectional embeddings, overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069,
+/// U+200E, U+200F, U+061C), zero-width characters (U+200B–U+200D, U+2060, U+FEFF) and the
+/// other invisible formatting characters people use to pass one name off as another (the
+/// soft hyphen, U+2061–U+206F, Hangul fillers, tag characters).
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
+}
+
+/// A display name: trimmed, 1 to 15 characters, no control characters (NUL included), no
+/// invisible or text-direction characters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name(String);
 
@@ -51,13 +90,16 @@ impl Name {
         if name.chars().any(char::is_control) {
             return Err(InvalidValue::NameControlCharacters);
         }
+        if name.chars().any(invisible) {
+            return Err(InvalidValue::NameInvisibleCharacters);
+        }
         Ok(Name(name.to_owned()))
     }
 
     /// A name made from outside data (a Google profile), cut to fit instead of refused;
     /// `None` when nothing usable is left.
     pub fn fitted(raw: &str) -> Option<Name> {
-        let cut: String = raw.trim().chars().filter(|c| !c.is_control()).take(NAME_MAX).collect();
+        let cut: String = raw.trim().chars().filter(|c| !c.is_control() && !invisible(*c)).take(NAME_MAX).collect();
         Name::parse(&cut).ok()
     }
 
@@ -80,7 +122,10 @@ impl Email {
         if email.is_empty() {
             return Err(InvalidValue::EmailMissing);
         }
-        if email.len() > EMAIL_MAX || !validator::ValidateEmail::validate_email(&email) {
+        if email.len() > EMAIL_MAX
+            || email.chars().any(char::is_control)
+            || !validator::ValidateEmail::validate_email(&email)
+        {
             return Err(InvalidValue::EmailMalformed);
         }
         Ok(Email(email))
@@ -96,15 +141,59 @@ impl Email {
     }
 }
 
-/// A login (the @handle): `@`, spaces and dots stripped, lower-cased, 1 to 20 of letters,
-/// digits, `_` and `-` (what @mentions can match).
+/// Logins that would pass for the site's own voice or for a role, refused whatever the case and
+/// with or without `_` and `-` in them (`Ad_Min` is `admin`); and any login containing
+/// "selfsound".
+const RESERVED_LOGINS: &[&str] = &[
+    "abuse",
+    "admin",
+    "admins",
+    "administrator",
+    "administrators",
+    "all",
+    "anonymous",
+    "api",
+    "contact",
+    "everyone",
+    "help",
+    "helpdesk",
+    "here",
+    "hostmaster",
+    "info",
+    "mod",
+    "moderator",
+    "moderators",
+    "mods",
+    "noreply",
+    "null",
+    "official",
+    "owner",
+    "postmaster",
+    "root",
+    "security",
+    "staff",
+    "superuser",
+    "support",
+    "sysadmin",
+    "system",
+    "team",
+    "undefined",
+    "webmaster",
+];
+
+fn reserved(login: &str) -> bool {
+    let bare: String = login.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase();
+    bare.contains("selfsound") || RESERVED_LOGINS.contains(&bare.as_str())
+}
+
+/// A login (the @handle): `@`, spaces and dots stripped, lower-cased, 3 to 20 of letters,
+/// digits, `_` and `-` (what @mentions can match), and not one of the reserved logins.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Login(String);
 
 impl Login {
     pub fn parse(raw: &str) -> Result<Login, InvalidValue> {
-        let login: String =
-            raw.chars().filter(|c| *c != '@' && *c != '.' && !c.is_whitespace()).collect::<String>().to_lowercase();
+        let login = Login::normalize(raw);
         if login.is_empty() {
             return Err(InvalidValue::LoginEmpty);
         }
@@ -114,11 +203,26 @@ impl Login {
         if !login.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
             return Err(InvalidValue::LoginCharacters);
         }
+        if login.chars().count() < LOGIN_MIN {
+            return Err(InvalidValue::LoginTooShort);
+        }
+        if reserved(&login) {
+            return Err(InvalidValue::LoginReserved);
+        }
         Ok(Login(login))
+    }
+
+    /// What `parse` would make of `raw` before judging it (`@`, spaces and dots stripped,
+    /// lower-cased): lets a caller see that a person sends back the login they already have,
+    /// which stays theirs even if it predates a rule.
+    pub fn normalize(raw: &str) -> String {
+        raw.chars().filter(|c| *c != '@' && *c != '.' && !c.is_whitespace()).collect::<String>().to_lowercase()
     }
 
     /// A login proposed from an e-mail's local part or a name: lower-case letters, digits and
     /// underscores, at most 15 characters (room for a numeric suffix within the 20 allowed).
+    /// One shorter than 3 characters or reserved gets `_user` after it (`al_user`,
+    /// `admin_user`; "selfsound" is left out), so a proposal is always a login `parse` accepts.
     pub fn base_from(seed: &str) -> Login {
         let base: String = seed
             .chars()
@@ -134,8 +238,18 @@ impl Login {
             })
             .take(15)
             .collect();
+        let mut base = base;
+        while base.contains("selfsound") {
+            base = base.replace("selfsound", "");
+        }
         let base = base.trim_matches('_');
-        Login(if base.is_empty() { "user".to_owned() } else { base.to_owned() })
+        if base.is_empty() {
+            Login("user".to_owned())
+        } else if base.len() < LOGIN_MIN || reserved(base) {
+            Login(format!("{base}_user"))
+        } else {
+            Login(base.to_owned())
+        }
     }
 
     /// This login with a number after it (`ada4521`), still within the limit.
@@ -164,6 +278,10 @@ impl Biography {
         let bio = raw.trim();
         if bio.chars().count() > BIOGRAPHY_MAX {
             return Err(InvalidValue::BiographyTooLong);
+        }
+        // PostgreSQL cannot store it (a 500 there), and no person types it.
+        if bio.contains('\0') {
+            return Err(InvalidValue::BiographyNul);
         }
         Ok((!bio.is_empty()).then(|| Biography(bio.to_owned())))
     }
@@ -246,9 +364,113 @@ mod tests {
     fn proposed_logins_keep_safe_characters() {
         assert_eq!(Login::base_from("Ada.Lovelace+music").as_str(), "ada_lovelace_mu");
         assert_eq!(Login::base_from("...").as_str(), "user");
-        assert_eq!(Login::base_from("Zoë").as_str(), "zo");
+        assert_eq!(Login::base_from("Zoë").as_str(), "zo_user");
         assert_eq!(Login::base_from("ada").with_suffix(4521).as_str(), "ada4521");
         assert!(Login::parse(Login::base_from(&"x".repeat(40)).with_suffix(99_999).as_str()).is_ok());
+    }
+
+    #[test]
+    fn names_refuse_direction_overrides_and_invisible_characters() {
+        for bad in [
+            "\u{202E}adA",
+            "Ada\u{202A}",
+            "A\u{202B}da",
+            "A\u{202C}da",
+            "A\u{202D}da",
+            "A\u{2066}da",
+            "A\u{2067}da",
+            "A\u{2068}da",
+            "A\u{2069}da",
+            "A\u{200B}da",
+            "A\u{200C}da",
+            "A\u{200D}da",
+            "A\u{2060}da",
+            "A\u{FEFF}da",
+            "A\u{200F}da",
+            "A\u{3164}",
+        ] {
+            assert_eq!(
+                detail(Name::parse(bad)),
+                "Name cannot contain invisible or text-direction characters",
+                "{bad:?}"
+            );
+        }
+        assert_eq!(detail(Name::parse("\u{200B}")), "Name cannot contain invisible or text-direction characters");
+        assert!(Name::parse("Zoë ♪ 音楽 🎸").is_ok(), "letters and symbols of any script pass");
+        assert_eq!(Name::fitted("\u{202E}Gina\u{200B}").map(Name::into_inner).as_deref(), Some("Gina"));
+    }
+
+    #[test]
+    fn a_nul_is_refused_in_every_text() {
+        assert_eq!(detail(Name::parse("A\0da")), "Name cannot contain control characters");
+        assert_eq!(detail(Email::parse("ada\0@example.com")), "Please enter a valid email address");
+        assert_eq!(detail(Email::parse("ada@example.com\0")), "Please enter a valid email address");
+        assert!(detail(Login::parse("ada\0ada")).starts_with("Login can only contain"));
+        assert_eq!(detail(Biography::parse("Hello\0there")), "Biography cannot contain NUL characters");
+    }
+
+    #[test]
+    fn logins_have_at_least_three_characters() {
+        assert_eq!(detail(Login::parse("ab")), "Login must be at least 3 characters");
+        assert_eq!(detail(Login::parse("@a.b")), "Login must be at least 3 characters");
+        assert!(Login::parse("abc").is_ok());
+    }
+
+    #[test]
+    fn reserved_logins_are_refused_in_any_case_and_spelling() {
+        for bad in [
+            "admin",
+            "ADMIN",
+            "Administrator",
+            "root",
+            "support",
+            "help",
+            "moderator",
+            "mod",
+            "staff",
+            "system",
+            "selfsound",
+            "security",
+            "official",
+            "abuse",
+            "postmaster",
+            "webmaster",
+            "info",
+            "contact",
+            "team",
+            "owner",
+            "null",
+            "undefined",
+            "anonymous",
+            "ad_min",
+            "Ad-Min",
+            "@Root",
+            "self_sound",
+            "selfsound_team",
+            "the-selfsound",
+        ] {
+            assert_eq!(detail(Login::parse(bad)), "This login is reserved. Please choose another one.", "{bad}");
+        }
+        for fine in ["admiral", "rooted", "helpful", "moderato", "systems_band", "info_dj", "stafford"] {
+            assert!(Login::parse(fine).is_ok(), "{fine}");
+        }
+    }
+
+    #[test]
+    fn proposed_logins_are_always_valid() {
+        assert_eq!(Login::base_from("al").as_str(), "al_user");
+        assert_eq!(Login::base_from("x").as_str(), "x_user");
+        assert_eq!(Login::base_from("Admin").as_str(), "admin_user");
+        assert_eq!(Login::base_from("support").as_str(), "support_user");
+        assert_eq!(Login::base_from("selfsound").as_str(), "user");
+        assert_eq!(Login::base_from("selfsound.fan").as_str(), "fan");
+        assert_eq!(Login::base_from("ad-min").as_str(), "ad_min_user");
+        for seed in ["a", "ab", "root", "mod", "no-reply", "x.y", "administrator", "selfselfsoundsound", "Zoë", "_-_"]
+        {
+            let proposed = Login::base_from(seed);
+            assert!(Login::parse(proposed.as_str()).is_ok(), "{seed} → {}", proposed.as_str());
+            assert!(Login::parse(proposed.with_suffix(99_999).as_str()).is_ok(), "{seed} with a suffix");
+        }
     }
 
     #[test]

@@ -415,6 +415,56 @@ async fn sessions_are_listed_ended_one_by_one_and_everywhere(db: TestDb) {
     assert_eq!(app.post("/authorization/logout-all", None, json!({})).await.status, StatusCode::UNAUTHORIZED);
 }
 
+/// High: anyone could take `admin`, `support` or `selfsound` as their login, whatever the
+/// case; low: names could carry text-direction overrides and invisible characters (one name
+/// passing for another), logins of one or two characters could never be mentioned, and a NUL
+/// answered 500 on PostgreSQL.
+async fn reserved_logins_and_disguised_names_are_refused(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ada, _) = app.person("Ada", "ada@example.com").await;
+    let patch = |body: serde_json::Value| app.call(Method::PATCH, "/profile/me", Some(&ada), Some(body));
+    for login in ["admin", "Administrator", "ROOT", "support", "Help", "moderator", "mod", "staff", "system"] {
+        let res = patch(json!({"login": login})).await;
+        assert_eq!(
+            (res.status, res.detail()),
+            (StatusCode::BAD_REQUEST, "This login is reserved. Please choose another one."),
+            "{login}"
+        );
+    }
+    for login in ["SelfSound", "security", "official", "ad_min", "self-sound_team", "postmaster", "null"] {
+        assert_eq!(patch(json!({"login": login})).await.status, StatusCode::BAD_REQUEST, "{login}");
+    }
+    let short = patch(json!({"login": "ab"})).await;
+    assert_eq!((short.status, short.detail()), (StatusCode::BAD_REQUEST, "Login must be at least 3 characters"));
+    for name in ["\u{202E}adA", "Ada\u{200B}", "A\u{2066}da\u{2069}", "\u{FEFF}Ada", "A\u{200D}da", "A\u{2060}da"] {
+        let res = patch(json!({"name": name})).await;
+        assert_eq!(
+            (res.status, res.detail()),
+            (StatusCode::BAD_REQUEST, "Name cannot contain invisible or text-direction characters"),
+            "{name:?}"
+        );
+    }
+    for body in [json!({"name": "A\u{0}da"}), json!({"login": "ada\u{0}"}), json!({"description": "bio\u{0}"})] {
+        let res = patch(body.clone()).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}: {:?}", res.body);
+    }
+    let me = app.get("/authorization/me", Some(&ada)).await.body;
+    assert_eq!((me["name"].as_str(), me["login"].as_str()), (Some("Ada"), Some("ada")), "nothing changed");
+    assert_eq!(patch(json!({"login": "Admiral"})).await.status, StatusCode::OK, "a word that only starts alike");
+
+    // Sign-up: the same rules for the name and the address; the login it proposes skips the
+    // reserved ones and is long enough to be mentioned.
+    let bidi = app.sign_up("\u{202E}adA", "eve@example.com", PASSWORD).await;
+    assert_eq!(bidi.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bidi.detail(), "Name cannot contain invisible or text-direction characters");
+    assert_eq!(app.sign_up("E\u{0}ve", "eve@example.com", PASSWORD).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(app.sign_up("Eve", "eve\u{0}@example.com", PASSWORD).await.status, StatusCode::BAD_REQUEST);
+    for (email, login) in [("admin@example.com", "admin_user"), ("al@example.com", "al_user")] {
+        let token = app.verified_user("Someone", email).await;
+        assert_eq!(app.get("/authorization/me", Some(&token)).await.body["login"], login, "{email}");
+    }
+}
+
 test_support::both_backends!(
     a_repeated_sign_up_never_changes_the_password,
     a_client_cannot_choose_its_address_for_the_throttles,
@@ -430,4 +480,5 @@ test_support::both_backends!(
     forgot_password_sets_a_new_one_and_ends_every_session,
     changing_the_password_ends_the_other_sessions,
     sessions_are_listed_ended_one_by_one_and_everywhere,
+    reserved_logins_and_disguised_names_are_refused,
 );
