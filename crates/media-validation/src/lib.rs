@@ -61,6 +61,9 @@ pub mod limits {
     pub const MXL_MAX_TOTAL_BYTES: u64 = 50 * MB;
     /// Element nesting in MusicXML (real scores nest about 8 deep).
     pub const XML_MAX_DEPTH: usize = 256;
+    /// Attributes one element may have: MusicXML's busiest elements have about twenty. (Without a
+    /// bound, checking for repeated names was quadratic: 210k attributes took 49 s.)
+    pub const XML_MAX_ATTRIBUTES: usize = 128;
 }
 
 /// Why bytes were refused. The messages are shown to people after the file name
@@ -94,6 +97,8 @@ pub enum MediaError {
     XmlEntity,
     #[error("the score nests elements more than {max_depth} deep")]
     XmlTooDeep { max_depth: usize },
+    #[error("an element of the score has more than {max} attributes")]
+    XmlTooManyAttributes { max: usize },
     #[error("the archive unpacks to more than {} MB", max_bytes >> 20)]
     ArchiveTooLarge { max_bytes: u64 },
     #[error("the archive holds more than {max} files")]

@@ -304,10 +304,19 @@ fn unescape_value(raw: &[u8]) -> Result<Cow<'_, [u8]>, MediaError> {
     Ok(Cow::Owned(out))
 }
 
-/// Every attribute well-formed (quoted, not repeated) and with allowed references only.
+/// Every attribute well-formed (quoted, not repeated) and with allowed references only, and at
+/// most [`limits::XML_MAX_ATTRIBUTES`] of them. Linear: quick-xml's own check for repeated names
+/// compares each attribute with every one before it.
 fn check_attributes(element: &BytesStart<'_>) -> Result<(), MediaError> {
-    for attribute in element.attributes() {
+    let mut names = std::collections::HashSet::new();
+    for (n, attribute) in element.attributes().with_checks(false).enumerate() {
+        if n >= limits::XML_MAX_ATTRIBUTES {
+            return Err(MediaError::XmlTooManyAttributes { max: limits::XML_MAX_ATTRIBUTES });
+        }
         let attribute = attribute.map_err(|_| MediaError::Malformed)?;
+        if !names.insert(attribute.key.as_ref().to_vec()) {
+            return Err(MediaError::Malformed);
+        }
         unescape_value(&attribute.value)?;
     }
     Ok(())
@@ -317,6 +326,8 @@ fn check_attributes(element: &BytesStart<'_>) -> Result<(), MediaError> {
 fn attribute(element: &BytesStart<'_>, name: &[u8]) -> Option<String> {
     element
         .attributes()
+        .with_checks(false)
+        .take(limits::XML_MAX_ATTRIBUTES)
         .flatten()
         .find(|a| a.key.local_name().as_ref() == name)
         .and_then(|a| unescape_value(&a.value).ok().map(|v| String::from_utf8_lossy(&v).into_owned()))
@@ -618,6 +629,21 @@ mod tests {
         assert_eq!(unescape_value(b"a &ent; b"), Err(MediaError::XmlEntity));
         assert_eq!(unescape_value(b"a & b"), Err(MediaError::Malformed));
         assert_eq!(unescape_value(b"a < b"), Err(MediaError::Malformed));
+    }
+
+    #[test]
+    fn attributes_are_bounded_and_never_repeated() {
+        let many: String = (0..200_000).map(|i| format!(" a{i}=\"1\"")).collect();
+        let xml = format!("<score-partwise><part{many}/></score-partwise>");
+        let max = limits::XML_MAX_ATTRIBUTES;
+        assert_eq!(parse_musicxml(xml.as_bytes()), Err(MediaError::XmlTooManyAttributes { max }));
+        let creator =
+            format!("<score-partwise><identification><creator{many}>x</creator></identification></score-partwise>");
+        assert_eq!(parse_musicxml(creator.as_bytes()), Err(MediaError::XmlTooManyAttributes { max }));
+        let repeated = r#"<score-partwise><part id="a" id="b"/></score-partwise>"#;
+        assert_eq!(parse_musicxml(repeated.as_bytes()), Err(MediaError::Malformed));
+        let fine: String = (0..max).map(|i| format!(" a{i}=\"1\"")).collect();
+        assert!(parse_musicxml(format!("<score-partwise><part{fine}/></score-partwise>").as_bytes()).is_ok());
     }
 
     #[test]
