@@ -78,7 +78,7 @@ pub fn image_facts(bytes: &[u8], max_side: u32, max_pixels: u64) -> Result<Image
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
         jpeg_facts(bytes)?
     } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-        gif_facts(bytes)?
+        gif_facts(bytes, max_pixels)?
     } else if bytes.starts_with(b"RIFF") && bytes.get(8..12) == Some(b"WEBP") {
         webp_facts(bytes)?
     } else {
@@ -366,10 +366,12 @@ fn minimal_exif(orientation: u16) -> Vec<u8> {
 
 // --- GIF -------------------------------------------------------------------------------------
 
-/// A GIF block: its bytes, and whether stripping keeps it.
+/// A GIF block: its bytes, whether stripping keeps it, and for an image its frame (left, top,
+/// width, height).
 struct GifBlock<'a> {
     bytes: &'a [u8],
     keep: bool,
+    frame: Option<[u32; 4]>,
 }
 
 /// The end of the data sub-blocks starting at `at` (after their zero terminator).
@@ -393,11 +395,15 @@ fn gif_blocks(bytes: &[u8]) -> Result<(&[u8], Vec<GifBlock<'_>>), MediaError> {
     let mut blocks = Vec::new();
     let mut at = header_end;
     let mut images = 0usize;
+    let le16 = |at: usize| bytes.get(at..at + 2).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])));
     loop {
         let start = at;
+        let mut frame = None;
         let keep = match *bytes.get(at).ok_or(MediaError::Malformed)? {
             0x3B => break,
             0x2C => {
+                let field = |n: usize| le16(at + 1 + 2 * n).ok_or(MediaError::Malformed);
+                frame = Some([field(0)?, field(1)?, field(2)?, field(3)?]);
                 let packed = *bytes.get(at + 9).ok_or(MediaError::Malformed)?;
                 let table = if packed & 0x80 != 0 { 3 << ((packed & 7) + 1) } else { 0 };
                 // Descriptor, local colour table, LZW minimum code size, then the data.
@@ -417,7 +423,7 @@ fn gif_blocks(bytes: &[u8]) -> Result<(&[u8], Vec<GifBlock<'_>>), MediaError> {
             }
             _ => return Err(MediaError::Malformed),
         };
-        blocks.push(GifBlock { bytes: bytes.get(start..at).ok_or(MediaError::Malformed)?, keep });
+        blocks.push(GifBlock { bytes: bytes.get(start..at).ok_or(MediaError::Malformed)?, keep, frame });
     }
     if images == 0 {
         return Err(MediaError::Malformed);
@@ -425,15 +431,24 @@ fn gif_blocks(bytes: &[u8]) -> Result<(&[u8], Vec<GifBlock<'_>>), MediaError> {
     Ok((header, blocks))
 }
 
-fn gif_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
-    gif_blocks(bytes)?;
+/// The picture's size, with every frame inside it and all frames together within `max_pixels`:
+/// a viewer decodes each frame at its own size (a 97 KB GIF with a 64×64 picture and one
+/// 16000×16000 frame took a browser tab to 2.6 GB).
+fn gif_facts(bytes: &[u8], max_pixels: u64) -> Result<ImageFacts, MediaError> {
+    let (_, blocks) = gif_blocks(bytes)?;
     let le16 = |at: usize| bytes.get(at..at + 2).map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])));
-    Ok(ImageFacts {
-        kind: ImageKind::Gif,
-        width: le16(6).ok_or(MediaError::Malformed)?,
-        height: le16(8).ok_or(MediaError::Malformed)?,
-        quarter_turned: false,
-    })
+    let (width, height) = (le16(6).ok_or(MediaError::Malformed)?, le16(8).ok_or(MediaError::Malformed)?);
+    let mut pixels: u64 = 0;
+    for [left, top, w, h] in blocks.iter().filter_map(|b| b.frame) {
+        if left + w > width || top + h > height {
+            return Err(MediaError::GifFrames { max_pixels });
+        }
+        pixels += u64::from(w) * u64::from(h);
+        if pixels > max_pixels {
+            return Err(MediaError::GifFrames { max_pixels });
+        }
+    }
+    Ok(ImageFacts { kind: ImageKind::Gif, width, height, quarter_turned: false })
 }
 
 fn strip_gif(bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
@@ -747,6 +762,39 @@ mod tests {
         g.push(0x3B);
         g.extend_from_slice(b"<script>");
         g
+    }
+
+    /// [`gif`] with its frame replaced by one at (`left`, `top`) of `w`×`h`, `frames` times.
+    fn gif_with_frames(left: u16, top: u16, w: u16, h: u16, frames: usize) -> Vec<u8> {
+        let base = gif();
+        let at = base.windows(2).position(|p| p == [0x2C, 0]).unwrap_or_default();
+        let mut g = base[..at].to_vec();
+        for _ in 0..frames {
+            g.push(0x2C);
+            for v in [left, top, w, h] {
+                g.extend_from_slice(&v.to_le_bytes());
+            }
+            g.extend_from_slice(&[0, 2, 2, 0x44, 0x01, 0]);
+        }
+        g.push(0x3B);
+        g
+    }
+
+    #[test]
+    fn gif_frames_stay_inside_the_picture_and_within_the_pixel_budget() {
+        let fine = gif_with_frames(1, 1, 3, 2, 3);
+        assert!(image_facts(&fine, BIG, 1 << 30).is_ok());
+        let huge_frame = gif_with_frames(0, 0, 16_000, 16_000, 1);
+        assert_eq!(image_facts(&huge_frame, BIG, 1 << 30), Err(MediaError::GifFrames { max_pixels: 1 << 30 }));
+        let outside = gif_with_frames(3, 0, 2, 3, 1);
+        assert_eq!(image_facts(&outside, BIG, 1 << 30), Err(MediaError::GifFrames { max_pixels: 1 << 30 }));
+        // 12 pixels a frame: 10 frames are 120 pixels.
+        let many = gif_with_frames(0, 0, 4, 3, 10);
+        assert!(image_facts(&many, BIG, 120).is_ok());
+        assert_eq!(
+            image_facts(&gif_with_frames(0, 0, 4, 3, 11), BIG, 120),
+            Err(MediaError::GifFrames { max_pixels: 120 })
+        );
     }
 
     #[test]

@@ -80,6 +80,10 @@ pub enum MediaError {
         "the image is {width}×{height} pixels; at most {max_side} pixels a side and {max_pixels} pixels in all are accepted"
     )]
     TooManyPixels { width: u32, height: u32, max_side: u32, max_pixels: u64 },
+    /// An animation with a frame outside its picture, or more pixels in all its frames than a
+    /// picture may have.
+    #[error("the animation has a frame larger than the picture, or more than {max_pixels} pixels in all its frames")]
+    GifFrames { max_pixels: u64 },
     /// An audio container with no audio track, or one that decodes to no samples.
     #[error("the file holds no audio")]
     NoAudio,
