@@ -28,7 +28,17 @@ impl RootSpanBuilder for RedactingRootSpan {
         )
     }
 
+    /// A refusal (4xx) is one short DEBUG line, so a flood of refused requests cannot fill the
+    /// disk; faults (5xx) are logged at ERROR with their cause chain where they are answered
+    /// (`error.rs`).
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, actix_web::Error>) {
+        let status = match outcome {
+            Ok(response) => response.status(),
+            Err(e) => e.as_response_error().status_code(),
+        };
+        if status.is_client_error() {
+            span.in_scope(|| tracing::debug!(status = status.as_u16(), "refused"));
+        }
         DefaultRootSpanBuilder::on_request_end(span, outcome);
     }
 }

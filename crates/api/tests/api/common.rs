@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use db::diesel::prelude::*;
 use reqwest::{Method, StatusCode};
@@ -277,4 +279,47 @@ impl TestApp {
 /// A real PNG of `w`×1 pixels with a text chunk carrying a "location".
 pub fn png_with_location(w: u32) -> Vec<u8> {
     test_support::media::png(w, Some("51.5N 0.1W"))
+}
+
+/// A `selfsound serve` process of its own on a free port.
+pub struct Process {
+    pub url: String,
+    child: Child,
+    _data: tempfile::TempDir,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `log`: where its log goes (at the default level, info); none: nowhere, warnings only.
+pub async fn start_process(database_url: &str, log: Option<&std::path::Path>) -> Process {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}");
+    let data = tempfile::tempdir().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_selfsound"))
+        .arg("serve")
+        .env("DATABASE_URL", database_url)
+        .env("SELFSOUND_DATA_DIR", data.path())
+        .env("SELFSOUND_BIND", format!("127.0.0.1:{port}"))
+        .env("SELFSOUND_PUBLIC_URL", &url)
+        .env("SELFSOUND_JWT_SECRET", JWT_SECRET)
+        .env("SELFSOUND_WEB_DIR", data.path().join("no-web-app"))
+        .env("RUST_LOG", if log.is_some() { "info" } else { "warn" })
+        .stdout(match log {
+            Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
+            None => Stdio::null(),
+        })
+        .spawn()
+        .unwrap();
+    let process = Process { child, url, _data: data };
+    let started = Instant::now();
+    while reqwest::get(format!("{}/healthz", process.url)).await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "the server did not start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    process
 }

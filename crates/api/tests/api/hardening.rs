@@ -6,7 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{Part, TestApp, spawn_app};
+use crate::common::{Part, TestApp, spawn_app, start_process};
 
 /// Notifications of `token`'s person, newest first, as (type, sender login).
 async fn notified(app: &TestApp, token: &str) -> Vec<(String, String)> {
@@ -149,6 +149,30 @@ async fn media_are_cached_for_a_day_at_most(db: TestDb) {
     let max_age: u64 =
         cache.split(',').find_map(|d| d.trim().strip_prefix("max-age=")).and_then(|v| v.parse().ok()).unwrap();
     assert!(max_age <= 86_400, "{cache}");
+}
+
+/// Refused requests are not logged a line each at the default level: a flood of them cannot
+/// fill the disk (each 4xx was a 530-byte WARN line).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_refused_requests_leaves_the_log_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("selfsound.log");
+    let server = start_process(&dir.path().join("db.sqlite3").display().to_string(), Some(&log)).await;
+    let before = std::fs::metadata(&log).unwrap().len();
+    let client = reqwest::Client::new();
+    for i in 0..100 {
+        let missing = client.get(format!("{}/posts/{i}", server.url)).send().await.unwrap();
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+        let anonymous = client.get(format!("{}/notifications", server.url)).send().await.unwrap();
+        assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+        let malformed =
+            client.post(format!("{}/authorization/logindefault", server.url)).body("{").send().await.unwrap();
+        assert!(malformed.status().is_client_error());
+    }
+    drop(server);
+    let written = std::fs::read_to_string(&log).unwrap();
+    let grown = written.len() as u64 - before;
+    assert!(grown < 1024, "300 refusals wrote {grown} bytes of log:\n{}", &written[before as usize..]);
 }
 
 test_support::both_backends!(

@@ -2,14 +2,13 @@
 //! and read state of spec §7, and the live stream — in one process, and across two `selfsound`
 //! processes sharing one PostgreSQL database.
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{JWT_SECRET, TestApp, lyrics_body, person_in, spawn_app};
+use crate::common::{TestApp, lyrics_body, person_in, spawn_app, start_process};
 
 async fn list(app: &TestApp, token: &str) -> Vec<Value> {
     let a = app.get("/notifications?limit=20&offset=0", Some(token)).await;
@@ -174,51 +173,12 @@ test_support::both_backends!(
     the_stream_tells_the_count_at_once_and_on_every_change,
 );
 
-/// A `selfsound serve` process of its own on a free port.
-struct Process {
-    child: Child,
-    url: String,
-    _data: tempfile::TempDir,
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn start_process(database_url: &str) -> Process {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let url = format!("http://127.0.0.1:{port}");
-    let data = tempfile::tempdir().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_selfsound"))
-        .arg("serve")
-        .env("DATABASE_URL", database_url)
-        .env("SELFSOUND_DATA_DIR", data.path())
-        .env("SELFSOUND_BIND", format!("127.0.0.1:{port}"))
-        .env("SELFSOUND_PUBLIC_URL", &url)
-        .env("SELFSOUND_JWT_SECRET", JWT_SECRET)
-        .env("SELFSOUND_WEB_DIR", data.path().join("no-web-app"))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let process = Process { child, url, _data: data };
-    let started = Instant::now();
-    while reqwest::get(format!("{}/healthz", process.url)).await.is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "the server did not start");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    process
-}
-
 /// Two processes behind one load balancer: a comment made through one reaches the stream held
 /// open by the other, through PostgreSQL's NOTIFY.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_comment_through_one_process_reaches_a_stream_on_another() {
     let Some(db) = TestDb::postgres() else { return };
-    let (one, two) = (start_process(&db.url).await, start_process(&db.url).await);
+    let (one, two) = (start_process(&db.url, None).await, start_process(&db.url, None).await);
     let (ana, _) = person_in(&db, "Ana", "ana@example.com");
     let (bob, _) = person_in(&db, "Bob", "bob@example.com");
     let client = reqwest::Client::new();
