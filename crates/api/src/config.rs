@@ -67,8 +67,9 @@ pub struct Config {
     /// `SELFSOUND_BENCH_CEILING=1`: serve `GET /bench/ceiling?bytes=N`, a fixed JSON body of N
     /// bytes with no database work — the ceiling `make bench` measures pages against.
     pub bench_ceiling: bool,
-    /// `ADMIN_EMAILS`: comma-separated addresses whose accounts are given the admin role at
-    /// start (accounts made later: `selfsound admin grant EMAIL`).
+    /// `ADMIN_EMAILS`: comma-separated addresses whose accounts are given the admin role once
+    /// verified: at start, and at the moment an address is verified. An unverified account
+    /// never is (whoever signed up first is not yet the owner).
     pub admin_emails: Vec<values::Email>,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,

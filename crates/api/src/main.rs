@@ -15,7 +15,8 @@ const USAGE: &str = "usage: selfsound [serve|migrate|seed|admin|openapi]\n\
   seed [--users N] [--posts M]\n\
            fill the database with made-up people and posts (benchmarks, demos)\n\
   admin grant EMAIL | admin revoke EMAIL\n\
-           give the account with this e-mail address the admin role, or take it away\n\
+           give the account with this e-mail address the admin role (verified accounts\n\
+           only), or take it away\n\
   openapi  print the API's OpenAPI document (what /openapi.json serves) and exit\n\
 Configuration comes from the environment; see README.md.";
 
@@ -102,8 +103,15 @@ fn admin(config: &Config, grant: bool, email: &str) -> Result<(), api::server::S
     let address = values::Email::parse(email)
         .map_err(|_| api::server::StartError::Setup(format!("not an e-mail address: {email}")))?;
     let mut conn = db.get()?;
-    let changed = db::write_tx(&mut conn, |c| moderation::set_admin(c, &address, grant, "command line"))
-        .map_err(|e| api::server::StartError::Setup(e.to_string()))?;
+    let changed = db::write_tx(&mut conn, |c| moderation::set_admin(c, &address, grant, "command line")).map_err(
+        |e| match e {
+            moderation::ModerationError::NotVerified(_) => api::server::StartError::Setup(format!(
+                "{e}. Once its owner has opened the verification link, run this again (an address in \
+                 ADMIN_EMAILS becomes an admin by itself at that moment)."
+            )),
+            e => api::server::StartError::Setup(e.to_string()),
+        },
+    )?;
     let what = match (grant, changed) {
         (true, true) => "is an admin now",
         (true, false) => "was an admin already",

@@ -111,6 +111,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             frontend_origins: trusted_origins.clone(),
             reset_page: config.reset_link.clone(),
             throttle: config.throttle.clone(),
+            on_verified: admins_on_verification(config.admin_emails.clone()),
         },
     );
     Ok(AppState {
@@ -128,8 +129,9 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     })
 }
 
-/// `ADMIN_EMAILS`: the accounts with these addresses get the admin role (an address without an
-/// account yet is reported; `selfsound admin grant` gives it later).
+/// `ADMIN_EMAILS`: the verified accounts with these addresses get the admin role at start. An
+/// address without an account, or whose account is not verified yet, is reported: it gets the
+/// role the moment its address is verified ([`admins_on_verification`]).
 fn grant_configured_admins(db: &Db, emails: &[values::Email]) -> Result<(), StartError> {
     if emails.is_empty() {
         return Ok(());
@@ -139,14 +141,28 @@ fn grant_configured_admins(db: &Db, emails: &[values::Email]) -> Result<(), Star
         match db::write_tx(&mut conn, |c| moderation::set_admin(c, email, true, "ADMIN_EMAILS")) {
             Ok(true) => tracing::info!(email = email.as_str(), "granted the admin role (ADMIN_EMAILS)"),
             Ok(false) => {}
-            Err(moderation::ModerationError::NoSuchAccount(_)) => tracing::warn!(
-                email = email.as_str(),
-                "ADMIN_EMAILS names an address without an account; once it signs up, run `selfsound admin grant` or restart"
-            ),
+            Err(moderation::ModerationError::NoSuchAccount(_) | moderation::ModerationError::NotVerified(_)) => {
+                tracing::warn!(
+                    email = email.as_str(),
+                    "ADMIN_EMAILS names an address without a verified account; it becomes an admin once its address is verified"
+                )
+            }
             Err(e) => return Err(StartError::Setup(format!("granting the admin role: {e}"))),
         }
     }
     Ok(())
+}
+
+/// `ADMIN_EMAILS` at the moment an address is proved (its verification link, a password-reset
+/// link, Google sign-in): the account gets the admin role in the same transaction, with its
+/// audit entry. Auth runs this without knowing what it does (it does not depend on moderation).
+fn admins_on_verification(emails: Vec<values::Email>) -> auth::OnVerified {
+    auth::OnVerified::new(move |conn, _user, email| {
+        if emails.contains(email) && moderation::set_admin(conn, email, true, "ADMIN_EMAILS")? {
+            tracing::info!(email = email.as_str(), "granted the admin role on verification (ADMIN_EMAILS)");
+        }
+        Ok(())
+    })
 }
 
 fn json_config() -> web::JsonConfig {

@@ -47,6 +47,10 @@ pub enum AuthError {
     Google(#[source] GoogleFailure),
     #[error(transparent)]
     Db(#[from] db::DbError),
+    /// The work another domain attached to an address being proved failed (`OnVerified`); the
+    /// verification is rolled back with it.
+    #[error("after verifying an address")]
+    AfterVerification(#[source] Box<dyn std::error::Error + Send + Sync>),
     #[error("unexpected error: {0}")]
     Unexpected(String),
 }
@@ -97,7 +101,7 @@ impl DomainError for AuthError {
             AuthError::GoogleNotConfigured => ErrorKind::Unavailable,
             AuthError::Google(_) => ErrorKind::Upstream,
             AuthError::Db(e) => e.kind(),
-            AuthError::Unexpected(_) => ErrorKind::Internal,
+            AuthError::AfterVerification(_) | AuthError::Unexpected(_) => ErrorKind::Internal,
         }
     }
 

@@ -17,5 +17,5 @@ pub mod token;
 pub use error::{AuthError, GoogleFailure};
 pub use model::{Account, CurrentUser};
 pub use repo::release_account;
-pub use service::{AuthConfig, AuthService, ClientInfo, GoogleStart, SignupOutcome, ThrottleRules};
+pub use service::{AuthConfig, AuthService, ClientInfo, GoogleStart, OnVerified, SignupOutcome, ThrottleRules};
 pub use sessions::{SessionInfo, describe_device};

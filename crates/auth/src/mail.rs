@@ -43,16 +43,25 @@ impl Mailer {
         Ok(Mailer { transport: Transport::Smtp(transport), from: parse_from(from)? })
     }
 
+    /// The link of one sign-up: it makes that sign-up's name and password the account's. The
+    /// mail names the name it was made with, and says what to do about a sign-up one did not make.
     pub async fn send_verification(&self, to: &str, name: &str, link: &str) -> Result<(), AuthError> {
         let text = format!(
-            "Hi {name},\n\nWelcome to SelfSound! Confirm your e-mail address to finish signing up:\n\n{link}\n\n\
-             The link works for 24 hours. If you did not sign up, ignore this message.\n"
+            "Hi {name},\n\nWelcome to SelfSound! Someone signed up with this e-mail address under the name \
+             \"{name}\". If it was you, confirm your address to finish signing up (the link sets the password \
+             chosen at that sign-up):\n\n{link}\n\nThe link works for 24 hours.\n\n\
+             If you did not sign up, or not under this name, ignore this e-mail: nothing changes until the link \
+             is opened.\n"
         );
         let html = format!(
-            "<p>Hi {},</p><p>Welcome to SelfSound! Confirm your e-mail address to finish signing up:</p>\
+            "<p>Hi {name},</p><p>Welcome to SelfSound! Someone signed up with this e-mail address under the \
+             name “{name}”. If it was you, confirm your address to finish signing up (the link sets the password \
+             chosen at that sign-up):</p>\
              <p><a href=\"{link}\">Verify my e-mail</a></p>\
-             <p>The link works for 24 hours. If you did not sign up, ignore this message.</p>",
-            html_escape(name)
+             <p>The link works for 24 hours.</p>\
+             <p>If you did not sign up, or not under this name, ignore this e-mail: nothing changes until the \
+             link is opened.</p>",
+            name = html_escape(name)
         );
         self.send(to, "Verify your SelfSound e-mail", text, html, link).await
     }
@@ -143,6 +152,11 @@ mod tests {
         let text = std::fs::read_to_string(files[0].path()).unwrap_or_default();
         assert!(text.contains("To: ada@example.com"));
         assert!(text.contains("&lt;Ada&gt;"), "names are escaped in HTML");
+        let plain = text.replace("=\r\n", "").replace("=3D", "=");
+        assert!(
+            plain.contains("If you did not sign up, or not under this name, ignore this e-mail: nothing changes until"),
+            "it says what to do about a sign-up one did not make"
+        );
         assert!(text.replace("=\r\n", "").replace("=3D", "=").contains(link));
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -8,7 +8,7 @@ use values::{Email, SessionId, UserId};
 
 use crate::oidc::random_token;
 use crate::password::{self, NewPassword};
-use crate::service::{AuthService, later, sha256_hex};
+use crate::service::{AuthService, address_proved, later, sha256_hex};
 use crate::{AuthError, repo};
 
 /// How long an e-mailed password-reset link works.
@@ -53,20 +53,26 @@ impl AuthService {
 
     /// Sets a new password through a reset link. The link works once; every session of the
     /// account ends (whoever knew the old password is signed out), and the address counts as
-    /// verified, since the link reached its mailbox.
+    /// verified, since the link reached its mailbox: an unverified account's pending sign-ups
+    /// go, as when one of their links is opened.
     pub async fn reset_password(&self, token: &str, new_password: &str) -> Result<(), AuthError> {
         if token.is_empty() || token.len() > 200 {
             return Err(AuthError::BadResetLink);
         }
         let hash = password::hash_blocking(NewPassword::parse(new_password)?).await?;
         let token_hash = sha256_hex(token);
+        let on_verified = self.0.config.on_verified.clone();
         self.0
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
                     let user = repo::take_reset_token(conn, &token_hash)?.ok_or(AuthError::BadResetLink)?;
+                    let was_verified = repo::account_by_id(conn, user)?.is_some_and(|a| a.email_verified);
                     repo::set_password(conn, user, &hash, true)?;
                     repo::delete_sessions_except(conn, user, None)?;
+                    if !was_verified {
+                        address_proved(conn, user, &on_verified)?;
+                    }
                     Ok(())
                 })
             })

@@ -50,19 +50,19 @@ pub fn set_password(conn: &mut DbConnection, id: UserId, hash: &str, verified: b
     Ok(())
 }
 
-pub fn mark_verified(conn: &mut DbConnection, id: UserId) -> QueryResult<()> {
-    diesel::update(users::table.filter(users::id.eq(id))).set(users::email_verified.eq(true)).execute(conn).map(|_| ())
-}
-
-pub fn link_google(conn: &mut DbConnection, id: UserId, sub: &str, drop_password: bool) -> QueryResult<()> {
+/// Links a Google subject to an account; Google proved the address, so it counts as verified.
+/// An account that was not verified yet takes `name` (the Google profile's), not the one its
+/// first sign-up gave: nobody had proved that sign-up was the owner's.
+pub fn link_google(conn: &mut DbConnection, id: UserId, sub: &str, unverified_name: Option<&str>) -> QueryResult<()> {
     let target = users::table.filter(users::id.eq(id));
-    if drop_password {
-        diesel::update(target)
-            .set((users::google_sub.eq(sub), users::email_verified.eq(true), users::password_hash.eq(None::<String>)))
-            .execute(conn)?;
-    } else {
-        diesel::update(target).set((users::google_sub.eq(sub), users::email_verified.eq(true))).execute(conn)?;
-    }
+    match unverified_name {
+        Some(name) => diesel::update(target)
+            .set((users::google_sub.eq(sub), users::email_verified.eq(true), users::name.eq(name)))
+            .execute(conn)?,
+        None => {
+            diesel::update(target).set((users::google_sub.eq(sub), users::email_verified.eq(true))).execute(conn)?
+        }
+    };
     Ok(())
 }
 
@@ -78,7 +78,8 @@ pub fn release_account(conn: &mut DbConnection, id: UserId) -> Result<(), AuthEr
 /// The two queries of a table of e-mailed one-time tokens (`token_hash`, `user_id`,
 /// `created_at`, `expires_at`; only the SHA-256 of a token is kept): keep a new token for a
 /// person, older ones stop working; and use one up, answering whose it was if it was still
-/// valid. The tables are apart so that one kind of link can never be used as the other.
+/// valid. Password-reset links are such a table; verification links carry the sign-up they
+/// verify (below). The tables are apart so that one kind of link can never be used as the other.
 macro_rules! one_time_tokens {
     ($table:ident, $replace:ident, $take:ident, $what:literal) => {
         #[doc = concat!("Keeps a new ", $what, " token for `user_id`; older ones stop working.")]
@@ -115,8 +116,101 @@ macro_rules! one_time_tokens {
     };
 }
 
-one_time_tokens!(evt, replace_verification_token, take_verification_token, "verification");
 one_time_tokens!(prt, replace_reset_token, take_reset_token, "password-reset");
+
+// --- pending sign-ups: each e-mailed verification link with what it verifies ---
+
+/// A sign-up of an unverified address waiting for its link: the name and password it gave,
+/// which its link (and only its link) makes the account's.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = evt)]
+pub struct PendingSignup {
+    pub token_hash: String,
+    pub user_id: UserId,
+    pub name: String,
+    pub password_hash: String,
+    pub expires_at: NaiveDateTime,
+}
+
+/// Keeps a sign-up's name and password beside the SHA-256 of its link. Earlier sign-ups of the
+/// address and their links stay as they are.
+pub fn insert_signup(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    name: &str,
+    password_hash: &str,
+    token_hash: &str,
+    expires_at: NaiveDateTime,
+) -> QueryResult<()> {
+    diesel::insert_into(evt::table)
+        .values((
+            evt::token_hash.eq(token_hash),
+            evt::user_id.eq(user_id),
+            evt::name.eq(name),
+            evt::password_hash.eq(password_hash),
+            evt::created_at.eq(db::time::now()),
+            evt::expires_at.eq(expires_at),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Uses up a link: the sign-up it belongs to, if it was still valid. It works once: the row
+/// this call deletes decides, so two uses at the same moment cannot both get it.
+pub fn take_signup(conn: &mut DbConnection, token_hash: &str) -> QueryResult<Option<PendingSignup>> {
+    let row: Option<PendingSignup> =
+        evt::table.filter(evt::token_hash.eq(token_hash)).select(PendingSignup::as_select()).first(conn).optional()?;
+    let deleted = diesel::delete(evt::table.filter(evt::token_hash.eq(token_hash))).execute(conn)?;
+    let now = db::time::now();
+    Ok(row.filter(|r| deleted == 1 && r.expires_at > now))
+}
+
+/// The newest sign-up of `user_id` whose link still works: the one "Resend" mails again, and
+/// whose password a sign-in before verifying is checked against.
+pub fn latest_signup(conn: &mut DbConnection, user_id: UserId) -> QueryResult<Option<PendingSignup>> {
+    evt::table
+        .filter(evt::user_id.eq(user_id))
+        .filter(evt::expires_at.gt(db::time::now()))
+        .order((evt::created_at.desc(), evt::token_hash.desc()))
+        .select(PendingSignup::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Gives a pending sign-up a fresh link that works for a new lifetime; its old link stops
+/// working. Answers whether the sign-up was still there.
+pub fn renew_signup_link(
+    conn: &mut DbConnection,
+    old_hash: &str,
+    new_hash: &str,
+    expires_at: NaiveDateTime,
+) -> QueryResult<bool> {
+    let changed = diesel::update(evt::table.filter(evt::token_hash.eq(old_hash)))
+        .set((evt::token_hash.eq(new_hash), evt::created_at.eq(db::time::now()), evt::expires_at.eq(expires_at)))
+        .execute(conn)?;
+    Ok(changed == 1)
+}
+
+/// Forgets every pending sign-up of an account: once its address is verified, no other link
+/// may change anything.
+pub fn delete_signups(conn: &mut DbConnection, user_id: UserId) -> QueryResult<usize> {
+    diesel::delete(evt::table.filter(evt::user_id.eq(user_id))).execute(conn)
+}
+
+/// Makes a sign-up's name and password the account's and marks its address verified, only if
+/// it was not verified yet (a link of an address verified meanwhile changes nothing). Answers
+/// whether it did.
+pub fn verify_signup(conn: &mut DbConnection, signup: &PendingSignup) -> QueryResult<bool> {
+    let changed =
+        diesel::update(users::table.filter(users::id.eq(signup.user_id)).filter(users::email_verified.eq(false)))
+            .set((
+                users::name.eq(&signup.name),
+                users::password_hash.eq(Some(&signup.password_hash)),
+                users::email_verified.eq(true),
+            ))
+            .execute(conn)?;
+    Ok(changed == 1)
+}
 
 pub fn delete_reset_tokens(conn: &mut DbConnection, user_id: UserId) -> QueryResult<usize> {
     diesel::delete(prt::table.filter(prt::user_id.eq(user_id))).execute(conn)

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use db::{Db, write_tx};
+use db::{Db, DbConnection, write_tx};
 use sha2::{Digest, Sha256};
 use values::{Email, Name, SessionId, UserId};
 
@@ -72,6 +72,104 @@ pub struct AuthConfig {
     /// The page a password-reset e-mail links to; `{token}` becomes the link's token.
     pub reset_page: String,
     pub throttle: ThrottleRules,
+    /// What other domains attach to the moment an address is proved.
+    pub on_verified: OnVerified,
+}
+
+type VerifiedFn =
+    dyn Fn(&mut DbConnection, UserId, &Email) -> Result<(), Box<dyn std::error::Error + Send + Sync>> + Send + Sync;
+
+/// Work other domains attach to the moment an account's address is proved — its verification
+/// link, a password-reset link of an unverified account, Google sign-in — run inside the
+/// transaction that marks it verified, so both happen or neither. Auth knows nothing of what it
+/// does (it must not depend on the domains above it): the api layer grants `ADMIN_EMAILS`'
+/// admin role here. By default it does nothing.
+#[derive(Clone, Default)]
+pub struct OnVerified(Option<Arc<VerifiedFn>>);
+
+impl OnVerified {
+    pub fn new(
+        f: impl Fn(&mut DbConnection, UserId, &Email) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+        + Send
+        + Sync
+        + 'static,
+    ) -> OnVerified {
+        OnVerified(Some(Arc::new(f)))
+    }
+
+    fn run(&self, conn: &mut DbConnection, user: UserId, email: &Email) -> Result<(), AuthError> {
+        match &self.0 {
+            Some(f) => f(conn, user, email).map_err(AuthError::AfterVerification),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Debug for OnVerified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "OnVerified(..)" } else { "OnVerified(none)" })
+    }
+}
+
+/// What follows, in the same transaction, once an account's address is proved: no other
+/// pending sign-up may change anything any more, and the work other domains attach runs.
+pub(crate) fn address_proved(conn: &mut DbConnection, user: UserId, on_verified: &OnVerified) -> Result<(), AuthError> {
+    repo::delete_signups(conn, user)?;
+    let email = repo::account_by_id(conn, user)?.and_then(|a| a.email).and_then(|e| Email::parse(&e).ok());
+    if let Some(email) = email {
+        on_verified.run(conn, user, &email)?;
+    }
+    Ok(())
+}
+
+/// One sign-up, ready to be kept: the name and address it gave, its password's hash and the
+/// SHA-256 of its link.
+struct Pending {
+    name: Name,
+    email: Email,
+    password_hash: String,
+    token_hash: String,
+}
+
+enum SignupKind {
+    /// The address had no account: this sign-up made it.
+    First,
+    /// The address has an unverified account: this sign-up joins the pending ones.
+    Repeated,
+}
+
+impl Pending {
+    /// Keeps this sign-up beside the account of its address, first making that account if
+    /// there is none: unverified, with no password (nothing proved any sign-up's is the
+    /// owner's) and the login its address proposes. An existing row is never changed.
+    fn keep(&self, conn: &mut DbConnection) -> Result<SignupKind, AuthError> {
+        let (user, kind) = match repo::account_by_email(conn, self.email.as_str())? {
+            Some(a) if a.email_verified => return Err(AuthError::AlreadyVerified),
+            Some(a) => (a.id, SignupKind::Repeated),
+            None => {
+                let id = UserId::generate();
+                let login = repo::free_login(conn, self.email.local_part())?;
+                repo::insert_account(
+                    conn,
+                    &NewAccount {
+                        id,
+                        name: self.name.as_str(),
+                        login: login.as_str(),
+                        email: Some(self.email.as_str()),
+                        password_hash: None,
+                        avatar_url: None,
+                        email_verified: false,
+                        google_sub: None,
+                        created_at: db::time::now(),
+                    },
+                )?;
+                (id, SignupKind::First)
+            }
+        };
+        let expires = later(VERIFICATION_LIFETIME);
+        repo::insert_signup(conn, user, self.name.as_str(), &self.password_hash, &self.token_hash, expires)?;
+        Ok(kind)
+    }
 }
 
 pub struct SignupOutcome {
@@ -133,6 +231,10 @@ impl AuthService {
 
     // --- sign-up and verification ---
 
+    /// Signs up, or signs up again: every sign-up of an address not verified yet is kept apart
+    /// with its own name, password and e-mailed link, and a link verifies the sign-up that sent
+    /// it (see `docs/security.md`). A repeated sign-up changes neither the account row nor any
+    /// earlier link; it answers the spec's "already exists" 400 and mails its own link.
     pub async fn signup(
         &self,
         name: &str,
@@ -155,76 +257,37 @@ impl AuthService {
                 Ok::<_, AuthError>(repo::account_by_email(conn, lookup.as_str())?)
             })
             .await?;
-        if let Some(account) = existing {
-            if account.email_verified {
-                return Err(AuthError::AlreadyVerified);
-            }
-            // A repeated sign-up never changes the account it names: whoever signs up again
-            // only gets the link sent again, to the mailbox of the address. (Replacing the
-            // password here let anyone set the password the real owner then verified.)
-            self.send_verification(account.id, &email, &account.name).await?;
-            return Err(AuthError::AlreadyExistsUnverified);
+        if existing.is_some_and(|a| a.email_verified) {
+            return Err(AuthError::AlreadyVerified);
         }
         let hash = password::hash_blocking(password).await?;
-
-        let id = UserId::generate();
-        let (row_name, row_email) = (name.as_str().to_owned(), email.as_str().to_owned());
-        let inserted = self
+        let raw = random_token();
+        let pending =
+            Pending { name: name.clone(), email: email.clone(), password_hash: hash, token_hash: sha256_hex(&raw) };
+        let kind = self
             .0
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let login = repo::free_login(conn, row_email.split('@').next().unwrap_or_default())?;
-                    repo::insert_account(
-                        conn,
-                        &NewAccount {
-                            id,
-                            name: &row_name,
-                            login: login.as_str(),
-                            email: Some(&row_email),
-                            password_hash: Some(&hash),
-                            avatar_url: None,
-                            email_verified: false,
-                            google_sub: None,
-                            created_at: db::time::now(),
-                        },
-                    )?;
-                    Ok::<_, AuthError>(())
-                })
-            })
-            .await;
-        match inserted {
-            Ok(()) => {}
-            // Two sign-ups with one address at the same moment: the other one won.
-            Err(AuthError::Db(e)) if e.is_unique_violation() => return Err(AuthError::AlreadyExistsUnverified),
-            Err(e) => return Err(e),
-        }
-        self.send_verification(id, &email, name.as_str()).await?;
-        Ok(SignupOutcome { email: email.as_str().to_owned() })
-    }
-
-    /// Makes a fresh link (older ones stop working) and mails it. A mail failure is logged,
-    /// not returned: the account exists and "Resend" can try again.
-    async fn send_verification(&self, user_id: UserId, email: &Email, name: &str) -> Result<(), AuthError> {
-        let raw = random_token();
-        let hash = sha256_hex(&raw);
-        self.0
-            .db
-            .run(move |conn| {
-                Ok::<_, AuthError>(repo::replace_verification_token(
-                    conn,
-                    user_id,
-                    &hash,
-                    db::time::now(),
-                    later(VERIFICATION_LIFETIME),
-                )?)
+            .run(move |conn| match write_tx(conn, |conn| pending.keep(conn)) {
+                // Two first sign-ups of one address (or one login) at the same moment: the other
+                // made the row; this one joins it as a repeated sign-up.
+                Err(AuthError::Db(e)) if e.is_unique_violation() => write_tx(conn, |conn| pending.keep(conn)),
+                other => other,
             })
             .await?;
-        let link = format!("{}/authorization/verify?token={raw}", self.0.config.public_url);
+        self.mail_link(&email, name.as_str(), &raw).await;
+        match kind {
+            SignupKind::First => Ok(SignupOutcome { email: email.as_str().to_owned() }),
+            SignupKind::Repeated => Err(AuthError::AlreadyExistsUnverified),
+        }
+    }
+
+    /// Mails a verification link. A mail failure is logged, not returned: the sign-up is kept
+    /// and "Resend" can try again.
+    async fn mail_link(&self, email: &Email, name: &str, raw_token: &str) {
+        let link = format!("{}/authorization/verify?token={raw_token}", self.0.config.public_url);
         if let Err(e) = self.0.mailer.send_verification(email.as_str(), name, &link).await {
             tracing::error!(error = %e, "could not send the verification e-mail");
         }
-        Ok(())
     }
 
     /// The throttles every e-mail-on-request call shares (resend, password reset): one per
@@ -254,36 +317,63 @@ impl AuthService {
             .await
     }
 
-    /// Verifies the account a link belongs to. A link works once.
+    /// Verifies the sign-up a link belongs to: its name and password become the account's, and
+    /// every other pending link of the address goes. A link works once; a link of an address
+    /// verified meanwhile changes nothing.
     pub async fn verify_email(&self, token: &str) -> Result<(), AuthError> {
         if token.is_empty() || token.len() > 200 {
             return Err(AuthError::BadVerificationLink);
         }
         let hash = sha256_hex(token);
-        self.0
+        let on_verified = self.0.config.on_verified.clone();
+        let verified = self
+            .0
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
-                    let user = repo::take_verification_token(conn, &hash)?.ok_or(AuthError::BadVerificationLink)?;
-                    repo::mark_verified(conn, user)?;
-                    Ok(())
+                    let Some(signup) = repo::take_signup(conn, &hash)? else { return Ok(false) };
+                    if !repo::verify_signup(conn, &signup)? {
+                        return Ok(false);
+                    }
+                    address_proved(conn, signup.user_id, &on_verified)?;
+                    Ok::<_, AuthError>(true)
                 })
             })
-            .await
+            .await?;
+        if verified { Ok(()) } else { Err(AuthError::BadVerificationLink) }
     }
 
-    /// Sends a new link to an unverified address. The answer is the same whether the address
-    /// is unknown, unverified or verified (the first request for any address is answered alike,
+    /// "Resend" is not a sign-up: it mails a fresh link for the newest pending sign-up of an
+    /// unverified address (that sign-up's previous link stops working; other sign-ups keep
+    /// theirs), and nothing when none is pending. The answer is the same whether the address is
+    /// unknown, unverified or verified (the first request for any address is answered alike,
     /// the second within the cooldown gets the same 429), so it cannot be used to find out who
     /// has an account.
     pub async fn resend_verification(&self, email: &str, client: &str) -> Result<(), AuthError> {
         let email = Email::parse(email)?;
         let per_client = self.0.config.throttle.resend_per_client;
-        let account = self.mail_request("resend", &email, client, per_client).await?;
-        match account {
-            Some(a) if !a.email_verified => self.send_verification(a.id, &email, &a.name).await,
-            _ => Ok(()),
+        let Some(account) = self.mail_request("resend", &email, client, per_client).await? else { return Ok(()) };
+        if account.email_verified {
+            return Ok(());
         }
+        let raw = random_token();
+        let new_hash = sha256_hex(&raw);
+        let renewed = self
+            .0
+            .db
+            .run(move |conn| {
+                write_tx(conn, |conn| {
+                    let Some(signup) = repo::latest_signup(conn, account.id)? else { return Ok(None) };
+                    let renewed =
+                        repo::renew_signup_link(conn, &signup.token_hash, &new_hash, later(VERIFICATION_LIFETIME))?;
+                    Ok::<_, AuthError>(renewed.then_some(signup.name))
+                })
+            })
+            .await?;
+        if let Some(name) = renewed {
+            self.mail_link(&email, &name, &raw).await;
+        }
+        Ok(())
     }
 
     // --- sign-in and sessions ---
@@ -323,7 +413,7 @@ impl AuthService {
         let account_key = format!("login-failed:{}", email.as_str());
         let pair_key = format!("login-failed:{}:{client}", email.as_str());
         let lookup = email.clone();
-        let (account, failures) = self
+        let (account, stored, failures) = self
             .0
             .db
             .run({
@@ -336,7 +426,16 @@ impl AuthService {
                     throttle::hit(conn, &pair_key, rules.login_failures_per_client)?;
                     let never_refused = Rule { max: i64::MAX, ..rules.login_failures_per_account };
                     let failures = throttle::hit_counting(conn, &account_key, never_refused)? - 1;
-                    Ok::<_, AuthError>((repo::account_by_email(conn, lookup.as_str())?, failures))
+                    let account = repo::account_by_email(conn, lookup.as_str())?;
+                    // Before its address is verified an account has no password of its own:
+                    // the newest pending sign-up's is the one a sign-in is checked against (a
+                    // right one answers "please verify").
+                    let stored = match &account {
+                        Some(a) if !a.email_verified => repo::latest_signup(conn, a.id)?.map(|s| s.password_hash),
+                        Some(a) => a.password_hash.clone(),
+                        None => None,
+                    };
+                    Ok::<_, AuthError>((account, stored, failures))
                 }
             })
             .await?;
@@ -344,7 +443,6 @@ impl AuthService {
             let factor = 1u32 << over.clamp(0, 5);
             tokio::time::sleep(rules.login_slowdown_step * factor).await;
         }
-        let stored = account.as_ref().and_then(|a| a.password_hash.clone());
         let ok = password::verify_blocking(password.to_owned(), stored).await?;
         match account {
             Some(a) if ok => {
@@ -513,32 +611,38 @@ impl AuthService {
     ) -> Result<String, AuthError> {
         let oidc = self.0.oidc.as_ref().ok_or(AuthError::GoogleNotConfigured)?;
         let claims = oidc.exchange(code, verifier, nonce).await?;
-        let user_id = self.0.db.run(move |conn| write_tx(conn, |conn| google_account(conn, &claims))).await?;
+        let on_verified = self.0.config.on_verified.clone();
+        let user_id =
+            self.0.db.run(move |conn| write_tx(conn, |conn| google_account(conn, &claims, &on_verified))).await?;
         self.start_session(user_id, client.user_agent).await
     }
 }
 
 /// Finds the account of a Google subject, links it to an account with the same verified
 /// address, or creates one.
-fn google_account(conn: &mut db::DbConnection, claims: &IdClaims) -> Result<UserId, AuthError> {
+fn google_account(conn: &mut DbConnection, claims: &IdClaims, on_verified: &OnVerified) -> Result<UserId, AuthError> {
     if let Some(a) = repo::account_by_google_sub(conn, &claims.sub)? {
         return Ok(a.id);
     }
     let email = claims.email.as_deref().filter(|_| claims.email_is_verified()).and_then(|e| Email::parse(e).ok());
-    if let Some(email) = &email
-        && let Some(a) = repo::account_by_email(conn, email.as_str())?
-    {
-        // Google proved the address. An unverified account's password was never proved to
-        // belong to its owner, so it is dropped.
-        repo::link_google(conn, a.id, &claims.sub, !a.email_verified)?;
-        return Ok(a.id);
-    }
     let name = claims
         .name
         .as_deref()
         .and_then(Name::fitted)
         .or_else(|| email.as_ref().and_then(|e| Name::fitted(e.local_part())))
         .map_or_else(|| "Google user".to_owned(), Name::into_inner);
+    if let Some(email) = &email
+        && let Some(a) = repo::account_by_email(conn, email.as_str())?
+    {
+        // Google proved the address. An unverified account had no password of its own and a
+        // name nobody proved was the owner's: it takes the Google profile's, and its pending
+        // sign-ups go.
+        repo::link_google(conn, a.id, &claims.sub, (!a.email_verified).then_some(name.as_str()))?;
+        if !a.email_verified {
+            address_proved(conn, a.id, on_verified)?;
+        }
+        return Ok(a.id);
+    }
     let seed = email.as_ref().map_or(name.as_str(), |e| e.local_part()).to_owned();
     let login = repo::free_login(conn, &seed)?;
     let id = UserId::generate();
@@ -556,6 +660,7 @@ fn google_account(conn: &mut db::DbConnection, claims: &IdClaims) -> Result<User
             created_at: db::time::now(),
         },
     )?;
+    address_proved(conn, id, on_verified)?;
     Ok(id)
 }
 

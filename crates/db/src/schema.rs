@@ -60,6 +60,8 @@ diesel::table! {
     email_verification_tokens (token_hash) {
         token_hash -> Text,
         user_id -> BigInt,
+        name -> Text,
+        password_hash -> Text,
         created_at -> Timestamp,
         expires_at -> Timestamp,
     }

@@ -28,6 +28,11 @@ pub enum ModerationError {
     UnknownAction,
     #[error("No account has the e-mail address {0}")]
     NoSuchAccount(String),
+    /// The admin role goes only to an account whose owner opened its verification link.
+    #[error(
+        "The account with the e-mail address {0} is not verified yet, and the admin role goes only to verified accounts"
+    )]
+    NotVerified(String),
     #[error(transparent)]
     Db(#[from] DbError),
 }
@@ -50,6 +55,7 @@ impl DomainError for ModerationError {
             | ModerationError::OwnPost
             | ModerationError::UnknownAction => ErrorKind::Invalid,
             ModerationError::AdminOnly => ErrorKind::Forbidden,
+            ModerationError::NotVerified(_) => ErrorKind::Conflict,
             ModerationError::AlreadyResolved => ErrorKind::Conflict,
             ModerationError::Db(e) => e.kind(),
         }

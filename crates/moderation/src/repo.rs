@@ -116,14 +116,19 @@ pub fn decide(
 }
 
 /// Grants (or revokes) the admin role of the account with this e-mail address; `by` names who
-/// did it in the audit log (e.g. "command line"). Answers whether anything changed.
+/// did it in the audit log (e.g. "command line"). Answers whether anything changed. The role
+/// never goes to an account whose address is not verified: whoever signed up first with an
+/// address is not yet its owner.
 pub fn set_admin(conn: &mut DbConnection, email: &Email, admin: bool, by: &str) -> Result<bool, ModerationError> {
-    let (id, now): (UserId, bool) = users::table
+    let (id, now, verified): (UserId, bool, bool) = users::table
         .filter(users::email.eq(email.as_str()))
-        .select((users::id, users::is_admin))
+        .select((users::id, users::is_admin, users::email_verified))
         .first(conn)
         .optional()?
         .ok_or_else(|| ModerationError::NoSuchAccount(email.as_str().to_owned()))?;
+    if admin && !verified {
+        return Err(ModerationError::NotVerified(email.as_str().to_owned()));
+    }
     if now == admin {
         return Ok(false);
     }

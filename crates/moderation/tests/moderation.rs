@@ -141,6 +141,27 @@ async fn the_admin_role_is_granted_and_revoked_by_address(db: TestDb) {
     );
 }
 
+/// Whoever signed up an address first is not yet its owner: an unverified account is refused
+/// the role (and nothing is audited), though revoking stays possible.
+async fn the_admin_role_never_goes_to_an_unverified_account(db: TestDb) {
+    let m = Moderation::new(db.db.clone());
+    let mut c = db.get().unwrap();
+    let eve = insert_user(&mut c, "Eve", "eve");
+    diesel::update(users::table.filter(users::id.eq(eve)))
+        .set(users::email_verified.eq(false))
+        .execute(&mut c)
+        .unwrap();
+    let refused = m.set_admin("eve@example.com", true, "command line").await.err().unwrap();
+    assert!(matches!(refused, ModerationError::NotVerified(_)));
+    assert_eq!(
+        refused.to_string(),
+        "The account with the e-mail address eve@example.com is not verified yet, and the admin role goes only to verified accounts"
+    );
+    assert!(!m.set_admin("eve@example.com", false, "command line").await.unwrap(), "revoking is fine");
+    let audited: i64 = admin_actions::table.count().get_result(&mut c).unwrap();
+    assert_eq!(audited, 0);
+}
+
 async fn analytics_count_what_there_is(db: TestDb) {
     let m = Moderation::new(db.db.clone());
     let mut c = db.get().unwrap();
@@ -199,6 +220,7 @@ test_support::both_backends!(
     missing_hidden_and_own_posts_cannot_be_reported,
     decisions_resolve_reports_and_are_audited,
     the_admin_role_is_granted_and_revoked_by_address,
+    the_admin_role_never_goes_to_an_unverified_account,
     analytics_count_what_there_is,
     the_complaints_list_costs_the_same_whatever_its_length,
 );

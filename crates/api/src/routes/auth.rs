@@ -91,8 +91,14 @@ pub struct VerifyQuery {
 #[get("/authorization/verify")]
 pub async fn verify(state: web::Data<AppState>, query: web::Query<VerifyQuery>) -> HttpResponse {
     let verified = state.auth.verify_email(query.token.as_deref().unwrap_or_default()).await;
-    if let Err(e) = &verified {
-        tracing::info!(error = %e, "verification link refused");
+    match &verified {
+        // A fault of ours (the database, or the work attached to a verification) is worth an
+        // error with its causes; a used or expired link is not.
+        Err(e) if !values::DomainError::is_public(e) => {
+            tracing::error!(error = %values::error_chain(e), "verifying an address failed")
+        }
+        Err(e) => tracing::info!(error = %e, "verification link refused"),
+        Ok(()) => {}
     }
     HttpResponse::SeeOther()
         .insert_header((header::LOCATION, state.config.verified_redirect(verified.is_ok())))

@@ -22,16 +22,20 @@ async fn call(app: &TestApp, method: &str, path: &str, token: Option<&str>) -> c
     app.call(Method::from_bytes(method.as_bytes()).unwrap(), path, token, body).await
 }
 
-/// Gives the admin role the way an operator does: `selfsound admin grant EMAIL` against the
-/// server's database.
-fn grant(app: &TestApp, email: &str, verb: &str) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_selfsound"))
+/// `selfsound admin VERB EMAIL` against the server's database, the way an operator runs it.
+pub fn admin_command(app: &TestApp, verb: &str, email: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_selfsound"))
         .args(["admin", verb, email])
         .env("DATABASE_URL", &app.db.url)
         .env("SELFSOUND_DATA_DIR", app.data_dir.path())
         .env("RUST_LOG", "warn")
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Gives (or takes) the admin role the way an operator does; answers what the command printed.
+fn grant(app: &TestApp, email: &str, verb: &str) -> String {
+    let out = admin_command(app, verb, email);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }

@@ -64,11 +64,11 @@ impl TestApp {
 async fn a_repeated_sign_up_never_changes_the_password(db: TestDb) {
     let app = spawn_app(db).await;
     assert_eq!(app.sign_up("Owner", "owner@example.com", PASSWORD).await.status, StatusCode::OK);
+    let link = app.verification_link("owner@example.com");
     let attacker = app.sign_up("Mallory", "owner@example.com", "Attacker#Pass7").await;
     assert_eq!(attacker.status, StatusCode::BAD_REQUEST);
     assert!(attacker.detail().contains("already exists"), "{}", attacker.detail());
-    let link = app.verification_link("owner@example.com");
-    assert_eq!(app.client.get(&link).send().await.unwrap().status(), StatusCode::SEE_OTHER);
+    assert_eq!(app.client.get(&link).send().await.unwrap().status(), StatusCode::SEE_OTHER, "the owner's link works");
     assert_eq!(app.log_in("owner@example.com", "Attacker#Pass7").await.status, StatusCode::UNAUTHORIZED);
     let owner = app.log_in("owner@example.com", PASSWORD).await;
     assert_eq!(owner.status, StatusCode::OK);
@@ -465,6 +465,99 @@ async fn reserved_logins_and_disguised_names_are_refused(db: TestDb) {
     }
 }
 
+/// High: whoever signed up first kept the account. An attacker signed up the owner's address
+/// with their own password; the owner signed up later (told "a verification email has been
+/// sent"), opened the link in their inbox, and was verified with the attacker's password.
+/// Each sign-up now has its own link, and a link verifies the sign-up that sent it.
+async fn who_signs_up_first_does_not_keep_the_account(db: TestDb) {
+    let app = spawn_app(db).await;
+    assert_eq!(app.sign_up("Mallory", "owner@example.com", "Attacker#Pass7").await.status, StatusCode::OK);
+    let attacker_link = app.verification_link("owner@example.com");
+    let owner = app.sign_up("Owner", "owner@example.com", PASSWORD).await;
+    assert_eq!(owner.status, StatusCode::BAD_REQUEST, "the spec's answer stays");
+    assert_eq!(owner.detail(), "User already exists but is not verified. A new verification email has been sent.");
+    let owner_link = app.verification_link("owner@example.com");
+    assert_ne!(attacker_link, owner_link);
+    let mail = newest_mail_to(&app, "owner@example.com");
+    assert!(mail.contains("Hi Owner,"), "the mail greets the name of its own sign-up");
+    assert!(mail.contains("If you did not sign up, or not under this name, ignore this e-mail: nothing changes until"));
+
+    assert_eq!(app.client.get(&owner_link).send().await.unwrap().status(), StatusCode::SEE_OTHER);
+    assert_eq!(app.log_in("owner@example.com", "Attacker#Pass7").await.status, StatusCode::UNAUTHORIZED);
+    let signed_in = app.log_in("owner@example.com", PASSWORD).await;
+    assert_eq!(signed_in.status, StatusCode::OK, "{:?}", signed_in.body);
+    let token = signed_in.body["access_token"].as_str().unwrap().to_owned();
+    assert_eq!(app.get("/authorization/me", Some(&token)).await.body["name"], "Owner");
+
+    // The attacker's link, opened afterwards, changes nothing.
+    let late = app.client.get(&attacker_link).send().await.unwrap();
+    assert!(late.headers()["location"].to_str().unwrap().contains("verified=false"), "{:?}", late.headers());
+    assert_eq!(app.log_in("owner@example.com", "Attacker#Pass7").await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.log_in("owner@example.com", PASSWORD).await.status, StatusCode::OK);
+}
+
+fn newest_mail_to(app: &TestApp, email: &str) -> String {
+    let mut mails: Vec<_> = std::fs::read_dir(app.mail_dir()).unwrap().flatten().map(|e| e.path()).collect();
+    mails.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    mails
+        .iter()
+        .rev()
+        .map(|p| std::fs::read_to_string(p).unwrap().replace("=\r\n", "").replace("=3D", "="))
+        .find(|t| t.contains(&format!("To: {email}")))
+        .expect("an e-mail to this address")
+}
+
+/// High: `selfsound admin grant` and `ADMIN_EMAILS` gave the admin role to whoever had signed up
+/// an address first, verified or not. Now only a verified account gets it: the command refuses
+/// (exit status 1), and `ADMIN_EMAILS` applies at start to verified accounts and at the moment
+/// an address is verified.
+async fn admin_rights_never_go_to_an_unverified_account(db: TestDb) {
+    use db::diesel::prelude::*;
+    use db::schema::{admin_actions, users};
+    let (boss, _) = crate::common::person_in(&db, "Boss", "boss@example.com");
+    let env = vec![("ADMIN_EMAILS".to_owned(), "boss@example.com, owner@example.com".to_owned())];
+    let app = spawn_app_with(db, Options { env: env.clone(), ..Options::default() }).await;
+    assert_eq!(app.get("/admin/analytics", Some(&boss)).await.status, StatusCode::OK, "verified: granted at start");
+
+    // An attacker signs up the address the operator means to make admin.
+    assert_eq!(app.sign_up("Mallory", "owner@example.com", "Attacker#Pass7").await.status, StatusCode::OK);
+    let is_admin = |app: &TestApp| -> bool {
+        users::table
+            .filter(users::email.eq("owner@example.com"))
+            .select(users::is_admin)
+            .first(&mut *app.db.get().unwrap())
+            .unwrap()
+    };
+    let refused = crate::moderation::admin_command(&app, "grant", "owner@example.com");
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("owner@example.com is not verified yet, and the admin role goes only to verified accounts"),
+        "{said}"
+    );
+    assert!(!is_admin(&app));
+    // A restart with ADMIN_EMAILS does not grant it either.
+    app.stop().await;
+    let TestApp { db, .. } = app;
+    let app = spawn_app_with(db, Options { env, ..Options::default() }).await;
+    assert!(!is_admin(&app), "ADMIN_EMAILS skips an unverified account at start");
+
+    // The owner signs up and opens their own link: verified, and an admin at that moment.
+    app.sign_up("Owner", "owner@example.com", PASSWORD).await;
+    let link = app.verification_link("owner@example.com");
+    assert_eq!(app.client.get(&link).send().await.unwrap().status(), StatusCode::SEE_OTHER);
+    assert!(is_admin(&app));
+    let owner = app.log_in("owner@example.com", PASSWORD).await.body["access_token"].as_str().unwrap().to_owned();
+    assert_eq!(app.get("/admin/analytics", Some(&owner)).await.status, StatusCode::OK);
+    let audit: i64 = admin_actions::table
+        .filter(admin_actions::admin_login.eq("ADMIN_EMAILS"))
+        .count()
+        .get_result(&mut *app.db.get().unwrap())
+        .unwrap();
+    assert_eq!(audit, 2, "each grant has its audit entry (boss at start, owner on verification)");
+    assert_eq!(app.log_in("owner@example.com", "Attacker#Pass7").await.status, StatusCode::UNAUTHORIZED);
+}
+
 test_support::both_backends!(
     a_repeated_sign_up_never_changes_the_password,
     a_client_cannot_choose_its_address_for_the_throttles,
@@ -481,4 +574,6 @@ test_support::both_backends!(
     changing_the_password_ends_the_other_sessions,
     sessions_are_listed_ended_one_by_one_and_everywhere,
     reserved_logins_and_disguised_names_are_refused,
+    who_signs_up_first_does_not_keep_the_account,
+    admin_rights_never_go_to_an_unverified_account,
 );

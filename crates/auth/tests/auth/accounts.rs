@@ -6,7 +6,7 @@ use std::time::Duration;
 use auth::mail::Mailer;
 use auth::throttle::Rule;
 use auth::token::TokenKeys;
-use auth::{AuthConfig, AuthError, AuthService};
+use auth::{AuthConfig, AuthError, AuthService, OnVerified};
 use test_support::TestDb;
 
 const PASSWORD: &str = "Sound#Check9";
@@ -22,6 +22,10 @@ fn harness(db: TestDb) -> Harness {
 }
 
 fn harness_with(db: TestDb, throttle: auth::ThrottleRules) -> Harness {
+    harness_full(db, throttle, &OnVerified::default())
+}
+
+fn harness_full(db: TestDb, throttle: auth::ThrottleRules, on_verified: &OnVerified) -> Harness {
     let mail = tempfile::tempdir().unwrap();
     let mailer = Mailer::folder(mail.path().to_path_buf(), "SelfSound <no-reply@example.com>").unwrap();
     let config = AuthConfig {
@@ -30,6 +34,7 @@ fn harness_with(db: TestDb, throttle: auth::ThrottleRules) -> Harness {
         frontend_origins: vec!["http://127.0.0.1:9".into()],
         reset_page: "http://127.0.0.1:9/app/reset-password#token={token}".into(),
         throttle,
+        on_verified: on_verified.clone(),
     };
     let auth = AuthService::new(db.db.clone(), TokenKeys::new(&[7; 32]), mailer, None, config);
     Harness { auth, mail, _db: db }
@@ -43,10 +48,32 @@ fn mails(dir: &Path) -> Vec<PathBuf> {
 
 /// The verification token in the newest e-mail (quoted-printable undone).
 fn latest_token(dir: &Path) -> String {
-    let newest = mails(dir).pop().expect("an e-mail was written");
-    let text = std::fs::read_to_string(newest).unwrap().replace("=\r\n", "").replace("=3D", "=");
+    token_in(&mails(dir).pop().expect("an e-mail was written"))
+}
+
+/// The verification token of one e-mail.
+fn token_in(mail: &Path) -> String {
+    let text = std::fs::read_to_string(mail).unwrap().replace("=\r\n", "").replace("=3D", "=");
     let start = text.find("verify?token=").expect("a verification link") + "verify?token=".len();
     text[start..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect()
+}
+
+/// Signs up and answers the token of the link that sign-up mailed (a repeated sign-up answers
+/// the spec's "already exists" error, which is fine here).
+async fn sign_up_for_link(h: &Harness, name: &str, email: &str, password: &str) -> String {
+    let before = mails(h.mail.path()).len();
+    match h.auth.signup(name, email, password, "c1").await {
+        Ok(_) | Err(AuthError::AlreadyExistsUnverified) => {}
+        Err(e) => panic!("sign-up: {e}"),
+    }
+    let all = mails(h.mail.path());
+    assert_eq!(all.len(), before + 1, "each sign-up mails its own link");
+    latest_token(h.mail.path())
+}
+
+async fn name_of(h: &Harness, email: &str, password: &str) -> String {
+    let token = h.auth.login(email, password, "c9").await.unwrap();
+    h.auth.authenticate(&token).await.unwrap().name
 }
 
 async fn verified_user(h: &Harness, email: &str) {
@@ -72,21 +99,133 @@ async fn second_signup_of_a_verified_address_is_refused(db: TestDb) {
     assert_eq!(again.err().unwrap().to_string(), "User already exists and is verified");
 }
 
-async fn second_signup_of_an_unverified_address_sends_a_fresh_link(db: TestDb) {
+/// High: whoever signed up first kept the account's password, so an attacker who signed up the
+/// owner's address first got in once the owner opened their link. Each sign-up now keeps its
+/// own password and name with its own link, and a link verifies the sign-up that sent it.
+async fn a_link_verifies_the_password_of_the_sign_up_that_sent_it(db: TestDb) {
     let h = harness(db);
-    h.auth.signup("Ada", "ada@example.com", PASSWORD, "c1").await.unwrap();
-    let first = latest_token(h.mail.path());
-    let again = h.auth.signup("Ada L", "ada@example.com", "Other#Pass1", "c1").await;
-    assert!(again.err().unwrap().to_string().contains("already exists"));
-    assert_eq!(mails(h.mail.path()).len(), 2, "a fresh e-mail is sent");
-    assert!(h.auth.verify_email(&first).await.is_err(), "the older link no longer works");
-    h.auth.verify_email(&latest_token(h.mail.path())).await.unwrap();
-    // A repeated sign-up never changes the account: whoever signed up again (an attacker
-    // racing the owner) gets nothing by it; the owner's password and name stay.
+    let attacker = sign_up_for_link(&h, "Mallory", "ada@example.com", "Attacker#Pass7").await;
+    let owner = sign_up_for_link(&h, "Ada", "ada@example.com", PASSWORD).await;
+    assert_ne!(attacker, owner);
+    h.auth.verify_email(&owner).await.unwrap();
+    assert_eq!(name_of(&h, "ada@example.com", PASSWORD).await, "Ada", "the owner's password and name");
+    let attacker_sign_in = h.auth.login("ada@example.com", "Attacker#Pass7", "c9").await;
+    assert!(matches!(attacker_sign_in, Err(AuthError::BadCredentials)));
+    assert!(
+        matches!(h.auth.verify_email(&attacker).await, Err(AuthError::BadVerificationLink)),
+        "once the address is verified, another pending link changes nothing"
+    );
+    assert!(h.auth.login("ada@example.com", PASSWORD, "c9").await.is_ok());
+    assert!(h.auth.login("ada@example.com", "Attacker#Pass7", "c8").await.is_err());
+}
+
+/// The other order: the owner first, then a repeated sign-up. It changes nothing of the account
+/// and leaves the owner's link working.
+async fn a_repeated_sign_up_keeps_earlier_links_working(db: TestDb) {
+    let h = harness(db);
+    let owner = sign_up_for_link(&h, "Ada", "ada@example.com", PASSWORD).await;
+    let again = h.auth.signup("Mallory", "ada@example.com", "Other#Pass1", "c1").await;
+    assert_eq!(
+        again.err().unwrap().to_string(),
+        "User already exists but is not verified. A new verification email has been sent."
+    );
+    let repeat = latest_token(h.mail.path());
+    h.auth.verify_email(&owner).await.unwrap();
+    assert!(matches!(h.auth.verify_email(&repeat).await, Err(AuthError::BadVerificationLink)));
+    assert_eq!(name_of(&h, "ada@example.com", PASSWORD).await, "Ada");
     let retry = h.auth.login("ada@example.com", "Other#Pass1", "c1").await;
     assert!(matches!(retry, Err(AuthError::BadCredentials)), "the repeat's password does not work");
-    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
-    assert_eq!(h.auth.authenticate(&token).await.unwrap().name, "Ada");
+}
+
+/// Before verifying, the newest sign-up's password answers "please verify"; any other is wrong.
+async fn signing_in_before_verifying_checks_the_newest_sign_up(db: TestDb) {
+    let h = harness(db);
+    sign_up_for_link(&h, "Ada", "ada@example.com", "First#Pass1").await;
+    sign_up_for_link(&h, "Ada", "ada@example.com", PASSWORD).await;
+    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::NotVerified)));
+    assert!(matches!(h.auth.login("ada@example.com", "First#Pass1", "c1").await, Err(AuthError::BadCredentials)));
+    assert!(matches!(h.auth.login("ada@example.com", "Wrong#Pass1", "c1").await, Err(AuthError::BadCredentials)));
+}
+
+/// "Resend" is not a sign-up: it mails a fresh link for the newest pending sign-up (whose old
+/// link stops working), leaves the others alone, and sends nothing when none is pending.
+async fn resend_renews_the_link_of_the_newest_sign_up(db: TestDb) {
+    let rules = auth::ThrottleRules { resend_cooldown: Duration::from_millis(300), ..Default::default() };
+    let h = harness_with(db, rules);
+    let first = sign_up_for_link(&h, "Ada", "ada@example.com", "First#Pass1").await;
+    let newest = sign_up_for_link(&h, "Ada L", "ada@example.com", PASSWORD).await;
+    h.auth.resend_verification("ada@example.com", "c1").await.unwrap();
+    let fresh = latest_token(h.mail.path());
+    assert!(![&first, &newest].contains(&&fresh));
+    assert!(std::fs::read_to_string(mails(h.mail.path()).pop().unwrap()).unwrap().contains("Hi Ada L,"));
+    assert!(matches!(h.auth.verify_email(&newest).await, Err(AuthError::BadVerificationLink)), "renewed");
+    h.auth.verify_email(&fresh).await.unwrap();
+    assert_eq!(name_of(&h, "ada@example.com", PASSWORD).await, "Ada L");
+    assert!(matches!(h.auth.verify_email(&first).await, Err(AuthError::BadVerificationLink)), "verified now");
+
+    // An unverified address whose sign-ups have all gone (expired and swept): nothing is sent.
+    sign_up_for_link(&h, "Bea", "bea@example.com", PASSWORD).await;
+    {
+        use db::diesel::prelude::*;
+        db::diesel::delete(db::schema::email_verification_tokens::table).execute(&mut h._db.get().unwrap()).unwrap();
+    }
+    let sent = mails(h.mail.path()).len();
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    h.auth.resend_verification("bea@example.com", "c1").await.unwrap();
+    assert_eq!(mails(h.mail.path()).len(), sent, "no link to renew: sign up again");
+}
+
+/// A password-reset link proves the address too: the pending sign-ups of an unverified account
+/// go with it.
+async fn a_password_reset_of_an_unverified_account_ends_its_pending_sign_ups(db: TestDb) {
+    let rules = auth::ThrottleRules { resend_cooldown: Duration::from_millis(1), ..Default::default() };
+    let h = harness_with(db, rules);
+    let attacker = sign_up_for_link(&h, "Mallory", "ada@example.com", "Attacker#Pass7").await;
+    h.auth.request_password_reset("ada@example.com", "c1").await.unwrap();
+    let mut reset = None;
+    for _ in 0..100 {
+        let newest = std::fs::read_to_string(mails(h.mail.path()).pop().unwrap()).unwrap();
+        let newest = newest.replace("=\r\n", "").replace("=3D", "=");
+        if let Some(at) = newest.find("#token=") {
+            let token: String =
+                newest[at + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+            reset = Some(token);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    h.auth.reset_password(&reset.expect("a reset e-mail"), PASSWORD).await.unwrap();
+    assert!(matches!(h.auth.verify_email(&attacker).await, Err(AuthError::BadVerificationLink)));
+    assert!(h.auth.login("ada@example.com", PASSWORD, "c1").await.is_ok());
+    assert!(h.auth.login("ada@example.com", "Attacker#Pass7", "c2").await.is_err());
+}
+
+/// What another domain attaches to a verification (the api grants `ADMIN_EMAILS` there) runs
+/// in the verifying transaction: when it fails, the address stays unverified and the link
+/// keeps working.
+async fn work_attached_to_verification_runs_in_its_transaction(db: TestDb) {
+    use std::sync::{Arc, Mutex};
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let fail = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let hook = {
+        let (seen, fail) = (seen.clone(), fail.clone());
+        OnVerified::new(move |_conn, _user, email| {
+            if fail.load(std::sync::atomic::Ordering::SeqCst) {
+                return Err("the attached work failed".into());
+            }
+            seen.lock().unwrap().push(email.as_str().to_owned());
+            Ok(())
+        })
+    };
+    let h = harness_full(db, auth::ThrottleRules::default(), &hook);
+    let link = sign_up_for_link(&h, "Ada", "ada@example.com", PASSWORD).await;
+    let failed = h.auth.verify_email(&link).await.err().unwrap();
+    assert!(matches!(failed, AuthError::AfterVerification(_)), "{failed}");
+    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::NotVerified)));
+    fail.store(false, std::sync::atomic::Ordering::SeqCst);
+    h.auth.verify_email(&link).await.unwrap();
+    assert_eq!(*seen.lock().unwrap(), ["ada@example.com"]);
+    assert!(h.auth.login("ada@example.com", PASSWORD, "c1").await.is_ok());
 }
 
 async fn wrong_password_and_unknown_address_get_the_same_answer(db: TestDb) {
@@ -300,7 +439,12 @@ async fn sweep_forgets_expired_rows(db: TestDb) {
 test_support::both_backends!(
     signup_mails_a_link_that_verifies_once,
     second_signup_of_a_verified_address_is_refused,
-    second_signup_of_an_unverified_address_sends_a_fresh_link,
+    a_link_verifies_the_password_of_the_sign_up_that_sent_it,
+    a_repeated_sign_up_keeps_earlier_links_working,
+    signing_in_before_verifying_checks_the_newest_sign_up,
+    resend_renews_the_link_of_the_newest_sign_up,
+    a_password_reset_of_an_unverified_account_ends_its_pending_sign_ups,
+    work_attached_to_verification_runs_in_its_transaction,
     wrong_password_and_unknown_address_get_the_same_answer,
     logout_ends_the_session_for_real,
     deleting_the_account_ends_every_session,
