@@ -1,7 +1,8 @@
 //! Bodies must keep arriving. actix bounds the time to send a request's head; this bounds the
 //! body: a JSON (or any non-upload) body must be complete within the request timeout, and an
-//! upload may take as long as it needs but may not stall for longer than that between chunks.
-//! A client that trickles bytes to hold a connection and its buffers gets a 4xx instead.
+//! upload may take as long as it needs but may not stall for longer than that between chunks,
+//! and once that long has passed must have averaged at least [`MIN_UPLOAD_RATE`]. A client that
+//! trickles bytes to hold a connection and its buffers gets a 4xx instead.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,6 +20,11 @@ use futures_util::Stream;
 use tokio::time::{Instant, Sleep};
 
 use crate::state::AppState;
+
+/// The slowest average an upload may keep, after its first request-timeout's worth of time:
+/// 100 MB still has three hours at this rate; a client sending a byte every few seconds to hold
+/// a connection and an upload slot does not.
+pub const MIN_UPLOAD_RATE: u64 = 10 * 1024;
 
 pub async fn limit_body_time(
     mut req: ServiceRequest,
@@ -38,7 +44,15 @@ pub async fn limit_body_time(
         .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("multipart/"));
     let deadline = (!upload).then(|| Instant::now() + idle);
     let inner = req.take_payload();
-    let timed = Timed { inner, idle, deadline, timer: Box::pin(tokio::time::sleep(idle)), done: false };
+    let timed = Timed {
+        inner,
+        idle,
+        deadline,
+        timer: Box::pin(tokio::time::sleep(idle)),
+        done: false,
+        started: Instant::now(),
+        received: 0,
+    };
     req.set_payload(Payload::from(Box::pin(timed) as Pin<Box<dyn Stream<Item = Result<Bytes, PayloadError>>>>));
     next.call(req).await
 }
@@ -50,9 +64,24 @@ struct Timed {
     deadline: Option<Instant>,
     timer: Pin<Box<Sleep>>,
     done: bool,
+    started: Instant,
+    /// Bytes received so far.
+    received: u64,
 }
 
 impl Timed {
+    /// Whether the body has kept the minimum average rate (checked once `idle` has passed).
+    fn fast_enough(&self) -> bool {
+        let elapsed = self.started.elapsed();
+        elapsed <= self.idle || u128::from(self.received) * 1000 >= u128::from(MIN_UPLOAD_RATE) * elapsed.as_millis()
+    }
+
+    fn fail(&mut self, why: &str) -> Poll<Option<Result<Bytes, PayloadError>>> {
+        self.done = true;
+        let e = std::io::Error::new(std::io::ErrorKind::TimedOut, why.to_owned());
+        Poll::Ready(Some(Err(PayloadError::Io(e))))
+    }
+
     /// When the next chunk must have arrived by.
     fn next_wake(&self) -> Instant {
         let next = Instant::now() + self.idle;
@@ -70,6 +99,12 @@ impl Stream for Timed {
         }
         match Pin::new(&mut this.inner).poll_next(cx) {
             Poll::Ready(Some(item)) => {
+                if let Ok(chunk) = &item {
+                    this.received += chunk.len() as u64;
+                }
+                if !this.fast_enough() {
+                    return this.fail("the request body is arriving too slowly");
+                }
                 let next = this.next_wake();
                 this.timer.as_mut().reset(next);
                 Poll::Ready(Some(item))
@@ -79,11 +114,7 @@ impl Stream for Timed {
                 Poll::Ready(None)
             }
             Poll::Pending => match this.timer.as_mut().poll(cx) {
-                Poll::Ready(()) => {
-                    this.done = true;
-                    let e = std::io::Error::new(std::io::ErrorKind::TimedOut, "the request body stopped arriving");
-                    Poll::Ready(Some(Err(PayloadError::Io(e))))
-                }
+                Poll::Ready(()) => this.fail("the request body stopped arriving"),
                 Poll::Pending => Poll::Pending,
             },
         }

@@ -66,6 +66,11 @@ pub struct UploadRules {
 /// The most a text field may hold, and how many there may be: titles and captions are short.
 const TEXT_MAX_BYTES: usize = 16 * 1024;
 const TEXT_MAX_FIELDS: usize = 64;
+/// Parts of any kind one request may have (files, texts, and fields that are skipped): a body of
+/// empty parts is no cheaper to parse than one of full ones.
+const MAX_PARTS: usize = 128;
+/// What a part's boundary and headers count against the body's limit, besides its name.
+const PART_OVERHEAD: usize = 64;
 /// Room for multipart boundaries and headers on top of the files themselves.
 const FRAMING_ALLOWANCE: u64 = 64 * 1024;
 
@@ -102,6 +107,10 @@ fn multipart_error(e: MultipartError) -> ApiError {
         | MultipartError::ContentTypeParse
         | MultipartError::ContentTypeIncompatible
         | MultipartError::BoundaryMissing => ApiError::unsupported_type("Send the files as multipart/form-data"),
+        // The body stopped or trickled (`body_timeout`): say so.
+        MultipartError::Payload(actix_web::error::PayloadError::Io(e)) => {
+            ApiError::invalid(format!("Could not read the upload: {}", clip(e)))
+        }
         other => ApiError::invalid(format!("Could not read the upload: {}", clip(other))),
     }
 }
@@ -130,8 +139,15 @@ async fn read_into(mut form: Multipart, rules: &UploadRules, received: &mut Rece
         total += n as u64;
         if total > rules.max_total { Err(ApiError::too_large(rules.total_too_large.clone())) } else { Ok(()) }
     };
+    let mut parts = 0usize;
     while let Some(mut field) = form.try_next().await.map_err(multipart_error)? {
+        parts += 1;
+        if parts > MAX_PARTS {
+            return Err(ApiError::too_large("Too many form fields"));
+        }
         let name = field.name().unwrap_or_default().to_owned();
+        let file_name_len = field.content_disposition().and_then(|d| d.get_filename()).map_or(0, str::len);
+        count_total(PART_OVERHEAD + name.len() + file_name_len)?;
         if let Some(rule) = rules.files.iter().find(|r| r.field == name) {
             if received.files.len() >= rules.max_files {
                 return Err(ApiError::too_large(rules.too_many_files.clone()));

@@ -9,22 +9,16 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { components } from './api-schema';
 import { ApiError, request } from './http';
 import { isIOSSafari } from './platform';
 import { clearTokens, getToken } from './token-storage';
 
-/** GET /authorization/me */
-export interface CurrentUser {
-  id: string;
-  name: string;
-  login: string;
-  description: string | null;
-  avatar_url: string | null;
-  tag_id: string | null;
-  email: string;
-  /** The account may use the admin panel (its calls still ask the server each time). */
-  is_admin?: boolean;
-}
+/**
+ * GET /authorization/me, generated from the server's OpenAPI document (lib/api-schema.ts).
+ * `is_admin`: the account may use the admin panel (its calls still ask the server each time).
+ */
+export type CurrentUser = components['schemas']['Me'];
 
 /** Extra headers that stop iOS Safari from answering the session check from its cache. */
 const IOS_CACHE_BUSTING = {

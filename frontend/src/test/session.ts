@@ -8,9 +8,10 @@ export const ADA: CurrentUser = {
   name: 'Ada',
   login: 'ada',
   description: null,
-  avatar_url: null,
+  avatar_url: '',
   tag_id: null,
   email: 'ada@example.com',
+  is_admin: false,
 };
 
 /**

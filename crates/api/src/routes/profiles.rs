@@ -149,7 +149,8 @@ fn avatar_rules() -> UploadRules {
         texts: vec![],
         max_files: 1,
         too_many_files: "Send one image in the field avatar".to_owned(),
-        max_total: AVATAR_MAX_BYTES as u64,
+        // Room for the part's boundary and headers, which count against the whole.
+        max_total: AVATAR_MAX_BYTES as u64 + 64 * 1024,
         total_too_large: ProfileError::AvatarTooLarge.to_string(),
     }
 }

@@ -175,7 +175,60 @@ async fn a_flood_of_refused_requests_leaves_the_log_quiet() {
     assert!(grown < 1024, "300 refusals wrote {grown} bytes of log:\n{}", &written[before as usize..]);
 }
 
+/// A multipart body of many empty parts is refused after at most 128 parts, whatever its
+/// length (1.5 GB of empty parts was accepted after 16 s of CPU), and the parts' framing counts
+/// against the body's limit.
+async fn a_body_of_empty_parts_is_refused(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let parts: Vec<Part> = (0..500).map(|_| Part::text("ignored", "")).collect();
+    let answer = app.post_form("/posts/media", Some(&ana), &parts).await;
+    assert_eq!(answer.status, StatusCode::PAYLOAD_TOO_LARGE, "{:?}", answer.body);
+    assert_eq!(answer.detail(), "Too many form fields");
+}
+
+/// An upload must keep an average of 10 KiB/s once the request timeout has passed: trickling a
+/// few bytes at a time to hold a connection is cut off with a 4xx.
+async fn an_upload_trickling_below_the_minimum_rate_is_cut_off(db: TestDb) {
+    use std::io::{Read, Write};
+    let options = crate::common::Options {
+        env: vec![("SELFSOUND_REQUEST_TIMEOUT_SECS".to_owned(), "1".to_owned())],
+        ..crate::common::Options::default()
+    };
+    let app = crate::common::spawn_app_with(db, options).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let addr = app.url.trim_start_matches("http://").to_owned();
+    let answer = tokio::task::spawn_blocking(move || {
+        let mut tcp = std::net::TcpStream::connect(&addr).unwrap();
+        tcp.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+        let head = format!(
+            "POST /posts/media HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {ana}\r\n\
+             Content-Type: multipart/form-data; boundary=b\r\nContent-Length: 10000000\r\n\r\n\
+             --b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.png\"\r\n\r\n"
+        );
+        tcp.write_all(head.as_bytes()).unwrap();
+        let started = std::time::Instant::now();
+        // 100 bytes every 0.2 s: 0.5 KiB/s, under a second between chunks, never a stall.
+        while started.elapsed() < std::time::Duration::from_secs(6) {
+            if tcp.write_all(&[0u8; 100]).is_err() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        let mut answer = String::new();
+        let _ = tcp.read_to_string(&mut answer);
+        answer
+    })
+    .await
+    .unwrap();
+    let status: u16 = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    assert!((400..500).contains(&status), "{answer}");
+    assert!(answer.contains("too slowly"), "{answer}");
+}
+
 test_support::both_backends!(
+    a_body_of_empty_parts_is_refused,
+    an_upload_trickling_below_the_minimum_rate_is_cut_off,
     media_are_cached_for_a_day_at_most,
     a_nul_character_in_any_text_is_refused,
     a_mention_does_not_reach_across_a_block_with_the_post_author,

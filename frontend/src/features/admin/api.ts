@@ -9,7 +9,9 @@
  * the spec's words 'Authentication required'.
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { ApiError, request, type RequestOptions } from '../../lib/http';
+import type { Lenient } from '../../lib/lenient';
 import { invalidateTopics } from '../../lib/query-client';
 
 // ---------------------------------------------------------------------------------------------
@@ -29,68 +31,40 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// Wire types
+// Wire types, generated from the server's OpenAPI document (lib/api-schema.ts)
+
+type Schemas = components['schemas'];
 
 /** GET /admin/analytics: one card (spec §3 Analytics card). */
-export interface AnalyticsCardJson {
-  posts_title: string;
-  posts_data: number;
-}
+export type AnalyticsCardJson = Schemas['CardJson'];
+/** GET /admin/analytics/daily: one day of the chart (date YYYY-MM-DD, UTC), oldest first. */
+export type DailyCountsJson = Schemas['DayJson'];
+/** A reporter or a post's author. */
+export type PersonJson = Schemas['UserJson'];
+/** One decision about a complaint; `admin_id` is null when it was not made in the panel. */
+export type AuditJson = Schemas['AuditJson'];
+/** GET /admin/reports: one complaint (spec §3 Complaint, with what the panel adds). */
+export type ComplaintJson = Schemas['ComplaintJson'];
+/** POST /admin/reports/{id}/resolve; `resolved`: every complaint the decision closed. */
+export type ResolveAnswerJson = Schemas['ResolvedJson'];
 
-/** GET /admin/analytics/daily: one day of the chart, oldest first. */
-export interface DailyCountsJson {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  sign_ups: number;
-  posts: number;
-  reports: number;
-}
+/**
+ * A complaint as `toComplaint` reads it: with no status it is pending and with no audit it has
+ * none (spec §2), so those two may be missing or null.
+ */
+export type ComplaintInput = Omit<ComplaintJson, 'status' | 'audit'> & {
+  status?: string | null;
+  audit?: AuditJson[] | null;
+};
 
-export interface PersonJson {
-  id: string;
-  login: string;
-  name: string;
-  avatar_url: string | null;
-}
-
-export type ComplaintStatus = 'pending' | 'deleted' | 'ignored';
+/** The server's statuses and decisions (its document says string; these are its words). */
+const STATUSES = ['pending', 'deleted', 'ignored'] as const;
+export type ComplaintStatus = (typeof STATUSES)[number];
 export type ResolveAction = 'delete_post' | 'ignore';
 
-export interface AuditJson {
-  action: ResolveAction;
-  /** null when it was not done from the panel (the command line). */
-  admin_id: string | null;
-  admin_login: string;
-  created_at: string;
-}
-
-/** GET /admin/reports: one complaint (spec §3 Complaint, with what the panel adds). */
-export interface ComplaintJson {
-  id: string;
-  title: string;
-  data: string;
-  reporter_id: string | null;
-  reporter_name: string | null;
-  post_id: string;
-  reason: string;
-  description: string | null;
-  /** The post page's absolute address. */
-  post_link: string;
-  status: ComplaintStatus | null;
-  created_at: string;
-  resolved_at: string | null;
-  post_type: string;
-  post_exists: boolean;
-  post_author: PersonJson | null;
-  reporter: PersonJson | null;
-  audit: AuditJson[] | null;
-}
-
-export interface ResolveAnswerJson {
-  message?: string;
-  status?: ComplaintStatus;
-  /** Every complaint the decision closed (deleting a post closes all open ones about it). */
-  resolved?: string[];
+/** A status as the panel shows it: the server's word, or `fallback` for none or another. */
+function statusOf(value: string | null | undefined, fallback: ComplaintStatus): ComplaintStatus {
+  return STATUSES.find((status) => status === value) ?? fallback;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -122,7 +96,7 @@ export interface Complaint {
 
 export const UNKNOWN_REPORTER = 'Unknown';
 
-export function toComplaint(json: ComplaintJson): Complaint {
+export function toComplaint(json: ComplaintInput): Complaint {
   return {
     id: String(json.id),
     title: json.title ?? '',
@@ -134,7 +108,7 @@ export function toComplaint(json: ComplaintJson): Complaint {
     reason: json.reason ?? '',
     description: json.description?.trim() ?? '',
     postLink: json.post_link,
-    status: json.status ?? 'pending',
+    status: statusOf(json.status, 'pending'),
     createdAt: json.created_at,
     resolvedAt: json.resolved_at ?? null,
     postType: json.post_type ?? '',
@@ -164,18 +138,18 @@ export function fetchDailyCounts(days: number, signal?: AbortSignal): Promise<Da
 }
 
 export async function fetchComplaints(signal?: AbortSignal): Promise<Complaint[]> {
-  const list = await request<ComplaintJson[]>(`/admin/reports?status=all&limit=${COMPLAINTS_LIMIT}`, {
+  const list = await request<ComplaintInput[]>(`/admin/reports?status=all&limit=${COMPLAINTS_LIMIT}`, {
     ...ADMIN_CALL,
     signal,
   });
   return list.map(toComplaint);
 }
 
-export function resolveComplaint(id: string, action: ResolveAction): Promise<ResolveAnswerJson> {
-  return request<ResolveAnswerJson>(`/admin/reports/${encodeURIComponent(id)}/resolve`, {
+export function resolveComplaint(id: string, action: ResolveAction): Promise<Lenient<ResolveAnswerJson> | undefined> {
+  return request<Lenient<ResolveAnswerJson> | undefined>(`/admin/reports/${encodeURIComponent(id)}/resolve`, {
     ...ADMIN_CALL,
     method: 'POST',
-    json: { action },
+    json: { action } satisfies Schemas['ResolveJson'],
   });
 }
 
@@ -263,7 +237,7 @@ export function useResolveComplaint(viewerId: string | undefined) {
     mutationFn: ({ complaint, action }: ResolveVariables) => resolveComplaint(complaint.id, action),
     onSuccess: (answer, { complaint, action }) => {
       const now = new Date().toISOString();
-      const status = answer?.status ?? STATUS_AFTER[action];
+      const status = statusOf(answer?.status, STATUS_AFTER[action]);
       const closed = new Set((answer?.resolved ?? []).map(String));
       const closes = (c: Complaint) =>
         c.id === complaint.id ||

@@ -6,7 +6,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, server } from '../../test/server';
 import { currentLocation } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
-import type { ComplaintJson } from './api';
+import type { ComplaintInput } from './api';
 import { complaint, renderPanel, ROOT } from './test-fixtures';
 
 function reportsServer(answer: () => Response | Promise<Response>) {
@@ -21,7 +21,7 @@ function reportsServer(answer: () => Response | Promise<Response>) {
   return calls;
 }
 
-function showing(list: ComplaintJson[]) {
+function showing(list: ComplaintInput[]) {
   return reportsServer(() => HttpResponse.json(list));
 }
 

@@ -5,11 +5,11 @@ import type { CurrentUser } from '../../lib/session';
 import { renderPage } from '../../test/render';
 import { ADA } from '../../test/session';
 import { AdminPanel } from './admin-panel';
-import type { ComplaintJson } from './api';
+import type { ComplaintInput } from './api';
 
 export const ROOT: CurrentUser = { ...ADA, id: '1', name: 'Root', login: 'root', is_admin: true };
 
-export function complaint(overrides: Partial<ComplaintJson> = {}): ComplaintJson {
+export function complaint(overrides: Partial<ComplaintInput> = {}): ComplaintInput {
   return {
     id: 'r1',
     title: 'Report #r1: Spam',
@@ -25,8 +25,8 @@ export function complaint(overrides: Partial<ComplaintJson> = {}): ComplaintJson
     resolved_at: null,
     post_type: 'lyrics',
     post_exists: true,
-    post_author: { id: '300', login: 'cleo', name: 'Cleo', avatar_url: null },
-    reporter: { id: '200', login: 'ben', name: 'Ben', avatar_url: null },
+    post_author: { id: '300', login: 'cleo', name: 'Cleo', avatar_url: '' },
+    reporter: { id: '200', login: 'ben', name: 'Ben', avatar_url: '' },
     audit: [],
     ...overrides,
   };

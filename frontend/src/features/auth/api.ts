@@ -6,48 +6,30 @@
  * app and lives in lib/session.
  */
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { ApiError, apiUrl, request } from '../../lib/http';
+import type { Lenient } from '../../lib/lenient';
 import { appUrl } from '../../lib/config';
 import { isIOS, isMobile } from '../../lib/platform';
 import { forgetSession, sessionQueries, type CurrentUser } from '../../lib/session';
 import { getToken } from '../../lib/token-storage';
 
-export interface SignUpInput {
-  email: string;
-  password: string;
-  name: string;
-}
+// Wire types, generated from the server's OpenAPI document (lib/api-schema.ts).
+type Schemas = components['schemas'];
 
-export interface SignUpResponse {
-  message?: string;
-  email?: string;
-}
+export type SignUpInput = Schemas['SignupRequest'];
+/** GET /auth/providers: whether Google sign-in is offered. */
+export type Providers = Schemas['Providers'];
+/** GET /authorization/sessions: one device signed in to the account ('Chrome on Linux', ...). */
+export type SessionJson = Schemas['SessionJson'];
 
-export interface SignInResponse {
-  access_token?: string;
-  token_type?: string;
-}
-
-export interface MessageResponse {
-  message?: string;
-}
-
-export interface Providers {
-  google: boolean;
-}
-
-/** GET /authorization/sessions: one device signed in to the account. */
-export interface SessionJson {
-  id: string;
-  /** e.g. 'Chrome on Linux', or 'Unknown device'. */
-  device: string;
-  /** RFC 3339 */
-  created_at: string;
-  /** RFC 3339 */
-  last_seen_at: string;
-  /** The session of this browser. */
-  current: boolean;
-}
+/**
+ * The answers the pages read a field or two of. Each field may be missing: the page then falls
+ * back to its own words (spec §8), or says the sign-in gave no token.
+ */
+export type SignUpResponse = Lenient<Schemas['SignupResponse']>;
+export type SignInResponse = Lenient<Schemas['TokenResponse']>;
+export type MessageResponse = Lenient<Schemas['Message']>;
 
 export const authQueries = {
   all: () => ['auth'] as const,
@@ -69,7 +51,7 @@ export const authQueries = {
 export function signIn(email: string, password: string): Promise<SignInResponse> {
   return request<SignInResponse>('/authorization/logindefault', {
     method: 'POST',
-    json: { email, password },
+    json: { email, password } satisfies Schemas['LoginRequest'],
     token: null,
   });
 }
@@ -85,7 +67,7 @@ export function signUp(input: SignUpInput): Promise<SignUpResponse> {
 export function resendVerification(email: string): Promise<MessageResponse> {
   return request<MessageResponse>('/authorization/resend-verification', {
     method: 'POST',
-    json: { email },
+    json: { email } satisfies Schemas['EmailRequest'],
     token: null,
   });
 }
@@ -173,7 +155,7 @@ export async function enterGuestMode(queryClient: QueryClient): Promise<void> {
 export function requestPasswordReset(email: string): Promise<MessageResponse> {
   return request<MessageResponse>('/authorization/password-reset', {
     method: 'POST',
-    json: { email },
+    json: { email } satisfies Schemas['EmailRequest'],
     token: null,
   });
 }
@@ -182,7 +164,7 @@ export function requestPasswordReset(email: string): Promise<MessageResponse> {
 export function confirmPasswordReset(token: string, password: string): Promise<MessageResponse> {
   return request<MessageResponse>('/authorization/password-reset/confirm', {
     method: 'POST',
-    json: { token, password },
+    json: { token, password } satisfies Schemas['ResetRequest'],
     token: null,
   });
 }
@@ -191,7 +173,7 @@ export function confirmPasswordReset(token: string, password: string): Promise<M
 export function changePassword(currentPassword: string, newPassword: string): Promise<MessageResponse> {
   return request<MessageResponse>('/authorization/password', {
     method: 'POST',
-    json: { current_password: currentPassword, new_password: newPassword },
+    json: { current_password: currentPassword, new_password: newPassword } satisfies Schemas['ChangePasswordRequest'],
     sessionScoped: true,
   });
 }

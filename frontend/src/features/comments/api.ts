@@ -15,9 +15,10 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { ApiError, request } from '../../lib/http';
 import { toDisplayComment, toDisplayComments } from './transform';
-import type { CommentJson, DisplayComment, MentionUserJson } from './types';
+import type { CommentInput, DisplayComment, MentionUserJson } from './types';
 
 /** Comments come 20 at a time (spec §9). */
 export const COMMENTS_PAGE_SIZE = 20;
@@ -85,16 +86,16 @@ export type CommentPages = InfiniteData<CommentPage, number>;
 
 export async function fetchComments(postId: string, offset: number, signal?: AbortSignal): Promise<CommentPage> {
   const params = new URLSearchParams({ limit: String(COMMENTS_PAGE_SIZE), offset: String(offset) });
-  const answer = await request<CommentJson[] | null>(`/posts/${enc(postId)}/comments?${params.toString()}`, { signal });
+  const answer = await request<CommentInput[] | null>(`/posts/${enc(postId)}/comments?${params.toString()}`, { signal });
   const list = Array.isArray(answer) ? answer : [];
   return { comments: toDisplayComments(list), received: list.length };
 }
 
 /** POST /posts/{id}/comments {content} → 201 {comment}. */
-export function postComment(postId: string, content: string): Promise<{ comment?: CommentJson | null } | undefined> {
-  return request<{ comment?: CommentJson | null } | undefined>(`/posts/${enc(postId)}/comments`, {
+export function postComment(postId: string, content: string): Promise<{ comment?: CommentInput | null } | undefined> {
+  return request<{ comment?: CommentInput | null } | undefined>(`/posts/${enc(postId)}/comments`, {
     method: 'POST',
-    json: { content },
+    json: { content } satisfies components['schemas']['NewCommentJson'],
   });
 }
 

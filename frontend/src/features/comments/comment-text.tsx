@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import type { MentionJson } from './types';
+import type { Mention } from './types';
 import styles from './comments.module.css';
 
 /** A piece of a comment: plain text, or an @login the server recognised as a mention. */
-export type CommentSegment = { kind: 'text'; text: string } | { kind: 'mention'; text: string; mention: MentionJson };
+export type CommentSegment = { kind: 'text'; text: string } | { kind: 'mention'; text: string; mention: Mention };
 
 const isLoginChar = (c: string) => /^[A-Za-z0-9_-]$/.test(c);
 
@@ -13,7 +13,7 @@ const isLoginChar = (c: string) => /^[A-Za-z0-9_-]$/.test(c);
  * server listed in `mentions` become mentions (they carry the user id the link needs); any
  * other @word stays text.
  */
-export function splitMentions(content: string, mentions: readonly MentionJson[]): CommentSegment[] {
+export function splitMentions(content: string, mentions: readonly Mention[]): CommentSegment[] {
   const byLogin = new Map(mentions.map((m) => [m.login.toLowerCase(), m]));
   const segments: CommentSegment[] = [];
   let plainFrom = 0;
@@ -47,7 +47,7 @@ export function profilePath(userId: string): string {
  * A comment's words. Everything is React text, never HTML, so markup in a comment shows as
  * typed; each @login the server recognised links to that person's profile.
  */
-export function CommentText({ content, mentions }: { content: string; mentions: readonly MentionJson[] }) {
+export function CommentText({ content, mentions }: { content: string; mentions: readonly Mention[] }) {
   return (
     <p className={styles.text}>
       {splitMentions(content, mentions).map((segment, index) =>

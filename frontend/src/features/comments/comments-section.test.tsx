@@ -7,11 +7,11 @@ import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { countCachedComment, postQueries, type DisplayPost, type PostPages } from '../posts';
 import { CommentsSection } from './comments-section';
-import type { CommentJson, MentionUserJson } from './types';
+import type { CommentInput, MentionUserJson } from './types';
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
 
-function comment(id: number, extra: Partial<CommentJson> = {}): CommentJson {
+function comment(id: number, extra: Partial<CommentInput> = {}): CommentInput {
   return {
     id: String(id),
     content: `Comment ${id}`,
@@ -27,13 +27,13 @@ function comment(id: number, extra: Partial<CommentJson> = {}): CommentJson {
 }
 
 const people: MentionUserJson[] = [
-  { id: '301', login: 'ana', name: 'Ana Lima', avatar_url: null },
-  { id: '302', login: 'anton', name: 'Anton', avatar_url: null },
+  { id: '301', login: 'ana', name: 'Ana Lima', avatar_url: '' },
+  { id: '302', login: 'anton', name: 'Anton', avatar_url: '' },
 ];
 
 interface Backend {
   /** Comments the server holds, newest first. */
-  comments?: CommentJson[];
+  comments?: CommentInput[];
   /** What POST answers: the created comment (default), nothing, or an error status. */
   post?: 'comment' | 'empty' | { status: number; body: Record<string, string> };
   postDelay?: number;

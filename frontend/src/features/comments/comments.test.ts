@@ -6,14 +6,14 @@ import { insertMention, mentionAt } from './comment-composer';
 import { splitMentions } from './comment-text';
 import { toDisplayComment } from './transform';
 import { ApiError, NetworkError } from '../../lib/http';
-import type { CommentJson, MentionJson } from './types';
+import type { CommentInput, Mention } from './types';
 
-const ana: MentionJson = { user_id: '7', login: 'ana', name: 'Ana', avatar_url: null };
-const ben: MentionJson = { user_id: '8', login: 'ben_b', name: 'Ben', avatar_url: null };
+const ana: Mention = { user_id: '7', login: 'ana', name: 'Ana', avatar_url: null };
+const ben: Mention = { user_id: '8', login: 'ben_b', name: 'Ben', avatar_url: null };
 
 describe('toDisplayComment', () => {
   it('reads the flat author_* fields', () => {
-    const json: CommentJson = {
+    const json: CommentInput = {
       id: '1',
       content: '  hello  ',
       created_at: '2026-11-23T13:05:00Z',
@@ -38,7 +38,7 @@ describe('toDisplayComment', () => {
   });
 
   it('reads the nested user and `text` when the flat fields are missing', () => {
-    const json: CommentJson = {
+    const json: CommentInput = {
       id: '2',
       text: 'from text',
       created_at: '2026-11-23T13:05:00Z',
@@ -56,7 +56,7 @@ describe('toDisplayComment', () => {
   });
 
   it('drops a comment without an id', () => {
-    expect(toDisplayComment({ created_at: '' } as unknown as CommentJson)).toBeNull();
+    expect(toDisplayComment({ created_at: '' })).toBeNull();
   });
 });
 

@@ -3,7 +3,8 @@
  * server sends the author twice, flat (`author_*`) and nested (`user`); either one is enough, so
  * a comment missing one of them still shows its author.
  */
-import type { CommentJson, DisplayComment, MentionJson } from './types';
+import type { Lenient } from '../../lib/lenient';
+import type { CommentInput, DisplayComment, Mention, MentionJson } from './types';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
@@ -13,16 +14,16 @@ function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-function toMention(json: unknown): MentionJson | null {
+function toMention(json: unknown): Mention | null {
   if (typeof json !== 'object' || json === null) return null;
-  const m = json as Partial<MentionJson>;
+  const m = json as Lenient<MentionJson>;
   const login = text(m.login);
   if (m.user_id === undefined || m.user_id === null || !login) return null;
   return { user_id: String(m.user_id), login, name: text(m.name), avatar_url: nonEmpty(m.avatar_url) };
 }
 
 /** A comment as the list shows it, or null when it has no id to key it by. */
-export function toDisplayComment(json: CommentJson): DisplayComment | null {
+export function toDisplayComment(json: CommentInput): DisplayComment | null {
   if (typeof json !== 'object' || json === null || json.id === undefined || json.id === null) return null;
   const user = typeof json.user === 'object' && json.user !== null ? json.user : null;
   const login = text(json.author_login) || text(user?.login);
@@ -38,11 +39,11 @@ export function toDisplayComment(json: CommentJson): DisplayComment | null {
     authorAvatarUrl: nonEmpty(json.author_avatar_url) ?? nonEmpty(user?.avatar_url),
     authorRole: nonEmpty(json.author_role) ?? nonEmpty(user?.role),
     mentions: Array.isArray(json.mentions)
-      ? json.mentions.map(toMention).filter((m): m is MentionJson => m !== null)
+      ? json.mentions.map(toMention).filter((m): m is Mention => m !== null)
       : [],
   };
 }
 
-export function toDisplayComments(list: readonly CommentJson[]): DisplayComment[] {
+export function toDisplayComments(list: readonly CommentInput[]): DisplayComment[] {
   return list.map(toDisplayComment).filter((c): c is DisplayComment => c !== null);
 }

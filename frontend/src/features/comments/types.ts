@@ -1,36 +1,21 @@
 /**
- * Wire types of comments and mentions (spec §3 Comment; docs/posts.md) and the comment the list
- * shows. Wire data is turned into display data once, in transform.ts.
+ * Wire types of comments and mentions (spec §3 Comment; docs/posts.md), generated from the
+ * server's OpenAPI document (lib/api-schema.ts), and the comment the list shows. Wire data is
+ * turned into display data once, in transform.ts.
  */
+import type { components } from '../../lib/api-schema';
+import type { Lenient } from '../../lib/lenient';
 
-export interface MentionJson {
-  user_id: string;
-  login: string;
-  name: string;
-  avatar_url: string | null;
-}
+export type CommentJson = components['schemas']['CommentJson'];
+export type MentionJson = components['schemas']['MentionJson'];
+/** GET /posts/users/search (the mention picker): a person card without the tag. */
+export type MentionUserJson = components['schemas']['UserJson'];
 
-export interface CommentJson {
-  id: string;
-  content?: string | null;
-  text?: string | null;
-  created_at: string;
-  user?: { id: string; name: string | null; login: string | null; avatar_url: string | null; role: string | null };
-  author_id?: string;
-  author_name?: string | null;
-  author_login?: string | null;
-  author_avatar_url?: string | null;
-  author_role?: string | null;
-  mentions?: MentionJson[] | null;
-}
-
-/** GET /posts/users/search (the mention picker). */
-export interface MentionUserJson {
-  id: string;
-  login: string;
-  name: string;
-  avatar_url: string | null;
-}
+/**
+ * A comment as transform.ts reads it (spec §3 Comment): any field may be missing or null, the
+ * author flat (`author_*`) or nested (`user`), the body under `content` or `text`.
+ */
+export type CommentInput = Lenient<CommentJson> & { text?: string | null };
 
 // ---------------------------------------------------------------------------------------------
 // Displayed model
@@ -44,5 +29,8 @@ export interface DisplayComment {
   authorLogin: string;
   authorAvatarUrl: string | null;
   authorRole: string | null;
-  mentions: MentionJson[];
+  mentions: Mention[];
 }
+
+/** A mention as a comment shows it: the wire's, with a missing or empty avatar as null. */
+export type Mention = Omit<MentionJson, 'avatar_url'> & { avatar_url: string | null };

@@ -2,6 +2,7 @@
  * The four create calls (spec §7 Posts, docs/posts.md): the wire bodies, with the spec's field
  * names, sent through uploadPost for real progress.
  */
+import type { components } from '../../lib/api-schema';
 import { uploadPost } from './upload';
 import {
   AUDIO_MESSAGES,
@@ -68,13 +69,13 @@ export function createMediaPost(files: readonly File[], caption: string, options
   return uploadPost({ path: '/posts/media', body: { form }, failureMessage: MEDIA_MESSAGES.failed, ...options });
 }
 
-/** The JSON body of POST /posts/lyrics (spec §3 Lyrics post, plus the optional caption). */
-export interface LyricsPostJson {
-  songTitle: string;
-  artistName: string;
+/**
+ * The JSON body of POST /posts/lyrics (spec §3 Lyrics post, plus the optional caption): the
+ * generated type, whose parts the server's document leaves as any object; ours say their kind.
+ */
+export type LyricsPostJson = components['schemas']['LyricsPostJson'] & {
   parts: Array<{ type: PartType; lyrics: string }>;
-  caption: string;
-}
+};
 
 export function createLyricsPost(body: LyricsPostJson, options: SendOptions = {}) {
   return uploadPost({ path: '/posts/lyrics', body: { json: body }, failureMessage: LYRICS_MESSAGES.failed, ...options });

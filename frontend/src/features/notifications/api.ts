@@ -8,34 +8,18 @@
  */
 import { useEffect, useState } from 'react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { API_URL } from '../../lib/config';
 import { apiUrl, request } from '../../lib/http';
 import { sessionQueries } from '../../lib/session';
 
-export type NotificationType = 'mention' | 'comment' | 'listening' | 'other';
-
-/** One row of GET /notifications, newest first. */
-export interface NotificationJson {
-  id: string;
-  type: NotificationType;
-  sender_id: string;
-  /** The sender's login. */
-  username: string;
-  sender_name: string;
-  avatar_url: string | null;
-  /** The action text: 'commented on your post: “nice riff”', 'started listening to you'. */
-  message: string;
-  /** RFC 3339. */
-  timestamp: string;
-  read: boolean;
-  /** The post a mention, comment or like is about. */
-  post_id: string | null;
-}
-
+/**
+ * One row of GET /notifications, newest first; `type` is mention, comment, listening or other (a
+ * like). Generated from the server's OpenAPI document, as the unread count is.
+ */
+export type NotificationJson = components['schemas']['NotificationJson'];
 /** GET /notifications/unread-count, and the data of the stream's `unread` events. */
-export interface UnreadJson {
-  unread: number;
-}
+export type UnreadJson = components['schemas']['UnreadJson'];
 
 // ---------------------------------------------------------------------------------------------
 // Calls

@@ -10,7 +10,7 @@ export function notificationRow(id: string, overrides: Partial<NotificationJson>
     sender_id: `u-${id}`,
     username: `user_${id}`,
     sender_name: `User ${id}`,
-    avatar_url: null,
+    avatar_url: '',
     message: 'started listening to you',
     timestamp: new Date(Date.now() - 3 * 86_400_000).toISOString(),
     read: false,

@@ -18,9 +18,9 @@ import {
   type PostPages,
 } from './api';
 import { toDisplayPost } from './transform';
-import type { DisplayPost, PostJson } from './types';
+import type { DisplayPost, PostInput } from './types';
 
-function postJson(id: string, overrides: Partial<PostJson> = {}): PostJson {
+function postJson(id: string, overrides: Partial<PostInput> = {}): PostInput {
   return {
     id,
     type: 'lyrics',
@@ -43,7 +43,7 @@ function wrapper(client: QueryClient) {
 }
 
 /** A feed answering pages by `before`, recording every address asked. */
-function feedBackend(path: string, pages: Record<string, PostJson[]>) {
+function feedBackend(path: string, pages: Record<string, PostInput[]>) {
   const asked: string[] = [];
   server.use(
     http.get(api(path), ({ request }) => {
@@ -197,9 +197,9 @@ describe('like state', () => {
 });
 
 /** A cache holding post 7 in two feeds (on the second page of one) and in its detail. */
-function seeded(post: Partial<PostJson> = {}) {
+function seeded(post: Partial<PostInput> = {}) {
   const client = testQueryClient();
-  const shown = (json: PostJson) => toDisplayPost(json) as DisplayPost;
+  const shown = (json: PostInput) => toDisplayPost(json) as DisplayPost;
   const seven = shown(postJson('7', post));
   const page = (list: DisplayPost[]): PostPage => ({ posts: list, received: list.length, lastId: list.at(-1)?.id ?? null });
   const pages = (...list: PostPage[]): PostPages => ({ pages: list, pageParams: list.map(() => null) });

@@ -20,7 +20,7 @@ import { ApiError, SESSION_EXPIRED_MESSAGE, request } from '../../lib/http';
 import { patchPagedItems } from '../../lib/paged-items';
 import { useViewer } from '../../lib/session';
 import { toDisplayPosts, toDisplayPost } from './transform';
-import type { DisplayPost, LikeJson, PostJson } from './types';
+import type { DisplayPost, LikeInput, PostInput } from './types';
 
 /** Feed and profile post pages hold 10 posts (spec §9). */
 export const POSTS_PAGE_SIZE = 10;
@@ -80,7 +80,7 @@ const enc = encodeURIComponent;
 export async function fetchPostPage(path: string, before: string | null, signal?: AbortSignal): Promise<PostPage> {
   const params = new URLSearchParams({ limit: String(POSTS_PAGE_SIZE) });
   if (before) params.set('before', before);
-  const answer = await request<PostJson[] | null>(`${path}?${params.toString()}`, { signal });
+  const answer = await request<PostInput[] | null>(`${path}?${params.toString()}`, { signal });
   const list = Array.isArray(answer) ? answer : [];
   const last = list.at(-1);
   return { posts: toDisplayPosts(list), received: list.length, lastId: last ? String(last.id) : null };
@@ -88,14 +88,14 @@ export async function fetchPostPage(path: string, before: string | null, signal?
 
 /** One post; a post of a type that cannot be shown fails in spec §8's words. */
 export async function fetchPost(postId: string, signal?: AbortSignal): Promise<DisplayPost> {
-  const json = await request<PostJson>(`/posts/${enc(postId)}`, { signal });
+  const json = await request<PostInput>(`/posts/${enc(postId)}`, { signal });
   const post = toDisplayPost(json);
   if (!post) throw new Error(POST_MESSAGES.transformFailed(String(json?.type ?? 'unknown')));
   return post;
 }
 
-export function likePost(postId: string): Promise<LikeJson | undefined> {
-  return request<LikeJson | undefined>(`/posts/${enc(postId)}/like`, { method: 'POST' });
+export function likePost(postId: string): Promise<LikeInput | undefined> {
+  return request<LikeInput | undefined>(`/posts/${enc(postId)}/like`, { method: 'POST' });
 }
 
 export function deletePost(postId: string): Promise<void> {
@@ -241,7 +241,7 @@ export function toggledLike(state: { user_liked: boolean; likes_count: number })
 }
 
 /** The server's word after a like: `liked`, or `user_liked`, with `likes_count` when it sent one. */
-export function likeAnswer(answer: LikeJson | undefined, optimistic: { user_liked: boolean; likes_count: number }): PostPatch {
+export function likeAnswer(answer: LikeInput | undefined, optimistic: { user_liked: boolean; likes_count: number }): PostPatch {
   const liked = typeof answer?.liked === 'boolean' ? answer.liked : answer?.user_liked;
   const count = answer?.likes_count;
   return {
@@ -257,7 +257,7 @@ export function likeAnswer(answer: LikeJson | undefined, optimistic: { user_like
  */
 export function useLikePost(postId: string) {
   const queryClient = useQueryClient();
-  return useMutation<LikeJson | undefined, Error, LikeVariables, LikeContext>({
+  return useMutation<LikeInput | undefined, Error, LikeVariables, LikeContext>({
     mutationKey: likeMutationKey(postId),
     mutationFn: (variables) => likePost(variables.postId),
     onMutate: async (variables) => {

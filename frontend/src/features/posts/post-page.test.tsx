@@ -7,7 +7,7 @@ import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { PostPage, lyricsSections } from './post-page';
-import type { PostJson } from './types';
+import type { PostInput } from './types';
 
 // Scores are drawn by OpenSheetMusicDisplay, which cannot lay out music in jsdom; the stand-in
 // only shows that the page hands each file to ScoreView (its own tests cover the rest).
@@ -26,7 +26,7 @@ vi.mock('opensheetmusicdisplay', () => ({
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
 
-function post(extra: Partial<PostJson>): PostJson {
+function post(extra: Partial<PostInput>): PostInput {
   return {
     id: '42',
     type: 'lyrics',
@@ -55,7 +55,7 @@ const lyricsPost = post({
 
 const XML = '<?xml version="1.0"?><score-partwise version="4.0"><part-list/></score-partwise>';
 
-function backend(answer: PostJson | { status: number }, comments: unknown[] = []) {
+function backend(answer: PostInput | { status: number }, comments: unknown[] = []) {
   const calls = { post: 0 };
   server.use(
     http.get(api('/posts/:id'), () => {

@@ -4,7 +4,9 @@
  * load.
  */
 import { useMutation } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { ApiError, NetworkError, SESSION_EXPIRED_MESSAGE, request } from '../../lib/http';
+import type { Lenient } from '../../lib/lenient';
 
 export const REPORT_REASONS = ['Spam', 'Harassment', 'Hate speech', 'Other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
@@ -23,13 +25,12 @@ export const REPORT_WORDS = {
   networkFailed: 'Failed to submit report. Please try again.',
 } as const;
 
-/** POST /reports/post */
-export interface ReportBody {
-  post_id: string;
+/** POST /reports/post: the generated ReportJson, with one of the four reasons and the text of Other. */
+export type ReportBody = components['schemas']['ReportJson'] & {
   reason: ReportReason;
   /** The trimmed text for Other; null for the rest. */
   description: string | null;
-}
+};
 
 /**
  * What is sent for a choice (spec §5): the reason, with the trimmed text as description for
@@ -56,7 +57,7 @@ export function reportErrorMessage(error: unknown): string {
 export function useReportPost() {
   return useMutation({
     mutationFn: (body: ReportBody) =>
-      request<{ message?: string } | undefined>('/reports/post', { method: 'POST', json: body, sessionScoped: true }),
+      request<Lenient<components['schemas']['Message']> | undefined>('/reports/post', { method: 'POST', json: body, sessionScoped: true }),
     onError: (error) => console.error('Report failed', error),
   });
 }

@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { decodePeaks, isLiked, toDisplayPost, toDisplayPosts } from './transform';
-import type { PostJson } from './types';
+import type { PostInput } from './types';
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
 
-function post(overrides: Partial<PostJson> = {}): PostJson {
+function post(overrides: Partial<PostInput> = {}): PostInput {
   return {
     id: '7262519084019457',
     type: 'lyrics',

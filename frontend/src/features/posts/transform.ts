@@ -1,22 +1,16 @@
 /**
  * Wire posts (types.ts, docs/posts.md) turned once into what the screens show (spec §3
  * "Displayed post model"). A post of an unsupported type or without its payload is dropped
- * (null), as spec §3 says feeds do.
+ * (null), as spec §3 says feeds do. The input is `PostInput`, the generated `PostJson` read
+ * leniently: every payload below is a part of it.
  */
 import { formatDuration } from '../../lib/format';
-import type {
-  AudioItem,
-  AudioItemJson,
-  DisplayPost,
-  LyricsContent,
-  LyricsJson,
-  LyricsPartJson,
-  MediaItem,
-  MediaItemJson,
-  MusicXmlItem,
-  MusicXmlItemJson,
-  PostJson,
-} from './types';
+import type { AudioItem, DisplayPost, LyricsContent, LyricsPartJson, MediaItem, MusicXmlItem, PostInput } from './types';
+
+type MediaInput = NonNullable<PostInput['media']>[number];
+type AudioInput = NonNullable<PostInput['audio']>[number];
+type ScoreInput = NonNullable<PostInput['musicxml']>[number];
+type LyricsInput = PostInput['lyrics'];
 
 /** Spec §3 defaults. */
 export const POST_DEFAULTS = {
@@ -67,7 +61,7 @@ function size(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
 }
 
-function toMediaItem(json: MediaItemJson): MediaItem | null {
+function toMediaItem(json: MediaInput): MediaItem | null {
   const src = url(json?.file_url);
   if (!src) return null;
   return {
@@ -82,7 +76,7 @@ function toMediaItem(json: MediaItemJson): MediaItem | null {
   };
 }
 
-function toAudioItem(json: AudioItemJson): AudioItem | null {
+function toAudioItem(json: AudioInput): AudioItem | null {
   const fileUrl = url(json?.file_url);
   if (!fileUrl) return null;
   const seconds = typeof json.duration_seconds === 'number' && Number.isFinite(json.duration_seconds) ? json.duration_seconds : null;
@@ -97,7 +91,7 @@ function toAudioItem(json: AudioItemJson): AudioItem | null {
   };
 }
 
-function toMusicXmlItem(json: MusicXmlItemJson): MusicXmlItem | null {
+function toMusicXmlItem(json: ScoreInput): MusicXmlItem | null {
   const fileUrl = url(json?.file_url);
   if (!fileUrl) return null;
   return {
@@ -126,7 +120,7 @@ function joinParts(parts: LyricsPartJson[]): string {
     .join('\n\n');
 }
 
-function toLyrics(json: LyricsJson | null | undefined): LyricsContent | null {
+function toLyrics(json: LyricsInput): LyricsContent | null {
   if (typeof json !== 'object' || json === null) return null;
   const parts = toParts(json.parts);
   return {
@@ -148,7 +142,7 @@ function items<J, T>(list: J[] | null | undefined, map: (item: J) => T | null): 
  * A wire post as the screens show it, or null when it cannot be shown: an unsupported type, a
  * missing payload, or a list payload with nothing playable or viewable in it.
  */
-export function toDisplayPost(json: PostJson): DisplayPost | null {
+export function toDisplayPost(json: PostInput): DisplayPost | null {
   if (typeof json !== 'object' || json === null || json.id === undefined || json.id === null) return null;
   const user = typeof json.user === 'object' && json.user !== null ? json.user : null;
   const login = text(user?.login);
@@ -189,6 +183,6 @@ export function toDisplayPost(json: PostJson): DisplayPost | null {
 }
 
 /** The showable posts of a page (spec §3: the rest are dropped from feeds). */
-export function toDisplayPosts(list: readonly PostJson[]): DisplayPost[] {
+export function toDisplayPosts(list: readonly PostInput[]): DisplayPost[] {
   return list.map(toDisplayPost).filter((post): post is DisplayPost => post !== null);
 }

@@ -1,8 +1,10 @@
 /**
- * Wire types of the posts area (spec §3 Post; docs/posts.md) and the displayed models
- * the screens show (spec §3 "Displayed post model"). Wire data is turned into display data once,
- * in transform.ts.
+ * Wire types of the posts area (spec §3 Post; docs/posts.md), generated from the server's OpenAPI
+ * document (lib/api-schema.ts), and the displayed models the screens show (spec §3 "Displayed
+ * post model"). Wire data is turned into display data once, in transform.ts.
  */
+import type { components } from '../../lib/api-schema';
+import type { Lenient } from '../../lib/lenient';
 import type { AudioItem } from '../player';
 
 /** An audio post's track: the player's to show and play (features/player). */
@@ -10,79 +12,20 @@ export type { AudioItem };
 
 export type PostType = 'media' | 'audio' | 'musicxml' | 'lyrics';
 
-export interface PostUserJson {
-  id: string;
-  login: string | null;
-  name: string | null;
-  tag_id: string | null;
-  role?: string | null;
-  avatar_url: string | null;
-}
-
-export interface MediaItemJson {
-  id: string;
-  file_url: string;
-  /** 'image' or 'video'; anything else is treated as video (spec §3). */
-  file_type: string;
-  width?: number | null;
-  height?: number | null;
-  poster_url?: string | null;
-  /** A JPEG about 640 px wide for feeds; the original is `file_url`. */
-  display_url?: string | null;
-}
-
-export interface AudioItemJson {
-  title: string | null;
-  artist: string | null;
-  cover_url: string | null;
-  /** m:ss */
-  duration: string | null;
-  duration_seconds?: number | null;
-  file_url: string;
-  /** base64 of signed 8-bit min,max pairs, one pair per bin; full scale ±127. */
-  peaks?: string | null;
-}
-
-export interface MusicXmlItemJson {
-  title: string | null;
-  composer: string | null;
-  file_url: string;
-}
-
-export interface LyricsPartJson {
-  type: string;
-  lyrics: string;
-}
-
-export interface LyricsJson {
-  title: string | null;
-  artist: string | null;
-  lyrics_text: string | null;
-  parts?: LyricsPartJson[] | null;
-}
-
-export interface PostJson {
-  id: string;
-  type: string;
-  caption: string | null;
-  created_at: string;
-  likes_count: number;
-  comments_count: number;
-  /** true, 1, 'true' or '1' count as liked (spec §3). */
-  user_liked: boolean | number | string | null;
-  user: PostUserJson;
-  media?: MediaItemJson[] | null;
-  audio?: AudioItemJson[] | null;
-  musicxml?: MusicXmlItemJson[] | null;
-  lyrics?: LyricsJson | null;
-}
-
+/** A post as our server sends it; its payload is under the key named after its `type`. */
+export type PostJson = components['schemas']['PostJson'];
+export type LyricsPartJson = components['schemas']['LyricsPartJson'];
 /** POST /posts/{id}/like */
-export interface LikeJson {
-  liked?: boolean;
-  user_liked?: boolean;
-  likes_count?: number;
-}
+export type LikeJson = components['schemas']['LikeJson'];
+
+/**
+ * A post as transform.ts reads it (spec §3): any field may be missing or null (a post without
+ * its payload is dropped, an author without a name shows the login), `user_liked` may be true,
+ * 1, 'true' or '1', and a `type` other than the four is dropped.
+ */
+export type PostInput = Lenient<Omit<PostJson, 'user_liked'>> & { user_liked?: boolean | number | string | null };
+/** A like's answer as `likeAnswer` reads it: `liked` or `user_liked`, a count when sent. */
+export type LikeInput = Lenient<LikeJson>;
 
 // ---------------------------------------------------------------------------------------------
 // Displayed models (spec §3)

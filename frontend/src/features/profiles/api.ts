@@ -9,71 +9,36 @@
  * listen or a block here refreshes search results, and later the feeds, elsewhere.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type MutateOptions } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { ApiError, NetworkError, request } from '../../lib/http';
+import type { Lenient } from '../../lib/lenient';
 import { patchPagedItems } from '../../lib/paged-items';
 import { sessionQueries, useGoToSignIn, useSessionCheck, useViewer, type CurrentUser } from '../../lib/session';
 
 // ---------------------------------------------------------------------------------------------
-// Wire types (spec §3 User/profile, Tag, Stats; §7 Profiles)
+// Wire types (spec §3 User/profile, Stats; §7 Profiles), generated from the server's OpenAPI
+// document (lib/api-schema.ts)
 
-export interface TagJson {
-  id: string;
-  name: string;
-  color: string;
-}
-
-/** The counts as sent; `listenedTo` and `listened_to` carry the same number. */
-export interface StatsJson {
-  posts?: number | null;
-  listeners?: number | null;
-  listenedTo?: number | null;
-  listened_to?: number | null;
-}
+type Schemas = components['schemas'];
 
 /** GET /profile/me/profile and GET /profiles/{id}. */
-export interface ProfileJson {
-  id: string;
-  name: string | null;
-  login: string | null;
-  description?: string | null;
-  biography?: string | null;
-  avatar_url: string | null;
-  tag_id: string | null;
-  role?: string | null;
-  tag?: TagJson | null;
-  /** Only on one's own profile. */
-  email?: string | null;
-  stats?: StatsJson | null;
-}
-
+export type ProfileJson = Schemas['ProfileJson'];
+/** The counts as sent; `listenedTo` and `listened_to` carry the same number. */
+export type StatsJson = Schemas['StatsJson'];
 /** A person in a list: listened-to list, blocked list. */
-export interface UserCardJson {
-  id: string;
-  name: string;
-  login: string;
-  avatar_url: string | null;
-  tag_id: string | null;
-}
-
-export interface MessageJson {
-  message?: string;
-}
-
-export interface AvatarJson {
-  avatar_url: string | null;
-}
-
-export interface BlockStatusJson {
-  is_blocked: boolean;
-}
-
+export type UserCardJson = Schemas['UserJson'];
+export type MessageJson = Schemas['Message'];
+export type AvatarJson = Schemas['AvatarJson'];
+export type BlockStatusJson = Schemas['BlockStatus'];
 /** PATCH /profile/me: a left-out field stays; description or tag_id null clears it. */
-export interface ProfileUpdate {
-  name?: string;
-  login?: string;
-  description?: string | null;
-  tag_id?: string | null;
-}
+export type ProfileUpdate = Schemas['ProfilePatchJson'];
+
+/**
+ * A profile as `toProfile` reads it: any field may be missing or null (a blank name shows as
+ * 'Unknown User', a missing description as no biography, missing stats as zeros), and the
+ * listened-to count under either spelling (spec §3 Stats).
+ */
+export type ProfileInput = Lenient<ProfileJson>;
 
 // ---------------------------------------------------------------------------------------------
 // What the screens show
@@ -104,7 +69,7 @@ function count(value: number | null | undefined): number {
 }
 
 /** Reads either spelling of the listened-to count (spec §3 Stats). */
-export function toStats(json: StatsJson | null | undefined): Stats {
+export function toStats(json: Lenient<StatsJson> | null | undefined): Stats {
   if (!json) return EMPTY_STATS;
   return {
     posts: count(json.posts),
@@ -113,7 +78,7 @@ export function toStats(json: StatsJson | null | undefined): Stats {
   };
 }
 
-export function toProfile(json: ProfileJson): Profile {
+export function toProfile(json: ProfileInput): Profile {
   return {
     id: String(json.id),
     name: (json.name ?? '').trim(),
@@ -132,15 +97,15 @@ export function toProfile(json: ProfileJson): Profile {
 const enc = encodeURIComponent;
 
 export async function fetchOwnProfile(signal?: AbortSignal): Promise<Profile> {
-  return toProfile(await request<ProfileJson>('/profile/me/profile', { signal }));
+  return toProfile(await request<ProfileInput>('/profile/me/profile', { signal }));
 }
 
 export async function fetchProfile(userId: string, signal?: AbortSignal): Promise<Profile> {
-  return toProfile(await request<ProfileJson>(`/profiles/${enc(userId)}`, { signal }));
+  return toProfile(await request<ProfileInput>(`/profiles/${enc(userId)}`, { signal }));
 }
 
 export async function fetchStats(userId: string, signal?: AbortSignal): Promise<Stats> {
-  return toStats(await request<StatsJson>(`/profiles/${enc(userId)}/stats`, { signal }));
+  return toStats(await request<Lenient<StatsJson>>(`/profiles/${enc(userId)}/stats`, { signal }));
 }
 
 export function fetchListened(signal?: AbortSignal): Promise<UserCardJson[]> {
@@ -164,7 +129,7 @@ export async function fetchBlockStatus(userId: string, signal?: AbortSignal): Pr
 }
 
 export async function updateProfile(update: ProfileUpdate): Promise<Profile> {
-  return toProfile(await request<ProfileJson>('/profile/me', { method: 'PATCH', json: update }));
+  return toProfile(await request<ProfileInput>('/profile/me', { method: 'PATCH', json: update }));
 }
 
 export function uploadAvatar(file: File): Promise<AvatarJson> {
@@ -185,7 +150,7 @@ export class InvalidResponseError extends Error {
   }
 }
 
-export async function setBlocked(userId: string, block: boolean): Promise<MessageJson> {
+export async function setBlocked(userId: string, block: boolean): Promise<Lenient<MessageJson>> {
   const answer = await request<unknown>(`/profiles/blocks/${enc(userId)}`, { method: block ? 'POST' : 'DELETE' });
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
     throw new InvalidResponseError();

@@ -7,14 +7,14 @@ import { renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { defaultAvatar } from '../../components/avatar';
 import { clearTokens } from '../../lib/token-storage';
-import type { ProfileJson, ProfileUpdate } from './api';
+import type { ProfileInput, ProfileUpdate } from './api';
 import { OwnProfilePage } from './own-profile-page';
 
 const LISTENER = '146fb41a-2f3e-48c7-bef9-01de0279dfd7';
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
 const LEARNER = '5ee121a6-b467-4ead-b3f7-00e1ce6097d5';
 
-const adaProfile: ProfileJson = {
+const adaProfile: ProfileInput = {
   id: ADA.id,
   name: 'Ada Lovelace-Byron',
   login: 'ada',
@@ -44,7 +44,7 @@ function adaPost(id: string, title: string) {
 }
 
 /** A backend holding Ada's profile (and `posts`); PATCHes change it. Returns what was sent. */
-function backend(initial: ProfileJson = adaProfile, posts: unknown[] = []) {
+function backend(initial: ProfileInput = adaProfile, posts: unknown[] = []) {
   let profile = { ...initial };
   const sent: { patches: ProfileUpdate[]; profileGets: number; setAvatar: (url: string) => void } = {
     patches: [],
@@ -63,7 +63,7 @@ function backend(initial: ProfileJson = adaProfile, posts: unknown[] = []) {
       profile = {
         ...profile,
         ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.login !== undefined ? { login: patch.login.toLowerCase() } : {}),
+        ...(typeof patch.login === 'string' ? { login: patch.login.toLowerCase() } : {}),
         ...(patch.description !== undefined ? { description: patch.description, biography: patch.description } : {}),
         ...(patch.tag_id !== undefined ? { tag_id: patch.tag_id } : {}),
       };

@@ -116,7 +116,8 @@ function UserProfile({ userId }: { userId: string }) {
 
   const user: Profile = profile.data;
   const name = shownName(user.name) || USER_PROFILE_MESSAGES.unknownUser;
-  const card = { id: user.id, name: user.name, login: user.login, avatar_url: user.avatarUrl, tag_id: user.tagId };
+  // The card the listened list keeps; '' is no picture (Avatar shows the default one).
+  const card = { id: user.id, name: user.name, login: user.login, avatar_url: user.avatarUrl ?? '', tag_id: user.tagId };
   const who = whoIs(user);
 
   return (

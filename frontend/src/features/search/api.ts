@@ -1,20 +1,13 @@
 /** The user search (spec §2 Search, §5 Search, §7 GET /profiles/search) and its query factory. */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { components } from '../../lib/api-schema';
 import { request } from '../../lib/http';
 
 /** Typing waits this long before searching (spec §9). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-/** One person found. `active`: the signed-in searcher already listens to them. */
-export interface SearchHitJson {
-  id: string;
-  name: string;
-  login: string;
-  avatar_url: string | null;
-  tag_id: string | null;
-  email: string | null;
-  active: boolean;
-}
+/** One person found; `active`: the signed-in searcher already listens to them (generated type). */
+export type SearchHitJson = components['schemas']['SearchHitJson'];
 
 /** GET /profiles/search; an empty query is left out (the server then lists the newest people). */
 export function searchProfiles(query: string, signal?: AbortSignal): Promise<SearchHitJson[]> {

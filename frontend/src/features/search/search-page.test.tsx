@@ -12,7 +12,7 @@ const ben: SearchHitJson = {
   id: '200',
   name: 'Ben',
   login: 'ben',
-  avatar_url: null,
+  avatar_url: '',
   tag_id: null,
   email: null,
   active: false,

@@ -8,8 +8,8 @@ import { ADA, signedInAs } from '../../test/session';
 import type { UserCardJson } from '../profiles';
 import { BlockedUsersSection } from './blocked-users-section';
 
-const ben: UserCardJson = { id: '200', name: 'Ben', login: 'ben', avatar_url: null, tag_id: null };
-const cleo: UserCardJson = { id: '300', name: 'Cleo', login: 'cleo', avatar_url: null, tag_id: null };
+const ben: UserCardJson = { id: '200', name: 'Ben', login: 'ben', avatar_url: '', tag_id: null };
+const cleo: UserCardJson = { id: '300', name: 'Cleo', login: 'cleo', avatar_url: '', tag_id: null };
 
 function blocksServer(answer: () => Response | Promise<Response>) {
   const calls = { get: 0 };

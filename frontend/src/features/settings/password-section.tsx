@@ -35,7 +35,7 @@ function validate(values: Values): Partial<Record<Field, string>> {
 /** Where a refused change is shown: under a field, or above the form. */
 type Failure = { field: Field; text: string } | { field?: undefined; text: ReactNode };
 
-function describeFailure(error: Error, email: string | undefined): Failure {
+function describeFailure(error: Error, email: string | null | undefined): Failure {
   if (!(error instanceof ApiError)) return { text: PASSWORD_MESSAGES.network };
   const detail = error.serverMessage ?? '';
   if (error.status === 400 && /current password/i.test(detail)) return { field: 'current', text: detail };

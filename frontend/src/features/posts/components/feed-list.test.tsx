@@ -6,10 +6,10 @@ import { http, HttpResponse } from 'msw';
 import { api, server } from '../../../test/server';
 import { renderPage } from '../../../test/render';
 import { postQueries } from '../api';
-import type { PostJson } from '../types';
+import type { PostInput } from '../types';
 import { FeedList } from './feed-list';
 
-function postJson(id: string): PostJson {
+function postJson(id: string): PostInput {
   return {
     id,
     type: 'lyrics',

@@ -8,10 +8,10 @@ import { currentLocation, renderPage } from '../../../test/render';
 import { ADA, signedInAs } from '../../../test/session';
 import { getToken } from '../../../lib/token-storage';
 import { postQueries } from '../api';
-import type { PostJson } from '../types';
+import type { PostInput } from '../types';
 import { LikeButton, formatCount } from './like-button';
 
-function postJson(overrides: Partial<PostJson> = {}): PostJson {
+function postJson(overrides: Partial<PostInput> = {}): PostInput {
   return {
     id: '7',
     type: 'lyrics',
@@ -40,7 +40,7 @@ function Twin() {
   );
 }
 
-function renderTwin(post: PostJson = postJson()) {
+function renderTwin(post: PostInput = postJson()) {
   server.use(http.get(api('/posts/7'), () => HttpResponse.json(post)));
   renderPage(<Twin />, { route: '/post/7', path: '/post/:id' });
 }

@@ -8,7 +8,7 @@ import { currentLocation, renderPage } from '../../../test/render';
 import { ADA, signedInAs } from '../../../test/session';
 import { postQueries } from '../api';
 import { toDisplayPost } from '../transform';
-import type { AudioItem, DisplayPost, PostJson } from '../types';
+import type { AudioItem, DisplayPost, PostInput } from '../types';
 import { FeedList } from './feed-list';
 import { PostCard } from './post-card';
 
@@ -22,7 +22,7 @@ vi.mock('../../player', async (importOriginal) => ({
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
 
-function postJson(overrides: Partial<PostJson> = {}): PostJson {
+function postJson(overrides: Partial<PostInput> = {}): PostInput {
   return {
     id: '7',
     type: 'lyrics',
@@ -42,13 +42,13 @@ function postJson(overrides: Partial<PostJson> = {}): PostJson {
   };
 }
 
-function display(json: PostJson): DisplayPost {
+function display(json: PostInput): DisplayPost {
   const post = toDisplayPost(json);
   if (!post) throw new Error('fixture should be showable');
   return post;
 }
 
-function renderCard(json: PostJson = postJson()) {
+function renderCard(json: PostInput = postJson()) {
   return renderPage(<PostCard post={display(json)} />, { route: '/home', path: '/home' });
 }
 
@@ -147,7 +147,7 @@ describe('PostCard content', () => {
 });
 
 describe('PostCard media', () => {
-  const media = (items: NonNullable<PostJson['media']>) => postJson({ type: 'media', lyrics: undefined, media: items });
+  const media = (items: NonNullable<PostInput['media']>) => postJson({ type: 'media', lyrics: undefined, media: items });
   const image = (id: string) => ({
     id,
     file_url: `http://media.test/o/${id}.png`,

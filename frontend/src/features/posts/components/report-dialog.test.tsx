@@ -7,11 +7,11 @@ import { currentLocation, renderPage } from '../../../test/render';
 import { ADA, signedInAs } from '../../../test/session';
 import { getToken } from '../../../lib/token-storage';
 import { toDisplayPost } from '../transform';
-import type { DisplayPost, PostJson } from '../types';
+import type { DisplayPost, PostInput } from '../types';
 import { PostCard } from './post-card';
 import { PostHeader } from './post-header';
 
-function post(overrides: Partial<PostJson> = {}): DisplayPost {
+function post(overrides: Partial<PostInput> = {}): DisplayPost {
   const shown = toDisplayPost({
     id: '7',
     type: 'lyrics',
