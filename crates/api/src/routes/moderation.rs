@@ -139,7 +139,8 @@ fn complaint_json(state: &AppState, c: Complaint) -> ComplaintJson {
 
 #[derive(Deserialize, IntoParams)]
 pub struct ComplaintsQuery {
-    /// all (default: pending first, then the latest resolved), pending or resolved.
+    /// pending (the default: the spec's client treats the list as a to-do list), resolved, or
+    /// all (pending first, then the latest resolved).
     status: Option<String>,
     /// 1 to 200 (default 100).
     limit: Option<i64>,
@@ -154,8 +155,8 @@ pub async fn complaints(
     q: web::Query<ComplaintsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let filter = match q.status.as_deref() {
-        None | Some("all") => ComplaintFilter::All,
-        Some("pending") => ComplaintFilter::Pending,
+        Some("all") => ComplaintFilter::All,
+        None | Some("pending") => ComplaintFilter::Pending,
         Some("resolved") => ComplaintFilter::Resolved,
         Some(_) => return Err(ApiError::invalid("status must be all, pending or resolved")),
     };

@@ -386,6 +386,22 @@ async fn google_sign_in_links_an_account_with_the_same_verified_address(db: Test
     provider.stop().await;
 }
 
+/// Google proves the address of an account that was only signed up: the account takes the
+/// Google profile's name, and every pending sign-up (an attacker's among them) goes.
+async fn google_sign_in_proves_an_unverified_address_and_ends_its_pending_sign_ups(db: TestDb) {
+    let (provider, app) = app_with_google(db, "sub-ada", "ada@example.com", "Ada G").await;
+    assert_eq!(app.sign_up("Mallory", "ada@example.com", "Attacker#Pass7").await.status, StatusCode::OK);
+    let attacker_link = app.verification_link("ada@example.com");
+    let start = app.client.get(format!("{}/auth/login", app.url)).send().await.unwrap();
+    let done = through_provider(&app, &start, "approve").await;
+    let token = location(&done).split("token=").nth(1).unwrap().to_owned();
+    assert_eq!(app.get("/authorization/me", Some(&token)).await.body["name"], "Ada G");
+    let late = app.client.get(&attacker_link).send().await.unwrap();
+    assert!(location(&late).contains("verified=false"), "{}", location(&late));
+    assert_eq!(app.log_in("ada@example.com", "Attacker#Pass7").await.status, StatusCode::UNAUTHORIZED);
+    provider.stop().await;
+}
+
 /// Login CSRF: an attacker starts a sign-in with their own Google account and has the victim's
 /// browser open the callback link; without the state cookie of the browser that started it,
 /// no token is handed out. A token goes only to a sign-in page of ours.
@@ -465,6 +481,7 @@ test_support::both_backends!(
     google_sign_in_says_clearly_when_it_is_not_set_up,
     google_sign_in_end_to_end_against_a_test_provider,
     google_sign_in_links_an_account_with_the_same_verified_address,
+    google_sign_in_proves_an_unverified_address_and_ends_its_pending_sign_ups,
     google_sign_in_finishes_only_in_the_browser_that_started_it,
     the_web_app_is_served_with_history_fallback,
     cors_allows_credentials_only_for_configured_origins,
