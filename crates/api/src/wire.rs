@@ -21,14 +21,14 @@ pub struct UserJson {
     pub avatar_url: String,
     /// The role tag; absent only from the mention picker's answer (spec §3 Mention search result).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = TagJson)]
-    pub tag: Option<TagJson>,
+    #[schema(value_type = CardTagJson)]
+    pub tag: Option<CardTagJson>,
 }
 
 /// A person's role tag under both names clients read (spec §3, §7). Both are present in every
 /// person card but the mention picker's.
 #[derive(Serialize, ToSchema)]
-pub struct TagJson {
+pub struct CardTagJson {
     /// The tag's id, null for none.
     #[schema(required = false)]
     pub tag_id: Option<String>,
@@ -40,7 +40,7 @@ pub struct TagJson {
 impl UserJson {
     /// The whole card.
     pub fn new(state: &AppState, u: UserCard) -> UserJson {
-        let tag = TagJson { role: u.tag_id.clone(), tag_id: u.tag_id.clone() };
+        let tag = CardTagJson { role: u.tag_id.clone(), tag_id: u.tag_id.clone() };
         UserJson { tag: Some(tag), ..UserJson::without_tag(state, u) }
     }
 

@@ -917,6 +917,16 @@ export interface components {
             posts_data: number;
             posts_title: string;
         };
+        /**
+         * @description A person's role tag under both names clients read (spec §3, §7). Both are present in every
+         *     person card but the mention picker's.
+         */
+        CardTagJson: {
+            /** @description The tag's id again. */
+            role?: string | null;
+            /** @description The tag's id, null for none. */
+            tag_id?: string | null;
+        };
         ChangePasswordRequest: {
             current_password: string;
             new_password: string;
@@ -1004,6 +1014,10 @@ export interface components {
             parts: components["schemas"]["LyricsPartJson"][];
             title: string;
         };
+        LyricsPartIn: {
+            lyrics?: string | null;
+            type?: string | null;
+        };
         LyricsPartJson: {
             lyrics: string;
             type: string;
@@ -1012,7 +1026,7 @@ export interface components {
         LyricsPostJson: {
             artistName?: string | null;
             caption?: string | null;
-            parts?: Record<string, unknown>[];
+            parts?: components["schemas"]["LyricsPartIn"][];
             songTitle?: string | null;
         };
         /** @description The signed-in user, as `GET /authorization/me` answers. */
@@ -1192,15 +1206,10 @@ export interface components {
             /** Format: int64 */
             posts: number;
         };
-        /**
-         * @description A person's role tag under both names clients read (spec §3, §7). Both are present in every
-         *     person card but the mention picker's.
-         */
         TagJson: {
-            /** @description The tag's id again. */
-            role?: string | null;
-            /** @description The tag's id, null for none. */
-            tag_id?: string | null;
+            color: string;
+            id: string;
+            name: string;
         };
         TokenResponse: {
             access_token: string;
@@ -1214,7 +1223,7 @@ export interface components {
             unread: number;
         };
         /** @description A person, as every answer shows them. */
-        UserJson: components["schemas"]["TagJson"] & {
+        UserJson: components["schemas"]["CardTagJson"] & {
             /** @description Never null: a person without an avatar gets the default picture's address. */
             avatar_url: string;
             id: string;
@@ -1357,7 +1366,10 @@ export interface operations {
             query?: {
                 /** @description 1 to 200 (default 100). */
                 limit?: number | null;
-                /** @description all (default: pending first, then the latest resolved), pending or resolved. */
+                /**
+                 * @description pending (the default: the spec's client treats the list as a to-do list), resolved, or
+                 *     all (pending first, then the latest resolved).
+                 */
                 status?: string | null;
             };
             header?: never;

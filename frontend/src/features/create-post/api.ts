@@ -71,7 +71,8 @@ export function createMediaPost(files: readonly File[], caption: string, options
 
 /**
  * The JSON body of POST /posts/lyrics (spec §3 Lyrics post, plus the optional caption): the
- * generated type, whose parts the server's document leaves as any object; ours say their kind.
+ * generated type, with the part types this app offers (the server reads any and refuses
+ * unknown ones).
  */
 export type LyricsPostJson = components['schemas']['LyricsPostJson'] & {
   parts: Array<{ type: PartType; lyrics: string }>;

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
-import type { ProfileInput, ProfileJson } from './api';
+import type { ProfileInput } from './api';
 import { UserProfilePage } from './user-profile-page';
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
@@ -19,9 +19,7 @@ const ben: ProfileInput = {
   avatar_url: null,
   tag_id: MUSICIAN,
   role: 'Musician',
-  // What the server sends; its OpenAPI document describes `tag` with the person cards' TagJson
-  // (two schemas of that name), which the app does not read.
-  tag: { id: MUSICIAN, name: 'Musician', color: '#6D01D0' } as unknown as ProfileJson['tag'],
+  tag: { id: MUSICIAN, name: 'Musician', color: '#6D01D0' },
   stats: { posts: 3, listeners: 5, listenedTo: 7, listened_to: 7 },
 };
 

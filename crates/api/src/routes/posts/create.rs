@@ -210,7 +210,6 @@ pub struct LyricsPostJson {
     #[serde(default)]
     artist_name: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
     parts: Vec<LyricsPartIn>,
     #[serde(default)]
     caption: Option<String>,
