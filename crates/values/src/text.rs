@@ -73,8 +73,27 @@ fn invisible(c: char) -> bool {
     )
 }
 
+/// A pictograph of an emoji sequence (a zero-width joiner between two of them makes one emoji:
+/// 👩‍💻, 🏳️‍🌈), or what may follow one within it (variation selector 16, skin tones).
+fn emoji_part(c: char) -> bool {
+    matches!(c, '\u{2600}'..='\u{27BF}' | '\u{1F000}'..='\u{1FAFF}' | '\u{FE0F}' | '\u{2B50}' | '\u{2B55}')
+}
+
+/// Whether `name` holds an invisible or text-direction character, a zero-width joiner inside an
+/// emoji sequence excepted.
+fn has_invisible(name: &str) -> bool {
+    let chars: Vec<char> = name.chars().collect();
+    chars.iter().enumerate().any(|(i, c)| {
+        invisible(*c)
+            && !(*c == '\u{200D}'
+                && i > 0
+                && chars.get(i - 1).copied().is_some_and(emoji_part)
+                && chars.get(i + 1).copied().is_some_and(emoji_part))
+    })
+}
+
 /// A display name: trimmed, 1 to 15 characters, no control characters (NUL included), no
-/// invisible or text-direction characters.
+/// invisible or text-direction characters (but for the joiner inside an emoji).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name(String);
 
@@ -90,7 +109,7 @@ impl Name {
         if name.chars().any(char::is_control) {
             return Err(InvalidValue::NameControlCharacters);
         }
-        if name.chars().any(invisible) {
+        if has_invisible(name) {
             return Err(InvalidValue::NameInvisibleCharacters);
         }
         Ok(Name(name.to_owned()))
@@ -397,6 +416,9 @@ mod tests {
         }
         assert_eq!(detail(Name::parse("\u{200B}")), "Name cannot contain invisible or text-direction characters");
         assert!(Name::parse("Zoë ♪ 音楽 🎸").is_ok(), "letters and symbols of any script pass");
+        assert!(Name::parse("Ada 👩\u{200D}💻").is_ok(), "a joiner inside an emoji passes");
+        assert!(Name::parse("🏳\u{FE0F}\u{200D}🌈 Ray").is_ok(), "after a variation selector too");
+        assert!(Name::parse("👩\u{200D}da").is_err(), "but not between an emoji and a letter");
         assert_eq!(Name::fitted("\u{202E}Gina\u{200B}").map(Name::into_inner).as_deref(), Some("Gina"));
     }
 
