@@ -26,9 +26,9 @@ pub enum AuthError {
     NotVerified,
     #[error("Not authenticated")]
     Unauthenticated,
-    #[error("Too many attempts. Please try again in {}.", crate::throttle::human_wait(*.0))]
+    #[error("Too many attempts. Please try again in {}.", db::throttle::human_wait(*.0))]
     Throttled(Duration),
-    #[error("Please wait {} before requesting another email.", crate::throttle::clock_wait(*.0))]
+    #[error("Please wait {} before requesting another email.", db::throttle::clock_wait(*.0))]
     ResendCooldown(Duration),
     #[error("This verification link is invalid or has expired.")]
     BadVerificationLink,
@@ -77,6 +77,16 @@ fn join(items: &[&str]) -> String {
 impl From<db::diesel::result::Error> for AuthError {
     fn from(e: db::diesel::result::Error) -> Self {
         AuthError::Db(e.into())
+    }
+}
+
+/// A full window is a throttled attempt, in sign-in's words.
+impl From<db::throttle::Throttled> for AuthError {
+    fn from(e: db::throttle::Throttled) -> Self {
+        match e {
+            db::throttle::Throttled::Full(wait) => AuthError::Throttled(wait),
+            db::throttle::Throttled::Db(e) => AuthError::Db(e),
+        }
     }
 }
 

@@ -11,7 +11,6 @@ mod recovery;
 mod repo;
 mod service;
 mod sessions;
-pub mod throttle;
 pub mod token;
 
 pub use error::{AuthError, GoogleFailure};

@@ -11,9 +11,9 @@ use crate::mail::Mailer;
 use crate::model::{CurrentUser, NewAccount};
 use crate::oidc::{IdClaims, OidcClient, random_token};
 use crate::password::{self, NewPassword};
-use crate::throttle::{self, Rule};
 use crate::token::{self, TokenKeys};
 use crate::{AuthError, repo};
+use db::throttle::{self, Rule};
 
 /// How long an e-mailed verification link works.
 const VERIFICATION_LIFETIME: Duration = Duration::from_secs(24 * 3600);
@@ -309,8 +309,8 @@ impl AuthService {
                 throttle::hit(conn, &client_key, per_client)?;
                 // One statement, so two requests at once cannot both pass the cooldown.
                 throttle::hit(conn, &cooldown_key, cooldown).map_err(|e| match e {
-                    AuthError::Throttled(left) => AuthError::ResendCooldown(left),
-                    other => other,
+                    throttle::Throttled::Full(left) => AuthError::ResendCooldown(left),
+                    other => other.into(),
                 })?;
                 Ok(repo::account_by_email(conn, lookup.as_str())?)
             })

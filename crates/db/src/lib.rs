@@ -1,11 +1,12 @@
 //! The data layer: one Diesel code path over SQLite and PostgreSQL, the r2d2 pool, embedded
-//! migrations, write transactions that compose, paging, and UTC time.
+//! migrations, write transactions that compose, paging, UTC time, and fixed-window counters.
 
 mod conn;
 mod error;
 pub mod model;
 pub mod page;
 pub mod schema;
+pub mod throttle;
 pub mod time;
 
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, in_transaction, write_tx};

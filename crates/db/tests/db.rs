@@ -85,10 +85,22 @@ async fn pages_by_keyset_and_offset(db: TestDb) {
     assert_eq!(second, ids[3..6]);
 }
 
+async fn throttle_window_starts_again_after_it_ends(db: TestDb) {
+    use db::throttle::{self, Rule, Throttled};
+    let rule = Rule { max: 2, window: std::time::Duration::from_secs(1) };
+    let mut conn = db.get().unwrap();
+    throttle::hit(&mut conn, "k", rule).unwrap();
+    throttle::hit(&mut conn, "k", rule).unwrap();
+    assert!(matches!(throttle::hit(&mut conn, "k", rule), Err(Throttled::Full(_))));
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert!(throttle::hit(&mut conn, "k", rule).is_ok(), "a new window");
+}
+
 test_support::both_backends!(
     a_nested_write_tx_is_refused,
     a_failed_write_tx_leaves_nothing,
-    pages_by_keyset_and_offset
+    pages_by_keyset_and_offset,
+    throttle_window_starts_again_after_it_ends
 );
 
 /// A first start on a new SQLite file opens its whole pool without a single error (the pool's

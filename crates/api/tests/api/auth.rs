@@ -217,7 +217,7 @@ async fn an_expired_session_is_refused(db: TestDb) {
 
 async fn sign_in_is_throttled_per_client_address(db: TestDb) {
     let throttle =
-        auth::ThrottleRules { login_per_client: auth::throttle::Rule::per_minutes(3, 5), ..Default::default() };
+        auth::ThrottleRules { login_per_client: db::throttle::Rule::per_minutes(3, 5), ..Default::default() };
     let app = spawn_app_with(db, Options { throttle, ..Options::default() }).await;
     for _ in 0..3 {
         assert_eq!(app.log_in("ada@example.com", "Wrong#Pass1").await.status, StatusCode::UNAUTHORIZED);

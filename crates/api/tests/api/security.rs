@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 use crate::common::{Options, PASSWORD, TestApp, spawn_app, spawn_app_with};
-use auth::throttle::Rule;
+use db::throttle::Rule;
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use test_support::TestDb;

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use auth::mail::Mailer;
-use auth::throttle::Rule;
 use auth::token::TokenKeys;
 use auth::{AuthConfig, AuthError, AuthService, OnVerified};
+use db::throttle::Rule;
 use test_support::TestDb;
 
 const PASSWORD: &str = "Sound#Check9";
@@ -416,16 +416,6 @@ async fn sign_up_is_throttled_per_address(db: TestDb) {
     assert_eq!(mails(h.mail.path()).len(), 2, "no more mail to that address");
 }
 
-async fn throttle_window_starts_again_after_it_ends(db: TestDb) {
-    let rule = Rule { max: 2, window: Duration::from_secs(1) };
-    let mut conn = db.get().unwrap();
-    auth::throttle::hit(&mut conn, "k", rule).unwrap();
-    auth::throttle::hit(&mut conn, "k", rule).unwrap();
-    assert!(auth::throttle::hit(&mut conn, "k", rule).is_err());
-    std::thread::sleep(Duration::from_millis(1100));
-    assert!(auth::throttle::hit(&mut conn, "k", rule).is_ok(), "a new window");
-}
-
 async fn sweep_forgets_expired_rows(db: TestDb) {
     let h = harness(db);
     verified_user(&h, "ada@example.com").await;
@@ -457,6 +447,5 @@ test_support::both_backends!(
     parallel_wrong_passwords_get_exactly_the_limit_of_checks,
     sign_up_is_throttled_per_client,
     sign_up_is_throttled_per_address,
-    throttle_window_starts_again_after_it_ends,
     sweep_forgets_expired_rows,
 );

@@ -1,15 +1,42 @@
 //! Fixed-window counters kept in the database, so every process behind a load balancer sees the
 //! same count. One atomic upsert per hit: it starts a new window when the old one has ended,
-//! otherwise adds one, and answers the count and the window's start.
+//! otherwise adds one, and answers the count and the window's start. Generic: sign-in throttles
+//! (auth) and the write limits of every domain (api) count with it; each caller words its own
+//! refusal from the time to wait that [`Throttled::Full`] carries.
 
 use std::time::Duration;
 
 use chrono::NaiveDateTime;
-use db::DbConnection;
-use db::diesel::sql_types::{BigInt, Text, Timestamp};
-use db::diesel::{QueryableByName, RunQueryDsl};
+use diesel::sql_types::{BigInt, Text, Timestamp};
+use diesel::{QueryableByName, RunQueryDsl};
+use values::{DomainError, ErrorKind};
 
-use crate::AuthError;
+use crate::{DbConnection, DbError};
+
+/// A hit that did not fit in its window, or the database failing to count it.
+#[derive(Debug, thiserror::Error)]
+pub enum Throttled {
+    /// The window is full: try again after this long.
+    #[error("Too many requests. Please try again in {}.", human_wait(*.0))]
+    Full(Duration),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+impl From<diesel::result::Error> for Throttled {
+    fn from(e: diesel::result::Error) -> Self {
+        Throttled::Db(e.into())
+    }
+}
+
+impl DomainError for Throttled {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Throttled::Full(wait) => ErrorKind::Throttled { retry_after: *wait },
+            Throttled::Db(e) => e.kind(),
+        }
+    }
+}
 
 /// At most `max` hits per `window`.
 #[derive(Clone, Copy, Debug)]
@@ -50,31 +77,31 @@ fn remaining(window_start: NaiveDateTime, now: NaiveDateTime, rule: Rule) -> Dur
 }
 
 /// Counts one hit on `key`; refuses with the time left when the window is already full.
-pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), AuthError> {
+pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), Throttled> {
     hit_counting(conn, key, rule).map(|_| ())
 }
 
 /// Counts one hit on `key` and answers how many the window holds with it; refuses with the
 /// time left when the window is already full. One statement, so attempts made at the same
 /// moment each see the count the others left: no more than `max` of them ever get through.
-pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, AuthError> {
-    let now = db::time::now();
-    let bucket: Bucket = db::diesel::sql_query(UPSERT)
+pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, Throttled> {
+    let now = crate::time::now();
+    let bucket: Bucket = diesel::sql_query(UPSERT)
         .bind::<Text, _>(key)
         .bind::<Timestamp, _>(now)
         .bind::<Timestamp, _>(window_cutoff(now, rule))
         .get_result(conn)?;
     if bucket.hits > rule.max {
-        return Err(AuthError::Throttled(remaining(bucket.window_start, now, rule)));
+        return Err(Throttled::Full(remaining(bucket.window_start, now, rule)));
     }
     Ok(bucket.hits)
 }
 
 /// Takes back one hit on `key`: an attempt counted before its outcome was known (a sign-in
 /// counted as failed until its password proves right) that turned out not to count.
-pub fn take_back(conn: &mut DbConnection, key: &str) -> Result<(), AuthError> {
-    use db::diesel::prelude::*;
-    use db::schema::throttle_buckets::dsl as t;
+pub fn take_back(conn: &mut DbConnection, key: &str) -> Result<(), DbError> {
+    use crate::schema::throttle_buckets::dsl as t;
+    use diesel::prelude::*;
     diesel::update(t::throttle_buckets.filter(t::key.eq(key)).filter(t::hits.gt(0)))
         .set(t::hits.eq(t::hits - 1))
         .execute(conn)?;
@@ -82,10 +109,10 @@ pub fn take_back(conn: &mut DbConnection, key: &str) -> Result<(), AuthError> {
 }
 
 /// Forgets counters whose window ended long ago.
-pub fn sweep(conn: &mut DbConnection, older_than: Duration) -> Result<usize, AuthError> {
-    use db::diesel::prelude::*;
-    use db::schema::throttle_buckets::dsl as t;
-    let cutoff = db::time::now() - chrono::Duration::from_std(older_than).unwrap_or_default();
+pub fn sweep(conn: &mut DbConnection, older_than: Duration) -> Result<usize, DbError> {
+    use crate::schema::throttle_buckets::dsl as t;
+    use diesel::prelude::*;
+    let cutoff = crate::time::now() - chrono::Duration::from_std(older_than).unwrap_or_default();
     Ok(diesel::delete(t::throttle_buckets.filter(t::window_start.lt(cutoff))).execute(conn)?)
 }
 
