@@ -73,6 +73,12 @@ pub struct Config {
     pub admin_emails: Vec<values::Email>,
     /// Throttle rules for sign-in, sign-up and resend (not read from the environment).
     pub throttle: auth::ThrottleRules,
+    /// `SELFSOUND_WRITE_LIMITS`: limits per account and per client address on posts, comments,
+    /// likes, listens, blocks, reports, mention searches and profile edits, e.g.
+    /// `comment=30/5m,like=60:240/10m` (`name=ACCOUNT/WINDOW`, the client's count three times
+    /// the account's, or `name=ACCOUNT:CLIENT/WINDOW`); unnamed calls keep their defaults
+    /// (`crate::limits`, docs/security.md "Limits").
+    pub write_limits: crate::limits::WriteLimits,
 }
 
 /// Every problem found in the environment, reported together.
@@ -260,6 +266,11 @@ impl Config {
                 Err(_) => problems.push(format!("ADMIN_EMAILS entries must be e-mail addresses, not {raw:?}")),
             }
         }
+        let write_limits = crate::limits::WriteLimits::parse(&get("SELFSOUND_WRITE_LIMITS").unwrap_or_default())
+            .unwrap_or_else(|found| {
+                problems.extend(found);
+                crate::limits::WriteLimits::default()
+            });
         if !problems.is_empty() {
             return Err(ConfigError(problems));
         }
@@ -285,6 +296,7 @@ impl Config {
             bench_ceiling,
             admin_emails,
             throttle: auth::ThrottleRules::default(),
+            write_limits,
         })
     }
 
@@ -347,6 +359,8 @@ mod tests {
         .unwrap_or_default();
         assert_eq!(err.len(), 4, "{err:?}");
         assert!(err[0].contains("SELFSOUND_BIND"));
+        let err = config(&[("SELFSOUND_WRITE_LIMITS", "comment=lots")]).err().map(|e| e.0).unwrap_or_default();
+        assert!(err.len() == 1 && err[0].contains("comment=30/5m"), "{err:?}");
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Request extractors: the signed-in user (bearer token or `access_token` cookie, with an
-//! Origin check on cookie-authenticated writes) and the client (address for throttling, user
+//! Origin check on cookie-authenticated writes), the same counted against a write limit
+//! (`Limited`), and the client (address for throttling, user
 //! agent for the sessions list).
 
 use std::future::Future;
+use std::marker::PhantomData;
 use std::net::IpAddr;
 use std::pin::Pin;
 
@@ -13,6 +15,7 @@ use auth::{AuthError, CurrentUser};
 
 use crate::config::Cidr;
 use crate::error::ApiError;
+use crate::limits::{self, Action, LimitedCall};
 use crate::state::AppState;
 
 pub const TOKEN_COOKIE: &str = "access_token";
@@ -69,18 +72,90 @@ fn origin_allowed(req: &HttpRequest, state: &AppState) -> bool {
     origin.is_some_and(|o| state.trusted_origins.contains(&o))
 }
 
-async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
-    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
-        return Err(ApiError::new(values::ErrorKind::Internal, "application state is missing"));
-    };
-    let Some((token, source)) = token_of(&req) else { return Ok(None) };
-    if matches!(source, Source::Cookie) && !is_safe(req.method()) && !origin_allowed(&req, &state) {
+fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| ApiError::new(values::ErrorKind::Internal, "application state is missing"))
+}
+
+/// The token a request carries, refused (403) when it came in a cookie on a cross-site write.
+fn checked_token(req: &HttpRequest, state: &AppState) -> Result<Option<String>, ApiError> {
+    let Some((token, source)) = token_of(req) else { return Ok(None) };
+    if matches!(source, Source::Cookie) && !is_safe(req.method()) && !origin_allowed(req, state) {
         return Err(ApiError::forbidden(CROSS_SITE));
     }
+    Ok(Some(token))
+}
+
+async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+    let state = state_of(&req)?;
+    let Some(token) = checked_token(&req, &state)? else { return Ok(None) };
     match state.auth.authenticate(&token).await {
         Ok(user) => Ok(Some(user)),
         Err(AuthError::Unauthenticated) => Ok(None),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Authenticates and counts the call against `action`'s write limit per account and per
+/// client, on the connection the session lookup used (one pool trip, one more statement). A
+/// signed-out call counts per client only, when `count_signed_out`; one that will be refused
+/// with 401 counts nothing.
+async fn authenticate_limited(
+    req: HttpRequest,
+    action: Action,
+    count_signed_out: bool,
+) -> Result<Option<CurrentUser>, ApiError> {
+    let state = state_of(&req)?;
+    let client = client_addr(&req, &state.config.trusted_proxies);
+    let limit = state.config.write_limits.of(action);
+    if let Some(token) = checked_token(&req, &state)? {
+        let addr = client.clone();
+        match state
+            .auth
+            .authenticate_then(&token, move |conn, user| limits::hit(conn, action, limit, Some(user), &addr))
+            .await
+        {
+            Ok((user, counted)) => return counted.map(|()| Some(user)),
+            Err(AuthError::Unauthenticated) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if count_signed_out {
+        state.db.run(move |conn| limits::hit(conn, action, limit, None, &client)).await?;
+    }
+    Ok(None)
+}
+
+/// A signed-in user making a call with a write limit (`A`, see `crate::limits`): 401 signed
+/// out, 429 with `Retry-After` past the limit of the account or of the client address. As an
+/// extractor it runs before the body is read.
+pub struct Limited<A>(pub CurrentUser, PhantomData<A>);
+
+impl<A: LimitedCall> FromRequest for Limited<A> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let user = authenticate_limited(req, A::ACTION, false).await?.ok_or(AuthError::Unauthenticated)?;
+            Ok(Limited(user, PhantomData))
+        })
+    }
+}
+
+/// The signed-in user if there is one, on a public call with a write limit (`A`): counted per
+/// account and client when signed in, per client otherwise.
+pub struct MaybeLimited<A>(pub Option<CurrentUser>, PhantomData<A>);
+
+impl<A: LimitedCall> FromRequest for MaybeLimited<A> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { Ok(MaybeLimited(authenticate_limited(req, A::ACTION, true).await?, PhantomData)) })
     }
 }
 
@@ -139,10 +214,15 @@ impl FromRequest for Client {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let proxies =
             req.app_data::<web::Data<AppState>>().map(|s| s.config.trusted_proxies.clone()).unwrap_or_default();
-        let addr = client_ip(req, &proxies).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string());
+        let addr = client_addr(req, &proxies);
         let user_agent = req.headers().get(header::USER_AGENT).and_then(|v| v.to_str().ok()).map(str::to_owned);
         std::future::ready(Ok(Client(auth::ClientInfo { addr, user_agent })))
     }
+}
+
+/// The client's address as throttles key on it.
+fn client_addr(req: &HttpRequest, trusted: &[Cidr]) -> String {
+    client_ip(req, trusted).map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
 }
 
 /// The client's address. Each proxy appends the address it got the request from to

@@ -6,6 +6,7 @@ pub mod config;
 pub mod error;
 pub mod extract;
 mod files;
+pub mod limits;
 mod logging;
 pub mod openapi;
 pub mod routes;

@@ -481,8 +481,19 @@ impl AuthService {
 
     /// The signed-in person a token stands for, if its session is still live.
     pub async fn authenticate(&self, token: &str) -> Result<CurrentUser, AuthError> {
+        self.authenticate_then(token, |_, _| ()).await.map(|(user, ())| user)
+    }
+
+    /// [`AuthService::authenticate`], then `then` on the same connection for the user found (a
+    /// caller's write limit): one trip to the pool for both. `then` runs only for a live
+    /// session; what it answers is handed back beside the user.
+    pub async fn authenticate_then<T, F>(&self, token: &str, then: F) -> Result<(CurrentUser, T), AuthError>
+    where
+        F: FnOnce(&mut db::DbConnection, UserId) -> T + Send + 'static,
+        T: Send + 'static,
+    {
         let (user_id, session_id) = self.0.keys.verify(token)?;
-        let account = self
+        let (account, after) = self
             .0
             .db
             .run(move |conn| {
@@ -490,11 +501,12 @@ impl AuthService {
                     return Ok(None);
                 };
                 repo::touch_session_if_stale(conn, session_id, last_seen, db::time::now())?;
-                Ok::<_, AuthError>(Some(account))
+                let after = then(conn, account.id);
+                Ok::<_, AuthError>(Some((account, after)))
             })
             .await?
             .ok_or(AuthError::Unauthenticated)?;
-        Ok(CurrentUser::from_account(account, session_id))
+        Ok((CurrentUser::from_account(account, session_id), after))
     }
 
     /// Ends the session a token names. Tokens that name nothing are ignored: logging out always

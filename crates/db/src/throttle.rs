@@ -97,6 +97,57 @@ pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i6
     Ok(bucket.hits)
 }
 
+#[derive(QueryableByName)]
+struct KeyedBucket {
+    #[diesel(sql_type = Text)]
+    key: String,
+    #[diesel(sql_type = BigInt)]
+    hits: i64,
+    #[diesel(sql_type = Timestamp)]
+    window_start: NaiveDateTime,
+}
+
+/// Counts one hit on each of `counters` (a key and its most hits per `window`) in one
+/// statement: a write limited per account and per client costs one round trip, not two. Every
+/// counter counts even when another is full; refuses with the longest wait among full ones.
+pub fn hit_all(conn: &mut DbConnection, counters: &[(&str, i64)], window: Duration) -> Result<(), Throttled> {
+    if counters.is_empty() {
+        return Ok(());
+    }
+    let rule = Rule { max: 0, window };
+    let now = crate::time::now();
+    // `$1` the first key, `$2` now, then the other keys, then the cutoff: numbered by first
+    // appearance, as both backends bind them.
+    let rows: Vec<String> =
+        (0..counters.len()).map(|i| format!("(${}, $2, 1)", if i == 0 { 1 } else { i + 2 })).collect();
+    let cutoff = counters.len() + 2;
+    let sql = format!(
+        "INSERT INTO throttle_buckets (key, window_start, hits) VALUES {} \
+         ON CONFLICT (key) DO UPDATE SET \
+           hits = CASE WHEN throttle_buckets.window_start <= ${cutoff} THEN 1 ELSE throttle_buckets.hits + 1 END, \
+           window_start = CASE WHEN throttle_buckets.window_start <= ${cutoff} THEN $2 ELSE throttle_buckets.window_start END \
+         RETURNING key, hits, window_start",
+        rows.join(", ")
+    );
+    let mut query = diesel::sql_query(sql).into_boxed::<crate::MultiBackend>();
+    for (i, (key, _)) in counters.iter().enumerate() {
+        query = query.bind::<Text, _>(key.to_string());
+        if i == 0 {
+            query = query.bind::<Timestamp, _>(now);
+        }
+    }
+    let buckets: Vec<KeyedBucket> = query.bind::<Timestamp, _>(window_cutoff(now, rule)).load(conn)?;
+    let wait = buckets
+        .iter()
+        .filter(|b| counters.iter().any(|(key, max)| *key == b.key && b.hits > *max))
+        .map(|b| remaining(b.window_start, now, rule))
+        .max();
+    match wait {
+        Some(wait) => Err(Throttled::Full(wait)),
+        None => Ok(()),
+    }
+}
+
 /// Takes back one hit on `key`: an attempt counted before its outcome was known (a sign-in
 /// counted as failed until its password proves right) that turned out not to count.
 pub fn take_back(conn: &mut DbConnection, key: &str) -> Result<(), DbError> {

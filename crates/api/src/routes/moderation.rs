@@ -11,7 +11,8 @@ use utoipa::{IntoParams, ToSchema};
 use values::{PostId, PostKind, ReportId, UserId};
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AdminUser, AuthUser};
+use crate::extract::{AdminUser, Limited};
+use crate::limits::Reporting;
 use crate::state::AppState;
 use crate::wire::{Message, UserJson};
 
@@ -38,7 +39,7 @@ pub struct ReportJson {
 #[post("/reports/post")]
 pub async fn report(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Reporting>,
     body: web::Json<ReportJson>,
 ) -> Result<HttpResponse, ApiError> {
     let filed =

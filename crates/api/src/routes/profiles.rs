@@ -10,7 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, MaybeUser, search_text};
+use crate::extract::{AuthUser, Limited, MaybeUser, search_text};
+use crate::limits::{Blocking, Listening, ProfileEditing};
 use crate::state::AppState;
 use crate::upload::{self, FileBody, FileRule, Sink, UploadRules};
 use crate::wire::{Message, UserJson};
@@ -122,7 +123,7 @@ pub struct ProfilePatchJson {
 #[patch("/profile/me")]
 pub async fn update_profile(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<ProfileEditing>,
     body: web::Json<ProfilePatchJson>,
 ) -> Result<web::Json<ProfileJson>, ApiError> {
     let body = body.into_inner();
@@ -162,7 +163,7 @@ fn avatar_rules() -> UploadRules {
 #[patch("/profile/me/avatar")]
 pub async fn upload_avatar(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<ProfileEditing>,
     req: HttpRequest,
     form: Multipart,
 ) -> Result<web::Json<AvatarJson>, ApiError> {
@@ -253,7 +254,7 @@ pub async fn listened(
 #[post("/profiles/listening/{id}")]
 pub async fn listen(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Listening>,
     id: web::Path<UserId>,
 ) -> Result<web::Json<Message>, ApiError> {
     state.app.listen(user.0.id, id.into_inner()).await?;
@@ -265,7 +266,7 @@ pub async fn listen(
 #[delete("/profiles/listening/{id}")]
 pub async fn unlisten(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Listening>,
     id: web::Path<UserId>,
 ) -> Result<web::Json<Message>, ApiError> {
     state.graph.unlisten(user.0.id, id.into_inner()).await?;
@@ -303,7 +304,7 @@ pub async fn block_status(
 #[post("/profiles/blocks/{id}")]
 pub async fn block(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Blocking>,
     id: web::Path<UserId>,
 ) -> Result<web::Json<Message>, ApiError> {
     state.graph.block(user.0.id, id.into_inner()).await?;
@@ -315,7 +316,7 @@ pub async fn block(
 #[delete("/profiles/blocks/{id}")]
 pub async fn unblock(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Blocking>,
     id: web::Path<UserId>,
 ) -> Result<web::Json<Message>, ApiError> {
     state.graph.unblock(user.0.id, id.into_inner()).await?;

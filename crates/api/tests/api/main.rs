@@ -7,6 +7,7 @@ mod auth;
 mod common;
 mod hardening;
 mod http;
+mod limits;
 mod moderation;
 mod notifications;
 #[path = "../support/oidc_provider.rs"]

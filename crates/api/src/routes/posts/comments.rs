@@ -9,7 +9,8 @@ use utoipa::{IntoParams, ToSchema};
 use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, MaybeUser, search_text};
+use crate::extract::{Limited, MaybeLimited, MaybeUser, search_text};
+use crate::limits::{Commenting, Searching};
 use crate::state::AppState;
 use crate::wire::UserJson;
 
@@ -101,7 +102,7 @@ pub struct CommentCreatedJson {
 #[post("/posts/{post_id}/comments")]
 pub async fn add_comment(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Commenting>,
     post_id: web::Path<PostId>,
     body: web::Json<NewCommentJson>,
 ) -> Result<HttpResponse, ApiError> {
@@ -121,7 +122,7 @@ pub struct MentionQuery {
 #[get("/posts/users/search")]
 pub async fn mention_search(
     state: web::Data<AppState>,
-    viewer: MaybeUser,
+    viewer: MaybeLimited<Searching>,
     q: web::Query<MentionQuery>,
 ) -> Result<web::Json<Vec<UserJson>>, ApiError> {
     let limit = MENTION_PAGE.page(q.limit, None).limit;

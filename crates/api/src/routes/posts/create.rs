@@ -10,7 +10,8 @@ use utoipa::ToSchema;
 
 use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
-use crate::extract::AuthUser;
+use crate::extract::Limited;
+use crate::limits::Posting;
 use crate::state::AppState;
 use crate::upload::{self, FileBody, FileRule, Narrow, Sink, UploadRules};
 
@@ -118,7 +119,7 @@ impl Sent {
 /// the fields `labels`, in order) and creates the post with the `caption` sent.
 async fn create_from<U: UploadKind>(
     state: &AppState,
-    user: AuthUser,
+    user: Limited<Posting>,
     req: &HttpRequest,
     form: Multipart,
     rules: UploadRules,
@@ -155,7 +156,7 @@ fn created(state: &AppState, p: Post) -> HttpResponse {
 #[post("/posts/audio")]
 pub async fn create_audio(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Posting>,
     req: HttpRequest,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
@@ -174,7 +175,7 @@ pub async fn create_audio(
 #[post("/posts/media")]
 pub async fn create_media(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Posting>,
     req: HttpRequest,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
@@ -188,7 +189,7 @@ pub async fn create_media(
 #[post("/posts/musicxml")]
 pub async fn create_musicxml(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Posting>,
     req: HttpRequest,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
@@ -228,7 +229,7 @@ pub struct LyricsPartIn {
 #[post("/posts/lyrics")]
 pub async fn create_lyrics(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Posting>,
     body: web::Json<LyricsPostJson>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();

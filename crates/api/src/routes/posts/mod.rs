@@ -13,7 +13,8 @@ use utoipa::ToSchema;
 use values::PostId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::AuthUser;
+use crate::extract::{AuthUser, Limited};
+use crate::limits::Liking;
 use crate::state::AppState;
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)),
@@ -42,7 +43,7 @@ pub struct LikeJson {
 #[post("/posts/{post_id}/like")]
 pub async fn like(
     state: web::Data<AppState>,
-    user: AuthUser,
+    user: Limited<Liking>,
     post_id: web::Path<PostId>,
 ) -> Result<web::Json<LikeJson>, ApiError> {
     let l = state.app.toggle_like(user.0.id, post_id.into_inner()).await?;

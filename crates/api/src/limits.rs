@@ -1,0 +1,264 @@
+//! Limits on every write (issue 16 "Abuse limits on every write"): each limited call counts one
+//! hit per account and one per client address in `throttle_buckets` (`db::throttle`), so the
+//! limits hold across processes; past either, 429 with `Retry-After` and a detail naming the
+//! call. The numbers are settings (`SELFSOUND_WRITE_LIMITS`); the defaults let a person at a
+//! human pace never meet one and stop a script within its first few dozen calls. Why each number
+//! is what it is: docs/security.md, "Limits".
+
+use std::time::Duration;
+
+use values::{ErrorKind, UserId};
+
+use crate::error::ApiError;
+
+/// A kind of call with a limit of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Making a post of any kind (audio, pictures and video, scores, lyrics).
+    Post,
+    Comment,
+    /// A like or unlike (`POST /posts/{id}/like` toggles).
+    Like,
+    /// Listening to or no longer listening to someone.
+    Listen,
+    /// Blocking or unblocking someone.
+    Block,
+    Report,
+    /// The mention picker's search (`GET /posts/users/search`), signed in or not.
+    Search,
+    /// `PATCH /profile/me` and `PATCH /profile/me/avatar`.
+    Profile,
+}
+
+impl Action {
+    pub const ALL: [Action; 8] = [
+        Action::Post,
+        Action::Comment,
+        Action::Like,
+        Action::Listen,
+        Action::Block,
+        Action::Report,
+        Action::Search,
+        Action::Profile,
+    ];
+
+    /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Post => "post",
+            Action::Comment => "comment",
+            Action::Like => "like",
+            Action::Listen => "listen",
+            Action::Block => "block",
+            Action::Report => "report",
+            Action::Search => "search",
+            Action::Profile => "profile",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Action::Post => "posts",
+            Action::Comment => "comments",
+            Action::Like => "likes",
+            Action::Listen => "listening changes",
+            Action::Block => "block changes",
+            Action::Report => "reports",
+            Action::Search => "searches",
+            Action::Profile => "profile changes",
+        }
+    }
+
+    fn index(self) -> usize {
+        Action::ALL.iter().position(|a| *a == self).unwrap_or_default()
+    }
+}
+
+/// A handler's argument type names its call's limit: `user: Limited<Commenting>`
+/// (`crate::extract::Limited`).
+pub trait LimitedCall {
+    const ACTION: Action;
+}
+
+macro_rules! limited_calls {
+    ($($marker:ident => $action:ident),* $(,)?) => {$(
+        #[doc = concat!("Counts against the `", stringify!($action), "` limit.")]
+        pub struct $marker;
+        impl LimitedCall for $marker {
+            const ACTION: Action = Action::$action;
+        }
+    )*};
+}
+
+limited_calls!(
+    Posting => Post,
+    Commenting => Comment,
+    Liking => Like,
+    Listening => Listen,
+    Blocking => Block,
+    Reporting => Report,
+    Searching => Search,
+    ProfileEditing => Profile,
+);
+
+/// At most `account` calls per account and `client` per client address in each `window`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    pub account: i64,
+    pub client: i64,
+    pub window: Duration,
+}
+
+impl Limit {
+    /// The client's limit is three times the account's unless given: a household or an office
+    /// behind one address is a few people, each at their own pace.
+    const fn per(account: i64, minutes: u64) -> Limit {
+        Limit { account, client: account * 3, window: Duration::from_secs(minutes * 60) }
+    }
+}
+
+/// The windows are swept a day after they start (`db::throttle::sweep`), so none may be longer.
+const LONGEST_WINDOW: Duration = Duration::from_secs(24 * 3600);
+
+/// One [`Limit`] per [`Action`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteLimits([Limit; 8]);
+
+impl Default for WriteLimits {
+    /// In [`Action::ALL`]'s order; docs/security.md ("Limits") says why each.
+    fn default() -> Self {
+        WriteLimits([
+            Limit::per(20, 60), // post
+            Limit::per(30, 5),  // comment
+            Limit::per(60, 10), // like
+            Limit::per(30, 10), // listen
+            Limit::per(20, 10), // block
+            Limit::per(10, 60), // report
+            Limit::per(120, 5), // search
+            Limit::per(30, 60), // profile
+        ])
+    }
+}
+
+impl WriteLimits {
+    pub fn of(&self, action: Action) -> Limit {
+        self.0[action.index()]
+    }
+
+    /// Reads `SELFSOUND_WRITE_LIMITS`: comma-separated `name=COUNT/WINDOW` (the client's count
+    /// three times the account's) or `name=ACCOUNT:CLIENT/WINDOW`, a window being a number with
+    /// `s`, `m`, `h` or `d` (e.g. `comment=30/5m,like=60:240/10m`). Calls not named keep their
+    /// default. Every problem is reported.
+    pub fn parse(raw: &str) -> Result<WriteLimits, Vec<String>> {
+        let mut limits = WriteLimits::default();
+        let mut problems = Vec::new();
+        for entry in raw.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            match parse_entry(entry) {
+                Ok((action, limit)) => limits.0[action.index()] = limit,
+                Err(problem) => problems.push(format!("SELFSOUND_WRITE_LIMITS: {problem}")),
+            }
+        }
+        if problems.is_empty() { Ok(limits) } else { Err(problems) }
+    }
+}
+
+fn parse_entry(entry: &str) -> Result<(Action, Limit), String> {
+    let shape = || format!("{entry:?} must look like comment=30/5m or comment=30:90/5m");
+    let (name, rule) = entry.split_once('=').ok_or_else(shape)?;
+    let name = name.trim();
+    let action = Action::ALL.into_iter().find(|a| a.name() == name).ok_or_else(|| {
+        let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
+        format!("{name:?} is not a limited call (known: {})", known.join(", "))
+    })?;
+    let (counts, window) = rule.trim().split_once('/').ok_or_else(shape)?;
+    let count = |s: &str| s.trim().parse::<i64>().ok().filter(|n| *n > 0);
+    let (account, client) = match counts.split_once(':') {
+        Some((a, c)) => (count(a).ok_or_else(shape)?, count(c).ok_or_else(shape)?),
+        None => {
+            let a = count(counts).ok_or_else(shape)?;
+            (a, a.saturating_mul(3))
+        }
+    };
+    if client < account {
+        return Err(format!("{entry:?}: the client's count must be at least the account's"));
+    }
+    let window = parse_window(window.trim())
+        .ok_or_else(|| format!("{entry:?}: the window must be a number with s, m, h or d, from 1s to 1d (e.g. 5m)"))?;
+    Ok((action, Limit { account, client, window }))
+}
+
+fn parse_window(raw: &str) -> Option<Duration> {
+    let unit = match raw.chars().last()? {
+        's' => 1,
+        'm' => 60,
+        'h' => 3600,
+        'd' => 24 * 3600,
+        _ => return None,
+    };
+    let n: u64 = raw[..raw.len() - 1].parse().ok().filter(|n| *n > 0)?;
+    let window = Duration::from_secs(n.checked_mul(unit)?);
+    (window <= LONGEST_WINDOW).then_some(window)
+}
+
+/// Counts one `action` by `user` (when signed in) from `client`, both counters in one
+/// statement; a full window answers 429 with the wait.
+pub fn hit(
+    conn: &mut db::DbConnection,
+    action: Action,
+    limit: Limit,
+    user: Option<UserId>,
+    client: &str,
+) -> Result<(), ApiError> {
+    let client_key = format!("write:{}:client:{client}", action.name());
+    let account_key = user.map(|u| format!("write:{}:user:{u}", action.name()));
+    let mut counters = vec![(client_key.as_str(), limit.client)];
+    if let Some(key) = &account_key {
+        counters.insert(0, (key.as_str(), limit.account));
+    }
+    db::throttle::hit_all(conn, &counters, limit.window).map_err(|e| match e {
+        db::throttle::Throttled::Full(wait) => ApiError::new(
+            ErrorKind::Throttled { retry_after: wait },
+            format!(
+                "Too many {} in a short time. Please try again in {}.",
+                action.what(),
+                db::throttle::human_wait(wait)
+            ),
+        ),
+        other => other.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_name_calls_counts_and_windows() {
+        let l = WriteLimits::parse("comment=5/30s, like=10:100/2h,report=1/1d").unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(l.of(Action::Comment), Limit { account: 5, client: 15, window: Duration::from_secs(30) });
+        assert_eq!(l.of(Action::Like), Limit { account: 10, client: 100, window: Duration::from_secs(7200) });
+        assert_eq!(l.of(Action::Report).window, LONGEST_WINDOW);
+        assert_eq!(l.of(Action::Post), WriteLimits::default().of(Action::Post), "unnamed calls keep their default");
+        assert_eq!(WriteLimits::parse(""), Ok(WriteLimits::default()));
+    }
+
+    #[test]
+    fn every_bad_entry_is_reported_with_its_reason() {
+        let problems = WriteLimits::parse("coment=5/1m,like=0/1m,post=5/2d,search=10:5/1m,block=3,profile=3/5x")
+            .err()
+            .unwrap_or_default();
+        assert_eq!(problems.len(), 6, "{problems:?}");
+        assert!(problems[0].contains("not a limited call") && problems[0].contains("comment"));
+        assert!(problems[2].contains("from 1s to 1d"));
+        assert!(problems[3].contains("at least the account's"));
+        assert!(problems.iter().all(|p| p.starts_with("SELFSOUND_WRITE_LIMITS: ")));
+    }
+
+    #[test]
+    fn defaults_let_a_person_through_and_stop_a_script_early() {
+        for action in Action::ALL {
+            let l = WriteLimits::default().of(action);
+            assert!(l.account <= 120 && l.client >= l.account * 3, "{action:?}: {l:?}");
+        }
+    }
+}
