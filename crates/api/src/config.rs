@@ -79,6 +79,10 @@ pub struct Config {
     /// the account's, or `name=ACCOUNT:CLIENT/WINDOW`); unnamed calls keep their defaults
     /// (`crate::limits`, docs/security.md "Limits").
     pub write_limits: crate::limits::WriteLimits,
+    /// `SELFSOUND_UPLOADS_IN_FLIGHT` (default 8): uploads (posts with files, avatars) this
+    /// process reads at once, two at most per account; one beyond answers 429 before its body
+    /// is read. Temporary files take at most this many times the largest body (audio: 500 MB).
+    pub uploads_in_flight: usize,
 }
 
 /// Every problem found in the environment, reported together.
@@ -221,6 +225,7 @@ impl Config {
         let request_timeout =
             std::time::Duration::from_secs(number("SELFSOUND_REQUEST_TIMEOUT_SECS", 30, &mut problems));
         let max_connections = number("SELFSOUND_MAX_CONNECTIONS", 10_000, &mut problems) as usize;
+        let uploads_in_flight = number("SELFSOUND_UPLOADS_IN_FLIGHT", 8, &mut problems) as usize;
         let bench_ceiling = get("SELFSOUND_BENCH_CEILING").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
         let s3 = get("SELFSOUND_S3_BUCKET").map(|bucket| storage::S3Settings {
             bucket,
@@ -297,6 +302,7 @@ impl Config {
             admin_emails,
             throttle: auth::ThrottleRules::default(),
             write_limits,
+            uploads_in_flight,
         })
     }
 

@@ -15,4 +15,5 @@ pub mod server;
 mod spa;
 pub mod state;
 pub mod upload;
+pub mod upload_slots;
 pub mod wire;

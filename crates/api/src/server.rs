@@ -124,6 +124,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         notifications,
         moderation,
         app,
+        uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
     })

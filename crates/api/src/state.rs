@@ -27,6 +27,8 @@ pub struct AppState {
     pub moderation: Moderation,
     /// Use cases that span domains.
     pub app: App,
+    /// Uploads in flight, per account and in all (taken before a body is read).
+    pub uploads: crate::upload_slots::UploadSlots,
     pub config: Arc<Config>,
     /// Origins allowed to send cookie-authenticated writes (CSRF check) and to receive tokens.
     pub trusted_origins: Arc<Vec<String>>,

@@ -167,6 +167,8 @@ pub async fn upload_avatar(
     req: HttpRequest,
     form: Multipart,
 ) -> Result<web::Json<AvatarJson>, ApiError> {
+    // Before the body is read; held until the avatar is stored.
+    let _slot = state.uploads.take(user.0.id)?;
     let received = upload::read(&req, form, &avatar_rules()).await?;
     let Some(FileBody::Memory(bytes)) = received.files.into_iter().next().map(|f| f.body) else {
         return Err(ApiError::invalid("No image was sent: use the multipart field avatar"));

@@ -1,10 +1,14 @@
 //! Limits on every write (issue 16, docs/security.md "Limits"): each limited call, past a
 //! small configured limit, answers 429 with `Retry-After` and a detail, per account and per
-//! client address, and another account or client goes on unaffected.
+//! client address, and another account or client goes on unaffected; and uploads in flight.
+
+use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 use crate::common::{Answer, Options, Part, TestApp, lyrics_body, multipart, spawn_app_with};
 
@@ -194,8 +198,107 @@ async fn a_person_at_a_human_pace_never_meets_a_limit(db: TestDb) {
     }
 }
 
+/// Opens `POST /posts/audio` by `token` whose body is announced but sent only in part (the
+/// first part's headers and a few bytes), so the server reads it, and holds its slot, until
+/// the connection closes. With `body: false`, only the head is sent.
+async fn open_upload(app: &TestApp, token: &str, body: bool) -> TcpStream {
+    let addr = app.url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /posts/audio HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: multipart/form-data; boundary=held\r\nContent-Length: 10000000\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    if body {
+        let part = "--held\r\nContent-Disposition: form-data; name=\"audio_files\"; filename=\"a.mp3\"\r\n\r\nID3";
+        stream.write_all(part.as_bytes()).await.unwrap();
+    }
+    stream
+}
+
+/// The head of the answer on `stream`, which must come within five seconds.
+async fn answer_head(stream: &mut TcpStream) -> String {
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = stream.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the connection closed without an answer");
+            seen.extend_from_slice(&buf[..n]);
+        }
+    })
+    .await
+    .expect("an answer at once, before the body");
+    String::from_utf8_lossy(&seen).into_owned()
+}
+
+/// Waits until `check` holds, for up to five seconds.
+async fn eventually<F: std::future::Future<Output = bool>>(mut check: impl FnMut() -> F) -> bool {
+    for _ in 0..50 {
+        if check().await {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+/// Three requests once held 628 MB of temporary files: an account has at most two uploads in
+/// flight, the process a bound (here 3); one beyond is refused with 429 before its body is
+/// sent, while another account's upload goes through; a finished upload frees its slot.
+async fn uploads_in_flight_are_two_an_account_and_bounded_in_all(db: TestDb) {
+    let env = [("SELFSOUND_UPLOADS_IN_FLIGHT", "3")];
+    let app = spawn_app_with(
+        db,
+        Options { env: env.iter().map(|(k, v)| ((*k).into(), (*v).into())).collect(), ..Default::default() },
+    )
+    .await;
+    let (a, _) = app.person("Ann", "ann@example.com").await;
+    let (b, _) = app.person("Bob", "bob@example.com").await;
+    let (c, _) = app.person("Cat", "cat@example.com").await;
+    let mut held = vec![open_upload(&app, &a, true).await, open_upload(&app, &a, true).await];
+    let avatar = || crate::common::png_with_location(64);
+    // Once both hold their slots, a third of Ann's is refused on its head alone.
+    // Time for both to reach their handlers: a body-less third that found a slot free would
+    // hang (and fail the test) instead of answering.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let mut head = String::new();
+    for _ in 0..50 {
+        head = answer_head(&mut open_upload(&app, &a, false).await).await;
+        if head.starts_with("HTTP/1.1 429") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(head.starts_with("HTTP/1.1 429"), "{head}");
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("retry-after:"), "{head}");
+    assert_eq!(
+        app.upload_avatar(Some(&b), "avatar", "me.png", avatar()).await.status,
+        StatusCode::OK,
+        "another account"
+    );
+    // Bob holds the process's last slot (nothing else is in flight while he takes it): Cat is
+    // refused, the server being busy.
+    held.push(open_upload(&app, &b, true).await);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let busy = app.upload_avatar(Some(&c), "avatar", "me.png", avatar()).await;
+    assert_eq!(busy.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", busy.body);
+    assert!(busy.detail().contains("busy") && busy.headers.contains_key("retry-after"), "{}", busy.detail());
+    drop(held);
+    assert!(
+        eventually(|| async {
+            app.upload_avatar(Some(&a), "avatar", "me.png", avatar()).await.status == StatusCode::OK
+        })
+        .await,
+        "closed uploads free their slots"
+    );
+    assert_eq!(app.upload_avatar(Some(&c), "avatar", "me.png", avatar()).await.status, StatusCode::OK);
+}
+
 test_support::both_backends!(
     every_limited_call_stops_a_burst_of_one_account_and_one_client,
     post_kinds_share_a_limit_and_signed_out_searches_count_per_client,
-    a_person_at_a_human_pace_never_meets_a_limit
+    a_person_at_a_human_pace_never_meets_a_limit,
+    uploads_in_flight_are_two_an_account_and_bounded_in_all
 );

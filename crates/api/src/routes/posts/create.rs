@@ -126,6 +126,8 @@ async fn create_from<U: UploadKind>(
     labels: &[&str],
     make: fn(Sent) -> U,
 ) -> Result<HttpResponse, ApiError> {
+    // Before the body is read; held until the post is made and its temporary files are gone.
+    let _slot = state.uploads.take(user.0.id)?;
     let received = upload::read(req, form, &rules).await?;
     let caption = received.texts("caption").next().map(str::to_owned);
     let fields: Vec<Vec<String>> =
