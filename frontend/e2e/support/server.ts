@@ -106,9 +106,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       SELFSOUND_TRUSTED_PROXIES: '127.0.0.1/32',
       // Every browser of the whole suite is one client address: the per-client write limits
       // are raised so journeys do not share one person's allowance. Per account they keep the
-      // defaults (README), so the journeys also show a person at a human pace never meets one.
+      // defaults (README), so the journeys also show a person at a human pace never meets one —
+      // but for posts: the Load More journey sets up 26 posts of one writer through the API
+      // before its browser opens (a back catalogue, not a pace).
       SELFSOUND_WRITE_LIMITS:
-        'post=20:2000/1h,comment=30:2000/5m,like=60:2000/10m,listen=30:2000/10m,block=20:2000/10m,' +
+        'post=40:2000/1h,comment=30:2000/5m,like=60:2000/10m,listen=30:2000/10m,block=20:2000/10m,' +
         'report=10:2000/1h,search=120:5000/5m,profile=30:2000/1h',
       ...options.env,
     },
