@@ -15,12 +15,14 @@
 
 pub mod audio;
 pub mod display;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod image;
 pub mod peaks;
 pub mod score;
 pub mod sniff;
 
-pub use audio::{AudioFacts, Cover, MediaSource, analyze_audio};
+pub use audio::{AudioFacts, Cover, MediaSource, analyze_audio, analyze_audio_within};
 pub use display::{DisplayCopy, display_copy};
 pub use image::{ImageFacts, ImageKind, image_facts, sniff_image, strip_image_metadata};
 pub use peaks::Peaks;
@@ -45,6 +47,9 @@ pub mod limits {
     /// more likely a decompression bomb (a FLAC of constant samples is a few bytes per second)
     /// than music, and decoding it would tie up a processing slot for minutes.
     pub const AUDIO_MAX_SECONDS: u64 = 4 * 3600;
+    /// Audio decoded for one post, all its tracks together: an album or a long set fits, ten
+    /// files of four hours each (which took 83 s of a processing slot) do not.
+    pub const AUDIO_POST_MAX_SECONDS: u64 = 6 * 3600;
     /// Largest embedded cover art kept (larger pictures are ignored, the audio is kept).
     pub const COVER_MAX_BYTES: usize = 5 * 1024 * 1024;
     /// Largest cover art picture, a side and in all.
