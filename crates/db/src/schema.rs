@@ -194,6 +194,8 @@ diesel::table! {
         status -> Text,
         created_at -> Timestamp,
         resolved_at -> Nullable<Timestamp>,
+        comment_id -> Nullable<BigInt>,
+        comment_author_id -> Nullable<BigInt>,
     }
 }
 
@@ -207,6 +209,7 @@ diesel::table! {
         post_id -> Nullable<BigInt>,
         subject_id -> Nullable<BigInt>,
         created_at -> Timestamp,
+        comment_id -> Nullable<BigInt>,
     }
 }
 

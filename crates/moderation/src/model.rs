@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 use db::model::UserCard;
 use db::schema::{admin_actions, reports};
 use diesel::prelude::*;
-use values::{PostId, PostKind, ReportId, UserId};
+use values::{CommentId, PostId, PostKind, ReportId, UserId};
 
 use crate::ModerationError;
 
@@ -84,6 +84,7 @@ values::text_enum! {
     /// What the audit log records an admin doing.
     pub enum AuditAction {
         DeletePost = "delete_post",
+        DeleteComment = "delete_comment",
         Ignore = "ignore",
         GrantAdmin = "grant_admin",
         RevokeAdmin = "revoke_admin",
@@ -153,6 +154,9 @@ pub(crate) struct ReportRow {
     pub status: Status,
     pub created_at: NaiveDateTime,
     pub resolved_at: Option<NaiveDateTime>,
+    /// Set when the report is about a comment (on `post_id`).
+    pub comment_id: Option<CommentId>,
+    pub comment_author_id: Option<UserId>,
 }
 
 #[derive(Debug, Clone, Insertable, Queryable, Selectable)]
@@ -166,6 +170,7 @@ pub(crate) struct ActionRow {
     pub post_id: Option<PostId>,
     pub subject_id: Option<UserId>,
     pub created_at: NaiveDateTime,
+    pub comment_id: Option<CommentId>,
 }
 
 /// One line of the audit log, as a complaint's details show it.

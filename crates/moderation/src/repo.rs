@@ -75,6 +75,7 @@ fn audit(
         post_id: post,
         subject_id: subject,
         created_at: db::time::now(),
+        comment_id: None,
     };
     diesel::insert_into(admin_actions::table).values(&row).execute(conn).map(|_| ())
 }
