@@ -6,6 +6,8 @@ pub mod config;
 pub mod error;
 pub mod extract;
 mod files;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod limits;
 mod logging;
 pub mod openapi;

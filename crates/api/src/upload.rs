@@ -133,7 +133,11 @@ pub async fn read(req: &HttpRequest, form: Multipart, rules: &UploadRules) -> Re
     Ok(received)
 }
 
-async fn read_into(mut form: Multipart, rules: &UploadRules, received: &mut Received) -> Result<(), ApiError> {
+pub(crate) async fn read_into(
+    mut form: Multipart,
+    rules: &UploadRules,
+    received: &mut Received,
+) -> Result<(), ApiError> {
     let mut total: u64 = 0;
     let mut count_total = |n: usize| -> Result<(), ApiError> {
         total += n as u64;
