@@ -11,6 +11,8 @@ mod comments;
 mod create;
 mod error;
 mod feed;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod input;
 mod kinds;
 mod model;
