@@ -11,9 +11,11 @@
 //! - [`image`]: image facts and container-level metadata stripping;
 //! - [`display`]: the JPEG display copy of a large picture for feeds;
 //! - [`audio`]: decoding audio for its real duration, tags, cover art and [`peaks`];
+//! - [`audio_clean`]: a copy of an audio file without its tags and pictures, streamed;
 //! - [`score`]: MusicXML and `.mxl` archives.
 
 pub mod audio;
+pub mod audio_clean;
 pub mod display;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -23,6 +25,7 @@ pub mod score;
 pub mod sniff;
 
 pub use audio::{AudioFacts, Cover, MediaSource, analyze_audio, analyze_audio_within};
+pub use audio_clean::{StripError, strip_audio_metadata};
 pub use display::{DisplayCopy, display_copy};
 pub use image::{ImageFacts, ImageKind, image_facts, sniff_image, strip_image_metadata};
 pub use peaks::Peaks;

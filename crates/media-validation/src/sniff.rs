@@ -182,7 +182,7 @@ fn riff_form(head: &[u8]) -> Option<&[u8]> {
 }
 
 /// The length of an ID3v2 tag at the start (header, body and optional footer).
-fn id3v2_len(head: &[u8]) -> Option<usize> {
+pub(crate) fn id3v2_len(head: &[u8]) -> Option<usize> {
     let h = head.get(0..10)?;
     if &h[0..3] != b"ID3" || !(2..=4).contains(&h[3]) || h[4] == 0xFF || h[6..10].iter().any(|b| b & 0x80 != 0) {
         return None;
@@ -205,7 +205,7 @@ fn frames_line_up(head: &[u8], frame_len: fn(&[u8]) -> Option<usize>) -> bool {
 }
 
 /// The length of the MPEG audio Layer III frame whose header starts `b`.
-fn mp3_frame_len(b: &[u8]) -> Option<usize> {
+pub(crate) fn mp3_frame_len(b: &[u8]) -> Option<usize> {
     const V1: [u32; 15] = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
     const V2: [u32; 15] = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
     let h = b.get(0..4)?;
@@ -229,7 +229,7 @@ fn mp3_frame_len(b: &[u8]) -> Option<usize> {
 }
 
 /// The length of the ADTS (raw AAC) frame whose header starts `b`.
-fn adts_frame_len(b: &[u8]) -> Option<usize> {
+pub(crate) fn adts_frame_len(b: &[u8]) -> Option<usize> {
     let h = b.get(0..7)?;
     if h[0] != 0xFF || h[1] & 0xF6 != 0xF0 || (h[2] >> 2) & 0xF >= 13 {
         return None;

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audio;
+mod audio_clean;
 mod images;
 mod scores;
 mod tools;
