@@ -31,7 +31,8 @@ build: doctor web
 ## What the build needs besides Rust and Node, checked before anything is compiled, with the
 ## exact Debian/Ubuntu packages to install when something is missing: a C compiler (Rust links
 ## with it; SQLite and libpq are compiled from source), pkg-config and OpenSSL's headers (libpq
-## talks TLS to PostgreSQL).
+## talks TLS to PostgreSQL). And what the server runs: ffmpeg checks and cleans every video
+## (without it the server runs and video posts answer 503), so its absence is a warning.
 doctor:
 	@missing=(); \
 	command -v cc >/dev/null 2>&1 || missing+=(build-essential); \
@@ -43,7 +44,9 @@ doctor:
 	  echo "*** The build needs: $${missing[*]}"; \
 	  echo "*** On Debian or Ubuntu: sudo apt-get install -y $${missing[*]}"; \
 	  exit 1; \
-	fi
+	fi; \
+	command -v $${SELFSOUND_FFMPEG:-ffmpeg} >/dev/null 2>&1 || \
+	  echo "*** ffmpeg is missing: the server will run, but video posts answer 503 until it is installed (sudo apt-get install -y ffmpeg)"
 
 web-deps:
 	@if [ ! -d $(FRONTEND)/node_modules ] || [ $(FRONTEND)/package-lock.json -nt $(FRONTEND)/node_modules/.package-lock.json ]; then \

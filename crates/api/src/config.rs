@@ -48,6 +48,9 @@ pub struct Config {
     /// `<data dir>/media`, reached through `AWS_ENDPOINT` (unset: AWS itself), `AWS_REGION`,
     /// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`.
     pub s3: Option<storage::S3Settings>,
+    /// `SELFSOUND_FFMPEG` (default `ffmpeg`, looked up in `PATH`): the ffmpeg that checks and
+    /// cleans videos; `off` takes no videos (they answer 503, as when it is not installed).
+    pub ffmpeg: Option<PathBuf>,
     /// `SELFSOUND_COOKIE_SAMESITE` (`lax` default, `strict`, or `none` for a client served from
     /// another site; `none` makes the cookie `Secure`, which browsers require for it).
     pub cookie_same_site: SameSite,
@@ -239,6 +242,11 @@ impl Config {
         {
             problems.push(format!("AWS_ENDPOINT must be an http(s) address, not {endpoint:?}"));
         }
+        let ffmpeg = match get("SELFSOUND_FFMPEG") {
+            Some(v) if v.eq_ignore_ascii_case("off") => None,
+            Some(v) => Some(PathBuf::from(v)),
+            None => Some(PathBuf::from("ffmpeg")),
+        };
         let cookie_same_site = match get("SELFSOUND_COOKIE_SAMESITE").map(|v| v.to_ascii_lowercase()).as_deref() {
             None | Some("lax") => SameSite::Lax,
             Some("strict") => SameSite::Strict,
@@ -293,6 +301,7 @@ impl Config {
             jwt_secret,
             trusted_proxies,
             s3,
+            ffmpeg,
             cookie_same_site,
             verified_redirect,
             reset_link,

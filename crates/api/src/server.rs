@@ -94,7 +94,16 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     tracing::info!(storage = storage.describe(), "media storage");
     let profiles = profiles::Profiles::new(db.clone(), storage.clone());
     let graph = social_graph::SocialGraph::new(db.clone());
-    let posts = posts::Posts::new(db.clone(), storage.clone());
+    let ffmpeg = config.ffmpeg.as_deref().and_then(posts::ffmpeg::Ffmpeg::find);
+    match (&ffmpeg, &config.ffmpeg) {
+        (Some(_), _) => {}
+        (None, Some(program)) => tracing::warn!(
+            program = %program.display(),
+            "ffmpeg cannot be run: video uploads answer 503 until it is installed (apt-get install ffmpeg)"
+        ),
+        (None, None) => tracing::info!("SELFSOUND_FFMPEG=off: video uploads answer 503"),
+    }
+    let posts = posts::Posts::new(db.clone(), storage.clone(), ffmpeg);
     let live = notifications::Live::for_database(&config.database_url, db.backend())?;
     let notifications = notifications::Notifications::new(db.clone(), live.clone());
     let moderation = moderation::Moderation::new(db.clone());

@@ -63,11 +63,23 @@ const MAX_LABEL_CHARS: usize = 300;
 /// for WAV, FLAC, MP3 and ADTS; an Ogg or MP4 cut short cannot be opened (their readers need
 /// the last page or the index at the end) and is refused as `Malformed`.
 pub fn analyze_audio(source: impl MediaSource + 'static, kind: AudioKind) -> Result<AudioFacts, MediaError> {
+    analyze_audio_within(source, kind, limits::AUDIO_MAX_SECONDS)
+}
+
+/// [`analyze_audio`] with a smaller decoding budget: at most `max_seconds` of audio (never more
+/// than [`limits::AUDIO_MAX_SECONDS`]) are decoded; a longer file is refused as `AudioTooLong`
+/// naming `max_seconds`. A post's tracks share one budget ([`limits::AUDIO_POST_MAX_SECONDS`]).
+pub fn analyze_audio_within(
+    source: impl MediaSource + 'static,
+    kind: AudioKind,
+    max_seconds: u64,
+) -> Result<AudioFacts, MediaError> {
+    let max_seconds = max_seconds.min(limits::AUDIO_MAX_SECONDS);
     let stream = MediaSourceStream::new(Box::new(source), Default::default());
     // Decoders are complex code run on hostile input; a panic in one (symphonia has had
     // arithmetic overflows and out-of-bounds reads on crafted files) must refuse the file, not
     // take down the request's worker.
-    catch_unwind(AssertUnwindSafe(move || analyze(stream, kind))).unwrap_or(Err(MediaError::Malformed))
+    catch_unwind(AssertUnwindSafe(move || analyze(stream, kind, max_seconds))).unwrap_or(Err(MediaError::Malformed))
 }
 
 fn expected_format(kind: AudioKind) -> FormatId {
@@ -81,7 +93,7 @@ fn expected_format(kind: AudioKind) -> FormatId {
     }
 }
 
-fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind) -> Result<AudioFacts, MediaError> {
+fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind, max_seconds: u64) -> Result<AudioFacts, MediaError> {
     let mut hint = Hint::new();
     hint.with_extension(kind.extension());
     let mut format = symphonia::default::get_probe()
@@ -114,8 +126,8 @@ fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind) -> Result<AudioF
     let mut channel_samples = 0u64;
     // Decoded samples over all channels at up to 48 kHz stereo for the longest audio accepted:
     // bounds the work of a file with a high sample rate or many channels too.
-    let max_samples = limits::AUDIO_MAX_SECONDS * 48_000 * 2;
-    let too_long = MediaError::AudioTooLong { max_seconds: limits::AUDIO_MAX_SECONDS };
+    let max_samples = max_seconds * 48_000 * 2;
+    let too_long = MediaError::AudioTooLong { max_seconds };
     let mut bad_in_a_row = 0u32;
     let mut packets = 0u64;
     loop {
@@ -152,7 +164,7 @@ fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind) -> Result<AudioF
                 seconds += n as f64 / f64::from(rate);
                 frames += n as u64;
                 channel_samples += (n * channels) as u64;
-                if seconds > limits::AUDIO_MAX_SECONDS as f64 || channel_samples > max_samples {
+                if seconds > max_seconds as f64 || channel_samples > max_samples {
                     return Err(too_long);
                 }
                 buffer.copy_to_vec_interleaved(&mut samples);

@@ -21,6 +21,9 @@ pub enum PostError {
     NotAudio(String),
     #[error("{0} exceeds 50MB limit")]
     AudioTooLarge(String),
+    /// The tracks of one post share a decoding budget (`limits::AUDIO_POST_MAX_SECONDS`).
+    #[error("The tracks of a post can last at most {hours} hours in all")]
+    AudioTotalTooLong { hours: u64 },
 
     // Media (spec §5 Media post).
     #[error("Please select at least one file")]
@@ -33,6 +36,9 @@ pub enum PostError {
     MediaTooLarge { limit_mb: u64 },
     #[error("Total file size exceeds 200MB limit")]
     MediaTotalTooLarge,
+    /// Videos are checked and cleaned with ffmpeg; without it none are taken (docs/media.md).
+    #[error("Video uploads are not available on this server right now; pictures still are")]
+    VideoUnavailable,
 
     /// A request larger than all the files a kind allows at their largest.
     #[error("The upload is too large: at most {files} files of {limit_mb}MB")]
@@ -85,6 +91,10 @@ pub enum UploadDefect {
     Damaged,
     #[error("{0}")]
     Media(MediaError),
+    #[error("no picture of the video could be decoded")]
+    NoVideoFrame,
+    #[error("the video took too long to check")]
+    VideoTooSlow,
 }
 
 impl From<diesel::result::Error> for PostError {
@@ -112,6 +122,7 @@ impl DomainError for PostError {
             | CommentTooLong => ErrorKind::Invalid,
             TooManyAudio
             | AudioTooLarge(_)
+            | AudioTotalTooLong { .. }
             | TooManyMedia
             | MediaTooLarge { .. }
             | MediaTotalTooLarge
@@ -125,7 +136,14 @@ impl DomainError for PostError {
                 ErrorKind::NotFound | ErrorKind::Invalid => ErrorKind::Internal,
                 other => other,
             },
+            VideoUnavailable => ErrorKind::Unavailable,
             Processing(_) => ErrorKind::Internal,
         }
+    }
+
+    fn is_public(&self) -> bool {
+        // Written for the person: videos are off here, not the server busy.
+        matches!(self, PostError::VideoUnavailable)
+            || !matches!(self.kind(), ErrorKind::Internal | ErrorKind::Unavailable)
     }
 }

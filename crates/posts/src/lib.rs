@@ -11,6 +11,7 @@ mod comments;
 mod create;
 mod error;
 mod feed;
+pub mod ffmpeg;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod input;
@@ -27,7 +28,7 @@ pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, pag
 pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};
 pub use kinds::UploadKind;
 pub use kinds::audio::AudioUpload;
-pub use kinds::media::{MediaUpload, ffmpeg_available};
+pub use kinds::media::MediaUpload;
 pub use kinds::scores::ScoreUpload;
 pub use model::{AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, Score};
 pub use repo::{

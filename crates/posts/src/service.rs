@@ -11,9 +11,10 @@ use crate::PostError;
 use crate::comments;
 use crate::create::{self, PROCESSING_SLOTS, Stored};
 use crate::feed::{self, Feed, FeedPage};
+use crate::ffmpeg::Ffmpeg;
 use crate::input::{Caption, LyricsInput};
 use crate::kinds::lyrics::LyricsRow;
-use crate::kinds::{NewPayload, Processing, UploadKind};
+use crate::kinds::{Lanes, NewPayload, Processing, UploadKind};
 use crate::model::{Comment, Post, PostRow};
 use crate::repo;
 
@@ -31,8 +32,16 @@ pub struct Posts {
 }
 
 impl Posts {
-    pub fn new(db: Db, storage: Storage) -> Posts {
-        Posts { db, processing: Arc::new(Processing { storage, slots: tokio::sync::Semaphore::new(PROCESSING_SLOTS) }) }
+    /// `ffmpeg`: the program videos are checked with ([`Ffmpeg::find`]); without it, video
+    /// uploads answer 503.
+    pub fn new(db: Db, storage: Storage, ffmpeg: Option<Ffmpeg>) -> Posts {
+        let processing = Processing {
+            storage,
+            slots: tokio::sync::Semaphore::new(PROCESSING_SLOTS),
+            lanes: Lanes::default(),
+            ffmpeg,
+        };
+        Posts { db, processing: Arc::new(processing) }
     }
 
     fn storage(&self) -> &Storage {
@@ -111,6 +120,7 @@ impl Posts {
         }
         let row = Self::new_row(me, U::KIND, caption);
         let mut stored = Stored::default();
+        let _turn = self.processing.lanes.enter(me).await;
         match U::store(&self.processing, row.id, uploads, &mut stored).await {
             Ok(payload) => self.publish(me, row, payload, stored).await,
             Err(e) => {

@@ -23,7 +23,7 @@ struct World {
 
 fn world(db: TestDb) -> World {
     let media = tempfile::tempdir().unwrap();
-    let posts = Posts::new(db.db.clone(), Storage::local(media.path()).unwrap());
+    let posts = Posts::new(db.db.clone(), Storage::local(media.path()).unwrap(), None);
     World { db, posts, _media: media }
 }
 

@@ -116,17 +116,20 @@ pub fn musicxml(title: &str, composer: &str) -> String {
     )
 }
 
-/// A one-second test-pattern video made by ffmpeg in `container` (`mp4`: H.264, `webm`: VP8),
-/// or `None` after a loud message when ffmpeg (or its encoder) is missing; under CI a missing
+/// A one-second test-pattern video made by ffmpeg in `container` (`mp4` and `mov`: H.264,
+/// `webm`: VP8), carrying a title ([`VIDEO_TITLE`]) and, in `mp4` and `mov`, a place
+/// ([`VIDEO_PLACE`], as a phone writes it), or `None` after a loud message when ffmpeg (or its encoder) is missing; under CI a missing
 /// ffmpeg fails the test instead (`.ci/run` installs it). Each container is encoded once per
 /// test process: the same bytes serve every test that asks (on both backends).
 pub fn video(container: &str) -> Option<Vec<u8>> {
     static MP4: OnceLock<Option<Vec<u8>>> = OnceLock::new();
+    static MOV: OnceLock<Option<Vec<u8>>> = OnceLock::new();
     static WEBM: OnceLock<Option<Vec<u8>>> = OnceLock::new();
     let (made, codec) = match container {
         "mp4" => (&MP4, "libx264"),
+        "mov" => (&MOV, "libx264"),
         "webm" => (&WEBM, "libvpx"),
-        other => panic!("no test video in {other:?}: mp4 or webm"),
+        other => panic!("no test video in {other:?}: mp4, mov or webm"),
     };
     match made.get_or_init(|| encode(container, codec)) {
         Some(bytes) => Some(bytes.clone()),
@@ -138,12 +141,20 @@ pub fn video(container: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// The title every test video carries.
+pub const VIDEO_TITLE: &str = "Secret take";
+/// The place test videos in MP4 and MOV carry (ISO 6709, as an iPhone writes it).
+pub const VIDEO_PLACE: &str = "+48.8577+002.2950/";
+
 fn encode(container: &str, codec: &str) -> Option<Vec<u8>> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let out = dir.path().join(format!("clip.{container}"));
     let made = std::process::Command::new("ffmpeg")
         .args(["-nostdin", "-hide_banner", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10"])
         .args(["-t", "1", "-c:v", codec, "-pix_fmt", "yuv420p"])
+        .args(["-metadata", &format!("title={VIDEO_TITLE}"), "-metadata", &format!("location={VIDEO_PLACE}")])
+        // MP4 writes the place only when asked to (MOV always does).
+        .args(if container == "mp4" { &["-movflags", "use_metadata_tags"][..] } else { &[] })
         .arg(&out)
         .status();
     match made {

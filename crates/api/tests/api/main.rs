@@ -8,6 +8,7 @@ mod common;
 mod hardening;
 mod http;
 mod limits;
+mod media_budget;
 mod moderation;
 mod notifications;
 #[path = "../support/oidc_provider.rs"]

@@ -5,9 +5,9 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 use test_support::TestDb;
-use test_support::media::{musicxml, png, video, wav};
+use test_support::media::{VIDEO_PLACE, VIDEO_TITLE, musicxml, png, video, wav};
 
-use crate::common::{Part, TestApp, spawn_app};
+use crate::common::{Options, Part, TestApp, spawn_app, spawn_app_with};
 
 /// What is stored under a post's media URL.
 async fn fetch(app: &TestApp, url: &str) -> (StatusCode, String, usize) {
@@ -15,6 +15,12 @@ async fn fetch(app: &TestApp, url: &str) -> (StatusCode, String, usize) {
     let status = res.status();
     let content_type = res.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
     (status, content_type, res.bytes().await.unwrap().len())
+}
+
+async fn fetch_bytes(app: &TestApp, url: &str) -> Vec<u8> {
+    let res = app.client.get(url).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK, "{url}");
+    res.bytes().await.unwrap().to_vec()
 }
 
 async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
@@ -101,30 +107,68 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     assert_eq!(stats.body["posts"], 4);
 }
 
-/// Real videos made by ffmpeg: sniffed by their bytes, stored whole, and given a poster frame
-/// (a JPEG of the first frame) when ffmpeg is on the server's machine, as it is here.
-async fn videos_are_posted_with_a_poster_frame(db: TestDb) {
-    let (Some(mp4), Some(webm)) = (video("mp4"), video("webm")) else { return };
+/// Real videos made by ffmpeg: sniffed by their bytes, remuxed without their metadata (a
+/// phone's title and location are gone from what is served), and given a poster frame (a JPEG
+/// of the first frame).
+async fn videos_are_posted_clean_with_a_poster_frame(db: TestDb) {
+    let (Some(mp4), Some(mov), Some(webm)) = (video("mp4"), video("mov"), video("webm")) else { return };
     let app = spawn_app(db).await;
     let (token, _) = app.person("Ana", "ana@example.com").await;
-    let post = app
-        .post_form(
-            "/posts/media",
-            Some(&token),
-            &[Part::file("files", "clip.mp4", mp4.clone()), Part::file("files", "clip.webm", webm.clone())],
-        )
-        .await;
+    let files = [("clip.mp4", &mp4), ("clip.mov", &mov), ("clip.webm", &webm)];
+    let parts: Vec<Part> = files.iter().map(|(name, bytes)| Part::file("files", name, bytes.to_vec())).collect();
+    let post = app.post_form("/posts/media", Some(&token), &parts).await;
     assert_eq!(post.status, StatusCode::CREATED, "{:?}", post.body);
-    for (item, original) in post.body["media"].as_array().unwrap().iter().zip([&mp4, &webm]) {
+    for (item, (name, original)) in post.body["media"].as_array().unwrap().iter().zip(files) {
+        assert!(contains(original, VIDEO_TITLE.as_bytes()), "{name}: the upload carries a title");
         assert_eq!(item["file_type"], "video");
         assert_eq!((item["width"].as_i64(), item["height"].as_i64()), (None, None));
-        let (status, _, size) = fetch(&app, item["file_url"].as_str().unwrap()).await;
-        assert_eq!((status, size), (StatusCode::OK, original.len()), "stored whole");
+        let url = item["file_url"].as_str().unwrap();
+        assert!(url.ends_with(&name[4..]), "{name}: the same container ({url})");
+        let served = fetch_bytes(&app, url).await;
+        assert!(served.len() > 1000, "{name}: the video itself");
+        for secret in [VIDEO_TITLE, VIDEO_PLACE] {
+            assert!(!contains(&served, secret.as_bytes()), "{name}: {secret:?} is not served");
+        }
         let poster = item["poster_url"].as_str().unwrap_or_else(|| panic!("a poster frame: {item}"));
         let (status, content_type, size) = fetch(&app, poster).await;
         assert_eq!((status, content_type.as_str()), (StatusCode::OK, "image/jpeg"));
         assert!(size > 500, "a real picture, {size} bytes");
     }
+}
+
+/// A video container around anything but a video (the first bytes of an MKV or an MP4, then a
+/// ZIP or an HTML page, or a video cut short) is refused: nothing in it decodes.
+async fn only_videos_that_decode_are_taken(db: TestDb) {
+    let Some(mp4) = video("mp4") else { return };
+    let app = spawn_app(db).await;
+    let (token, _) = app.person("Ana", "ana@example.com").await;
+    let mut mkv_zip = vec![0x1A, 0x45, 0xDF, 0xA3];
+    mkv_zip.extend_from_slice(b"PK\x03\x04 a zip archive follows <html><script>alert(1)</script>");
+    let mut mp4_html = b"\0\0\0\x18ftypisom\0\0\x02\0isomiso2".to_vec();
+    mp4_html.extend_from_slice(b"<html><script>alert(1)</script></html>");
+    for (name, bytes) in [("clip.mkv", mkv_zip), ("clip.mp4", mp4_html), ("cut.mp4", mp4[..mp4.len() / 3].to_vec())] {
+        let refused = app.post_form("/posts/media", Some(&token), &[Part::file("files", name, bytes)]).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{name}: {:?}", refused.body);
+        let detail = refused.detail();
+        assert!(detail.starts_with(&format!("{name}: ")), "{detail}");
+    }
+    assert_eq!(app.get("/posts/feed", None).await.body, json!([]), "nothing was posted");
+}
+
+async fn without_ffmpeg_videos_answer_503_and_pictures_still_post(db: TestDb) {
+    let Some(mp4) = video("mp4") else { return };
+    let options = Options { env: vec![("SELFSOUND_FFMPEG".into(), "off".into())], ..Options::default() };
+    let app = spawn_app_with(db, options).await;
+    let (token, _) = app.person("Bea", "bea@example.com").await;
+    let video = app.post_form("/posts/media", Some(&token), &[Part::file("files", "clip.mp4", mp4)]).await;
+    assert_eq!(video.status, StatusCode::SERVICE_UNAVAILABLE, "{:?}", video.body);
+    assert_eq!(video.detail(), "Video uploads are not available on this server right now; pictures still are");
+    let picture = app.post_form("/posts/media", Some(&token), &[Part::file("files", "p.png", png(20, None))]).await;
+    assert_eq!(picture.status, StatusCode::CREATED, "{:?}", picture.body);
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 async fn uploads_follow_the_rules_of_the_spec(db: TestDb) {
@@ -276,7 +320,9 @@ async fn deleting_a_post_or_an_account_removes_its_files(db: TestDb) {
 
 test_support::both_backends!(
     each_type_is_created_from_real_files_and_read_back,
-    videos_are_posted_with_a_poster_frame,
+    videos_are_posted_clean_with_a_poster_frame,
+    only_videos_that_decode_are_taken,
+    without_ffmpeg_videos_answer_503_and_pictures_still_post,
     uploads_follow_the_rules_of_the_spec,
     feeds_say_where_the_next_page_is_and_the_cursor_never_repeats,
     likes_and_comments_speak_the_spec,

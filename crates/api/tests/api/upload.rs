@@ -300,12 +300,12 @@ fn wav_head(size: u64) -> Vec<u8> {
     h
 }
 
-/// The start of an MP4: its `ftyp` box, then an `mdat` box holding the rest (the bytes are
-/// sniffed as a video; no frame can be drawn from them, so no poster either).
+/// A real one-second MP4 (made by ffmpeg), then a `free` box holding the rest of `size` bytes:
+/// a video whose frames decode, as large as the test needs.
 fn mp4_head(size: u64) -> Vec<u8> {
-    let mut h = b"\0\0\0\x18ftypisom\0\0\x02\0isomiso2".to_vec();
-    h.extend_from_slice(&u32::try_from(size - 24).unwrap().to_be_bytes());
-    h.extend_from_slice(b"mdat");
+    let mut h = test_support::media::video("mp4").expect("ffmpeg makes the test video");
+    h.extend_from_slice(&u32::try_from(size - h.len() as u64).unwrap().to_be_bytes());
+    h.extend_from_slice(b"free");
     h
 }
 

@@ -1,26 +1,30 @@
 //! Media posts: 1 to 5 pictures and videos (spec §5 Media post). Pictures are published without
-//! their metadata, with a ~640 px copy for feeds; videos with a poster frame when ffmpeg is
-//! there to make one.
+//! their metadata, with a ~640 px copy for feeds; videos remuxed by ffmpeg without theirs, with
+//! their first frame as a poster (a video whose frames do not decode is refused).
 
-use std::path::Path;
-use std::process::Stdio;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use db::DbConnection;
 use db::diesel::prelude::*;
 use db::schema::post_media;
-use media_validation::{self as mv, ImageKind, MediaError, MediaKind, limits};
-use tempfile::NamedTempFile;
+use media_validation::{self as mv, ImageKind, MediaError, MediaKind, VideoKind, limits};
+use tempfile::{NamedTempFile, TempDir};
 use values::{PostId, PostKind};
 
 use super::{KindRows, NewPayload, Processing, UploadKind, grouped};
-use crate::PostError;
 use crate::create::{Stored, head, key, read_all, unreadable};
+use crate::ffmpeg::{Ffmpeg, MAX_PIXELS, RunError};
 use crate::model::Payload;
+use crate::{PostError, UploadDefect};
 
 /// The width of the copy of an image feeds show.
 const DISPLAY_WIDTH: u32 = 640;
-/// A poster frame that takes longer than this is given up (never blocking the post).
+/// Copying a video's streams into a clean file reads and writes at most 100 MB: seconds. A
+/// file that takes longer is refused.
+const REMUX_TIMEOUT: Duration = Duration::from_secs(60);
+/// Decoding the first frame: well under a second for any real video.
 const POSTER_TIMEOUT: Duration = Duration::from_secs(20);
 
 values::text_enum! {
@@ -129,15 +133,14 @@ impl UploadKind for MediaUpload {
         uploads: Vec<MediaUpload>,
         stored: &mut Stored,
     ) -> Result<Box<dyn NewPayload>, PostError> {
-        let ffmpeg = ffmpeg_available();
         let storage = &ctx.storage;
         let mut rows = Vec::with_capacity(uploads.len());
         for (n, upload) in uploads.into_iter().enumerate() {
-            let path = upload.file.path().to_owned();
-            let name = upload.file_name.clone();
-            let prepared = ctx.analyse(move || prepare(&path, &name, ffmpeg)).await?;
+            let ffmpeg = ctx.ffmpeg.clone();
+            // The upload (and its temporary file) moves to the blocking thread and back.
+            let (prepared, _upload) = ctx.analyse(move || Ok((prepare(&upload, ffmpeg.as_ref()), upload))).await?;
             let id = values::new_raw_id();
-            let row = match prepared {
+            let row = match prepared? {
                 Prepared::Image { kind, clean, width, height, display } => {
                     let file_key = stored.put(storage, key(post, n, "", kind.extension()), clean).await?;
                     let display_key = match display {
@@ -156,12 +159,9 @@ impl UploadKind for MediaUpload {
                         poster_key: None,
                     }
                 }
-                Prepared::Video { extension, poster } => {
-                    let file_key = stored.put_file(storage, key(post, n, "", extension), upload.file.path()).await?;
-                    let poster_key = match poster {
-                        Some(bytes) => Some(stored.put(storage, key(post, n, "-poster", "jpg"), bytes).await?),
-                        None => None,
-                    };
+                Prepared::Video(video) => {
+                    let file_key = stored.put_file(storage, key(post, n, "", video.extension), &video.clean).await?;
+                    let poster_key = stored.put(storage, key(post, n, "-poster", "jpg"), video.poster).await?;
                     MediaRow {
                         post_id: post,
                         position: n as i64,
@@ -171,7 +171,7 @@ impl UploadKind for MediaUpload {
                         width: None,
                         height: None,
                         display_key: None,
-                        poster_key,
+                        poster_key: Some(poster_key),
                     }
                 }
             };
@@ -183,10 +183,20 @@ impl UploadKind for MediaUpload {
 
 enum Prepared {
     Image { kind: ImageKind, clean: Vec<u8>, width: u32, height: u32, display: Option<Vec<u8>> },
-    Video { extension: &'static str, poster: Option<Vec<u8>> },
+    Video(CleanVideo),
 }
 
-fn prepare(path: &Path, name: &str, ffmpeg: bool) -> Result<Prepared, PostError> {
+/// A video as it is published: remuxed without metadata, with its first frame as a poster.
+struct CleanVideo {
+    extension: &'static str,
+    clean: PathBuf,
+    poster: Vec<u8>,
+    /// ffmpeg's folder, holding `clean`: removed when this is dropped.
+    _work: TempDir,
+}
+
+fn prepare(upload: &MediaUpload, ffmpeg: Option<&Ffmpeg>) -> Result<Prepared, PostError> {
+    let (path, name) = (upload.file.path(), upload.file_name.as_str());
     let unsupported = || PostError::UnsupportedMedia(name.to_owned());
     let size = std::fs::metadata(path).map_err(|e| PostError::Processing(e.to_string()))?.len();
     match mv::sniff_media(&head(path)?).ok_or_else(unsupported)? {
@@ -211,56 +221,102 @@ fn prepare(path: &Path, name: &str, ffmpeg: bool) -> Result<Prepared, PostError>
             if size > limits::VIDEO_MAX_BYTES {
                 return Err(PostError::MediaTooLarge { limit_mb: limits::VIDEO_MAX_BYTES >> 20 });
             }
-            let poster = if ffmpeg { poster_frame(path) } else { None };
-            Ok(Prepared::Video { extension: kind.extension(), poster })
+            let ffmpeg = ffmpeg.ok_or(PostError::VideoUnavailable)?;
+            clean_video(ffmpeg, path, name, kind).map(Prepared::Video)
         }
     }
 }
 
-/// A video's first frame as a JPEG about 640 px wide, made by ffmpeg when it is installed.
-/// Best effort: any failure or a slow run gives none, and the page shows the video's own first
-/// frame (`preload="metadata"`).
-fn poster_frame(video: &Path) -> Option<Vec<u8>> {
-    let out = tempfile::Builder::new().suffix(".jpg").tempfile().ok()?;
-    let mut child = std::process::Command::new("ffmpeg")
-        .args(["-nostdin", "-v", "error", "-y", "-i"])
-        .arg(video)
-        .args(["-frames:v", "1", "-vf", "scale='min(640,iw)':-2", "-q:v", "4", "-f", "image2", "-c:v", "mjpeg"])
-        .arg(out.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let started = std::time::Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) if status.success() => break,
-            Ok(Some(_)) | Err(_) => return None,
-            Ok(None) if started.elapsed() > POSTER_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                tracing::warn!("ffmpeg took too long to make a poster frame; the video has none");
-                return None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
-        }
+/// ffmpeg's demuxer for a sniffed container, and the muxer that writes the same container.
+fn formats(kind: VideoKind) -> (&'static str, &'static str) {
+    match kind {
+        VideoKind::Mp4 => ("mov", "mp4"),
+        VideoKind::Mov => ("mov", "mov"),
+        VideoKind::Avi => ("avi", "avi"),
+        VideoKind::Mkv => ("matroska", "matroska"),
+        VideoKind::Webm => ("matroska", "webm"),
     }
-    let bytes = std::fs::read(out.path()).ok()?;
-    // Only what is really a JPEG is published.
-    matches!(mv::image_facts(&bytes, limits::IMAGE_MAX_SIDE, limits::IMAGE_MAX_PIXELS), Ok(f) if f.kind == ImageKind::Jpeg)
-        .then_some(bytes)
 }
 
-/// Whether ffmpeg can be run here (checked once; it is optional).
-pub fn ffmpeg_available() -> bool {
-    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FOUND.get_or_init(|| {
-        std::process::Command::new("ffmpeg")
-            .arg("-version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+/// What we store and serve of a video is what we checked: its first video stream (and first
+/// sound stream, if any) copied into a new file of the same container without the uploaded
+/// file's metadata, chapters, data or subtitle streams (an iPhone `.mov` keeps its location in
+/// all three), and refused unless a frame of it decodes. That frame is the poster.
+fn clean_video(ffmpeg: &Ffmpeg, upload: &Path, name: &str, kind: VideoKind) -> Result<CleanVideo, PostError> {
+    let work = tempfile::tempdir().map_err(|e| PostError::Processing(format!("a folder for ffmpeg: {e}")))?;
+    let (demuxer, muxer) = formats(kind);
+    let clean_name = format!("clean.{}", kind.extension());
+    let mut remux: Vec<&OsStr> = vec!["-protocol_whitelist".as_ref(), "file".as_ref(), "-f".as_ref(), demuxer.as_ref()];
+    remux.extend(["-i".as_ref(), upload.as_os_str()]);
+    remux.extend(
+        [
+            "-map",
+            "0:v:0",
+            "-map",
+            "0:a:0?",
+            "-map_metadata",
+            "-1",
+            "-map_chapters",
+            "-1",
+            "-c",
+            "copy",
+            "-fflags",
+            "+bitexact",
+            "-f",
+            muxer,
+        ]
+        .map(OsStr::new),
+    );
+    if matches!(kind, VideoKind::Mp4 | VideoKind::Mov) {
+        // The index first, so a browser can start playing before the whole file is in.
+        remux.extend(["-movflags", "+faststart"].map(OsStr::new));
+    }
+    remux.push(clean_name.as_ref());
+    ffmpeg.run(work.path(), remux, REMUX_TIMEOUT).map_err(|e| refused(name, e))?;
+
+    let max_pixels = MAX_PIXELS.to_string();
+    let poster = [
+        "-protocol_whitelist",
+        "file",
+        "-f",
+        demuxer,
+        "-max_pixels",
+        &max_pixels,
+        "-i",
+        &clean_name,
+        "-map",
+        "0:v:0",
+        "-frames:v",
+        "1",
+        "-vf",
+        "scale='min(640,iw)':-2",
+        "-q:v",
+        "4",
+        "-f",
+        "image2",
+        "-c:v",
+        "mjpeg",
+        "poster.jpg",
+    ];
+    ffmpeg.run(work.path(), poster, POSTER_TIMEOUT).map_err(|e| refused(name, e))?;
+    let poster = std::fs::read(work.path().join("poster.jpg")).unwrap_or_default();
+    // Only what is really a JPEG is published (ffmpeg can succeed writing no frame at all).
+    if !matches!(mv::image_facts(&poster, limits::IMAGE_MAX_SIDE, limits::IMAGE_MAX_PIXELS), Ok(f) if f.kind == ImageKind::Jpeg)
+    {
+        return Err(PostError::Unreadable { file: name.to_owned(), defect: UploadDefect::NoVideoFrame });
+    }
+    Ok(CleanVideo { extension: kind.extension(), clean: work.path().join(clean_name), poster, _work: work })
+}
+
+/// The person's error for a video ffmpeg could not use; why it could not is logged.
+fn refused(name: &str, e: RunError) -> PostError {
+    let defect = match e {
+        RunError::TimedOut => UploadDefect::VideoTooSlow,
+        RunError::Refused(said) => {
+            tracing::debug!(file = name, ffmpeg = %said, "a video was refused");
+            UploadDefect::Damaged
+        }
+        RunError::NotRun(e) => return PostError::Processing(format!("running ffmpeg: {e}")),
+    };
+    PostError::Unreadable { file: name.to_owned(), defect }
 }

@@ -11,14 +11,16 @@ pub(crate) mod scores;
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::Arc;
 
 use db::DbConnection;
 use db::diesel::QueryResult;
 use storage::Storage;
-use values::{PostId, PostKind};
+use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
 use crate::create::Stored;
+use crate::ffmpeg::Ffmpeg;
 use crate::model::Payload;
 
 /// Each post's payload, as a kind's rows load them.
@@ -107,11 +109,13 @@ pub trait UploadKind: Sized + Send + 'static {
     ) -> impl Future<Output = Result<Box<dyn NewPayload>, PostError>> + Send;
 }
 
-/// What storing uploads needs: where objects go, and the slots that bound how many files are
-/// analysed at once.
+/// What storing uploads needs: where objects go, the slots that bound how many files are
+/// analysed at once, each person's lane, and ffmpeg when it is there (videos need it).
 pub struct Processing {
     pub storage: Storage,
     pub slots: tokio::sync::Semaphore,
+    pub lanes: Lanes,
+    pub ffmpeg: Option<Ffmpeg>,
 }
 
 impl Processing {
@@ -127,9 +131,94 @@ impl Processing {
     }
 }
 
+/// One lane per person: a person's posts are processed one after another, so one person holds
+/// at most one of the processing slots however many uploads they send, and everyone else's
+/// files go through the others. (The upload slots already bound how many a person may send.)
+#[derive(Default)]
+pub struct Lanes {
+    open: std::sync::Mutex<HashMap<UserId, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// A person's turn in their lane; the lane closes with the last turn that waited in it.
+pub struct Turn<'a> {
+    // Declared first: dropped before `_entry` looks whether anyone else still waits.
+    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+    _entry: LaneEntry<'a>,
+}
+
+struct LaneEntry<'a> {
+    lanes: &'a Lanes,
+    who: UserId,
+    lane: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Lanes {
+    /// Waits until `who`'s earlier posts are processed. Cancel-safe: a request that goes away
+    /// while it waits leaves no lane behind.
+    pub async fn enter(&self, who: UserId) -> Turn<'_> {
+        let lane = self.lock().entry(who).or_default().clone();
+        let entry = LaneEntry { lanes: self, who, lane };
+        let turn = entry.lane.clone().lock_owned().await;
+        Turn { _turn: Some(turn), _entry: entry }
+    }
+
+    /// People with a lane open (processing or waiting).
+    pub fn open(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<UserId, Arc<tokio::sync::Mutex<()>>>> {
+        self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Drop for LaneEntry<'_> {
+    fn drop(&mut self) {
+        let mut open = self.lanes.lock();
+        // Held by the map and by this entry only: nobody else waits in the lane.
+        if Arc::strong_count(&self.lane) == 2 {
+            open.remove(&self.who);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_person_waits_behind_their_own_posts_only() {
+        let lanes = Lanes::default();
+        let (ada, bob) = (UserId::generate(), UserId::generate());
+        let first = lanes.enter(ada).await;
+        let second = lanes.enter(ada);
+        tokio::pin!(second);
+        assert!(futures_poll_once(second.as_mut()).await.is_none(), "Ada's second post waits for her first");
+        let bob_turn = lanes.enter(bob).await;
+        assert_eq!(lanes.open(), 2);
+        drop(first);
+        let second = second.await;
+        drop((second, bob_turn));
+        assert_eq!(lanes.open(), 0, "lanes close when nobody is in them");
+
+        // A waiter that goes away leaves nothing behind either.
+        let held = lanes.enter(ada).await;
+        {
+            let waiting = lanes.enter(ada);
+            tokio::pin!(waiting);
+            assert!(futures_poll_once(waiting.as_mut()).await.is_none());
+        }
+        drop(held);
+        assert_eq!(lanes.open(), 0);
+    }
+
+    async fn futures_poll_once<F: Future + Unpin>(f: F) -> Option<F::Output> {
+        tokio::select! {
+            biased;
+            out = f => Some(out),
+            () = std::future::ready(()) => None,
+        }
+    }
 
     #[test]
     fn every_kind_has_its_rows_once_in_order() {
