@@ -24,6 +24,8 @@ pub enum Action {
     /// Blocking or unblocking someone.
     Block,
     Report,
+    /// Deleting a comment (one's own, one on one's post, or someone's as an admin).
+    CommentDelete,
     /// The mention picker's search (`GET /posts/users/search`), signed in or not.
     Search,
     /// `PATCH /profile/me` and `PATCH /profile/me/avatar`.
@@ -31,13 +33,14 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 8] = [
+    pub const ALL: [Action; 9] = [
         Action::Post,
         Action::Comment,
         Action::Like,
         Action::Listen,
         Action::Block,
         Action::Report,
+        Action::CommentDelete,
         Action::Search,
         Action::Profile,
     ];
@@ -51,6 +54,7 @@ impl Action {
             Action::Listen => "listen",
             Action::Block => "block",
             Action::Report => "report",
+            Action::CommentDelete => "comment_delete",
             Action::Search => "search",
             Action::Profile => "profile",
         }
@@ -64,6 +68,7 @@ impl Action {
             Action::Listen => "listening changes",
             Action::Block => "block changes",
             Action::Report => "reports",
+            Action::CommentDelete => "comment deletions",
             Action::Search => "searches",
             Action::Profile => "profile changes",
         }
@@ -97,6 +102,7 @@ limited_calls!(
     Listening => Listen,
     Blocking => Block,
     Reporting => Report,
+    DeletingComments => CommentDelete,
     Searching => Search,
     ProfileEditing => Profile,
 );
@@ -122,7 +128,7 @@ const LONGEST_WINDOW: Duration = Duration::from_secs(24 * 3600);
 
 /// One [`Limit`] per [`Action`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WriteLimits([Limit; 8]);
+pub struct WriteLimits([Limit; 9]);
 
 impl Default for WriteLimits {
     /// In [`Action::ALL`]'s order; docs/security.md ("Limits") says why each.
@@ -133,7 +139,8 @@ impl Default for WriteLimits {
             Limit::per(60, 10), // like
             Limit::per(30, 10), // listen
             Limit::per(20, 10), // block
-            Limit::per(10, 60), // report
+            Limit::per(10, 60), // report (posts and comments: one limit)
+            Limit::per(60, 10), // comment_delete
             Limit::per(120, 5), // search
             Limit::per(30, 60), // profile
         ])

@@ -11,10 +11,11 @@ use std::collections::HashSet;
 
 use db::model::UserCard;
 use db::{Db, DbError, write_tx};
-use moderation::{Action, Admin, Decision};
+use moderation::{Action, Admin, Decision, Scope};
 use notifications::{Event, Kind, Live};
+use posts::RemovedBy;
 use storage::Storage;
-use values::{DomainError, ErrorKind, PostId, ReportId, UserId};
+use values::{CommentId, DomainError, ErrorKind, PostId, ReportId, UserId};
 
 /// An error of one of the domains a use case called; its kind is that domain's.
 #[derive(Debug, thiserror::Error)]
@@ -165,25 +166,67 @@ impl App {
 
     /// An admin resolves a complaint. delete_post deletes the post the one way posts are
     /// deleted (its payload, likes, comments and notifications go with it; its files are
-    /// removed after the commit) and resolves every open report on it; ignore resolves this
-    /// report. Either way the audit log gets a row, in the same transaction.
-    pub async fn resolve_report(&self, admin: &Admin, report: ReportId, action: Action) -> Result<Decision, AppError> {
+    /// removed after the commit) and resolves every open report on it and its comments;
+    /// delete_comment deletes the comment the one way comments are deleted ([`App::delete_comment`]'s
+    /// rows) and resolves every open report on it; ignore resolves this report, or every open
+    /// report on the same item ([`Scope::Item`]). Either way the audit log gets a row, in the
+    /// same transaction.
+    pub async fn resolve_report(
+        &self,
+        admin: &Admin,
+        report: ReportId,
+        action: Action,
+        scope: Scope,
+    ) -> Result<Decision, AppError> {
         let admin = admin.clone();
-        let (decision, objects) = self
+        let (decision, objects, told) = self
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
-                    let decision = moderation::decide(conn, &admin, report, action)?;
-                    let objects = match decision.action {
-                        Action::DeletePost => posts::delete_post_rows(conn, &[decision.post])?,
-                        Action::Ignore => Vec::new(),
+                    let decision = moderation::decide(conn, &admin, report, action, scope)?;
+                    let (objects, told) = match (decision.action, decision.comment) {
+                        (Action::DeletePost, _) => (posts::delete_post_rows(conn, &[decision.post])?, Vec::new()),
+                        (Action::DeleteComment, Some(comment)) => {
+                            let told = notifications::forget_comment(conn, comment)?;
+                            // Already gone (its author deleted it): the reports close all the same.
+                            posts::delete_comment_rows(conn, comment)?;
+                            (Vec::new(), told)
+                        }
+                        (Action::DeleteComment, None) | (Action::Ignore, _) => (Vec::new(), Vec::new()),
                     };
-                    Ok::<_, AppError>((decision, objects))
+                    Ok::<_, AppError>((decision, objects, told))
                 })
             })
             .await?;
+        self.live.committed(&told);
         self.remove_objects(objects, "a removed post's").await;
         Ok(decision)
+    }
+
+    /// `me` deletes comment `comment` on `post`: as its author, as an admin (`admin`: audited
+    /// when the comment is someone else's, and its open reports are resolved), or as the post's
+    /// author. The comment, its mentions and the notifications naming it go, and the post counts
+    /// one comment less, in one transaction; the unread badges of whoever lost a notification
+    /// follow once it has committed. Who may not see the post (a block) is answered not found.
+    pub async fn delete_comment(
+        &self,
+        me: UserId,
+        admin: Option<Admin>,
+        post: PostId,
+        comment: CommentId,
+    ) -> Result<RemovedBy, AppError> {
+        self.notifying(move |conn| {
+            let (found, by) = posts::removable_comment(conn, me, post, comment, admin.is_some())?;
+            let told = notifications::forget_comment(conn, comment)?;
+            if !posts::delete_comment_rows(conn, comment)? {
+                return Err(posts::PostError::CommentNotFound.into());
+            }
+            if let (RemovedBy::Moderator, Some(admin)) = (by, &admin) {
+                moderation::comment_removed(conn, admin, &found)?;
+            }
+            Ok((by, told))
+        })
+        .await
     }
 
     async fn remove_objects(&self, keys: Vec<String>, whose: &str) {

@@ -17,6 +17,18 @@ pub enum ModerationError {
     NulCharacter,
     #[error("You cannot report your own post")]
     OwnPost,
+    /// Missing, or not visible to the reporter (a block with its author or the post's).
+    #[error("Comment not found")]
+    CommentNotFound,
+    #[error("You cannot report your own comment")]
+    OwnComment,
+    /// delete_post on a report of a comment: the post is not what was reported.
+    #[error("This complaint is about a comment: delete the comment (delete_comment) or ignore it")]
+    AboutComment,
+    #[error("This complaint is about a post: delete the post (delete_post) or ignore it")]
+    AboutPost,
+    #[error("before must be a cursor the list gave")]
+    BadCursor,
     /// Signed in, but not an admin (spec §6, §8).
     #[error("Admin access required")]
     AdminOnly,
@@ -24,7 +36,7 @@ pub enum ModerationError {
     ReportNotFound,
     #[error("This report was already resolved")]
     AlreadyResolved,
-    #[error("Unknown action: use delete_post or ignore")]
+    #[error("Unknown action: use delete_post, delete_comment or ignore")]
     UnknownAction,
     #[error("No account has the e-mail address {0}")]
     NoSuchAccount(String),
@@ -46,13 +58,18 @@ impl From<diesel::result::Error> for ModerationError {
 impl DomainError for ModerationError {
     fn kind(&self) -> ErrorKind {
         match self {
-            ModerationError::PostNotFound | ModerationError::ReportNotFound | ModerationError::NoSuchAccount(_) => {
-                ErrorKind::NotFound
-            }
+            ModerationError::PostNotFound
+            | ModerationError::CommentNotFound
+            | ModerationError::ReportNotFound
+            | ModerationError::NoSuchAccount(_) => ErrorKind::NotFound,
             ModerationError::ReasonRequired
             | ModerationError::DescriptionTooLong
             | ModerationError::NulCharacter
             | ModerationError::OwnPost
+            | ModerationError::OwnComment
+            | ModerationError::AboutComment
+            | ModerationError::AboutPost
+            | ModerationError::BadCursor
             | ModerationError::UnknownAction => ErrorKind::Invalid,
             ModerationError::AdminOnly => ErrorKind::Forbidden,
             ModerationError::NotVerified(_) => ErrorKind::Conflict,

@@ -65,12 +65,31 @@ values::text_enum! {
     }
 }
 
+/// What a report is about: a post, or a comment (on a post).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    Post(PostId),
+    Comment(CommentId),
+}
+
 values::text_enum! {
-    /// What an admin decides about a report (spec §7 `POST /admin/reports/{id}/resolve`).
+    /// What an admin decides about a report (spec §7 `POST /admin/reports/{id}/resolve`, and
+    /// delete_comment for a report of a comment).
     pub enum Action {
         DeletePost = "delete_post",
+        DeleteComment = "delete_comment",
         Ignore = "ignore",
     }
+}
+
+/// How far a decision reaches. Deleting always closes every open report on what it deletes;
+/// ignoring closes the one report, or (for the panel's grouped rows) every open report on the
+/// same item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scope {
+    #[default]
+    Report,
+    Item,
 }
 
 impl Action {
@@ -95,6 +114,7 @@ impl From<Action> for AuditAction {
     fn from(a: Action) -> AuditAction {
         match a {
             Action::DeletePost => AuditAction::DeletePost,
+            Action::DeleteComment => AuditAction::DeleteComment,
             Action::Ignore => AuditAction::Ignore,
         }
     }
@@ -137,6 +157,8 @@ pub enum Filed {
 pub struct Decision {
     pub action: Action,
     pub post: PostId,
+    /// The comment the report was about, if it was.
+    pub comment: Option<CommentId>,
     /// Every report this decision closed (delete_post closes every open one on the post).
     pub resolved: Vec<ReportId>,
 }
@@ -180,6 +202,7 @@ pub struct AuditEntry {
     pub admin_id: Option<UserId>,
     pub admin_login: String,
     pub post: Option<PostId>,
+    pub comment: Option<CommentId>,
     pub at: NaiveDateTime,
 }
 
@@ -214,6 +237,60 @@ pub struct Complaint {
     pub resolved_at: Option<NaiveDateTime>,
     /// What admins did about it, oldest first.
     pub audit: Vec<AuditEntry>,
+    /// The comment, when the report is about one (on `post`).
+    pub comment: Option<ReportedComment>,
+}
+
+/// A reported comment as the admin panel shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportedComment {
+    pub id: CommentId,
+    /// Its author, unless their account is gone.
+    pub author: Option<UserCard>,
+    /// Its text while it is there; none once deleted (nothing keeps a copy).
+    pub content: Option<String>,
+}
+
+/// Pending complaints about one item (a post, or a comment), as the panel's grouped list shows
+/// them: however many people report one thing, it is one row, with how many and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComplaintGroup {
+    pub post: PostId,
+    pub comment: Option<CommentId>,
+    /// How many pending complaints (one a reporter).
+    pub count: i64,
+    /// Each reason with its count, the most frequent first.
+    pub reasons: Vec<(Reason, i64)>,
+    /// The newest complaints, newest first, at most [`GROUP_SHOWN`]; never empty.
+    pub complaints: Vec<Complaint>,
+    /// Where the next page starts, after this group.
+    pub cursor: GroupCursor,
+}
+
+/// A group shows at most this many of its complaints (their count says how many there are).
+pub const GROUP_SHOWN: i64 = 20;
+
+/// A place in the grouped list, which runs from the most reported item down, newest first
+/// among equals: `{count}.{newest report id}` on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupCursor {
+    pub count: i64,
+    pub latest: ReportId,
+}
+
+impl GroupCursor {
+    pub fn parse(s: &str) -> Result<GroupCursor, ModerationError> {
+        let (count, latest) = s.trim().split_once('.').ok_or(ModerationError::BadCursor)?;
+        let count: i64 = count.parse().ok().filter(|n| *n > 0).ok_or(ModerationError::BadCursor)?;
+        let latest: ReportId = latest.parse().map_err(|_| ModerationError::BadCursor)?;
+        Ok(GroupCursor { count, latest })
+    }
+}
+
+impl std::fmt::Display for GroupCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.count, self.latest)
+    }
 }
 
 #[cfg(test)]
@@ -255,9 +332,19 @@ mod tests {
     }
 
     #[test]
+    fn a_group_cursor_is_a_count_and_a_report() {
+        let c = GroupCursor { count: 3, latest: ReportId::generate() };
+        assert_eq!(GroupCursor::parse(&c.to_string()).ok(), Some(c));
+        for bad in ["", "3", "0.5", "-1.5", "x.5", "3.x"] {
+            assert!(matches!(GroupCursor::parse(bad), Err(ModerationError::BadCursor)), "{bad}");
+        }
+    }
+
+    #[test]
     fn actions_are_the_spec_words() {
         assert_eq!(Action::from_client("delete_post").ok(), Some(Action::DeletePost));
         assert_eq!(Action::from_client("ignore").ok(), Some(Action::Ignore));
+        assert_eq!(Action::from_client(" delete_comment ").ok(), Some(Action::DeleteComment));
         assert!(matches!(Action::from_client("ban"), Err(ModerationError::UnknownAction)));
     }
 }

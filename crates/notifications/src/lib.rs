@@ -13,6 +13,7 @@
 //!   change counted once for all of a person's streams.
 
 mod error;
+mod forget;
 pub mod live;
 mod model;
 mod repo;
@@ -20,6 +21,7 @@ mod service;
 mod streams;
 
 pub use error::NotificationError;
+pub use forget::forget_comment;
 pub use live::{Live, Signal};
 pub use model::{Event, Kind, Notification, excerpt};
 pub use repo::{UNREAD_CAP, list, record, signal, unread_count};

@@ -16,7 +16,7 @@ use values::{CommentId, PostId, UserId};
 use crate::PostError;
 use crate::input::{CommentText, mentioned_logins};
 use crate::model::{Comment, CommentRow, Mention};
-use crate::repo::visible;
+use crate::repo::{PostRef, visible};
 
 /// 20 comments a page (spec §9), at most 50.
 pub const COMMENTS_PAGE: PageRule = PageRule::new(20, 50);
@@ -149,6 +149,106 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         mentions: mentioned.into_iter().map(mention).collect(),
     };
     Ok(Commented { comment, post_author, to_notify })
+}
+
+/// A comment as other rules need it (reporting, deleting): who wrote it, and its post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommentRef {
+    pub id: CommentId,
+    pub author: UserId,
+    pub post: PostRef,
+}
+
+/// The comment `id` as `viewer` may see it: none when it is missing, when its post is hidden
+/// from them (a block with the post's author), or when a block stands between them and the
+/// comment's author (the comment list leaves it out for them). Two to four statements.
+pub fn visible_comment(conn: &mut DbConnection, id: CommentId, viewer: UserId) -> QueryResult<Option<CommentRef>> {
+    let found: Option<(PostId, UserId)> = comments::table
+        .filter(comments::id.eq(id))
+        .select((comments::post_id, comments::user_id))
+        .first(conn)
+        .optional()?;
+    let Some((post, author)) = found else { return Ok(None) };
+    let Some(post) = visible(conn, post, Some(viewer))? else { return Ok(None) };
+    if author != viewer && author != post.author && social_graph::blocked_between(conn, author, viewer)? {
+        return Ok(None);
+    }
+    Ok(Some(CommentRef { id, author, post }))
+}
+
+/// In which right someone deletes a comment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemovedBy {
+    /// Who wrote it.
+    Author,
+    /// An admin, of someone else's comment (audited by moderation, even on their own post).
+    Moderator,
+    /// Who wrote the post it is on.
+    PostAuthor,
+}
+
+/// That `me` may delete comment `id` on `post`, and in which right: its author, an admin
+/// (`moderator`), or the post's author. A post that is missing or hidden from `me` by a block
+/// is not found, and so is a comment that is missing or on another post; anyone else is
+/// forbidden, unless a block with the comment's author hides it from them (then not found, so
+/// the answer does not tell them it exists).
+pub fn removable(
+    conn: &mut DbConnection,
+    me: UserId,
+    post: PostId,
+    id: CommentId,
+    moderator: bool,
+) -> Result<(CommentRef, RemovedBy), PostError> {
+    let post = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?;
+    let author: UserId = comments::table
+        .filter(comments::id.eq(id))
+        .filter(comments::post_id.eq(post.id))
+        .select(comments::user_id)
+        .first(conn)
+        .optional()?
+        .ok_or(PostError::CommentNotFound)?;
+    let by = if author == me {
+        RemovedBy::Author
+    } else if moderator {
+        RemovedBy::Moderator
+    } else if post.author == me {
+        RemovedBy::PostAuthor
+    } else if social_graph::blocked_between(conn, author, me)? {
+        return Err(PostError::CommentNotFound);
+    } else {
+        return Err(PostError::NotCommentAuthor);
+    };
+    Ok((CommentRef { id, author, post }, by))
+}
+
+/// Deletes a comment inside the caller's transaction (its mentions go with it, and the
+/// notifications naming it, by cascade) and takes it off its post's count, never below zero.
+/// False when it was gone already (deleted at the same moment by someone else): then nothing
+/// is counted.
+pub fn delete_rows(conn: &mut DbConnection, id: CommentId) -> Result<bool, PostError> {
+    let post: Option<PostId> =
+        comments::table.filter(comments::id.eq(id)).select(comments::post_id).first(conn).optional()?;
+    let Some(post) = post else { return Ok(false) };
+    if diesel::delete(comments::table.filter(comments::id.eq(id))).execute(conn)? == 0 {
+        return Ok(false);
+    }
+    diesel::update(posts::table.filter(posts::id.eq(post)).filter(posts::comments_count.gt(0)))
+        .set(posts::comments_count.eq(posts::comments_count - 1))
+        .execute(conn)?;
+    Ok(true)
+}
+
+/// The text of each of these comments that is still there (the complaints list shows it).
+pub fn texts(conn: &mut DbConnection, ids: &[CommentId]) -> QueryResult<HashMap<CommentId, String>> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(comments::table
+        .filter(comments::id.eq_any(ids))
+        .select((comments::id, comments::content))
+        .load::<(CommentId, String)>(conn)?
+        .into_iter()
+        .collect())
 }
 
 /// People the mention picker offers for what was typed after the `@`: the user search's

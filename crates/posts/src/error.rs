@@ -9,6 +9,11 @@ pub enum PostError {
     NotFound,
     #[error("You can only delete your own posts")]
     NotAuthor,
+    /// Missing, on another post, or hidden from the caller by a block with its author.
+    #[error("Comment not found")]
+    CommentNotFound,
+    #[error("You can only delete your own comments, or comments on your own posts")]
+    NotCommentAuthor,
     #[error("User not found")]
     UserNotFound,
 
@@ -107,8 +112,8 @@ impl DomainError for PostError {
     fn kind(&self) -> ErrorKind {
         use PostError::*;
         match self {
-            NotFound | UserNotFound => ErrorKind::NotFound,
-            NotAuthor => ErrorKind::Forbidden,
+            NotFound | UserNotFound | CommentNotFound => ErrorKind::NotFound,
+            NotAuthor | NotCommentAuthor => ErrorKind::Forbidden,
             NoAudio
             | NoMedia
             | NoScore

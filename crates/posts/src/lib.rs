@@ -21,7 +21,9 @@ mod repo;
 mod service;
 
 pub use comments::{
-    COMMENTS_PAGE, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, add as add_comment, list as comment_page,
+    COMMENTS_PAGE, CommentRef, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, RemovedBy, add as add_comment,
+    delete_rows as delete_comment_rows, list as comment_page, removable as removable_comment, texts as comment_texts,
+    visible_comment,
 };
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};

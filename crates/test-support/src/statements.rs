@@ -63,8 +63,19 @@ pub fn assert_index_backed(conn: &mut DbConnection, statements: &[String]) {
         if postgres {
             assert!(!plan.contains("Seq Scan"), "a table scanned without an index:\n{sql}\n{plan}");
         } else {
+            // A subquery's rows (a co-routine, or one made before) are read by a SCAN of its
+            // name: its own lines say how it reads its tables.
+            let made: Vec<&str> = plan
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("CO-ROUTINE ").or_else(|| l.trim().strip_prefix("MATERIALIZE ")))
+                .collect();
             for line in plan.lines() {
-                let scans_table = line.contains("SCAN ") && !line.contains(" USING ") && !line.contains("CONSTANT ROW");
+                let scanned = line.trim().strip_prefix("SCAN ").unwrap_or_default();
+                let of_subquery = scanned.starts_with("(subquery-") || made.contains(&scanned);
+                let scans_table = line.contains("SCAN ")
+                    && !line.contains(" USING ")
+                    && !line.contains("CONSTANT ROW")
+                    && !of_subquery;
                 assert!(!scans_table, "a table scanned without an index:\n{sql}\n{plan}");
             }
         }

@@ -1,14 +1,18 @@
-//! Reports of posts, and the admin panel's calls (spec §7 `POST /reports/post` and the admin
-//! table). Every admin call takes an [`AdminUser`]: signed out 401, not an admin 403.
+//! Reports of posts (spec §7 `POST /reports/post`) and of comments (`POST /reports/comment`,
+//! the same rules), and the admin panel's calls (the spec's admin table, plus the grouped
+//! to-do list). Every admin call takes an [`AdminUser`]: signed out 401, not an admin 403.
 
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 use chrono::{DateTime, NaiveDate, Utc};
 use db::model::UserCard;
-use moderation::{Action, AuditAction, Complaint, ComplaintFilter, DAILY_MAX_DAYS, Filed, Reason, Status};
+use moderation::{
+    Action, AuditAction, Complaint, ComplaintFilter, ComplaintGroup, DAILY_MAX_DAYS, Filed, Reason, ReportedComment,
+    Scope, Status, Target,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use values::{PostId, PostKind, ReportId, UserId};
+use values::{CommentId, PostId, PostKind, ReportId, UserId};
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{AdminUser, Limited};
@@ -42,26 +46,83 @@ pub async fn report(
     user: Limited<Reporting>,
     body: web::Json<ReportJson>,
 ) -> Result<HttpResponse, ApiError> {
-    let filed =
-        state.moderation.report(user.0.id, body.post_id, body.reason.as_deref(), body.description.as_deref()).await?;
+    let target = Target::Post(body.post_id);
+    let filed = state.moderation.report(user.0.id, target, body.reason.as_deref(), body.description.as_deref()).await?;
+    Ok(filed_answer(filed))
+}
+
+fn filed_answer(filed: Filed) -> HttpResponse {
     let answer = Message::new("Report submitted");
-    Ok(match filed {
+    match filed {
         Filed::New(_) => HttpResponse::Created().json(answer),
         Filed::AlreadyOpen(_) => HttpResponse::Ok().json(answer),
-    })
+    }
+}
+
+/// A report of a comment: the post report's fields, with the comment's id.
+#[derive(Deserialize, ToSchema)]
+pub struct CommentReportJson {
+    #[schema(value_type = String)]
+    comment_id: CommentId,
+    /// Spam, Harassment, Hate speech or Other.
+    #[serde(default)]
+    reason: Option<String>,
+    /// Needed with Other; null otherwise.
+    #[serde(default)]
+    description: Option<String>,
+}
+
+/// Reports a comment, with the rules and answers of `POST /reports/post`; it counts against
+/// the same limit.
+#[utoipa::path(tag = "moderation", security(("bearer" = [])), request_body = CommentReportJson,
+    responses((status = 201, body = Message, description = "reported"),
+        (status = 200, body = Message, description = "already reported by this person, still open"),
+        (status = 400, body = Detail, description = "no reason, or Other without words; one's own comment"),
+        (status = 404, body = Detail, description = "missing, or hidden by a block")))]
+#[post("/reports/comment")]
+pub async fn report_comment(
+    state: web::Data<AppState>,
+    user: Limited<Reporting>,
+    body: web::Json<CommentReportJson>,
+) -> Result<HttpResponse, ApiError> {
+    let target = Target::Comment(body.comment_id);
+    let filed = state.moderation.report(user.0.id, target, body.reason.as_deref(), body.description.as_deref()).await?;
+    Ok(filed_answer(filed))
 }
 
 // --- Complaints ------------------------------------------------------------------------------
 
 #[derive(Serialize, ToSchema)]
 pub struct AuditJson {
-    /// delete_post or ignore
+    /// delete_post, delete_comment or ignore
     #[schema(value_type = String)]
     action: AuditAction,
     #[schema(value_type = Option<String>)]
     admin_id: Option<UserId>,
     admin_login: String,
     created_at: DateTime<Utc>,
+}
+
+/// A reported comment.
+#[derive(Serialize, ToSchema)]
+pub struct ReportedCommentJson {
+    #[schema(value_type = String)]
+    id: CommentId,
+    /// Its text; null once it is deleted.
+    content: Option<String>,
+    /// False once it is deleted.
+    exists: bool,
+    /// Null when its author's account is gone.
+    author: Option<UserJson>,
+}
+
+fn reported_comment_json(state: &AppState, c: ReportedComment) -> ReportedCommentJson {
+    ReportedCommentJson {
+        id: c.id,
+        exists: c.content.is_some(),
+        content: c.content,
+        author: c.author.map(|u| UserJson::new(state, u)),
+    }
 }
 
 /// A complaint (spec §3), with what the panel shows beyond it.
@@ -98,18 +159,41 @@ pub struct ComplaintJson {
     reporter: Option<UserJson>,
     /// What admins did about it, oldest first.
     audit: Vec<AuditJson>,
+    /// post or comment: what the complaint is about.
+    target_type: &'static str,
+    /// The reported comment's id (on `post_id`); null for a post's complaint.
+    #[schema(value_type = Option<String>)]
+    comment_id: Option<CommentId>,
+    /// The reported comment; null for a post's complaint.
+    comment: Option<ReportedCommentJson>,
 }
 
 fn at_minute(t: chrono::NaiveDateTime) -> String {
     t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
+fn by(author: Option<&UserCard>) -> String {
+    author.map_or_else(|| "a deleted account".to_owned(), |a| format!("@{}", a.login))
+}
+
+/// What a complaint is about, in words: `audio post by @ana`, or `comment by @bob on an audio
+/// post by @ana`.
+fn subject(c: &Complaint) -> String {
+    let post = format!("{} post by {}", c.post_kind, by(c.post_author.as_ref()));
+    match &c.comment {
+        None => post,
+        Some(comment) => {
+            let article = if c.post_kind.as_str().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            format!("comment by {} on {article} {post}", by(comment.author.as_ref()))
+        }
+    }
+}
+
 fn complaint_json(state: &AppState, c: Complaint) -> ComplaintJson {
-    let by = c.post_author.as_ref().map_or_else(|| "a deleted account".to_owned(), |a| format!("@{}", a.login));
     let reporter_name = c.reporter.as_ref().map(|r| r.name.clone());
     let card = |u: UserCard| UserJson::new(state, u);
     ComplaintJson {
-        title: format!("{}: {} post by {by}", c.reason, c.post_kind),
+        title: format!("{}: {}", c.reason, subject(&c)),
         data: format!("Reported by {} on {}", reporter_name.as_deref().unwrap_or("Unknown"), at_minute(c.created_at)),
         id: c.id,
         reporter_id: c.reporter_id,
@@ -135,6 +219,9 @@ fn complaint_json(state: &AppState, c: Complaint) -> ComplaintJson {
                 created_at: a.at.and_utc(),
             })
             .collect(),
+        target_type: if c.comment.is_some() { "comment" } else { "post" },
+        comment_id: c.comment.as_ref().map(|x| x.id),
+        comment: c.comment.map(|x| reported_comment_json(state, x)),
     }
 }
 
@@ -145,6 +232,9 @@ pub struct ComplaintsQuery {
     status: Option<String>,
     /// 1 to 200 (default 100).
     limit: Option<i64>,
+    /// The id of the last complaint of the previous page: the next page goes on after it.
+    #[param(value_type = Option<String>)]
+    before: Option<ReportId>,
 }
 
 #[utoipa::path(tag = "admin", security(("bearer" = [])), params(ComplaintsQuery),
@@ -161,16 +251,109 @@ pub async fn complaints(
         Some("resolved") => ComplaintFilter::Resolved,
         Some(_) => return Err(ApiError::invalid("status must be all, pending or resolved")),
     };
-    let found = state.moderation.complaints(&admin.0, filter, q.limit).await?;
+    let found = state.moderation.complaints(&admin.0, filter, q.limit, q.before).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(found.into_iter().map(|c| complaint_json(&state, c)).collect::<Vec<_>>()))
 }
 
+/// How many complaints of a group give one reason.
+#[derive(Serialize, ToSchema)]
+pub struct ReasonCountJson {
+    #[schema(value_type = String)]
+    reason: Reason,
+    count: i64,
+}
+
+/// Pending complaints about one item (a post, or a comment): one row of the grouped to-do list.
+#[derive(Serialize, ToSchema)]
+pub struct ComplaintGroupJson {
+    /// Pass the last group's as `before` for the next page.
+    cursor: String,
+    /// post or comment
+    target_type: &'static str,
+    #[schema(value_type = String)]
+    post_id: PostId,
+    #[schema(value_type = Option<String>)]
+    comment_id: Option<CommentId>,
+    /// How many people's complaints are pending about it.
+    count: i64,
+    /// Each reason with its count, the most frequent first.
+    reasons: Vec<ReasonCountJson>,
+    /// e.g. `comment by @bob on a lyrics post by @ana`
+    title: String,
+    /// media, audio, musicxml or lyrics
+    #[schema(value_type = String)]
+    post_type: PostKind,
+    post_exists: bool,
+    post_author: Option<UserJson>,
+    /// The post page in the web app.
+    post_link: String,
+    /// The reported comment; null for a post.
+    comment: Option<ReportedCommentJson>,
+    /// When the newest complaint came.
+    last_reported_at: DateTime<Utc>,
+    /// The newest complaints (at most 20), newest first.
+    complaints: Vec<ComplaintJson>,
+}
+
+fn group_json(state: &AppState, g: ComplaintGroup) -> Option<ComplaintGroupJson> {
+    let first = g.complaints.first()?;
+    Some(ComplaintGroupJson {
+        cursor: g.cursor.to_string(),
+        target_type: if g.comment.is_some() { "comment" } else { "post" },
+        post_id: g.post,
+        comment_id: g.comment,
+        count: g.count,
+        reasons: g.reasons.into_iter().map(|(reason, count)| ReasonCountJson { reason, count }).collect(),
+        title: subject(first),
+        post_type: first.post_kind,
+        post_exists: first.post_exists,
+        post_author: first.post_author.clone().map(|u| UserJson::new(state, u)),
+        post_link: format!("{}/post/{}", state.config.frontend_url, g.post),
+        comment: first.comment.clone().map(|c| reported_comment_json(state, c)),
+        last_reported_at: first.created_at.and_utc(),
+        complaints: g.complaints.into_iter().map(|c| complaint_json(state, c)).collect(),
+    })
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct GroupsQuery {
+    /// 1 to 50 groups (default 10), as feeds.
+    limit: Option<i64>,
+    /// The `cursor` of the last group of the previous page.
+    before: Option<String>,
+}
+
+/// Pending complaints grouped by what they are about (beyond the spec: the panel's to-do
+/// list): one row a post or comment, the most reported first, then the most recently
+/// reported; so many complaints about one thing take one row, and one account (one open report
+/// an item, a limit on reports) cannot push others' complaints out of sight. Decide about a
+/// group with any of its complaints' ids (`scope: item` to ignore them all).
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(GroupsQuery),
+    responses((status = 200, body = [ComplaintGroupJson]), (status = 400, body = Detail, description = "a cursor the list did not give"),
+        (status = 403, body = Detail, description = "not an admin")))]
+#[get("/admin/reports/groups")]
+pub async fn complaint_groups(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    q: web::Query<GroupsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let found = state.moderation.complaint_groups(&admin.0, q.limit, q.before.as_deref()).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(found.into_iter().filter_map(|g| group_json(&state, g)).collect::<Vec<_>>()))
+}
+
 #[derive(Deserialize, ToSchema)]
 pub struct ResolveJson {
-    /// delete_post or ignore
+    /// delete_post (a post's complaint), delete_comment (a comment's) or ignore
     action: String,
+    /// report (the default) or item: with ignore, every open complaint about the same post or
+    /// comment is ignored too. Deleting always closes every open complaint about what it deletes.
+    #[serde(default)]
+    #[schema(required = false)]
+    scope: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -185,7 +368,8 @@ pub struct ResolvedJson {
 }
 
 #[utoipa::path(tag = "admin", security(("bearer" = [])), params(("id" = String, Path)), request_body = ResolveJson,
-    responses((status = 200, body = ResolvedJson), (status = 400, body = Detail, description = "an unknown action"),
+    responses((status = 200, body = ResolvedJson),
+        (status = 400, body = Detail, description = "an unknown action or scope; deleting a post for a comment's complaint, or the reverse"),
         (status = 403, body = Detail, description = "not an admin"), (status = 404, body = Detail),
         (status = 409, body = Detail, description = "already resolved")))]
 #[post("/admin/reports/{id}/resolve")]
@@ -196,9 +380,14 @@ pub async fn resolve(
     body: web::Json<ResolveJson>,
 ) -> Result<web::Json<ResolvedJson>, ApiError> {
     let action = Action::from_client(&body.action)?;
-    let decision = state.app.resolve_report(&admin.0, id.into_inner(), action).await?;
+    let scope = match body.scope.as_deref().map(str::trim) {
+        None | Some("report") => Scope::Report,
+        Some("item") => Scope::Item,
+        Some(_) => return Err(ApiError::invalid("scope must be report or item")),
+    };
+    let decision = state.app.resolve_report(&admin.0, id.into_inner(), action, scope).await?;
     let (message, status) = match decision.action {
-        Action::DeletePost => ("Report deleted successfully", Status::Deleted),
+        Action::DeletePost | Action::DeleteComment => ("Report deleted successfully", Status::Deleted),
         Action::Ignore => ("Report ignored successfully", Status::Ignored),
     };
     Ok(web::Json(ResolvedJson { message, status: status.as_str(), resolved: decision.resolved }))
@@ -266,5 +455,11 @@ pub async fn daily(
 }
 
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(report).service(complaints).service(resolve).service(analytics).service(daily);
+    cfg.service(report)
+        .service(report_comment)
+        .service(complaint_groups)
+        .service(complaints)
+        .service(resolve)
+        .service(analytics)
+        .service(daily);
 }

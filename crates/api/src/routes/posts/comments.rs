@@ -1,7 +1,7 @@
-//! Comments on a post and the mention picker (spec §7 Posts, §3 Comment).
+//! Comments on a post, deleting one, and the mention picker (spec §7 Posts, §3 Comment).
 
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpResponse, delete, get, post, web};
 use chrono::{DateTime, Utc};
 use posts::{COMMENTS_PAGE, Comment, MENTION_PAGE};
 use serde::{Deserialize, Serialize};
@@ -10,7 +10,7 @@ use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{Limited, MaybeLimited, MaybeUser, search_text};
-use crate::limits::{Commenting, Searching};
+use crate::limits::{Commenting, DeletingComments, Searching};
 use crate::state::AppState;
 use crate::wire::UserJson;
 
@@ -108,6 +108,25 @@ pub async fn add_comment(
 ) -> Result<HttpResponse, ApiError> {
     let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content).await?;
     Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
+}
+
+/// Deletes a comment: by its author, the post's author, or an admin (whose deletion of
+/// someone else's comment is audited and closes the open complaints about it). The post
+/// counts one comment less and the notifications about the comment go.
+#[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path), ("comment_id" = String, Path)),
+    responses((status = 204), (status = 403, body = Detail, description = "not the comment's author, the post's author or an admin"),
+        (status = 404, body = Detail, description = "the post is missing or hidden by a block; the comment is missing or not on this post")))]
+#[delete("/posts/{post_id}/comments/{comment_id}")]
+pub async fn delete_comment(
+    state: web::Data<AppState>,
+    user: Limited<DeletingComments>,
+    path: web::Path<(PostId, CommentId)>,
+) -> Result<HttpResponse, ApiError> {
+    let (post, comment) = path.into_inner();
+    let me = &user.0;
+    let admin = moderation::Admin::check(me.id, &me.login, me.is_admin).ok();
+    state.app.delete_comment(me.id, admin, post, comment).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -63,6 +63,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(like)
         .service(comments::comments)
         .service(comments::add_comment)
+        .service(comments::delete_comment)
         .service(remove)
         .service(feeds::one);
 }
