@@ -193,6 +193,38 @@ fn jpeg_facts(bytes: &[u8]) -> Result<ImageFacts, MediaError> {
     })
 }
 
+/// What decoding a JPEG costs depends on: its size, its components' sampling factors
+/// (horizontal, vertical), whether it is progressive, and how many components its first scan
+/// holds (fewer than all: the decoder keeps every coefficient, as for progressive files).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct JpegFrame {
+    pub width: u32,
+    pub height: u32,
+    pub components: Vec<(u8, u8)>,
+    pub progressive: bool,
+    pub first_scan_components: u8,
+}
+
+/// The frame header (SOF) of a JPEG and its first scan's component count.
+pub(crate) fn jpeg_frame(bytes: &[u8]) -> Option<JpegFrame> {
+    let (segments, data_start) = jpeg_segments(bytes).ok()?;
+    let (marker, sof) = segments.iter().find(|(m, _)| is_sof(*m))?;
+    let count = usize::from(*sof.get(9)?);
+    let components = (0..count)
+        .map(|i| sof.get(10 + 3 * i + 1).map(|f| (f >> 4, f & 0x0F)))
+        .collect::<Option<Vec<_>>>()?;
+    if components.is_empty() || components.iter().any(|&(h, v)| !(1..=4).contains(&h) || !(1..=4).contains(&v)) {
+        return None;
+    }
+    Some(JpegFrame {
+        width: u32::from(be16(sof, 7)?),
+        height: u32::from(be16(sof, 5)?),
+        components,
+        progressive: matches!(marker, 0xC2 | 0xC6 | 0xCA | 0xCE),
+        first_scan_components: *bytes.get(data_start + 4)?,
+    })
+}
+
 /// The EXIF orientation (1..=8) of a JPEG, the one its stripped copy keeps.
 pub(crate) fn jpeg_orientation(bytes: &[u8]) -> Option<u16> {
     jpeg_segments(bytes).ok().and_then(|(segments, _)| jpeg_orientation_of(&segments))

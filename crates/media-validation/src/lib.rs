@@ -9,24 +9,30 @@
 //! Modules:
 //! - [`sniff`]: the kind of an upload from its first bytes (before the rest arrives);
 //! - [`image`]: image facts and container-level metadata stripping;
-//! - [`display`]: the JPEG display copy of a large picture for feeds;
+//! - [`display`]: the JPEG display copy of a large picture for feeds, and avatars scaled to the
+//!   size they are shown at;
+//! - [`budget`]: the memory budget every image decode reserves its worst case from;
 //! - [`audio`]: decoding audio for its real duration, tags, cover art and [`peaks`];
 //! - [`audio_clean`]: a copy of an audio file without its tags and pictures, streamed;
 //! - [`score`]: MusicXML and `.mxl` archives.
 
 pub mod audio;
 pub mod audio_clean;
+pub mod budget;
 pub mod display;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod image;
 pub mod peaks;
+mod scale;
 pub mod score;
 pub mod sniff;
+#[cfg(test)]
+mod test_images;
 
 pub use audio::{AudioFacts, Cover, MediaSource, analyze_audio, analyze_audio_within};
 pub use audio_clean::{StripError, strip_audio_metadata};
-pub use display::{DisplayCopy, display_copy};
+pub use display::{DisplayCopy, ScaledPicture, avatar_copy, display_copy};
 pub use image::{ImageFacts, ImageKind, image_facts, sniff_image, strip_image_metadata};
 pub use peaks::Peaks;
 pub use score::{ScoreFacts, ScoreFormat, parse_musicxml, parse_mxl, sniff_score};
@@ -61,6 +67,14 @@ pub mod limits {
     /// Pictures decoded for a display copy: at most this many pixels a side and in all.
     pub const IMAGE_MAX_SIDE: u32 = 8192;
     pub const IMAGE_MAX_PIXELS: u64 = 40_000_000;
+    /// Memory all image decodes of the process may hold at once (see [`crate::budget`]): each
+    /// reserves its worst case, estimated from the header, before decoding, and waits while
+    /// others hold it. Enough for the costliest picture accepted, a 40 Mpx progressive JPEG
+    /// without chroma subsampling (120 MB of pixels and 240 MB of DCT coefficients), so every
+    /// picture within the pixel limits can be decoded, one at a time if need be; four large
+    /// JPEGs at once took 512 MB more before there was a budget. PNG copies are made row by
+    /// row and take a few MB, so many of them fit beside each other.
+    pub const DECODE_BUDGET_BYTES: u64 = 384 * MB;
     /// Entries in an `.mxl` archive (real ones hold a handful).
     pub const MXL_MAX_ENTRIES: usize = 1000;
     /// Unpacked bytes of one `.mxl` entry: the same as a plain MusicXML file.
@@ -88,6 +102,12 @@ pub enum MediaError {
         "the image is {width}×{height} pixels; at most {max_side} pixels a side and {max_pixels} pixels in all are accepted"
     )]
     TooManyPixels { width: u32, height: u32, max_side: u32, max_pixels: u64 },
+    /// A picture within the pixel limits whose decoding would take more memory than the whole
+    /// decode budget (a progressive CMYK JPEG at the largest size).
+    #[error(
+        "the image is {width}×{height} pixels and would take {needed_mb} MB of memory to read; at most {max_mb} MB are available for one picture"
+    )]
+    TooLargeToDecode { width: u32, height: u32, needed_mb: u64, max_mb: u64 },
     /// An animation with a frame outside its picture, or more pixels in all its frames than a
     /// picture may have.
     #[error("the animation has a frame larger than the picture, or more than {max_pixels} pixels in all its frames")]
