@@ -3,7 +3,7 @@
 
 use bytes::Bytes;
 use db::{Db, DbConnection, write_tx};
-use media_validation::{MediaError, sniff_image, strip_image_metadata};
+use media_validation::{MediaError, avatar_copy, sniff_image, strip_image_metadata};
 use storage::Storage;
 use values::UserId;
 
@@ -17,8 +17,24 @@ pub const AVATAR_MAX_BYTES: usize = 5 * 1024 * 1024;
 /// Bounds on the picture itself, so a small file cannot claim a huge image.
 const AVATAR_MAX_SIDE: u32 = 8192;
 const AVATAR_MAX_PIXELS: u64 = 40_000_000;
+/// Avatars are stored scaled down to at most this many pixels on their longer side. The largest
+/// avatar the web app shows is 128 CSS pixels across (the profile header on a wide screen),
+/// 256 device pixels on a high-density screen; avatars are cut to a circle that covers their
+/// shorter side, so 512 on the longer side keeps 256 on the shorter one for pictures up to 2:1.
+pub const AVATAR_SIDE: u32 = 512;
 /// The storage keys of avatars start with this.
 const AVATAR_KEYS: &str = "avatars/";
+
+/// Why an upload that is not a usable avatar was refused.
+fn avatar_error(e: MediaError) -> ProfileError {
+    match e {
+        MediaError::UnsupportedType => ProfileError::AvatarType,
+        e @ (MediaError::TooManyPixels { .. } | MediaError::TooLargeToDecode { .. }) => {
+            ProfileError::AvatarUnreadable(AvatarDefect::TooManyPixels(e))
+        }
+        _ => ProfileError::AvatarUnreadable(AvatarDefect::Damaged),
+    }
+}
 
 /// The storage key of an avatar URL that is one of ours (outside pictures, e.g. a Google
 /// profile photo, are not).
@@ -78,21 +94,29 @@ impl Profiles {
         }
     }
 
-    /// Checks an uploaded avatar by its bytes, strips its metadata, stores it, points the
-    /// profile at it and removes the one it replaces. Answers the new avatar's URL path.
+    /// Checks an uploaded avatar by its bytes, strips its metadata, scales it down to
+    /// [`AVATAR_SIDE`] (a PNG with transparent pixels stays a PNG, any other picture becomes a
+    /// JPEG; one already that small is kept as it is), stores it, points the profile at it and
+    /// removes the one it replaces. Answers the new avatar's URL path.
     pub async fn replace_avatar(&self, me: UserId, upload: Vec<u8>) -> Result<String, ProfileError> {
         if upload.len() >= AVATAR_MAX_BYTES {
             return Err(ProfileError::AvatarTooLarge);
         }
-        let facts = sniff_image(&upload, AVATAR_MAX_SIDE, AVATAR_MAX_PIXELS).map_err(|e| match e {
-            MediaError::UnsupportedType => ProfileError::AvatarType,
-            e @ MediaError::TooManyPixels { .. } => ProfileError::AvatarUnreadable(AvatarDefect::TooManyPixels(e)),
-            _ => ProfileError::AvatarUnreadable(AvatarDefect::Damaged),
-        })?;
+        let facts = sniff_image(&upload, AVATAR_MAX_SIDE, AVATAR_MAX_PIXELS).map_err(avatar_error)?;
         let clean = strip_image_metadata(&upload, facts.kind)
             .map_err(|_| ProfileError::AvatarUnreadable(AvatarDefect::Damaged))?;
-        let key = format!("{AVATAR_KEYS}{me}/{:016x}.{}", rand::random::<u64>(), facts.kind.extension());
-        self.storage.put(&key, Bytes::from(clean)).await?;
+        drop(upload);
+        // Decoding is CPU and memory work: on a blocking thread, within media-validation's
+        // decode memory budget (it waits there while other decodes hold the budget).
+        let (bytes, kind) = tokio::task::spawn_blocking(move || match avatar_copy(&clean, facts.kind, AVATAR_SIDE) {
+            Ok(Some(scaled)) => Ok((scaled.bytes, scaled.kind)),
+            Ok(None) => Ok((clean, facts.kind)),
+            Err(e) => Err(avatar_error(e)),
+        })
+        .await
+        .map_err(|_| ProfileError::AvatarUnreadable(AvatarDefect::Damaged))??;
+        let key = format!("{AVATAR_KEYS}{me}/{:016x}.{}", rand::random::<u64>(), kind.extension());
+        self.storage.put(&key, Bytes::from(bytes)).await?;
         let url = storage::url_of(&key);
         let new_url = url.clone();
         // One transaction, so two uploads at once cannot both take the same old avatar to delete.
