@@ -30,10 +30,12 @@ pub enum Action {
     Search,
     /// `PATCH /profile/me` and `PATCH /profile/me/avatar`.
     Profile,
+    /// An admin suspending an account or lifting a suspension.
+    Suspend,
 }
 
 impl Action {
-    pub const ALL: [Action; 9] = [
+    pub const ALL: [Action; 10] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -43,6 +45,7 @@ impl Action {
         Action::CommentDelete,
         Action::Search,
         Action::Profile,
+        Action::Suspend,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys.
@@ -57,6 +60,7 @@ impl Action {
             Action::CommentDelete => "comment_delete",
             Action::Search => "search",
             Action::Profile => "profile",
+            Action::Suspend => "suspend",
         }
     }
 
@@ -71,6 +75,7 @@ impl Action {
             Action::CommentDelete => "comment deletions",
             Action::Search => "searches",
             Action::Profile => "profile changes",
+            Action::Suspend => "suspension changes",
         }
     }
 
@@ -105,6 +110,7 @@ limited_calls!(
     DeletingComments => CommentDelete,
     Searching => Search,
     ProfileEditing => Profile,
+    Suspending => Suspend,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.
@@ -128,7 +134,7 @@ const LONGEST_WINDOW: Duration = Duration::from_secs(24 * 3600);
 
 /// One [`Limit`] per [`Action`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WriteLimits([Limit; 9]);
+pub struct WriteLimits([Limit; 10]);
 
 impl Default for WriteLimits {
     /// In [`Action::ALL`]'s order; docs/security.md ("Limits") says why each.
@@ -143,6 +149,7 @@ impl Default for WriteLimits {
             Limit::per(60, 10), // comment_delete
             Limit::per(120, 5), // search
             Limit::per(30, 60), // profile
+            Limit::per(60, 60), // suspend
         ])
     }
 }

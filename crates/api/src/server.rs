@@ -121,6 +121,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             reset_page: config.reset_link.clone(),
             throttle: config.throttle.clone(),
             on_verified: admins_on_verification(config.admin_emails.clone()),
+            on_sessions_ended: streams_end_with_their_sessions(&notifications),
         },
     );
     Ok(AppState {
@@ -136,6 +137,20 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
+    })
+}
+
+/// When auth ends sessions of a person, their live notification streams whose sessions are
+/// gone end at once, in every process (issue 16: within 20 s before).
+fn streams_end_with_their_sessions(notifications: &notifications::Notifications) -> auth::OnSessionsEnded {
+    let notifications = notifications.clone();
+    auth::OnSessionsEnded::new(move |user| {
+        let notifications = notifications.clone();
+        tokio::spawn(async move {
+            if let Err(e) = notifications.sessions_ended(user).await {
+                tracing::warn!(error = %values::error_chain(&e), "could not tell live streams that sessions ended");
+            }
+        });
     })
 }
 

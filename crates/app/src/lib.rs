@@ -17,6 +17,8 @@ use posts::RemovedBy;
 use storage::Storage;
 use values::{CommentId, DomainError, ErrorKind, PostId, ReportId, UserId};
 
+mod suspensions;
+
 /// An error of one of the domains a use case called; its kind is that domain's.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -32,6 +34,8 @@ pub enum AppError {
     Notifications(#[from] notifications::NotificationError),
     #[error(transparent)]
     Moderation(#[from] moderation::ModerationError),
+    #[error(transparent)]
+    Suspension(#[from] moderation::SuspensionError),
     #[error(transparent)]
     Db(#[from] DbError),
 }
@@ -51,6 +55,7 @@ impl DomainError for AppError {
             AppError::Posts(e) => e.kind(),
             AppError::Notifications(e) => e.kind(),
             AppError::Moderation(e) => e.kind(),
+            AppError::Suspension(e) => e.kind(),
             AppError::Db(e) => e.kind(),
         }
     }

@@ -24,6 +24,9 @@ pub enum AuthError {
     BadCredentials,
     #[error("Please verify your email address before signing in. Check your inbox for the verification link.")]
     NotVerified,
+    /// An admin suspended the account: no session may start until they lift it.
+    #[error("This account is suspended")]
+    Suspended,
     #[error("Not authenticated")]
     Unauthenticated,
     #[error("Too many attempts. Please try again in {}.", db::throttle::human_wait(*.0))]
@@ -106,7 +109,7 @@ impl DomainError for AuthError {
             | AuthError::NoPasswordYet => ErrorKind::Invalid,
             AuthError::NoSuchSession => ErrorKind::NotFound,
             AuthError::BadCredentials | AuthError::Unauthenticated => ErrorKind::Unauthenticated,
-            AuthError::NotVerified => ErrorKind::Forbidden,
+            AuthError::NotVerified | AuthError::Suspended => ErrorKind::Forbidden,
             AuthError::Throttled(wait) | AuthError::ResendCooldown(wait) => ErrorKind::Throttled { retry_after: *wait },
             AuthError::GoogleNotConfigured => ErrorKind::Unavailable,
             AuthError::Google(_) => ErrorKind::Upstream,

@@ -15,6 +15,8 @@ pub mod token;
 
 pub use error::{AuthError, GoogleFailure};
 pub use model::{Account, CurrentUser};
-pub use repo::release_account;
-pub use service::{AuthConfig, AuthService, ClientInfo, GoogleStart, OnVerified, SignupOutcome, ThrottleRules};
+pub use repo::{end_sessions, release_account};
+pub use service::{
+    AuthConfig, AuthService, ClientInfo, GoogleStart, OnSessionsEnded, OnVerified, SignupOutcome, ThrottleRules,
+};
 pub use sessions::{SessionInfo, describe_device};

@@ -62,7 +62,8 @@ impl AuthService {
         let hash = password::hash_blocking(NewPassword::parse(new_password)?).await?;
         let token_hash = sha256_hex(token);
         let on_verified = self.0.config.on_verified.clone();
-        self.0
+        let user = self
+            .0
             .db
             .run(move |conn| {
                 write_tx(conn, |conn| {
@@ -73,10 +74,12 @@ impl AuthService {
                     if !was_verified {
                         address_proved(conn, user, &on_verified)?;
                     }
-                    Ok(())
+                    Ok::<_, AuthError>(user)
                 })
             })
-            .await
+            .await?;
+        self.sessions_ended(user);
+        Ok(())
     }
 
     /// Changes the password of a signed-in person who knows the current one. Wrong guesses
@@ -113,9 +116,11 @@ impl AuthService {
                     repo::set_password(conn, user_id, &hash, false)?;
                     repo::delete_reset_tokens(conn, user_id)?;
                     repo::delete_sessions_except(conn, user_id, Some(session_id))?;
-                    Ok(())
+                    Ok::<_, AuthError>(())
                 })
             })
-            .await
+            .await?;
+        self.sessions_ended(user_id);
+        Ok(())
     }
 }

@@ -2,8 +2,11 @@
 
 use chrono::NaiveDateTime;
 use db::DbConnection;
+use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
-use db::schema::{email_verification_tokens as evt, oidc_logins, password_reset_tokens as prt, sessions, users};
+use db::schema::{
+    email_verification_tokens as evt, oidc_logins, password_reset_tokens as prt, sessions, suspensions, users,
+};
 use values::{Login, SessionId, UserId};
 
 use crate::AuthError;
@@ -293,7 +296,19 @@ pub fn delete_sessions_except(conn: &mut DbConnection, user_id: UserId, keep: Op
     }
 }
 
-/// The account of a live session and when the session was last used, in one query.
+/// Ends every session of a person: a suspension does, in its own transaction (`app`).
+pub fn end_sessions(conn: &mut DbConnection, user_id: UserId) -> QueryResult<usize> {
+    delete_sessions_except(conn, user_id, None)
+}
+
+/// Whether an admin suspended the account (`suspensions (user_id)`).
+pub fn is_suspended(conn: &mut DbConnection, user_id: UserId) -> QueryResult<bool> {
+    diesel::select(exists(suspensions::table.filter(suspensions::user_id.eq(user_id)))).get_result(conn)
+}
+
+/// The account of a live session and when the session was last used, in one query. A
+/// suspended account has none: a suspension ends its sessions, and this holds even for one that
+/// started at the same moment (a sign-in racing the suspension on PostgreSQL).
 pub fn session_account(
     conn: &mut DbConnection,
     user_id: UserId,
@@ -304,6 +319,7 @@ pub fn session_account(
         .filter(sessions::id.eq(session_id))
         .filter(sessions::user_id.eq(user_id))
         .filter(sessions::expires_at.gt(db::time::now()))
+        .filter(not(exists(suspensions::table.filter(suspensions::user_id.eq(users::id)))))
         .select((Account::as_select(), sessions::last_seen_at))
         .first(conn)
         .optional()

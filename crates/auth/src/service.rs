@@ -74,6 +74,35 @@ pub struct AuthConfig {
     pub throttle: ThrottleRules,
     /// What other domains attach to the moment an address is proved.
     pub on_verified: OnVerified,
+    /// Who is told once sessions have ended.
+    pub on_sessions_ended: OnSessionsEnded,
+}
+
+type SessionsEndedFn = dyn Fn(UserId) + Send + Sync;
+
+/// Told, after the commit, whenever sessions of a person end here: a sign-out, ending one
+/// session, "sign out everywhere", a password change or reset. Auth knows nothing of who
+/// listens (it must not depend on the domains above it): the api layer ends the person's live
+/// notification streams whose sessions are gone. By default nobody is told.
+#[derive(Clone, Default)]
+pub struct OnSessionsEnded(Option<Arc<SessionsEndedFn>>);
+
+impl OnSessionsEnded {
+    pub fn new(f: impl Fn(UserId) + Send + Sync + 'static) -> OnSessionsEnded {
+        OnSessionsEnded(Some(Arc::new(f)))
+    }
+
+    pub(crate) fn tell(&self, user: UserId) {
+        if let Some(f) = &self.0 {
+            f(user);
+        }
+    }
+}
+
+impl std::fmt::Debug for OnSessionsEnded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "OnSessionsEnded(..)" } else { "OnSessionsEnded(none)" })
+    }
 }
 
 type VerifiedFn =
@@ -459,6 +488,9 @@ impl AuthService {
         }
     }
 
+    /// Starts a session: every way of signing in (password, Google) ends here, so a suspended
+    /// account is refused here, after its credentials were found right (the refusal tells
+    /// nothing to someone who does not know them).
     pub(crate) async fn start_session(&self, user_id: UserId, user_agent: Option<String>) -> Result<String, AuthError> {
         let session_id = SessionId::generate();
         let expires_at = later(token::LIFETIME);
@@ -466,6 +498,9 @@ impl AuthService {
         self.0
             .db
             .run(move |conn| {
+                if repo::is_suspended(conn, user_id)? {
+                    return Err(AuthError::Suspended);
+                }
                 Ok::<_, AuthError>(repo::insert_session(
                     conn,
                     session_id,
@@ -512,9 +547,17 @@ impl AuthService {
     /// Ends the session a token names. Tokens that name nothing are ignored: logging out always
     /// succeeds from the person's point of view.
     pub async fn logout(&self, token: &str) -> Result<(), AuthError> {
-        let Ok((_, session_id)) = self.0.keys.verify(token) else { return Ok(()) };
-        self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_session(conn, session_id)?)).await?;
+        let Ok((user_id, session_id)) = self.0.keys.verify(token) else { return Ok(()) };
+        let ended = self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_session(conn, session_id)?)).await?;
+        if ended > 0 {
+            self.sessions_ended(user_id);
+        }
         Ok(())
+    }
+
+    /// Tells whoever listens that sessions of `user` ended (after their transaction committed).
+    pub(crate) fn sessions_ended(&self, user: UserId) {
+        self.0.config.on_sessions_ended.tell(user);
     }
 
     /// Forgets expired sessions, links, unfinished Google sign-ins and old throttle windows.
@@ -607,6 +650,8 @@ impl AuthService {
         };
         match outcome {
             Ok(token) => with_query(&pending.return_to, "token", &token),
+            // The sign-in page says "This account is suspended".
+            Err(AuthError::Suspended) => with_query(&pending.return_to, "error", "suspended"),
             Err(e) => {
                 tracing::warn!(error = %values::error_chain(&e), "Google sign-in failed");
                 with_query(&pending.return_to, "error", "google")

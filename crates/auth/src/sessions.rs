@@ -41,12 +41,14 @@ impl AuthService {
         if ended == 0 {
             return Err(AuthError::NoSuchSession);
         }
+        self.sessions_ended(user_id);
         Ok(())
     }
 
     /// Ends every session of the person, the one asking included.
     pub async fn logout_everywhere(&self, user_id: UserId) -> Result<(), AuthError> {
         self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_sessions_except(conn, user_id, None)?)).await?;
+        self.sessions_ended(user_id);
         Ok(())
     }
 }

@@ -210,6 +210,18 @@ diesel::table! {
         subject_id -> Nullable<BigInt>,
         created_at -> Timestamp,
         comment_id -> Nullable<BigInt>,
+        detail -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    suspensions (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        admin_id -> Nullable<BigInt>,
+        admin_login -> Text,
+        reason -> Text,
+        created_at -> Timestamp,
     }
 }
 
@@ -227,6 +239,7 @@ diesel::joinable!(comment_mentions -> comments (comment_id));
 diesel::joinable!(notifications -> posts (post_id));
 diesel::joinable!(notifications -> comments (comment_id));
 diesel::joinable!(admin_actions -> reports (report_id));
+diesel::joinable!(suspensions -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -248,4 +261,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     notifications,
     reports,
     admin_actions,
+    suspensions,
 );

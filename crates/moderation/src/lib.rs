@@ -16,12 +16,15 @@
 //! - The panel's to-do list groups pending complaints by item ([`complaint_groups`]), the most
 //!   reported first, so a flood about one thing is one row and cannot bury the rest.
 //! - Analytics: counts for the panel's cards, and per-day counts for its chart.
+//! - Suspensions ([`suspend`], [`lift`]): an admin keeps an account out, and what it wrote out
+//!   of sight, until lifted; see the `suspension` module.
 
 mod analytics;
 mod error;
 mod model;
 mod repo;
 mod service;
+mod suspension;
 
 pub use analytics::{Analytics, DAILY_MAX_DAYS, Day, analytics, daily};
 pub use error::ModerationError;
@@ -31,3 +34,7 @@ pub use model::{
 };
 pub use repo::{comment_removed, complaint_groups, complaints, decide, file_report, set_admin};
 pub use service::{COMPLAINT_GROUPS_PAGE, COMPLAINTS_PAGE, Moderation};
+pub use suspension::{
+    SUSPENSION_REASON_MAX, SUSPENSIONS_PAGE, Suspension, SuspensionError, SuspensionReason, is_suspended, lift,
+    suspend, suspension_of, suspensions,
+};

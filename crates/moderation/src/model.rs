@@ -107,6 +107,9 @@ values::text_enum! {
         Ignore = "ignore",
         GrantAdmin = "grant_admin",
         RevokeAdmin = "revoke_admin",
+        /// An account suspended (its reason in the entry's detail).
+        Suspend = "suspend",
+        LiftSuspension = "lift_suspension",
     }
 }
 

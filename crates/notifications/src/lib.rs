@@ -24,6 +24,6 @@ pub use error::NotificationError;
 pub use forget::forget_comment;
 pub use live::{Live, Signal};
 pub use model::{Event, Kind, Notification, excerpt};
-pub use repo::{UNREAD_CAP, list, record, signal, unread_count};
+pub use repo::{UNREAD_CAP, list, record, signal, signal_sessions_ended, unread_count};
 pub use service::{NOTIFICATIONS_PAGE, Notifications};
 pub use streams::{Heard, STREAMS_PER_PERSON, Stream, Streams};

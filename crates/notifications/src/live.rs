@@ -15,6 +15,12 @@
 //!
 //! A stream whose receiver lagged behind reads its count again too; nothing is lost, since the
 //! count is always read from the database.
+//!
+//! The same channel says when some of a person's sessions ended (sign-out, a password change,
+//! "sign out everywhere", a suspension): [`Signal::SessionsEnded`], sent on PostgreSQL as
+//! `ended:<id>` items in the payload (a listener that knows only ids skips them). Each stream of
+//! that person checks its own session then, so it closes within moments, not at its next
+//! keep-alive.
 
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
@@ -33,22 +39,38 @@ const PING: Duration = Duration::from_secs(10);
 /// The longest wait between attempts to reconnect.
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
-/// Whose unread count may have changed.
+/// Whose unread count may have changed, or whose sessions ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Signal {
     Users(Arc<[UserId]>),
+    /// Some sessions of these people ended: their streams check whether theirs still stands.
+    SessionsEnded(Arc<[UserId]>),
     /// Anyone's: signals may have been missed.
     Everyone,
 }
 
 impl Signal {
+    /// Whether `user`'s unread count may have changed.
     pub fn concerns(&self, user: UserId) -> bool {
         match self {
             Signal::Users(users) => users.contains(&user),
+            Signal::SessionsEnded(_) => false,
+            Signal::Everyone => true,
+        }
+    }
+
+    /// Whether some of `user`'s sessions may have ended.
+    pub fn ends_sessions_of(&self, user: UserId) -> bool {
+        match self {
+            Signal::SessionsEnded(users) => users.contains(&user),
+            Signal::Users(_) => false,
             Signal::Everyone => true,
         }
     }
 }
+
+/// How a [`Signal::SessionsEnded`] item is written in a PostgreSQL payload: `ended:<id>`.
+pub(crate) const ENDED: &str = "ended:";
 
 /// This process's end of live delivery; cheap to clone. The PostgreSQL listening thread stops
 /// once the last clone is dropped.
@@ -104,6 +126,15 @@ impl Live {
             let _ = self.tx.send(Signal::Users(users.into()));
         }
     }
+
+    /// After a transaction that ended sessions of these people has committed (with
+    /// [`crate::signal_sessions_ended`] inside it): their streams here check their sessions. On
+    /// PostgreSQL the transaction's `NOTIFY` does this for every process, so here nothing.
+    pub fn sessions_ended(&self, users: &[UserId]) {
+        if self.local && !users.is_empty() {
+            let _ = self.tx.send(Signal::SessionsEnded(users.into()));
+        }
+    }
 }
 
 /// The listening connection names itself, so it can be told apart in `pg_stat_activity`.
@@ -142,20 +173,16 @@ fn listen(url: &str, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) {
 fn relay(conn: &mut PgConnection, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) -> Result<(), String> {
     let mut pinged = Instant::now();
     while alive.strong_count() > 0 {
-        let mut users: Vec<UserId> = Vec::new();
+        let (mut users, mut ended): (Vec<UserId>, Vec<UserId>) = (Vec::new(), Vec::new());
         for arrived in conn.notifications_iter() {
             let n = arrived.map_err(|e| e.to_string())?;
-            users.extend(
-                n.payload
-                    .split(',')
-                    .filter_map(|id| id.trim().parse::<i64>().ok())
-                    .filter_map(|id| UserId::try_from(id).ok()),
-            );
+            read_payload(&n.payload, &mut users, &mut ended);
         }
-        if !users.is_empty() {
-            users.sort_unstable();
-            users.dedup();
-            let _ = tx.send(Signal::Users(users.into()));
+        if let Some(users) = distinct(users) {
+            let _ = tx.send(Signal::Users(users));
+        }
+        if let Some(ended) = distinct(ended) {
+            let _ = tx.send(Signal::SessionsEnded(ended));
         }
         if pinged.elapsed() >= PING {
             db::diesel::sql_query("SELECT 1").execute(conn).map_err(|e| e.to_string())?;
@@ -164,6 +191,26 @@ fn relay(conn: &mut PgConnection, tx: &broadcast::Sender<Signal>, alive: &Weak<(
         std::thread::sleep(POLL);
     }
     Ok(())
+}
+
+/// The people named, each once; none when nobody is.
+fn distinct(mut people: Vec<UserId>) -> Option<Arc<[UserId]>> {
+    people.sort_unstable();
+    people.dedup();
+    (!people.is_empty()).then(|| people.into())
+}
+
+/// The people a payload names: `<id>` items (unread counts) and `ended:<id>` items (sessions).
+fn read_payload(payload: &str, users: &mut Vec<UserId>, ended: &mut Vec<UserId>) {
+    for item in payload.split(',').map(str::trim) {
+        let (list, id) = match item.strip_prefix(ENDED) {
+            Some(id) => (&mut *ended, id),
+            None => (&mut *users, item),
+        };
+        if let Some(id) = id.parse::<i64>().ok().and_then(|id| UserId::try_from(id).ok()) {
+            list.push(id);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -176,6 +223,17 @@ mod tests {
         assert!(Signal::Users(vec![a].into()).concerns(a));
         assert!(!Signal::Users(vec![a].into()).concerns(b));
         assert!(Signal::Everyone.concerns(b));
+    }
+
+    #[test]
+    fn a_payload_names_counts_and_ended_sessions() {
+        let (a, b) = (UserId::generate(), UserId::generate());
+        let (mut users, mut ended) = (Vec::new(), Vec::new());
+        read_payload(&format!("{a},{ENDED}{b}, x,ended:y"), &mut users, &mut ended);
+        assert_eq!((users, ended), (vec![a], vec![b]));
+        assert!(Signal::SessionsEnded(vec![b].into()).ends_sessions_of(b));
+        assert!(!Signal::SessionsEnded(vec![b].into()).concerns(b), "no count to read again");
+        assert!(Signal::Everyone.ends_sessions_of(a));
     }
 
     #[test]

@@ -6,13 +6,13 @@ use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::Text;
 use db::model::UserCard;
-use db::schema::{notifications, users};
+use db::schema::{notifications, sessions, users};
 use db::{DbConnection, Page};
 use social_graph::fragments;
-use values::{NotificationId, UserId};
+use values::{NotificationId, SessionId, UserId};
 
 use crate::NotificationError;
-use crate::live::CHANNEL;
+use crate::live::{CHANNEL, ENDED};
 use crate::model::{Event, Kind, ListedRow, Notification, NotificationRow};
 
 /// The unread badge counts up to this many (and shows "99+" past 99): counting further would
@@ -98,8 +98,44 @@ pub fn signal(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
     Ok(())
 }
 
+/// Tells every process sharing a PostgreSQL database, once the transaction commits, that
+/// sessions of these people ended, so their open streams check theirs (`ended:<id>` items on the
+/// same channel). On SQLite this does nothing: [`crate::Live::sessions_ended`] tells this
+/// process's streams.
+pub fn signal_sessions_ended(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
+    if !matches!(conn, DbConnection::Postgres(_)) {
+        return Ok(());
+    }
+    for chunk in users.chunks(300) {
+        let payload = chunk.iter().map(|u| format!("{ENDED}{}", u.get())).collect::<Vec<_>>().join(",");
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<Text, _>(CHANNEL)
+            .bind::<Text, _>(payload)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Which of `user`'s sessions `ids` still stand (not ended, not expired): a live stream asks
+/// this of its own session when told that some of its person's ended. (The sessions table is
+/// auth's; this reads it the way auth's own check does, by its primary key.)
+pub(crate) fn standing_sessions(
+    conn: &mut DbConnection,
+    user: UserId,
+    ids: &[SessionId],
+) -> QueryResult<HashSet<SessionId>> {
+    Ok(sessions::table
+        .filter(sessions::id.eq_any(ids))
+        .filter(sessions::user_id.eq(user))
+        .filter(sessions::expires_at.gt(db::time::now()))
+        .select(sessions::id)
+        .load(conn)?
+        .into_iter()
+        .collect())
+}
+
 /// A page of `me`'s notifications, newest first, with their senders; those from people in a
-/// block pair with `me` are left out (one statement).
+/// block pair with `me`, or suspended, are left out (one statement).
 pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notification>, NotificationError> {
     if page.limit == 0 {
         return Ok(Vec::new());
@@ -108,6 +144,7 @@ pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notif
         .inner_join(users::table.on(users::id.eq(notifications::sender_id)))
         .filter(notifications::recipient_id.eq(me))
         .filter(fragments::not_blocked(notifications::sender_id, me))
+        .filter(fragments::not_suspended(notifications::sender_id))
         .select((ListedRow::as_select(), UserCard::as_select()))
         .order(notifications::id.desc());
     let rows: Vec<(ListedRow, UserCard)> = page.apply(q).load(conn)?;
@@ -126,12 +163,13 @@ pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notif
 }
 
 /// How many of `me`'s notifications are unread, up to [`UNREAD_CAP`] (the partial index of
-/// unread rows; the block rule as in the list).
+/// unread rows; the block and suspension rules as in the list).
 pub fn unread_count(conn: &mut DbConnection, me: UserId) -> QueryResult<i64> {
     let ids: Vec<NotificationId> = notifications::table
         .filter(notifications::recipient_id.eq(me))
         .filter(not(notifications::is_read))
         .filter(fragments::not_blocked(notifications::sender_id, me))
+        .filter(fragments::not_suspended(notifications::sender_id))
         .select(notifications::id)
         .limit(UNREAD_CAP)
         .load(conn)?;

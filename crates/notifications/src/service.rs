@@ -33,6 +33,15 @@ impl Notifications {
         &self.live
     }
 
+    /// Sessions of `user` ended outside a transaction of ours (auth's sign-out, password change,
+    /// "sign out everywhere"): their open streams, in every process, check theirs and those
+    /// whose session is gone end at once.
+    pub async fn sessions_ended(&self, user: UserId) -> Result<(), NotificationError> {
+        self.db.run(move |conn| Ok::<_, NotificationError>(repo::signal_sessions_ended(conn, &[user])?)).await?;
+        self.live.sessions_ended(&[user]);
+        Ok(())
+    }
+
     /// A page of `me`'s notifications, newest first.
     pub async fn list(&self, me: UserId, page: Page) -> Result<Vec<Notification>, NotificationError> {
         self.db.run(move |conn| repo::list(conn, me, page)).await

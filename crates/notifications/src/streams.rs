@@ -3,6 +3,10 @@
 //! [`Live`] signals, reads the unread count of each person it names who has a stream open here,
 //! once, and hands it to all their streams through a `watch` channel. (Before, every stream read
 //! the count itself: 50 comments to someone with 1,000 streams open made about 97,000 queries.)
+//!
+//! Each stream belongs to a session. When [`Live`] says that sessions of a person ended (a
+//! sign-out, a password change, "sign out everywhere", a suspension), the same task asks once
+//! which of that person's streams' sessions still stand, and ends the others at once.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use db::Db;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{oneshot, watch};
-use values::UserId;
+use values::{SessionId, UserId};
 
 use crate::live::Live;
 use crate::{NotificationError, repo};
@@ -35,10 +39,17 @@ struct Inner {
     dispatching: OnceLock<()>,
 }
 
-/// One person's streams: the count they all show, and how to close each, oldest first.
+/// One person's streams: the count they all show, and each one's session and how to close
+/// it, oldest first.
 struct Person {
     count: watch::Sender<Option<i64>>,
-    open: VecDeque<(u64, oneshot::Sender<()>)>,
+    open: VecDeque<Open>,
+}
+
+struct Open {
+    id: u64,
+    session: SessionId,
+    close: oneshot::Sender<Heard>,
 }
 
 /// One open stream. Dropping it unregisters it.
@@ -46,9 +57,9 @@ pub struct Stream {
     me: UserId,
     id: u64,
     count: watch::Receiver<Option<i64>>,
-    replaced: oneshot::Receiver<()>,
-    /// Set once `replaced` has answered (a finished receiver may not be polled again).
-    ended: bool,
+    closed: oneshot::Receiver<Heard>,
+    /// Why it ended, once `closed` has answered (a finished receiver may not be polled again).
+    ended: Option<Heard>,
     streams: Streams,
 }
 
@@ -59,6 +70,8 @@ pub enum Heard {
     Unread(i64),
     /// The person opened more than [`STREAMS_PER_PERSON`] streams: this, their oldest, ends.
     Replaced,
+    /// The stream's session ended: it ends too.
+    SignedOut,
 }
 
 impl Streams {
@@ -90,25 +103,25 @@ impl Streams {
         self.people().get(&user).map_or(0, |p| p.open.len())
     }
 
-    /// Opens a stream for `me`, closing their oldest past [`STREAMS_PER_PERSON`]; its first
-    /// [`Stream::next`] is the count as it is now.
-    pub async fn open(&self, me: UserId) -> Stream {
+    /// Opens a stream for `me` in `session`, closing their oldest past [`STREAMS_PER_PERSON`];
+    /// its first [`Stream::next`] is the count as it is now.
+    pub async fn open(&self, me: UserId, session: SessionId) -> Stream {
         self.dispatch();
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let (close, replaced) = oneshot::channel();
+        let (close, closed) = oneshot::channel();
         let count = {
             let mut people = self.people();
             let person =
                 people.entry(me).or_insert_with(|| Person { count: watch::channel(None).0, open: VecDeque::new() });
-            person.open.push_back((id, close));
+            person.open.push_back(Open { id, session, close });
             while person.open.len() > STREAMS_PER_PERSON {
-                if let Some((_, oldest)) = person.open.pop_front() {
-                    let _ = oldest.send(());
+                if let Some(oldest) = person.open.pop_front() {
+                    let _ = oldest.close.send(Heard::Replaced);
                 }
             }
             person.count.subscribe()
         };
-        let mut stream = Stream { me, id, count, replaced, ended: false, streams: self.clone() };
+        let mut stream = Stream { me, id, count, closed, ended: None, streams: self.clone() };
         self.recount(me).await;
         // The count just read is this stream's first event, whatever came before it.
         stream.count.mark_changed();
@@ -134,7 +147,38 @@ impl Streams {
         }
     }
 
-    /// Starts, once, the task that hears signals and recounts for the people they name.
+    /// Ends `user`'s streams whose sessions no longer stand (one query for all of them).
+    async fn check_sessions(&self, user: UserId) {
+        let asked: Vec<SessionId> = match self.people().get(&user) {
+            Some(person) => person.open.iter().map(|o| o.session).collect(),
+            None => return,
+        };
+        let ids = asked.clone();
+        let standing =
+            self.inner.db.run(move |conn| Ok::<_, NotificationError>(repo::standing_sessions(conn, user, &ids)?)).await;
+        let standing = match standing {
+            Ok(standing) => standing,
+            Err(e) => {
+                tracing::warn!(error = %values::error_chain(&e), "session check for live streams");
+                return;
+            }
+        };
+        let mut people = self.people();
+        let Some(person) = people.get_mut(&user) else { return };
+        // A stream opened since the question was asked is left for the next check.
+        let (ended, kept): (VecDeque<Open>, VecDeque<Open>) =
+            person.open.drain(..).partition(|o| asked.contains(&o.session) && !standing.contains(&o.session));
+        person.open = kept;
+        for stream in ended {
+            let _ = stream.close.send(Heard::SignedOut);
+        }
+        if person.open.is_empty() {
+            people.remove(&user);
+        }
+    }
+
+    /// Starts, once, the task that hears signals: it recounts for the people they name, and
+    /// checks the sessions of people whose sessions ended.
     fn dispatch(&self) {
         self.inner.dispatching.get_or_init(|| {
             let streams = self.clone();
@@ -142,16 +186,26 @@ impl Streams {
             tokio::spawn(async move {
                 loop {
                     let heard = signals.recv().await;
-                    let named: Vec<UserId> = {
+                    let (recount, check): (Vec<UserId>, Vec<UserId>) = {
                         let people = streams.people();
                         match &heard {
-                            Ok(signal) => people.keys().copied().filter(|u| signal.concerns(*u)).collect(),
-                            // Signals were missed: anyone's count may have changed.
-                            Err(RecvError::Lagged(_)) => people.keys().copied().collect(),
+                            Ok(signal) => (
+                                people.keys().copied().filter(|u| signal.concerns(*u)).collect(),
+                                people.keys().copied().filter(|u| signal.ends_sessions_of(*u)).collect(),
+                            ),
+                            // Signals were missed: anyone's count may have changed, and anyone's
+                            // session may have ended.
+                            Err(RecvError::Lagged(_)) => {
+                                let all: Vec<UserId> = people.keys().copied().collect();
+                                (all.clone(), all)
+                            }
                             Err(RecvError::Closed) => return,
                         }
                     };
-                    for user in named {
+                    for user in check {
+                        streams.check_sessions(user).await;
+                    }
+                    for user in recount {
                         streams.recount(user).await;
                     }
                 }
@@ -164,19 +218,20 @@ impl Stream {
     /// The next thing to tell this stream's client: the count when it changes (at once for the
     /// first), or that the stream was replaced by a newer one.
     pub async fn next(&mut self) -> Heard {
-        if self.ended {
-            return Heard::Replaced;
+        if let Some(why) = self.ended {
+            return why;
         }
         loop {
             tokio::select! {
                 biased;
-                _ = &mut self.replaced => {
-                    self.ended = true;
-                    return Heard::Replaced;
+                why = &mut self.closed => {
+                    let why = why.unwrap_or(Heard::Replaced);
+                    self.ended = Some(why);
+                    return why;
                 }
                 changed = self.count.changed() => {
                     if changed.is_err() {
-                        self.ended = true;
+                        self.ended = Some(Heard::Replaced);
                         return Heard::Replaced;
                     }
                     if let Some(n) = *self.count.borrow_and_update() {
@@ -192,7 +247,7 @@ impl Drop for Stream {
     fn drop(&mut self) {
         let mut people = self.streams.people();
         if let Some(person) = people.get_mut(&self.me) {
-            person.open.retain(|(id, _)| *id != self.id);
+            person.open.retain(|o| o.id != self.id);
             if person.open.is_empty() {
                 people.remove(&self.me);
             }

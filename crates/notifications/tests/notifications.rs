@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use db::diesel::prelude::*;
-use db::schema::{blocks, notifications as table, posts, users};
+use db::schema::{blocks, notifications as table, posts, sessions, users};
 use db::{DbConnection, Page, write_tx};
 use notifications::{Event, Heard, Kind, Live, NotificationError, Notifications, Signal};
 use test_support::statements::{assert_index_backed, counted, recorded};
 use test_support::{TestDb, insert_post, insert_user};
-use values::{PostId, UserId};
+use values::{PostId, SessionId, UserId};
 
 const FIRST: Page = Page { limit: 20, offset: 0 };
 
@@ -202,6 +202,21 @@ fn notifications_page(c: &mut DbConnection, me: UserId, page: Page) -> Vec<notif
     notifications::list(c, me, page).unwrap()
 }
 
+/// A live session of `user`, as sign-in starts one.
+fn session(c: &mut DbConnection, user: UserId) -> SessionId {
+    let (id, now) = (SessionId::generate(), db::time::now());
+    diesel::insert_into(sessions::table)
+        .values((
+            sessions::id.eq(id),
+            sessions::user_id.eq(user),
+            sessions::created_at.eq(now),
+            sessions::expires_at.eq(now + chrono::Duration::hours(1)),
+        ))
+        .execute(c)
+        .unwrap();
+    id
+}
+
 /// A person has at most eight streams open (the ninth closes the oldest), and a change is
 /// counted once for all of them, not once a stream.
 async fn streams_are_few_a_person_and_share_one_count(db: TestDb) {
@@ -213,9 +228,10 @@ async fn streams_are_few_a_person_and_share_one_count(db: TestDb) {
     let streams = service.streams();
     let within = |d: u64| Duration::from_secs(d);
 
+    let signed_in = session(&mut c, ana);
     let mut open = Vec::new();
     for _ in 0..notifications::STREAMS_PER_PERSON + 1 {
-        let mut s = streams.open(ana).await;
+        let mut s = streams.open(ana, signed_in).await;
         assert_eq!(tokio::time::timeout(within(5), s.next()).await.unwrap(), Heard::Unread(0), "the first event");
         open.push(s);
     }
@@ -235,7 +251,41 @@ async fn streams_are_few_a_person_and_share_one_count(db: TestDb) {
     assert_eq!(streams.open_for(ana), 0, "closed streams are forgotten");
 }
 
+/// When sessions of a person end, the streams of those sessions end at once (one question for
+/// all of the person's streams); the streams of their other sessions stay.
+async fn a_stream_ends_with_its_session(db: TestDb) {
+    let mut c = db.get().unwrap();
+    let ana = insert_user(&mut c, "Ana", "ana");
+    let (phone, laptop) = (session(&mut c, ana), session(&mut c, ana));
+    let live = Live::in_process();
+    let service = Notifications::new(db.db.clone(), live.clone());
+    let streams = service.streams();
+    let within = Duration::from_secs(5);
+    let mut on_phone = streams.open(ana, phone).await;
+    let mut on_laptop = streams.open(ana, laptop).await;
+    for s in [&mut on_phone, &mut on_laptop] {
+        assert_eq!(tokio::time::timeout(within, s.next()).await.unwrap(), Heard::Unread(0));
+    }
+    // Told while the session still stands: nothing ends.
+    live.sessions_ended(&[ana]);
+    assert!(tokio::time::timeout(Duration::from_millis(300), on_phone.next()).await.is_err());
+
+    diesel::delete(sessions::table.filter(sessions::id.eq(phone))).execute(&mut c).unwrap();
+    live.sessions_ended(&[ana]);
+    assert_eq!(tokio::time::timeout(within, on_phone.next()).await.unwrap(), Heard::SignedOut);
+    assert_eq!(on_phone.next().await, Heard::SignedOut, "an ended stream stays ended");
+    assert_eq!(streams.open_for(ana), 1, "the laptop's stream stays");
+    assert!(tokio::time::timeout(Duration::from_millis(300), on_laptop.next()).await.is_err());
+
+    // The service's own call (auth's sign-outs come this way).
+    diesel::delete(sessions::table.filter(sessions::id.eq(laptop))).execute(&mut c).unwrap();
+    service.sessions_ended(ana).await.unwrap();
+    assert_eq!(tokio::time::timeout(within, on_laptop.next()).await.unwrap(), Heard::SignedOut);
+    assert_eq!(streams.open_for(ana), 0);
+}
+
 test_support::both_backends!(
+    a_stream_ends_with_its_session,
     streams_are_few_a_person_and_share_one_count,
     each_kind_is_written_once_and_never_for_oneself,
     a_like_or_a_listen_given_again_does_not_notify_twice,
@@ -290,6 +340,18 @@ async fn postgres_delivers_signals_on_commit_across_connections_and_after_a_lost
 
     record(&mut c, &[event(Kind::Like, bob, ana, Some(post))]);
     assert!(heard(&mut rx, ana, Duration::from_secs(2)).await.is_some(), "heard after commit");
+
+    // Ended sessions travel on the same channel, as their own signal.
+    write_tx(&mut c, |c| Ok::<_, NotificationError>(notifications::signal_sessions_ended(c, &[bob])?)).unwrap();
+    let ended = tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            if let Ok(Signal::SessionsEnded(people)) = rx.recv().await {
+                return people;
+            }
+        }
+    })
+    .await;
+    assert_eq!(ended.ok().as_deref(), Some(&[bob][..]), "bob's sessions ended");
 
     // The listening connection dies; the thread connects again and still hears.
     diesel::sql_query(

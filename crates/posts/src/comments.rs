@@ -24,7 +24,7 @@ pub const COMMENTS_PAGE: PageRule = PageRule::new(20, 50);
 pub const MENTION_PAGE: PageRule = PageRule::new(10, 20);
 
 /// A page of a post's comments, newest first; comments of people in a block pair with the
-/// viewer are left out.
+/// viewer, and of suspended people, are left out.
 pub fn list(
     conn: &mut DbConnection,
     post: PostId,
@@ -40,6 +40,7 @@ pub fn list(
     let mut q = comments::table
         .inner_join(users::table)
         .filter(comments::post_id.eq(post))
+        .filter(fragments::not_suspended(comments::user_id))
         .select((CommentRow::as_select(), UserCard::as_select()))
         .into_boxed();
     if let Some(v) = viewer {

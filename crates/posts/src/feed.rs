@@ -5,8 +5,9 @@
 //! kind of post on the page for the payloads (`WHERE post_id IN (...)`), so at most five. Every
 //! one is an index range scan: the posts' primary key newest first (For you), `(user_id, id)`
 //! (a person's posts), the payload tables' `(post_id, position)` keys; the block and listening
-//! rule is a subquery on `blocks` keys (`social_graph::fragments::not_blocked`), the listening
-//! rule a walk or a merge over `listens` (docs/posts.md).
+//! rule is a subquery on `blocks` keys (`social_graph::fragments::not_blocked`), the suspension
+//! rule a probe of `suspensions (user_id)` (`fragments::not_suspended`), the listening rule a
+//! walk or a merge over `listens` (docs/posts.md).
 
 use db::diesel::dsl::{exists, sql};
 use db::diesel::prelude::*;
@@ -76,6 +77,7 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
         .inner_join(users::table.on(users::id.eq(posts::user_id + 0_i64)))
         .left_join(likes::table.on(likes::post_id.eq(posts::id).and(likes::user_id.nullable().eq(viewer))))
         .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable()))
+        .filter(fragments::not_suspended(posts::user_id))
         .into_boxed();
     if let Some(v) = viewer {
         q = q.filter(fragments::not_blocked(posts::user_id, v));
@@ -140,7 +142,8 @@ pub fn page(conn: &mut DbConnection, feed: Feed, page: FeedPage, viewer: Option<
     with_payloads(conn, heads)
 }
 
-/// One post as `viewer` may see it: none when it is missing or a block stands between them.
+/// One post as `viewer` may see it: none when it is missing, its author is suspended, or a
+/// block stands between them.
 pub fn one(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<Post>> {
     let heads = heads(conn, Scope::One(id), viewer)?;
     Ok(with_payloads(conn, heads)?.into_iter().next())

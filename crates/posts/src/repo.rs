@@ -62,12 +62,17 @@ pub struct PostRef {
     pub kind: PostKind,
 }
 
-/// The post as `viewer` may see it: none when it is missing or a block stands between the two
-/// (such a post is answered as not found). Two statements for a signed-in viewer: the post,
-/// then the block rule between its author and them.
+/// The post as `viewer` may see it: none when it is missing, its author is suspended, or a
+/// block stands between the two (such a post is answered as not found). Two statements for a
+/// signed-in viewer: the post (with the suspension rule), then the block rule between its
+/// author and them.
 pub fn visible(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<PostRef>> {
-    let found: Option<(UserId, PostKind)> =
-        posts::table.filter(posts::id.eq(id)).select((posts::user_id, posts::kind)).first(conn).optional()?;
+    let found: Option<(UserId, PostKind)> = posts::table
+        .filter(posts::id.eq(id))
+        .filter(social_graph::fragments::not_suspended(posts::user_id))
+        .select((posts::user_id, posts::kind))
+        .first(conn)
+        .optional()?;
     let Some((author, kind)) = found else { return Ok(None) };
     if let Some(v) = viewer
         && author != v

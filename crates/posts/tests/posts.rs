@@ -414,16 +414,64 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     }
 }
 
+/// Suspends `who` the way moderation writes it (the rule is tested through the API).
+fn suspend(w: &World, who: UserId) {
+    use db::schema::suspensions;
+    diesel::insert_into(suspensions::table)
+        .values((
+            suspensions::id.eq(values::new_raw_id()),
+            suspensions::user_id.eq(who),
+            suspensions::admin_login.eq("rita"),
+            suspensions::reason.eq("spam"),
+            suspensions::created_at.eq(db::time::now()),
+        ))
+        .execute(&mut w.db.get().unwrap())
+        .unwrap();
+}
+
+/// What a suspended person wrote is on no list and no page while the suspension stands, and
+/// every list costs what it cost before (the rule is in the statement each runs anyway).
+async fn a_suspended_persons_posts_and_comments_are_hidden(db: TestDb) {
+    let w = world(db);
+    let (me, ana, cy) = (w.user("me"), w.user("ana"), w.user("cy"));
+    let anas = w.song(ana, "ana's").await;
+    let cys = w.song(cy, "cy's").await;
+    social_graph::listen(&mut w.db.get().unwrap(), me, cy).unwrap();
+    w.comment(cy, anas, "first").await.unwrap();
+    w.comment(me, anas, "second").await.unwrap();
+    suspend(&w, cy);
+    let mut c = w.db.get().unwrap();
+    let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+    for viewer in [Some(me), None] {
+        let feed = posts::feed_page(&mut c, Feed::ForYou, first, viewer).unwrap();
+        assert_eq!(feed.iter().map(|p| p.id).collect::<Vec<_>>(), [anas], "{viewer:?}");
+        assert!(posts::feed_page(&mut c, Feed::User(cy), first, viewer).unwrap().is_empty());
+        assert!(posts::find_post(&mut c, cys, viewer).unwrap().is_none());
+        let comments = posts::comment_page(&mut c, anas, viewer, Page { limit: 20, offset: 0 }).unwrap();
+        assert_eq!(comments.iter().map(|c| c.content.as_str()).collect::<Vec<_>>(), ["second"]);
+    }
+    assert!(posts::feed_page(&mut c, Feed::ListenedTo, first, Some(me)).unwrap().is_empty());
+    assert!(matches!(
+        posts::comment_page(&mut c, cys, Some(me), Page { limit: 20, offset: 0 }),
+        Err(PostError::NotFound)
+    ));
+    // Counters keep counting (docs/security.md): the post's own row is not rewritten.
+    assert_eq!(posts::find_post(&mut c, anas, None).unwrap().unwrap().comments_count, 2);
+}
+
 // --- Every statement of a page is answered from an index ------------------------------------
 
 async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     let w = world(db);
-    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
     posts_of_every_kind(&w, ana, 3).await;
     social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
     social_graph::block(&mut w.db.get().unwrap(), me, bob).unwrap();
     let target = w.song(ana, "commented").await;
     w.comment(me, target, "hi @ana").await.unwrap();
+    w.comment(cy, target, "from a suspended account").await.unwrap();
+    w.song(cy, "hidden").await;
+    suspend(&w, cy);
     let mut c = w.db.get().unwrap();
     let statements = recorded(&mut c, |c| {
         let newest =
@@ -441,6 +489,7 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
 
 test_support::both_backends!(
     every_statement_of_a_page_is_index_backed,
+    a_suspended_persons_posts_and_comments_are_hidden,
     a_lyrics_post_is_listed_with_its_payload_and_counted,
     feeds_page_newest_first_by_offset_and_by_cursor,
     listened_to_shows_only_the_people_one_listens_to,

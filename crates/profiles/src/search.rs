@@ -29,9 +29,14 @@ pub fn normalize(raw: &str) -> String {
 }
 
 const COLUMNS: &str = "u.id, u.name, u.login, u.avatar_url, u.tag_id";
-/// Who may be found: verified accounts, never the searcher (bound at placeholder `p`).
+/// Who may be found: verified accounts that are not suspended (a probe of the unique index
+/// `suspensions (user_id)`, as `social_graph::fragments::not_suspended` does), never the
+/// searcher (bound at placeholder `p`).
 fn who(p: &str) -> String {
-    format!("({p} IS NULL OR u.id <> {p}) AND u.email_verified")
+    format!(
+        "({p} IS NULL OR u.id <> {p}) AND u.email_verified \
+         AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = u.id)"
+    )
 }
 
 fn like_escape(s: &str) -> String {
@@ -39,7 +44,7 @@ fn like_escape(s: &str) -> String {
 }
 
 /// People matching `query` (already [`normalize`]d), never `exclude` (the searcher),
-/// never accounts that have not verified their address. Runs in the caller's transaction.
+/// never accounts that have not verified their address or are suspended. Runs in the caller's transaction.
 pub fn search(conn: &mut DbConnection, query: &str, exclude: Option<UserId>, limit: i64) -> QueryResult<Vec<UserCard>> {
     let chars = query.chars().count();
     let sqlite = matches!(conn, DbConnection::Sqlite(_));

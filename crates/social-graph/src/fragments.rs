@@ -6,13 +6,16 @@
 //! ```
 //!
 //! Each is answered from an index: `blocks`' primary key (blocker_id, blocked_id) and its
-//! (blocked_id, blocker_id) index. (The Listened to feed asks `listens` itself, walking or
+//! (blocked_id, blocker_id) index. Beside the block rule stands the suspension rule
+//! ([`not_suspended`]: what a suspended account wrote is hidden from everyone, signed out
+//! included), a probe of `suspensions (user_id)` per row, applied in the same places. (The Listened to feed asks `listens` itself, walking or
 //! merging rather than `user_id IN (...)`: docs/posts.md, "Planner traps".)
 
-use db::diesel::dsl::{self, And, Eq, EqAny, Filter, Select, not};
+use db::diesel::dsl::{self, And, Eq, EqAny, Filter, Select, exists, not};
+use db::diesel::expression::{ValidGrouping, is_aggregate};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::BigInt;
-use db::schema::blocks;
+use db::schema::{blocks, suspensions};
 use values::UserId;
 
 /// The ids of one column of one table, filtered by a user id: what `eq_any` takes as a
@@ -45,3 +48,17 @@ pub type NotBlocked<C> = And<
     dsl::not<EqAny<C, UserIds<blocks::table, blocks::blocker_id, blocks::blocked_id>>>,
     dsl::not<EqAny<C, UserIds<blocks::table, blocks::blocked_id, blocks::blocker_id>>>,
 >;
+
+/// The filter of the suspension rule: rows whose `person` column is someone not suspended (a
+/// correlated `NOT EXISTS` on the unique index `suspensions (user_id)`, one index probe a row,
+/// in the statement the list runs anyway). Every list that shows people's posts, comments or
+/// notifications filters with it, whoever looks, so lifting the suspension shows them again.
+pub fn not_suspended<C>(person: C) -> NotSuspended<C>
+where
+    C: Column<SqlType = BigInt> + Copy + ValidGrouping<(), IsAggregate = is_aggregate::No>,
+{
+    not(exists(suspensions::table.filter(suspensions::user_id.eq(person))))
+}
+
+/// What [`not_suspended`] answers.
+pub type NotSuspended<C> = dsl::not<dsl::exists<Filter<suspensions::table, Eq<suspensions::user_id, C>>>>;

@@ -8,6 +8,7 @@ pub mod moderation;
 pub mod notifications;
 pub mod posts;
 pub mod profiles;
+pub mod suspensions;
 
 /// Every handler, registered once: actix routes them and the OpenAPI document lists them.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -18,6 +19,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(posts::configure)
         .configure(notifications::configure)
         .configure(moderation::configure)
+        .configure(suspensions::configure)
         .service(media::default_avatar)
         .service(media::media);
 }

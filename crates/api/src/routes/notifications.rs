@@ -110,7 +110,9 @@ pub async fn mark_all_read(state: web::Data<AppState>, user: AuthUser) -> Result
 }
 
 /// A comment line this often keeps proxies from closing a quiet stream, and is when the
-/// stream makes sure its session still stands.
+/// stream makes sure its session still stands (a session that simply expired; one that is ended
+/// — sign-out, password change, sign out everywhere, suspension — ends its streams at once,
+/// through `notifications::Streams`).
 const KEEP_ALIVE: Duration = Duration::from_secs(20);
 
 /// One open stream: its place among its person's streams, its session, and when it last spoke.
@@ -140,6 +142,10 @@ impl Watch {
                     self.ended = true;
                     Bytes::from_static(b"retry: 60000\nevent: replaced\ndata: {}\n\n")
                 }
+                Heard::SignedOut => {
+                    self.ended = true;
+                    Bytes::from_static(b"event: signed-out\ndata: {}\n\n")
+                }
             }),
             _ = self.tick.tick() => Some(match self.state.auth.authenticate(&self.token).await {
                 Err(auth::AuthError::Unauthenticated) => {
@@ -154,7 +160,8 @@ impl Watch {
 
 /// The live unread count, as Server-Sent Events (beyond the spec): `event: unread` with
 /// `{"unread": n}` when the stream opens and whenever the count changes, a comment every 20 s,
-/// `event: signed-out` when the session ends, and `event: replaced` when the person opened more
+/// `event: signed-out` as soon as the session ends (sign-out, password change, sign out
+/// everywhere, suspension; an expired one within 20 s), and `event: replaced` when the person opened more
 /// than eight streams (their oldest ends). A client that reconnects gets the count again as the
 /// first event.
 #[utoipa::path(tag = "notifications", security(("bearer" = [])),
@@ -163,7 +170,7 @@ impl Watch {
 pub async fn stream(state: web::Data<AppState>, user: AuthUser, req: HttpRequest) -> Result<HttpResponse, ApiError> {
     let token = raw_token(&req, &state)?.unwrap_or_default();
     let watch = Watch {
-        stream: state.notifications.streams().open(user.0.id).await,
+        stream: state.notifications.streams().open(user.0.id, user.0.session_id).await,
         token,
         tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
         state,

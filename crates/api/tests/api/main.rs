@@ -16,4 +16,5 @@ mod oidc_provider;
 mod posts;
 mod profiles;
 mod security;
+mod suspension;
 mod upload;

@@ -35,6 +35,7 @@ fn harness_full(db: TestDb, throttle: auth::ThrottleRules, on_verified: &OnVerif
         reset_page: "http://127.0.0.1:9/app/reset-password#token={token}".into(),
         throttle,
         on_verified: on_verified.clone(),
+        on_sessions_ended: auth::OnSessionsEnded::default(),
     };
     let auth = AuthService::new(db.db.clone(), TokenKeys::new(&[7; 32]), mailer, None, config);
     Harness { auth, mail, _db: db }
