@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod audio_metadata;
 mod auth;
 mod common;
 mod hardening;

@@ -1,6 +1,9 @@
 //! Audio posts: 1 to 10 tracks (spec §5 Audio post), each with its duration, waveform peaks
 //! and cover art read from the file.
 
+use std::io::BufWriter;
+use std::path::Path;
+
 use base64::Engine;
 use db::DbConnection;
 use db::diesel::prelude::*;
@@ -123,11 +126,11 @@ impl UploadKind for AudioUpload {
     ) -> Result<Box<dyn NewPayload>, PostError> {
         let mut rows = Vec::with_capacity(uploads.len());
         for (n, upload) in uploads.into_iter().enumerate() {
-            // The upload (and its temporary file) moves to the blocking thread and back.
-            let (facts, upload) = ctx.analyse(move || Ok((analyse(&upload), upload))).await?;
-            let facts = facts?;
+            // The upload moves to the blocking thread, where its temporary file is removed once
+            // the copy to publish is made.
+            let facts = ctx.analyse(move || analyse(&upload)).await?;
             let file_key =
-                stored.put_file(&ctx.storage, key(post, n, "", facts.kind.extension()), upload.file.path()).await?;
+                stored.put_file(&ctx.storage, key(post, n, "", facts.kind.extension()), facts.clean.path()).await?;
             let cover_key = match facts.cover {
                 Some((kind, bytes)) => {
                     Some(stored.put(&ctx.storage, key(post, n, "-cover", kind.extension()), bytes).await?)
@@ -156,6 +159,8 @@ struct AudioFacts {
     duration_ms: i64,
     peaks: Option<String>,
     cover: Option<(ImageKind, Vec<u8>)>,
+    /// The file to publish: the audio without its tags, pictures or anything else it carried.
+    clean: NamedTempFile,
 }
 
 fn analyse(upload: &AudioUpload) -> Result<AudioFacts, PostError> {
@@ -171,6 +176,9 @@ fn analyse(upload: &AudioUpload) -> Result<AudioFacts, PostError> {
     };
     // Cover art is published like any picture: without the metadata inside it.
     let cover = facts.cover.and_then(|c| mv::strip_image_metadata(&c.bytes, c.kind).ok().map(|clean| (c.kind, clean)));
+    // The file is published without its tags: the post shows what they said (title, artist,
+    // cover), and nothing else of them (comments, GPS in the cover's EXIF, ...).
+    let clean = clean_copy(path, kind, name)?;
     Ok(AudioFacts {
         kind,
         title: label(upload.title.as_deref()).or_else(|| label(facts.title.as_deref())).unwrap_or_else(|| stem(name)),
@@ -180,7 +188,21 @@ fn analyse(upload: &AudioUpload) -> Result<AudioFacts, PostError> {
         duration_ms: (facts.duration_seconds * 1000.0).round() as i64,
         peaks,
         cover,
+        clean,
     })
+}
+
+/// A copy of the upload at `path` without metadata (`media_validation::audio_clean`), in a
+/// temporary file beside it.
+fn clean_copy(path: &Path, kind: AudioKind, name: &str) -> Result<NamedTempFile, PostError> {
+    let io = |e: std::io::Error| PostError::Processing(format!("copying an upload without its tags: {e}"));
+    let source = std::fs::File::open(path).map_err(io)?;
+    let mut clean = path.parent().map_or_else(NamedTempFile::new, NamedTempFile::new_in).map_err(io)?;
+    mv::strip_audio_metadata(kind, source, BufWriter::new(clean.as_file_mut())).map_err(|e| match e {
+        mv::StripError::Refused(e) => unreadable(name, e),
+        mv::StripError::Io(e) => io(e),
+    })?;
+    Ok(clean)
 }
 
 #[cfg(test)]
