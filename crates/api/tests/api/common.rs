@@ -288,6 +288,17 @@ pub struct Process {
     _data: tempfile::TempDir,
 }
 
+impl Process {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Its `SELFSOUND_DATA_DIR` (media under `media/`).
+    pub fn data_dir(&self) -> &std::path::Path {
+        self._data.path()
+    }
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -297,6 +308,11 @@ impl Drop for Process {
 
 /// `log`: where its log goes (at the default level, info); none: nowhere, warnings only.
 pub async fn start_process(database_url: &str, log: Option<&std::path::Path>) -> Process {
+    start_process_with(database_url, log, &[]).await
+}
+
+/// [`start_process`] with more settings in its environment.
+pub async fn start_process_with(database_url: &str, log: Option<&std::path::Path>, env: &[(&str, &str)]) -> Process {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let url = format!("http://127.0.0.1:{port}");
     let data = tempfile::tempdir().unwrap();
@@ -309,6 +325,7 @@ pub async fn start_process(database_url: &str, log: Option<&std::path::Path>) ->
         .env("SELFSOUND_JWT_SECRET", JWT_SECRET)
         .env("SELFSOUND_WEB_DIR", data.path().join("no-web-app"))
         .env("RUST_LOG", if log.is_some() { "info" } else { "warn" })
+        .envs(env.iter().copied())
         .stdout(match log {
             Some(path) => Stdio::from(std::fs::File::create(path).unwrap()),
             None => Stdio::null(),

@@ -5,8 +5,10 @@
 
 mod audio_metadata;
 mod auth;
+mod comment_moderation;
 mod common;
 mod hardening;
+mod hostile_files;
 mod http;
 mod limits;
 mod media_budget;
