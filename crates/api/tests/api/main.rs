@@ -6,6 +6,7 @@
 mod audio_metadata;
 mod auth;
 mod comment_moderation;
+mod comment_moderation;
 mod common;
 mod hardening;
 mod hostile_files;
