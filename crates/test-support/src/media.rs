@@ -65,6 +65,37 @@ pub fn jpeg(width: u16, height: u16) -> Vec<u8> {
     j
 }
 
+/// A real, decodable baseline JPEG photo of `width`×`height`: red on the left half, blue on the
+/// right, a few hundred KB even when large.
+pub fn photo_jpeg(width: u16, height: u16) -> Vec<u8> {
+    let half = usize::from(width) / 2;
+    let mut row = [220u8, 20, 20].repeat(half);
+    row.extend_from_slice(&[20u8, 20, 220].repeat(usize::from(width) - half));
+    let rgb = row.repeat(usize::from(height));
+    let mut out = Vec::new();
+    jpeg_encoder::Encoder::new(&mut out, 80).encode(&rgb, width, height, jpeg_encoder::ColorType::Rgb).expect("a JPEG");
+    out
+}
+
+/// A real, compressed RGBA PNG of `width`×`height`: opaque green above, transparent below.
+pub fn transparent_png(width: u32, height: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().expect("a PNG header");
+    let mut stream = writer.stream_writer().expect("a PNG stream");
+    let opaque = [30u8, 160, 60, 255].repeat(width as usize);
+    let clear = vec![0u8; width as usize * 4];
+    for y in 0..height {
+        std::io::Write::write_all(&mut stream, if y < height / 2 { &opaque } else { &clear }).expect("a row");
+    }
+    stream.finish().expect("the PNG's end");
+    drop(writer);
+    out
+}
+
 /// A WAV file (16-bit mono PCM at 8 kHz) of a sine tone: `seconds` long, at `hz`, with peaks at
 /// `amplitude` of full scale (0.0 to 1.0).
 pub fn wav(seconds: f32, hz: f32, amplitude: f32) -> Vec<u8> {

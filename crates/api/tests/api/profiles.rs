@@ -273,6 +273,28 @@ async fn avatar_upload_refusals(db: TestDb) {
     assert_eq!(app.get("/media/../secrets/jwt-secret", None).await.status, StatusCode::NOT_FOUND);
 }
 
+/// Issue 16: avatars were stored and served as uploaded (a 40 Mpx PNG too). They are stored at
+/// the size they are shown at: 512 px on the longer side, a JPEG, or a PNG when transparent.
+async fn a_large_avatar_is_served_at_the_size_it_is_shown(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ada, _) = app.person("Ada", "ada@example.com").await;
+    for (name, bytes, mime, size) in [
+        ("photo.jpg", test_support::media::photo_jpeg(4000, 3000), "image/jpeg", (512, 384)),
+        ("photo.png", test_support::media::transparent_png(3000, 4000), "image/png", (384, 512)),
+    ] {
+        let res = app.upload_avatar(Some(&ada), "avatar", name, bytes).await;
+        assert_eq!(res.status, StatusCode::OK, "{name}: {:?}", res.body);
+        let url = res.body["avatar_url"].as_str().unwrap().to_owned();
+        let served = app.client.get(&url).send().await.unwrap();
+        assert_eq!(served.status(), StatusCode::OK);
+        assert_eq!(served.headers()["content-type"], mime, "{name}");
+        let bytes = served.bytes().await.unwrap();
+        let facts = media_validation::image_facts(&bytes, 10_000, 1 << 30).unwrap();
+        assert_eq!((facts.width, facts.height), size, "{name}");
+        assert!(bytes.len() < 100_000, "{name}: {} bytes", bytes.len());
+    }
+}
+
 async fn deleting_an_account_updates_others_and_search(db: TestDb) {
     let app = spawn_app(db).await;
     let (ada, _) = app.person("Ada", "ada@example.com").await;
@@ -331,5 +353,6 @@ test_support::both_backends!(
     search_over_http,
     avatar_upload_is_checked_stored_and_served,
     avatar_upload_refusals,
+    a_large_avatar_is_served_at_the_size_it_is_shown,
     deleting_an_account_updates_others_and_search,
 );
