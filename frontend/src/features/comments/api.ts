@@ -1,6 +1,7 @@
 /**
  * Comments of a post and the mention picker (spec §4 Comment posting, §5 Mentions, §7 Posts:
- * GET/POST /posts/{id}/comments, GET /posts/users/search), with their React Query factories.
+ * GET/POST /posts/{id}/comments, GET /posts/users/search; beyond the spec DELETE
+ * /posts/{id}/comments/{commentId}), with their React Query factories.
  * The feature's public surface is index.ts: the post page shows `CommentsSection`.
  *
  * Both answers depend on who asks (the server leaves out people in a block pair with the
@@ -17,6 +18,7 @@ import {
 } from '@tanstack/react-query';
 import type { components } from '../../lib/api-schema';
 import { ApiError, request } from '../../lib/http';
+import { patchItems } from '../../lib/paged-items';
 import { toDisplayComment, toDisplayComments } from './transform';
 import type { CommentInput, DisplayComment, MentionUserJson } from './types';
 
@@ -80,6 +82,8 @@ export interface CommentPage {
   received: number;
   /** Comments published here and put on top of this page since it came. */
   added?: number;
+  /** Comments of this page deleted here since it came. */
+  removed?: number;
 }
 
 export type CommentPages = InfiniteData<CommentPage, number>;
@@ -106,14 +110,19 @@ export function searchMentions(q: string, signal?: AbortSignal): Promise<Mention
   );
 }
 
+/** DELETE /posts/{id}/comments/{commentId} → 204. */
+export function deleteComment(postId: string, commentId: string): Promise<unknown> {
+  return request<unknown>(`/posts/${enc(postId)}/comments/${enc(commentId)}`, { method: 'DELETE', sessionScoped: true });
+}
+
 /**
  * Where the next page starts: after every comment already shown, so a comment just posted (put
- * on top of the first page) does not make the next page repeat the last one. Only a full page
- * means there may be more (spec §4).
+ * on top of the first page) does not make the next page repeat the last one, nor one deleted
+ * here skip one. Only a full page means there may be more (spec §4).
  */
 export function nextCommentOffset(last: CommentPage, all: readonly CommentPage[]): number | null {
   if (last.received < COMMENTS_PAGE_SIZE) return null;
-  return all.reduce((sum, page) => sum + page.received + (page.added ?? 0), 0);
+  return all.reduce((sum, page) => sum + page.received + (page.added ?? 0) - (page.removed ?? 0), 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,10 +172,31 @@ export function prependCachedComment(queryClient: QueryClient, postId: string, c
 }
 
 /**
+ * Takes a deleted comment out of every cached copy of the post's list; true when it was there.
+ * The page that held it remembers one less, so the next page starts where it should.
+ */
+export function removeCachedComment(queryClient: QueryClient, postId: string, commentId: string): boolean {
+  let found = false;
+  queryClient.setQueriesData<CommentPages>({ queryKey: commentQueries.all(postId) }, (data) => {
+    if (!data?.pages) return data;
+    const pages = data.pages.map((page) => {
+      const comments = patchItems<DisplayComment>(page.comments, (c) => c.id === commentId, () => null);
+      if (comments === page.comments) return page;
+      found = true;
+      return { ...page, comments: comments as DisplayComment[], removed: (page.removed ?? 0) + 1 };
+    });
+    return pages.every((page, i) => page === data.pages[i]) ? data : { ...data, pages };
+  });
+  return found;
+}
+
+/**
  * What else a published comment changes in the cache: the post page counts it on the post
  * (posts' `countCachedComment`), which this feature knows nothing of.
  */
 export type CommentAddedHandler = (queryClient: QueryClient, postId: string) => void;
+/** The same for a deleted comment (posts' `uncountCachedComment`). */
+export type CommentRemovedHandler = (queryClient: QueryClient, postId: string) => void;
 
 export const addCommentMutationKey = (postId: string) => [...commentQueries.all(postId), 'add'] as const;
 
@@ -187,6 +217,27 @@ export function useAddComment(postId: string, onAdded?: CommentAddedHandler) {
         prependCachedComment(queryClient, postId, comment);
       } else {
         await queryClient.invalidateQueries({ queryKey: commentQueries.all(postId) });
+      }
+    },
+  });
+}
+
+/**
+ * Deleting a comment (its author, the post's author or an admin): it leaves every cached list at
+ * once and `onRemoved` counts it off the post. One that was already gone (404) leaves too, and
+ * the list is asked again.
+ */
+export function useDeleteComment(postId: string, onRemoved?: CommentRemovedHandler) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (commentId: string) => deleteComment(postId, commentId),
+    onSuccess: (_answer, commentId) => {
+      if (removeCachedComment(queryClient, postId, commentId)) onRemoved?.(queryClient, postId);
+    },
+    onError: (error, commentId) => {
+      if (error instanceof ApiError && error.status === 404) {
+        removeCachedComment(queryClient, postId, commentId);
+        void queryClient.invalidateQueries({ queryKey: commentQueries.all(postId) });
       }
     },
   });

@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { RoleBadge } from '../../components/role-badge';
+import type { CommentRemovedHandler } from './api';
+import { CommentMenu } from './comment-menu';
 import type { DisplayComment } from './types';
 import { CommentText, profilePath } from './comment-text';
 import styles from './comments.module.css';
@@ -43,8 +45,11 @@ function CommentTime({ time }: { time: string }) {
   );
 }
 
-/** One comment: who wrote it (avatar, name, @login to their profile, role badge), when, and what. */
-export function CommentItem({ comment }: { comment: DisplayComment }) {
+/**
+ * One comment: who wrote it (avatar, name, @login to their profile, role badge), when, what,
+ * and its menu (`menu`) at the end of its head.
+ */
+export function CommentItem({ comment, menu }: { comment: DisplayComment; menu?: ReactNode }) {
   const name = comment.authorName || comment.authorLogin || 'Unknown User';
   const profile = comment.authorId ? profilePath(comment.authorId) : null;
   return (
@@ -72,6 +77,7 @@ export function CommentItem({ comment }: { comment: DisplayComment }) {
           </span>
           <RoleBadge tagId={comment.authorRole} fallback="listener" className={styles.badge} />
           <CommentTime time={comment.createdAt} />
+          {menu ? <span className={styles.menu}>{menu}</span> : null}
         </header>
         <CommentText content={comment.content} mentions={comment.mentions} />
       </div>
@@ -79,13 +85,24 @@ export function CommentItem({ comment }: { comment: DisplayComment }) {
   );
 }
 
-/** Comments, newest first. */
-export function CommentList({ comments }: { comments: readonly DisplayComment[] }) {
+interface CommentListProps {
+  comments: readonly DisplayComment[];
+  postId: string;
+  /** The post's author, who may delete any comment on it. */
+  postAuthorId?: string;
+  onRemoved?: CommentRemovedHandler;
+}
+
+/** Comments, newest first, each with its menu (delete, report). */
+export function CommentList({ comments, postId, postAuthorId, onRemoved }: CommentListProps) {
   return (
     <ol className={styles.list}>
       {comments.map((comment) => (
         <li key={comment.id}>
-          <CommentItem comment={comment} />
+          <CommentItem
+            comment={comment}
+            menu={<CommentMenu postId={postId} comment={comment} postAuthorId={postAuthorId} onRemoved={onRemoved} />}
+          />
         </li>
       ))}
     </ol>

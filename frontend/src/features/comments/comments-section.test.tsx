@@ -5,7 +5,7 @@ import { http, HttpResponse, delay } from 'msw';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
-import { countCachedComment, postQueries, type DisplayPost, type PostPages } from '../posts';
+import { countCachedComment, postQueries, uncountCachedComment, type DisplayPost, type PostPages } from '../posts';
 import { CommentsSection } from './comments-section';
 import type { CommentInput, MentionUserJson } from './types';
 
@@ -304,5 +304,154 @@ describe('CommentsSection: the mention picker', () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 350)));
     expect(state.searches).toEqual([]);
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+});
+
+describe('CommentsSection: each comment’s menu', () => {
+  /** As the post page shows it, for a post by `postAuthorId`: deleting counts it off the post. */
+  function renderOnPost(postAuthorId: string) {
+    return renderPage(
+      <CommentsSection
+        postId="42"
+        count={2}
+        postAuthorId={postAuthorId}
+        onCommentAdded={countCachedComment}
+        onCommentRemoved={uncountCachedComment}
+      />,
+      { route: '/post/42', path: '/post/:postId' },
+    );
+  }
+
+  async function itemsOf(name: string): Promise<string[]> {
+    const article = await screen.findByRole('article', { name });
+    await userEvent.click(within(article).getByRole('button', { name: 'Comment options' }));
+    const items = within(article).getAllByRole('menuitem').map((i) => i.textContent ?? '');
+    await userEvent.keyboard('{Escape}');
+    return items;
+  }
+
+  const ADA_S = (n: number) => comment(n, { author_id: ADA.id, author_name: ADA.name, author_login: ADA.login });
+
+  it('offers Delete to exactly the comment’s author, the post’s author and admins; Report on others’', async () => {
+    const backendState = { comments: [ADA_S(1), comment(2)] };
+    // Ada wrote comment 1; Ben (200) comment 2; the post is Cleo's (300).
+    signedInAs(ADA);
+    backend(backendState);
+    const first = renderOnPost('300');
+    expect(await itemsOf('Comment by Ada')).toEqual(['Delete', 'Cancel']);
+    expect(await itemsOf('Comment by Ben')).toEqual(['Report', 'Cancel']);
+    first.unmount();
+
+    // On her own post, Ada may delete Ben's comment too.
+    signedInAs(ADA);
+    backend(backendState);
+    const second = renderOnPost(ADA.id);
+    expect(await itemsOf('Comment by Ben')).toEqual(['Delete', 'Report', 'Cancel']);
+    second.unmount();
+
+    signedInAs({ ...ADA, id: '1', login: 'root', name: 'Root', is_admin: true });
+    backend(backendState);
+    renderOnPost('300');
+    expect(await itemsOf('Comment by Ben')).toEqual(['Delete', 'Report', 'Cancel']);
+  });
+
+  it('offers a guest Report only, which asks them to sign in', async () => {
+    signedInAs(null);
+    backend({ comments: [comment(2)] });
+    renderOnPost('300');
+    expect(await itemsOf('Comment by Ben')).toEqual(['Report', 'Cancel']);
+    const article = screen.getByRole('article', { name: 'Comment by Ben' });
+    await userEvent.click(within(article).getByRole('button', { name: 'Comment options' }));
+    await userEvent.click(within(article).getByRole('menuitem', { name: 'Report' }));
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Authentication required. Please sign in.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('deletes after a confirmation: the comment leaves the list and the post counts one less', async () => {
+    signedInAs(ADA);
+    const state = backend({ comments: [ADA_S(1), comment(2)] });
+    const deleted: string[] = [];
+    let finish: () => void = () => {};
+    server.use(
+      http.delete(api('/posts/:postId/comments/:commentId'), async ({ params }) => {
+        deleted.push(`${String(params.postId)}/${String(params.commentId)}`);
+        await new Promise<void>((r) => (finish = r));
+        state.comments = state.comments.filter((c) => c.id !== params.commentId);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { queryClient } = renderOnPost('300');
+    const detailKey = postQueries.detail('42', ADA.id).queryKey;
+    queryClient.setQueryData(detailKey, { id: '42', comments_count: 2 } as DisplayPost);
+    const article = await screen.findByRole('article', { name: 'Comment by Ada' });
+    const user = userEvent.setup();
+    await user.click(within(article).getByRole('button', { name: 'Comment options' }));
+    await user.click(within(article).getByRole('menuitem', { name: 'Delete' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete this comment?' });
+    expect(confirm).toHaveTextContent('It will be removed for everyone. This cannot be undone.');
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(within(confirm).getByRole('button', { name: 'Deleting...' })).toBeDisabled();
+    finish();
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(deleted).toEqual(['42/1']);
+    expect(screen.queryByRole('article', { name: 'Comment by Ada' })).toBeNull();
+    expect(screen.getByRole('article', { name: 'Comment by Ben' })).toBeInTheDocument();
+    expect(screen.getByTestId('toast')).toHaveTextContent('Comment deleted.');
+    expect(queryClient.getQueryData<DisplayPost>(detailKey)?.comments_count).toBe(1);
+    // From the cache: the list was not asked again.
+    expect(state.listCalls).toHaveLength(1);
+  });
+
+  it('Cancel keeps the comment; a refusal says why', async () => {
+    signedInAs(ADA);
+    backend({ comments: [ADA_S(1)] });
+    server.use(
+      http.delete(api('/posts/:postId/comments/:commentId'), () =>
+        HttpResponse.json({ detail: 'Too many comment deletions in a short time. Please try again in 4 minutes.' }, { status: 429 }),
+      ),
+    );
+    renderOnPost('300');
+    const article = await screen.findByRole('article', { name: 'Comment by Ada' });
+    const user = userEvent.setup();
+    await user.click(within(article).getByRole('button', { name: 'Comment options' }));
+    await user.click(within(article).getByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(within(article).getByRole('button', { name: 'Comment options' }));
+    await user.click(within(article).getByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByTestId('toast')).toHaveTextContent(
+      'Failed to delete comment: Too many comment deletions in a short time. Please try again in 4 minutes.',
+    );
+    expect(screen.getByRole('article', { name: 'Comment by Ada' })).toBeInTheDocument();
+  });
+
+  it('reports a comment with the Report dialog posts use', async () => {
+    signedInAs(ADA);
+    backend({ comments: [comment(2)] });
+    const sent: unknown[] = [];
+    server.use(
+      http.post(api('/reports/comment'), async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ message: 'Report submitted' }, { status: 201 });
+      }),
+    );
+    renderOnPost('300');
+    const article = await screen.findByRole('article', { name: 'Comment by Ben' });
+    const user = userEvent.setup();
+    await user.click(within(article).getByRole('button', { name: 'Comment options' }));
+    await user.click(within(article).getByRole('menuitem', { name: 'Report' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Report comment' });
+    expect(dialog).toHaveTextContent('Why are you reporting this comment?');
+    const radios = within(dialog).getAllByRole('radio');
+    expect(radios.map((r) => r.closest('label')?.textContent)).toEqual(['Spam', 'Harassment', 'Hate speech', 'Other']);
+    await user.click(within(dialog).getByRole('radio', { name: 'Harassment' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit report' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([{ comment_id: '2', reason: 'Harassment', description: null }]);
+    expect(screen.getByTestId('toast')).toHaveTextContent(
+      'Report submitted successfully. Thank you for helping keep our community safe.',
+    );
   });
 });

@@ -5,7 +5,13 @@ import { Alert } from '../../components/alert';
 import { Spinner } from '../../components/spinner';
 import { useViewer, type SignInState } from '../../lib/session';
 import type { DisplayComment } from './types';
-import { COMMENT_MESSAGES, commentQueries, commentsLoadErrorMessage, type CommentAddedHandler } from './api';
+import {
+  COMMENT_MESSAGES,
+  commentQueries,
+  commentsLoadErrorMessage,
+  type CommentAddedHandler,
+  type CommentRemovedHandler,
+} from './api';
 import { CommentComposer } from './comment-composer';
 import { CommentList } from './comment-list';
 import styles from './comments.module.css';
@@ -32,13 +38,25 @@ interface CommentsSectionProps {
   headingId?: string;
   /** What else a published comment changes in the cache (the post page counts it on the post). */
   onCommentAdded?: CommentAddedHandler;
+  /** The post's author, who may delete any comment on it (its menu offers Delete). */
+  postAuthorId?: string;
+  /** What else a deleted comment changes in the cache (the post page counts it off the post). */
+  onCommentRemoved?: CommentRemovedHandler;
 }
 
 /**
  * The comments of a post (spec §2 Post page): the composer (or a 'Sign in to comment' prompt
- * for guests), then the comments newest first, 20 at a time with 'Load More Comments'.
+ * for guests), then the comments newest first, 20 at a time with 'Load More Comments'. Each
+ * comment's menu deletes it (its author, the post's author, an admin) or reports it.
  */
-export function CommentsSection({ postId, count, headingId = 'comments-heading', onCommentAdded }: CommentsSectionProps) {
+export function CommentsSection({
+  postId,
+  count,
+  headingId = 'comments-heading',
+  onCommentAdded,
+  postAuthorId,
+  onCommentRemoved,
+}: CommentsSectionProps) {
   const viewer = useViewer();
   const viewerId = viewer === undefined ? undefined : (viewer?.id ?? null);
   const list = useInfiniteQuery(commentQueries.list(postId, viewerId));
@@ -88,7 +106,7 @@ export function CommentsSection({ postId, count, headingId = 'comments-heading',
         </div>
       ) : (
         <>
-          <CommentList comments={comments} />
+          <CommentList comments={comments} postId={postId} postAuthorId={postAuthorId} onRemoved={onCommentRemoved} />
           {list.isFetchNextPageError ? (
             <Alert tone="error">{commentsLoadErrorMessage(list.error)}</Alert>
           ) : null}

@@ -215,6 +215,11 @@ export function countCachedComment(queryClient: QueryClient, postId: string): vo
   patchCachedPost(queryClient, postId, (post) => ({ comments_count: post.comments_count + 1 }));
 }
 
+/** One comment less on the post (deleted), never below 0; the comments section's `onCommentRemoved`. */
+export function uncountCachedComment(queryClient: QueryClient, postId: string): void {
+  patchCachedPost(queryClient, postId, (post) => ({ comments_count: Math.max(0, post.comments_count - 1) }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Mutations
 

@@ -1,12 +1,14 @@
 /**
  * The posts feature's public surface (docs/frontend.md, "Boundaries"): other features import
  * posts only from here. Home shows the feeds with `FeedList`; profiles list a person's posts
- * through `postQueries.byUser` and show them with `PostCard`. `countCachedComment` is what the
- * post page hands the comments section, which knows nothing of posts.
+ * through `postQueries.byUser` and show them with `PostCard`. `countCachedComment` and
+ * `uncountCachedComment` are what the post page hands the comments section, which knows nothing
+ * of posts.
  */
 export {
   POST_MESSAGES,
   countCachedComment,
+  uncountCachedComment,
   postQueries,
   postsErrorMessage,
   useViewerId,

@@ -9,7 +9,7 @@ import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CommentsSection } from '../comments';
 import { ScoreView } from '../scores';
-import { POST_MESSAGES, countCachedComment, postQueries } from './api';
+import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
 import { DownloadIcon, QuoteIcon } from './components/post-icons';
 import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
@@ -200,7 +200,9 @@ export function PostPage() {
           postId={post.data.id}
           count={post.data.comments_count}
           headingId={POST_COMMENTS_HEADING_ID}
+          postAuthorId={post.data.userId}
           onCommentAdded={countCachedComment}
+          onCommentRemoved={uncountCachedComment}
         />
       </>
     );

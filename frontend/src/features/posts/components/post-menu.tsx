@@ -1,18 +1,18 @@
 import { lazy, Suspense, useState } from 'react';
 import { Menu } from '../../../components/menu';
 import { useToast } from '../../../components/toast';
+import { SignInPrompt } from '../../../components/sign-in-prompt';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
 import { useGoToSignIn, useViewer } from '../../../lib/session';
 import { getToken } from '../../../lib/token-storage';
+import { loadReportDialog } from '../../reports';
 import { POST_MESSAGES, useDeletePost } from '../api';
 import type { DisplayPost } from '../types';
 import { BinIcon, FlagIcon } from './post-icons';
-import { SignInPrompt } from './sign-in-prompt';
 
 // The dialogs come with their first use: cards are on the first screen, deleting and reporting
 // are rare. The Report dialog is fetched as soon as its item is pointed at or focused.
 const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
-const loadReportDialog = () => import('./report-dialog');
 const ReportDialog = lazy(async () => ({ default: (await loadReportDialog()).ReportDialog }));
 const prefetchReportDialog = () => void loadReportDialog();
 
@@ -122,7 +122,7 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
         </Suspense>
       ) : dialog === 'report' ? (
         <Suspense fallback={null}>
-          <ReportDialog postId={postId} onClose={() => setDialog(null)} />
+          <ReportDialog target={{ kind: 'post', id: postId }} onClose={() => setDialog(null)} />
         </Suspense>
       ) : null}
     </Menu>

@@ -1,33 +1,44 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Alert } from '../../../components/alert';
-import { Modal } from '../../../components/modal';
-import { Spinner } from '../../../components/spinner';
-import { useToast } from '../../../components/toast';
-import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
-import { useGoToSignIn } from '../../../lib/session';
-import { REPORT_REASONS, REPORT_WORDS, reportBody, reportErrorMessage, useReportPost, type ReportReason } from '../report';
-import { SignInPrompt } from './sign-in-prompt';
+import { Alert } from '../../components/alert';
+import { Modal } from '../../components/modal';
+import { SignInPrompt } from '../../components/sign-in-prompt';
+import { Spinner } from '../../components/spinner';
+import { useToast } from '../../components/toast';
+import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
+import { useGoToSignIn } from '../../lib/session';
+import {
+  REPORT_REASONS,
+  REPORT_WORDS,
+  reportBody,
+  reportErrorMessage,
+  reportWords,
+  useReport,
+  type ReportReason,
+  type ReportTarget,
+} from './api';
 import styles from './report-dialog.module.css';
 
 /** The most characters a report's text may have (the server's limit). */
 export const REPORT_TEXT_MAX = 1000;
 
 interface ReportDialogProps {
-  postId: string;
+  /** The post or comment reported. */
+  target: ReportTarget;
   onClose: () => void;
 }
 
 /**
- * The Report dialog (spec §4, §5, §8): one of four reasons, a text for Other, then POST
- * /reports/post. It starts with no reason chosen each time it opens (the menu mounts it afresh);
+ * The Report dialog (spec §4, §5, §8) of a post or a comment: one of four reasons, a text for
+ * Other, then POST /reports/post (or /reports/comment). It starts with no reason chosen each time it opens (the menu mounts it afresh);
  * a choice that is not valid says so inside the dialog. Success closes it with a thank-you
  * toast; a failure stays in the dialog so the report can be sent again; a session that ended
  * closes it with a way to sign in. A click on the backdrop closes it, except while sending.
  */
-export function ReportDialog({ postId, onClose }: ReportDialogProps) {
+export function ReportDialog({ target, onClose }: ReportDialogProps) {
   const toasts = useToast();
   const goToSignIn = useGoToSignIn();
-  const report = useReportPost();
+  const report = useReport();
+  const words = reportWords(target);
   const groupName = useId();
   const textId = useId();
   const problemId = useId();
@@ -39,7 +50,7 @@ export function ReportDialog({ postId, onClose }: ReportDialogProps) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending) return;
-    const body = reportBody(postId, reason, text);
+    const body = reportBody(target, reason, text);
     if (!body) {
       setProblem(REPORT_WORDS.noReason);
       return;
@@ -64,8 +75,8 @@ export function ReportDialog({ postId, onClose }: ReportDialogProps) {
   return (
     <Modal
       open
-      title={REPORT_WORDS.title}
-      description={REPORT_WORDS.description}
+      title={words.title}
+      description={words.description}
       onClose={sending ? () => {} : onClose}
     >
       <form className={styles.form} onSubmit={onSubmit} noValidate aria-describedby={problem ? problemId : undefined}>
@@ -101,7 +112,7 @@ export function ReportDialog({ postId, onClose }: ReportDialogProps) {
                 setText(event.target.value);
                 setProblem(null);
               }}
-              placeholder={REPORT_WORDS.otherPlaceholder}
+              placeholder={words.otherPlaceholder}
               maxLength={REPORT_TEXT_MAX}
               rows={3}
               disabled={sending}
