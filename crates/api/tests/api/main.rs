@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod access_matrix;
 mod audio_metadata;
 mod auth;
 mod comment_moderation;
