@@ -71,6 +71,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/reports/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending complaints grouped by what they are about (beyond the spec: the panel's to-do
+         *     list): one row a post or comment, the most reported first, then the most recently
+         *     reported; so many complaints about one thing take one row, and one account (one open report
+         *     an item, a limit on reports) cannot push others' complaints out of sight. Decide about a
+         *     group with any of its complaints' ids (`scope: item` to ignore them all).
+         */
+        get: operations["complaint_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{user_id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a person is suspended (the complaint details ask before offering Suspend or Lift). */
+        get: operations["state_of"];
+        put?: never;
+        /**
+         * Suspends an account: every session of it ends at once (live streams included), it cannot
+         *     sign in (403 "This account is suspended"), and its posts and comments are hidden everywhere
+         *     until the suspension is lifted.
+         */
+        post: operations["suspend"];
+        /** Lifts a suspension: the person may sign in again, and their posts and comments show again. */
+        delete: operations["lift"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The suspended accounts, the latest suspended first, a page at a time (`limit`, `before`). */
+        get: operations["suspended"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/callback": {
         parameters: {
             query?: never;
@@ -449,7 +512,8 @@ export interface paths {
         /**
          * The live unread count, as Server-Sent Events (beyond the spec): `event: unread` with
          *     `{"unread": n}` when the stream opens and whenever the count changes, a comment every 20 s,
-         *     `event: signed-out` when the session ends, and `event: replaced` when the person opened more
+         *     `event: signed-out` as soon as the session ends (sign-out, password change, sign out
+         *     everywhere, suspension; an expired one within 20 s), and `event: replaced` when the person opened more
          *     than eight streams (their oldest ends). A client that reconnects gets the count again as the
          *     first event.
          */
@@ -505,6 +569,27 @@ export interface paths {
         put?: never;
         post: operations["add_comment"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{post_id}/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a comment: by its author, the post's author, or an admin (whose deletion of
+         *     someone else's comment is audited and closes the open complaints about it). The post
+         *     counts one comment less and the notifications about the comment go.
+         */
+        delete: operations["delete_comment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -847,6 +932,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports a comment, with the rules and answers of `POST /reports/post`; it counts against
+         *     the same limit.
+         */
+        post: operations["report_comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/post": {
         parameters: {
             query?: never;
@@ -897,7 +1002,7 @@ export interface components {
             title: string;
         };
         AuditJson: {
-            /** @description delete_post or ignore */
+            /** @description delete_post, delete_comment or ignore */
             action: string;
             admin_id?: string | null;
             admin_login: string;
@@ -948,10 +1053,53 @@ export interface components {
             mentions: components["schemas"]["MentionJson"][];
             user: components["schemas"]["UserJson"];
         };
+        /** @description A report of a comment: the post report's fields, with the comment's id. */
+        CommentReportJson: {
+            comment_id: string;
+            /** @description Needed with Other; null otherwise. */
+            description?: string | null;
+            /** @description Spam, Harassment, Hate speech or Other. */
+            reason?: string | null;
+        };
+        /** @description Pending complaints about one item (a post, or a comment): one row of the grouped to-do list. */
+        ComplaintGroupJson: {
+            comment?: components["schemas"]["ReportedCommentJson"] | null;
+            comment_id?: string | null;
+            /** @description The newest complaints (at most 20), newest first. */
+            complaints: components["schemas"]["ComplaintJson"][];
+            /**
+             * Format: int64
+             * @description How many people's complaints are pending about it.
+             */
+            count: number;
+            /** @description Pass the last group's as `before` for the next page. */
+            cursor: string;
+            /**
+             * Format: date-time
+             * @description When the newest complaint came.
+             */
+            last_reported_at: string;
+            post_author?: components["schemas"]["UserJson"] | null;
+            post_exists: boolean;
+            post_id: string;
+            /** @description The post page in the web app. */
+            post_link: string;
+            /** @description media, audio, musicxml or lyrics */
+            post_type: string;
+            /** @description Each reason with its count, the most frequent first. */
+            reasons: components["schemas"]["ReasonCountJson"][];
+            /** @description post or comment */
+            target_type: string;
+            /** @description e.g. `comment by @bob on a lyrics post by @ana` */
+            title: string;
+        };
         /** @description A complaint (spec §3), with what the panel shows beyond it. */
         ComplaintJson: {
             /** @description What admins did about it, oldest first. */
             audit: components["schemas"]["AuditJson"][];
+            comment?: components["schemas"]["ReportedCommentJson"] | null;
+            /** @description The reported comment's id (on `post_id`); null for a post's complaint. */
+            comment_id?: string | null;
             /** Format: date-time */
             created_at: string;
             /** @description e.g. `Reported by Bob on 2026-11-24 10:31 UTC` */
@@ -975,6 +1123,8 @@ export interface components {
             resolved_at?: string | null;
             /** @description pending, deleted or ignored */
             status: string;
+            /** @description post or comment: what the complaint is about. */
+            target_type: string;
             /** @description e.g. `Spam: audio post by @ana` */
             title: string;
         };
@@ -1139,6 +1289,21 @@ export interface components {
         Providers: {
             google: boolean;
         };
+        /** @description How many complaints of a group give one reason. */
+        ReasonCountJson: {
+            /** Format: int64 */
+            count: number;
+            reason: string;
+        };
+        /** @description A reported comment. */
+        ReportedCommentJson: {
+            author?: components["schemas"]["UserJson"] | null;
+            /** @description Its text; null once it is deleted. */
+            content?: string | null;
+            /** @description False once it is deleted. */
+            exists: boolean;
+            id: string;
+        };
         /** @description Spec §3 Report. */
         ReportJson: {
             /** @description Needed with Other; null otherwise. */
@@ -1161,8 +1326,13 @@ export interface components {
             status: string;
         };
         ResolveJson: {
-            /** @description delete_post or ignore */
+            /** @description delete_post (a post's complaint), delete_comment (a comment's) or ignore */
             action: string;
+            /**
+             * @description report (the default) or item: with ignore, every open complaint about the same post or
+             *     comment is ignored too. Deleting always closes every open complaint about what it deletes.
+             */
+            scope?: string | null;
         };
         ScoreJson: {
             composer: string;
@@ -1205,6 +1375,33 @@ export interface components {
             listeners: number;
             /** Format: int64 */
             posts: number;
+        };
+        SuspendJson: {
+            /** @description Why (1 to 500 characters): kept with the suspension and in the audit log. */
+            reason?: string | null;
+            /**
+             * @description The complaint this answers, if any: the audit entry is then listed with it. Its post or
+             *     comment must be this person's.
+             */
+            report_id?: string | null;
+        };
+        /** @description A standing suspension. */
+        SuspensionJson: {
+            /** @description The admin who suspended the account; null once their account is gone. */
+            admin_id?: string | null;
+            admin_login: string;
+            /** @description The suspension's id: the list's `before` cursor. */
+            id: string;
+            /** @description Why, as the admin wrote it. */
+            reason: string;
+            /** Format: date-time */
+            suspended_at: string;
+            user: components["schemas"]["UserJson"];
+        };
+        /** @description Whether a person is suspended, and the suspension when they are. */
+        SuspensionStateJson: {
+            suspended: boolean;
+            suspension?: components["schemas"]["SuspensionJson"] | null;
         };
         TagJson: {
             color: string;
@@ -1364,6 +1561,8 @@ export interface operations {
     complaints: {
         parameters: {
             query?: {
+                /** @description The id of the last complaint of the previous page: the next page goes on after it. */
+                before?: string | null;
                 /** @description 1 to 200 (default 100). */
                 limit?: number | null;
                 /**
@@ -1456,7 +1655,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResolvedJson"];
                 };
             };
-            /** @description an unknown action */
+            /** @description an unknown action or scope; deleting a post for a comment's complaint, or the reverse */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1520,6 +1719,422 @@ export interface operations {
             };
             /** @description The body is not of the right shape */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    complaint_groups: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last group of the previous page. */
+                before?: string | null;
+                /** @description 1 to 50 groups (default 10), as feeds. */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplaintGroupJson"][];
+                };
+            };
+            /** @description a cursor the list did not give */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    state_of: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuspensionStateJson"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description no such person */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    suspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspendJson"];
+            };
+        };
+        responses: {
+            /** @description suspended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuspensionStateJson"];
+                };
+            };
+            /** @description no reason, one over 500 characters, or a complaint about someone else */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description no such person (or complaint) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description an admin (oneself included), or already suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not of the right shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`suspend` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    lift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description lifted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description no such person */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`suspend` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    suspended: {
+        parameters: {
+            query?: {
+                /** @description The `id` of the last suspension of the previous page: older ones follow. */
+                before?: string | null;
+                /** @description 1 to 200 (default 50). */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuspensionJson"][];
+                };
+            };
+            /** @description a bad cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not an admin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1802,8 +2417,11 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Too many attempts in a short time; `Retry-After` says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2106,8 +2724,11 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Too many attempts in a short time; `Retry-After` says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2190,8 +2811,11 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Too many attempts in a short time; `Retry-After` says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2350,8 +2974,11 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Too many attempts in a short time; `Retry-After` says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,8 +3174,11 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Too many attempts in a short time; `Retry-After` says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3242,6 +3872,93 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`comment` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    delete_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: string;
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not the comment's author, the post's author or an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description the post is missing or hidden by a block; the comment is missing or not on this post */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`comment_delete` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -3301,6 +4018,17 @@ export interface operations {
             };
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`like` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3388,6 +4116,17 @@ export interface operations {
             /** @description Not multipart/form-data, or a file of a kind not accepted */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`post` in SELFSOUND_WRITE_LIMITS), per account or per client address, or too many uploads in flight (at most 2 per account, and a bound per server); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3605,6 +4344,17 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`post` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -3692,6 +4442,17 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`post` in SELFSOUND_WRITE_LIMITS), per account or per client address, or too many uploads in flight (at most 2 per account, and a bound per server); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -3773,6 +4534,17 @@ export interface operations {
             /** @description Not multipart/form-data, or a file of a kind not accepted */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`post` in SELFSOUND_WRITE_LIMITS), per account or per client address, or too many uploads in flight (at most 2 per account, and a bound per server); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3887,6 +4659,17 @@ export interface operations {
             /** @description A query parameter is not valid */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`search` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4042,6 +4825,17 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`profile` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -4121,6 +4915,17 @@ export interface operations {
             };
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`profile` in SELFSOUND_WRITE_LIMITS), per account or per client address, or too many uploads in flight (at most 2 per account, and a bound per server); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +5195,17 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`block` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -4450,6 +5266,17 @@ export interface operations {
             /** @description Nothing has this id */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`block` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4647,6 +5474,17 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`listen` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -4713,6 +5551,17 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Past this call's write limit (`listen` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             /** @description Something went wrong on our side */
             500: {
                 headers: {
@@ -4758,6 +5607,131 @@ export interface operations {
             /** @description A query parameter is not valid */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    report_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentReportJson"];
+            };
+        };
+        responses: {
+            /** @description already reported by this person, still open */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description reported */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description no reason, or Other without words; one's own comment */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description A cookie-authenticated write from a foreign origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description missing, or hidden by a block */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not of the right shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`report` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4871,6 +5845,17 @@ export interface operations {
             /** @description The body is not of the right shape */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`report` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

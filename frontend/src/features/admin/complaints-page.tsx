@@ -1,6 +1,7 @@
-import { useId, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { ChevronDownIcon } from '../../components/icons';
+import { LoadMoreButton } from '../../components/load-more-button';
 import { PageSpinner } from '../../components/spinner';
 import { RelativeTime } from '../../components/relative-time';
 import { useToast } from '../../components/toast';
@@ -14,9 +15,11 @@ import {
   resolveErrorMessage,
   useResolveComplaint,
   type Complaint,
+  type ComplaintGroup,
   type ResolveAction,
 } from './api';
 import { ComplaintDetails } from './components/complaint-details';
+import { PARTS_WORDS, reasonsText } from './components/complaint-parts';
 import { LoadError } from './components/load-error';
 import { PageHeader } from './components/page-header';
 import { StatusBadge } from './components/status-badge';
@@ -27,25 +30,47 @@ export const COMPLAINTS_WORDS = {
   heading: 'User Complaints',
   viewDetails: 'View Details',
   resolved: 'Resolved',
+  waiting: (items: number, more: boolean) =>
+    `${items}${more ? '+' : ''} reported ${items === 1 && !more ? 'item waits' : 'items wait'} for a decision, the most reported first.`,
+  lastReported: 'last',
 } as const;
 
-function ComplaintRow({ complaint, onOpen }: { complaint: Complaint; onOpen: () => void }) {
+/** 'Comment by @bob on a lyrics post by @ana' from the server's 'comment by ...'. */
+function sentence(text: string): string {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/**
+ * One reported post or comment: how many complaints and why, the comment's text when it is
+ * about one, and 'View Details'.
+ */
+function GroupRow({ group, onOpen }: { group: ComplaintGroup; onOpen: () => void }) {
   const titleId = useId();
-  const resolved = complaint.status !== 'pending';
   return (
     <li className={styles.row}>
+      <span className={styles.badge} aria-hidden="true">
+        {group.count}
+      </span>
       <div className={styles.rowText}>
         <p id={titleId} className={styles.rowTitle}>
-          {complaint.title}
+          {sentence(group.title)}
         </p>
-        <p className={styles.rowData}>{complaint.data}</p>
-        {/* The title names the reason and the data when it was filed; a decision shows here. */}
-        {resolved ? (
-          <p className={styles.rowMeta}>
-            <StatusBadge status={complaint.status} />
-            {complaint.resolvedAt ? <RelativeTime time={complaint.resolvedAt} /> : null}
-          </p>
+        {group.comment ? (
+          group.comment.content !== null ? (
+            <p className={styles.quote}>{group.comment.content}</p>
+          ) : (
+            <p className={styles.gone}>{PARTS_WORDS.commentGone}</p>
+          )
         ) : null}
+        <p className={styles.rowData}>
+          <strong>{PARTS_WORDS.count(group.count)}</strong>
+          <span aria-hidden="true"> · </span>
+          <span>{reasonsText(group.reasons)}</span>
+          <span aria-hidden="true"> · </span>
+          <span>
+            {COMPLAINTS_WORDS.lastReported} <RelativeTime time={group.lastReportedAt} />
+          </span>
+        </p>
       </div>
       <button
         type="button"
@@ -60,44 +85,84 @@ function ComplaintRow({ complaint, onOpen }: { complaint: Complaint; onOpen: () 
   );
 }
 
+/** A decided complaint: its title and data, its status and when. */
+function ResolvedRow({ complaint, onOpen }: { complaint: Complaint; onOpen: () => void }) {
+  const titleId = useId();
+  return (
+    <li className={styles.row}>
+      <div className={styles.rowText}>
+        <p id={titleId} className={styles.rowTitle}>
+          {complaint.title}
+        </p>
+        <p className={styles.rowData}>{complaint.data}</p>
+        <p className={styles.rowMeta}>
+          <StatusBadge status={complaint.status} />
+          {complaint.resolvedAt ? <RelativeTime time={complaint.resolvedAt} /> : null}
+        </p>
+      </div>
+      <button
+        type="button"
+        className={`btn btn-secondary ${styles.view}`}
+        onClick={onOpen}
+        aria-haspopup="dialog"
+        aria-describedby={titleId}
+      >
+        {COMPLAINTS_WORDS.viewDetails}
+      </button>
+    </li>
+  );
+}
+
+type Open = { kind: 'group'; key: string } | { kind: 'resolved'; id: string } | null;
+
 /**
- * /admin/c (spec §2 Admin panel, §4 Complaint): 'User Complaints', the pending ones as rows with
- * their title and data and 'View Details', or 'No reports found'. Resolving one removes it from
- * the list and closes the dialog, with a toast in spec §8's words. Beyond the spec, the resolved
- * ones stay below in a collapsed 'Resolved' section, with their history.
+ * /admin/c (spec §2 Admin panel, §4 Complaint): 'User Complaints', the pending ones, or 'No
+ * reports found'. Beyond the spec, pending complaints come one row per reported post or
+ * comment, the most reported first, with how many and why (so many complaints about one thing,
+ * or one account's many, cannot bury the rest), 10 rows at a time with 'Load More'. Deciding
+ * removes the row and closes the dialog, with a toast in spec §8's words. The resolved ones stay
+ * below in a collapsed 'Resolved' section, with their history, also paged.
  */
 export function ComplaintsPage() {
   usePageTitle('Complaints');
   const viewerId = useViewer()?.id;
-  const complaints = useQuery(adminQueries.complaints(viewerId));
+  const groups = useInfiniteQuery(adminQueries.groups(viewerId));
+  const resolvedList = useInfiniteQuery(adminQueries.resolved(viewerId));
   const resolve = useResolveComplaint(viewerId);
   const toast = useToast();
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [open, setOpen] = useState<Open>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const refusal = useLeaveWhenRefused(complaints.error ?? resolve.error);
+  const refusal = useLeaveWhenRefused(groups.error ?? resolvedList.error ?? resolve.error);
+
+  // A group can move between pages while they are fetched (a new complaint): each shows once.
+  const pending = useMemo(() => {
+    const seen = new Set<string>();
+    return (groups.data?.pages ?? []).flat().filter((g) => !seen.has(g.key) && Boolean(seen.add(g.key)));
+  }, [groups.data]);
+  const resolved = useMemo(() => (resolvedList.data?.pages ?? []).flat(), [resolvedList.data]);
 
   if (refusal) return <PageSpinner label={refusal} />;
 
-  const list = complaints.data ?? [];
-  const pending = list.filter((c) => c.status === 'pending');
-  const resolved = list.filter((c) => c.status !== 'pending');
-  const open = list.find((c) => c.id === openId) ?? null;
-  const working = resolve.isPending && resolve.variables.complaint.id === openId ? resolve.variables.action : null;
+  const openGroup = open?.kind === 'group' ? (pending.find((g) => g.key === open.key) ?? null) : null;
+  const openResolved = open?.kind === 'resolved' ? (resolved.find((c) => c.id === open.id) ?? null) : null;
+  const shown = openGroup?.complaints[0] ?? openResolved;
+  const working = resolve.isPending && shown && resolve.variables.complaint.id === shown.id ? resolve.variables.action : null;
 
-  function show(id: string | null) {
+  function show(next: Open) {
     setFailure(null);
-    setOpenId(id);
+    setOpen(next);
   }
 
   function onResolve(action: ResolveAction) {
-    if (!open) return;
+    if (!shown) return;
     setFailure(null);
+    const decided = open;
     resolve.mutate(
-      { complaint: open, action },
+      { complaint: shown, action, scope: openGroup ? 'item' : 'report' },
       {
         onSuccess: () => {
-          toast.show(action === 'delete_post' ? ADMIN_MESSAGES.deleted : ADMIN_MESSAGES.ignored);
-          setOpenId((current) => (current === open.id ? null : current));
+          toast.show(action === 'ignore' ? ADMIN_MESSAGES.ignored : ADMIN_MESSAGES.deleted);
+          setOpen((current) => (current === decided ? null : current));
         },
         onError: (error) => {
           // A refusal leaves for sign-in (useLeaveWhenRefused); anything else is said here.
@@ -111,52 +176,72 @@ export function ComplaintsPage() {
     <>
       <PageHeader
         title={COMPLAINTS_WORDS.heading}
-        lead={
-          pending.length > 0
-            ? `${pending.length === 1 ? '1 complaint waits' : `${pending.length} complaints wait`} for a decision.`
-            : null
-        }
+        lead={pending.length > 0 ? COMPLAINTS_WORDS.waiting(pending.length, groups.hasNextPage) : null}
       />
 
-      {complaints.isPending ? (
+      {groups.isPending ? (
         <PageSpinner label="Loading reports" />
-      ) : complaints.isError && !complaints.data ? (
+      ) : groups.isError && !groups.data ? (
         <LoadError
-          message={complaintsErrorMessage(complaints.error)}
-          busy={complaints.isFetching}
-          onRetry={() => void complaints.refetch()}
+          message={complaintsErrorMessage(groups.error)}
+          busy={groups.isFetching}
+          onRetry={() => void groups.refetch()}
         />
       ) : (
         <>
           {pending.length === 0 ? (
             <p className={styles.empty}>{ADMIN_MESSAGES.noReports}</p>
           ) : (
-            <ul className={`card ${styles.list}`} aria-label="Pending complaints">
-              {pending.map((c) => (
-                <ComplaintRow key={c.id} complaint={c} onOpen={() => show(c.id)} />
-              ))}
-            </ul>
+            <>
+              <ul className={`card ${styles.list}`} aria-label="Pending complaints">
+                {pending.map((g) => (
+                  <GroupRow key={g.key} group={g} onOpen={() => show({ kind: 'group', key: g.key })} />
+                ))}
+              </ul>
+              {groups.isFetchNextPageError ? (
+                <p className={styles.pageError} role="alert">
+                  {complaintsErrorMessage(groups.error)}
+                </p>
+              ) : null}
+              {groups.hasNextPage ? (
+                <div className={styles.more}>
+                  <LoadMoreButton loading={groups.isFetchingNextPage} onLoad={() => void groups.fetchNextPage()} />
+                </div>
+              ) : null}
+            </>
           )}
 
           {resolved.length > 0 ? (
             <details className={styles.resolved}>
               <summary>
                 {COMPLAINTS_WORDS.resolved}
-                <span className={styles.count}>({resolved.length})</span>
+                <span className={styles.count}>
+                  ({resolved.length}
+                  {resolvedList.hasNextPage ? '+' : ''})
+                </span>
                 <ChevronDownIcon size={20} className={styles.chevron} />
               </summary>
               <ul className={`card ${styles.list}`} aria-label="Resolved complaints">
                 {resolved.map((c) => (
-                  <ComplaintRow key={c.id} complaint={c} onOpen={() => show(c.id)} />
+                  <ResolvedRow key={c.id} complaint={c} onOpen={() => show({ kind: 'resolved', id: c.id })} />
                 ))}
               </ul>
+              {resolvedList.hasNextPage ? (
+                <div className={styles.more}>
+                  <LoadMoreButton
+                    loading={resolvedList.isFetchingNextPage}
+                    onLoad={() => void resolvedList.fetchNextPage()}
+                  />
+                </div>
+              ) : null}
             </details>
           ) : null}
         </>
       )}
 
       <ComplaintDetails
-        complaint={open}
+        complaint={shown}
+        group={openGroup}
         onClose={() => show(null)}
         onResolve={onResolve}
         working={working}

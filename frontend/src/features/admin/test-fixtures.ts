@@ -5,7 +5,7 @@ import type { CurrentUser } from '../../lib/session';
 import { renderPage } from '../../test/render';
 import { ADA } from '../../test/session';
 import { AdminPanel } from './admin-panel';
-import type { ComplaintInput } from './api';
+import type { ComplaintGroupJson, ComplaintInput } from './api';
 
 export const ROOT: CurrentUser = { ...ADA, id: '1', name: 'Root', login: 'root', is_admin: true };
 
@@ -28,6 +28,33 @@ export function complaint(overrides: Partial<ComplaintInput> = {}): ComplaintInp
     post_author: { id: '300', login: 'cleo', name: 'Cleo', avatar_url: '' },
     reporter: { id: '200', login: 'ben', name: 'Ben', avatar_url: '' },
     audit: [],
+    ...overrides,
+  };
+}
+
+/**
+ * A row of the grouped to-do list (GET /admin/reports/groups) holding `complaints`, newest
+ * first; about the first complaint's post, or its comment when it has one.
+ */
+export function group(complaints: ComplaintInput[], overrides: Partial<ComplaintGroupJson> = {}): ComplaintGroupJson {
+  const first = complaints[0] ?? complaint();
+  const reasons = new Map<string, number>();
+  for (const c of complaints) reasons.set(c.reason, (reasons.get(c.reason) ?? 0) + 1);
+  return {
+    cursor: `${complaints.length}.${first.id}`,
+    target_type: first.comment ? 'comment' : 'post',
+    post_id: first.post_id,
+    comment_id: first.comment?.id ?? null,
+    count: complaints.length,
+    reasons: [...reasons].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
+    title: first.comment ? 'comment by @dan on a lyrics post by @cleo' : 'lyrics post by @cleo',
+    post_type: first.post_type,
+    post_exists: first.post_exists,
+    post_author: first.post_author ?? null,
+    post_link: first.post_link,
+    comment: first.comment ?? null,
+    last_reported_at: first.created_at,
+    complaints: complaints.map((c) => ({ ...c, status: c.status ?? 'pending', audit: c.audit ?? [], target_type: c.comment ? 'comment' : 'post' })),
     ...overrides,
   };
 }

@@ -3,21 +3,27 @@ import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/modal';
 import { RelativeTime } from '../../../components/relative-time';
 import { Spinner } from '../../../components/spinner';
-import type { AuditJson, Complaint, ResolveAction } from '../api';
+import { deleteActionFor, type AuditJson, type Complaint, type ComplaintGroup, type ResolveAction } from '../api';
 import { ExternalLinkIcon } from './admin-icons';
+import { CommentField, GroupComplaints } from './complaint-parts';
 import { StatusBadge } from './status-badge';
 import styles from './complaint-details.module.css';
 
 export const DETAILS_WORDS = {
   title: 'Complaint Details',
   deletePost: 'Delete Post',
+  deleteComment: 'Delete Comment',
   deleting: 'Deleting...',
   ignore: 'Ignore',
   ignoring: 'Ignoring...',
   openPost: 'Open post',
 } as const;
 
-const DONE: Record<AuditJson['action'], string> = { delete_post: 'Deleted', ignore: 'Ignored' };
+const DONE: Record<AuditJson['action'], string> = {
+  delete_post: 'Deleted',
+  delete_comment: 'Comment deleted',
+  ignore: 'Ignored',
+};
 
 /** "Deleted by @root · 2h ago"; the command line is named as it is, without an @. */
 function AuditLine({ entry }: { entry: AuditJson }) {
@@ -30,8 +36,13 @@ function AuditLine({ entry }: { entry: AuditJson }) {
 }
 
 interface ComplaintDetailsProps {
-  /** The complaint shown; null keeps the dialog closed. */
+  /** The complaint shown; null keeps the dialog closed. For a group, its newest. */
   complaint: Complaint | null;
+  /**
+   * A pending row of the to-do list: every open complaint about one post or comment. With more
+   * than one, the dialog lists them all; deciding decides about all of them.
+   */
+  group?: ComplaintGroup | null;
   onClose: () => void;
   onResolve: (action: ResolveAction) => void;
   /** The decision under way for this complaint, if any. */
@@ -47,10 +58,13 @@ interface ComplaintDetailsProps {
  * The 'Complaint Details' dialog (spec §2 Admin panel): reporter id and name ('Unknown' when
  * gone), post id, reason, the description when there is one, the status ('pending' when none
  * came), a link to the post in a new tab, and 'Delete Post' / 'Ignore' while it is pending.
- * Beyond the spec: whether the post still exists, its author, and who decided what, when.
+ * Beyond the spec: whether the post still exists, its author, and who decided what, when; for
+ * a comment's complaint the comment and its author, and 'Delete Comment'; for a group of
+ * complaints about one item, each reporter with their reason (deciding decides for all).
  */
 export function ComplaintDetails({
   complaint,
+  group = null,
   onClose,
   onResolve,
   working,
@@ -61,42 +75,56 @@ export function ComplaintDetails({
   if (!complaint) return null;
   const pending = complaint.status === 'pending';
   const { reporter, postAuthor } = complaint;
+  // One complaint shows the spec's fields; several about one item are listed instead.
+  const single = !group || group.count === 1;
+  const deleteAction = deleteActionFor(complaint.targetType);
+  const deleteLabel = deleteAction === 'delete_comment' ? DETAILS_WORDS.deleteComment : DETAILS_WORDS.deletePost;
 
   return (
     <Modal open title={DETAILS_WORDS.title} onClose={onClose}>
       <dl className={styles.fields}>
-        <div>
-          <dt>Reporter ID</dt>
-          <dd className={styles.id}>{complaint.reporterId || '—'}</dd>
-        </div>
-        <div>
-          <dt>Reporter Name</dt>
-          <dd>
-            {complaint.reporterName}
-            {reporter ? (
-              <>
-                {' '}
-                <Link to={`/user/${encodeURIComponent(reporter.id)}`} className={styles.login}>
-                  @{reporter.login}
-                </Link>
-              </>
-            ) : null}
-          </dd>
-        </div>
+        {single ? (
+          <>
+            <div>
+              <dt>Reporter ID</dt>
+              <dd className={styles.id}>{complaint.reporterId || '—'}</dd>
+            </div>
+            <div>
+              <dt>Reporter Name</dt>
+              <dd>
+                {complaint.reporterName}
+                {reporter ? (
+                  <>
+                    {' '}
+                    <Link to={`/user/${encodeURIComponent(reporter.id)}`} className={styles.login}>
+                      @{reporter.login}
+                    </Link>
+                  </>
+                ) : null}
+              </dd>
+            </div>
+          </>
+        ) : null}
         <div>
           <dt>Post ID</dt>
           <dd className={styles.id}>{complaint.postId}</dd>
         </div>
-        <div>
-          <dt>Reason</dt>
-          <dd>{complaint.reason}</dd>
-        </div>
-        {complaint.description ? (
-          <div className={styles.wide}>
-            <dt>Description</dt>
-            <dd className={styles.description}>{complaint.description}</dd>
-          </div>
+        {single ? (
+          <>
+            <div>
+              <dt>Reason</dt>
+              <dd>{complaint.reason}</dd>
+            </div>
+            {complaint.description ? (
+              <div className={styles.wide}>
+                <dt>Description</dt>
+                <dd className={styles.description}>{complaint.description}</dd>
+              </div>
+            ) : null}
+          </>
         ) : null}
+        {complaint.comment ? <CommentField comment={complaint.comment} /> : null}
+        {group && !single ? <GroupComplaints group={group} /> : null}
         <div>
           <dt>Status</dt>
           <dd>
@@ -151,9 +179,9 @@ export function ComplaintDetails({
             {working === 'ignore' ? <Spinner size="sm" label="" /> : null}
             {working === 'ignore' ? DETAILS_WORDS.ignoring : DETAILS_WORDS.ignore}
           </button>
-          <button type="button" className="btn btn-danger" onClick={() => onResolve('delete_post')} disabled={busy}>
-            {working === 'delete_post' ? <Spinner size="sm" label="" /> : null}
-            {working === 'delete_post' ? DETAILS_WORDS.deleting : DETAILS_WORDS.deletePost}
+          <button type="button" className="btn btn-danger" onClick={() => onResolve(deleteAction)} disabled={busy}>
+            {working === deleteAction ? <Spinner size="sm" label="" /> : null}
+            {working === deleteAction ? DETAILS_WORDS.deleting : deleteLabel}
           </button>
         </div>
       ) : null}
