@@ -8,7 +8,7 @@ use base64::Engine;
 use db::DbConnection;
 use db::diesel::prelude::*;
 use db::schema::post_audio;
-use media_validation::{self as mv, AudioKind, ImageKind, limits};
+use media_validation::{self as mv, AudioKind, ImageKind, MediaError, limits};
 use tempfile::NamedTempFile;
 use values::{PostId, PostKind};
 
@@ -125,10 +125,14 @@ impl UploadKind for AudioUpload {
         stored: &mut Stored,
     ) -> Result<Box<dyn NewPayload>, PostError> {
         let mut rows = Vec::with_capacity(uploads.len());
+        // The post's tracks share one decoding budget (`limits::AUDIO_POST_MAX_SECONDS`).
+        let mut budget_ms = limits::AUDIO_POST_MAX_SECONDS * 1000;
         for (n, upload) in uploads.into_iter().enumerate() {
+            let within = budget_ms / 1000;
             // The upload moves to the blocking thread, where its temporary file is removed once
             // the copy to publish is made.
-            let facts = ctx.analyse(move || analyse(&upload)).await?;
+            let facts = ctx.analyse(move || analyse(&upload, within)).await?;
+            budget_ms = budget_ms.saturating_sub(facts.duration_ms.max(0) as u64);
             let file_key =
                 stored.put_file(&ctx.storage, key(post, n, "", facts.kind.extension()), facts.clean.path()).await?;
             let cover_key = match facts.cover {
@@ -163,11 +167,18 @@ struct AudioFacts {
     clean: NamedTempFile,
 }
 
-fn analyse(upload: &AudioUpload) -> Result<AudioFacts, PostError> {
+/// Decodes at most `within` seconds of audio: less than a file may hold once earlier tracks of
+/// the post have used part of the post's budget.
+fn analyse(upload: &AudioUpload, within: u64) -> Result<AudioFacts, PostError> {
     let (path, name) = (upload.file.path(), &upload.file_name);
     let kind = mv::sniff_audio(&head(path)?).ok_or_else(|| PostError::NotAudio(name.clone()))?;
     let file = std::fs::File::open(path).map_err(|e| PostError::Processing(format!("reading an upload: {e}")))?;
-    let facts = mv::analyze_audio(file, kind).map_err(|e| unreadable(name, e))?;
+    let facts = mv::analyze_audio_within(file, kind, within).map_err(|e| match e {
+        MediaError::AudioTooLong { .. } if within < limits::AUDIO_MAX_SECONDS => {
+            PostError::AudioTotalTooLong { hours: limits::AUDIO_POST_MAX_SECONDS / 3600 }
+        }
+        other => unreadable(name, other),
+    })?;
     let peaks = facts.peaks.downsample(WIRE_PEAK_BINS);
     let peaks = if peaks.bins.is_empty() {
         None
