@@ -63,20 +63,22 @@ export function CommentItem({ comment, menu }: { comment: DisplayComment; menu?:
       )}
       <div className={styles.bubble}>
         <header className={styles.commentHead}>
-          <span className={styles.who}>
-            <span className={styles.authorName}>{name}</span>
-            {comment.authorLogin ? (
-              profile ? (
-                <Link to={profile} className={styles.authorLogin}>
-                  @{comment.authorLogin}
-                </Link>
-              ) : (
-                <span className={styles.authorLogin}>@{comment.authorLogin}</span>
-              )
-            ) : null}
+          <span className={styles.headMain}>
+            <span className={styles.who}>
+              <span className={styles.authorName}>{name}</span>
+              {comment.authorLogin ? (
+                profile ? (
+                  <Link to={profile} className={styles.authorLogin}>
+                    @{comment.authorLogin}
+                  </Link>
+                ) : (
+                  <span className={styles.authorLogin}>@{comment.authorLogin}</span>
+                )
+              ) : null}
+            </span>
+            <RoleBadge tagId={comment.authorRole} fallback="listener" className={styles.badge} />
+            <CommentTime time={comment.createdAt} />
           </span>
-          <RoleBadge tagId={comment.authorRole} fallback="listener" className={styles.badge} />
-          <CommentTime time={comment.createdAt} />
           {menu ? <span className={styles.menu}>{menu}</span> : null}
         </header>
         <CommentText content={comment.content} mentions={comment.mentions} />
