@@ -54,14 +54,15 @@ function field(dialog: HTMLElement, label: string): string | null {
   return term?.nextElementSibling?.textContent ?? null;
 }
 
-const ROW = 'Lyrics post by @cleo';
+/** A single complaint's row shows its own title (spec §2: title and data). */
+const ROW = 'Report #r1: Spam';
 
 describe('ComplaintsPage', () => {
   it("lists the pending complaints under 'User Complaints' one row per reported item, the resolved ones folded below", async () => {
     const calls = reportsServer({
       groups: () => [
         group([complaint({ id: 'r3' }), complaint({ id: 'r2', reason: 'Harassment' }), complaint({ id: 'r1' })]),
-        group([complaint({ id: 'r4', post_id: 'p2' })], { title: 'audio post by @dan' }),
+        group([complaint({ id: 'r4', post_id: 'p2', title: 'Report #r4: Spam', data: 'Dan reported an audio post' })]),
       ],
       resolved: () => [complaint({ id: 'r0', title: 'Report #r0: Other', status: 'ignored', resolved_at: new Date().toISOString() })],
     });
@@ -71,11 +72,13 @@ describe('ComplaintsPage', () => {
     const pending = await screen.findByRole('list', { name: 'Pending complaints' });
     const rows = within(pending).getAllByRole('listitem');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toHaveTextContent(ROW);
+    expect(rows[0]).toHaveTextContent('Lyrics post by @cleo');
     expect(rows[0]).toHaveTextContent('3 complaints');
     expect(rows[0]).toHaveTextContent('2 Spam, Harassment');
-    expect(rows[1]).toHaveTextContent('Audio post by @dan');
-    expect(rows[1]).toHaveTextContent('1 complaint');
+    // A single complaint: the spec's title and data.
+    expect(rows[1]).toHaveTextContent('Report #r4: Spam');
+    expect(rows[1]).toHaveTextContent('Dan reported an audio post');
+    expect(rows[1]).toHaveTextContent('1');
     expect(within(rows[0]!).getByRole('button', { name: 'View Details' })).toBeEnabled();
     expect(screen.getByText(/2 reported items wait for a decision/)).toBeInTheDocument();
     // Resolved: folded until opened.
@@ -88,7 +91,7 @@ describe('ComplaintsPage', () => {
 
   it("pages the to-do list by 10 with 'Load More'", async () => {
     const all = Array.from({ length: 12 }, (_, i) =>
-      group([complaint({ id: `r${i}`, post_id: `p${i}` })], { title: `lyrics post number ${i}` }),
+      group([complaint({ id: `r${i}`, post_id: `p${i}`, title: `Report #r${i}: Spam` })]),
     );
     const calls = reportsServer({ groups: () => all });
     signedInAs(ROOT);
@@ -206,12 +209,9 @@ describe('ComplaintsPage', () => {
   });
 
   it("deletes the post: 'Deleting...', both buttons wait, then the row goes, the dialog closes, a toast says so", async () => {
-    let pending = [complaint(), complaint({ id: 'r2', post_id: 'p2' })];
+    let pending = [complaint(), complaint({ id: 'r2', post_id: 'p2', title: 'Report #r2: Harassment' })];
     let resolved: ComplaintInput[] = [];
-    reportsServer({
-      groups: () => pending.map((c) => group([c], { title: c.id === 'r2' ? 'audio post by @dan' : 'lyrics post by @cleo' })),
-      resolved: () => resolved,
-    });
+    reportsServer({ groups: () => pending.map((c) => group([c])), resolved: () => resolved });
     const sent: unknown[] = [];
     let finish: () => void = () => {};
     server.use(
@@ -239,7 +239,7 @@ describe('ComplaintsPage', () => {
     expect(screen.getByTestId('toast')).toHaveTextContent('Report deleted successfully');
     const list = screen.getByRole('list', { name: 'Pending complaints' });
     expect(within(list).queryByText(ROW)).toBeNull();
-    expect(within(list).getByText('Audio post by @dan')).toBeInTheDocument();
+    expect(within(list).getByText('Report #r2: Harassment')).toBeInTheDocument();
     expect(sent).toEqual([['r1', { action: 'delete_post', scope: 'item' }]]);
     expect(queryClient.getQueryState(feed.queryKey)?.isInvalidated).toBe(true);
     // It now sits among the resolved ones, with its new status.

@@ -42,10 +42,11 @@ function sentence(text: string): string {
 
 /**
  * One reported post or comment: how many complaints and why, the comment's text when it is
- * about one, and 'View Details'.
+ * about one, and 'View Details'. A single complaint keeps the spec's title and data.
  */
 function GroupRow({ group, onOpen }: { group: ComplaintGroup; onOpen: () => void }) {
   const titleId = useId();
+  const only = group.count === 1 ? group.complaints[0] : undefined;
   return (
     <li className={styles.row}>
       <span className={styles.badge} aria-hidden="true">
@@ -53,7 +54,7 @@ function GroupRow({ group, onOpen }: { group: ComplaintGroup; onOpen: () => void
       </span>
       <div className={styles.rowText}>
         <p id={titleId} className={styles.rowTitle}>
-          {sentence(group.title)}
+          {only ? only.title : sentence(group.title)}
         </p>
         {group.comment ? (
           group.comment.content !== null ? (
@@ -62,15 +63,19 @@ function GroupRow({ group, onOpen }: { group: ComplaintGroup; onOpen: () => void
             <p className={styles.gone}>{PARTS_WORDS.commentGone}</p>
           )
         ) : null}
-        <p className={styles.rowData}>
-          <strong>{PARTS_WORDS.count(group.count)}</strong>
-          <span aria-hidden="true"> · </span>
-          <span>{reasonsText(group.reasons)}</span>
-          <span aria-hidden="true"> · </span>
-          <span>
-            {COMPLAINTS_WORDS.lastReported} <RelativeTime time={group.lastReportedAt} />
-          </span>
-        </p>
+        {only ? (
+          <p className={styles.rowData}>{only.data}</p>
+        ) : (
+          <p className={styles.rowData}>
+            <strong>{PARTS_WORDS.count(group.count)}</strong>
+            <span aria-hidden="true"> · </span>
+            <span>{reasonsText(group.reasons)}</span>
+            <span aria-hidden="true"> · </span>
+            <span>
+              {COMPLAINTS_WORDS.lastReported} <RelativeTime time={group.lastReportedAt} />
+            </span>
+          </p>
+        )}
       </div>
       <button
         type="button"
