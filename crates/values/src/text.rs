@@ -162,7 +162,8 @@ impl Email {
 
 /// Logins that would pass for the site's own voice or for a role, refused whatever the case and
 /// with or without `_` and `-` in them (`Ad_Min` is `admin`); and any login containing
-/// "selfsound".
+/// [`RESERVED_LOGIN_PART`]. The web app checks a copy before it saves
+/// (frontend/src/features/profiles/reserved-logins.ts; a test below keeps the two the same).
 const RESERVED_LOGINS: &[&str] = &[
     "abuse",
     "admin",
@@ -200,9 +201,12 @@ const RESERVED_LOGINS: &[&str] = &[
     "webmaster",
 ];
 
+/// No login may contain it, however written.
+const RESERVED_LOGIN_PART: &str = "selfsound";
+
 fn reserved(login: &str) -> bool {
     let bare: String = login.chars().filter(|c| *c != '_' && *c != '-').collect::<String>().to_ascii_lowercase();
-    bare.contains("selfsound") || RESERVED_LOGINS.contains(&bare.as_str())
+    bare.contains(RESERVED_LOGIN_PART) || RESERVED_LOGINS.contains(&bare.as_str())
 }
 
 /// A login (the @handle): `@`, spaces and dots stripped, lower-cased, 3 to 20 of letters,
@@ -258,8 +262,8 @@ impl Login {
             .take(15)
             .collect();
         let mut base = base;
-        while base.contains("selfsound") {
-            base = base.replace("selfsound", "");
+        while base.contains(RESERVED_LOGIN_PART) {
+            base = base.replace(RESERVED_LOGIN_PART, "");
         }
         let base = base.trim_matches('_');
         if base.is_empty() {
@@ -476,6 +480,30 @@ mod tests {
         for fine in ["admiral", "rooted", "helpful", "moderato", "systems_band", "info_dj", "stafford"] {
             assert!(Login::parse(fine).is_ok(), "{fine}");
         }
+    }
+
+    /// The web app checks reserved logins before a save with its own copy of the list, the part
+    /// and the message (it cannot import Rust): they must be the server's.
+    #[test]
+    fn the_web_apps_reserved_logins_are_the_servers() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../frontend/src/features/profiles/reserved-logins.ts");
+        let ts = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let quoted = |line: &str| line.trim().trim_end_matches([',', ';']).trim_matches('\'').to_owned();
+        let list: Vec<String> = ts
+            .split_once("export const RESERVED_LOGINS")
+            .and_then(|(_, rest)| rest.split_once("= [\n"))
+            .and_then(|(_, rest)| rest.split_once("\n];"))
+            .map(|(list, _)| list.lines().map(quoted).collect())
+            .unwrap_or_else(|| panic!("{path}: no `export const RESERVED_LOGINS ... = [` list, one login a line"));
+        assert_eq!(list, RESERVED_LOGINS, "{path} must list the server's RESERVED_LOGINS, in the same order");
+        let constant = |name: &str| {
+            ts.lines()
+                .find_map(|l| l.strip_prefix(&format!("export const {name} = ")))
+                .map(quoted)
+                .unwrap_or_else(|| panic!("{path}: no `export const {name} = '...';`"))
+        };
+        assert_eq!(constant("RESERVED_LOGIN_PART"), RESERVED_LOGIN_PART);
+        assert_eq!(constant("RESERVED_LOGIN_MESSAGE"), InvalidValue::LoginReserved.to_string());
     }
 
     #[test]

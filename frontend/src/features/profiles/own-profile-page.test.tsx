@@ -254,6 +254,51 @@ describe('Edit profile', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it("refuses a reserved login beside the field with the server's words, without calling the server", async () => {
+    const sent = backend();
+    renderOwn();
+    const { user, dialog } = await openEditor();
+    const login = within(dialog).getByLabelText('Login');
+    await user.clear(login);
+    await user.type(login, 'Ad_Min');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('This login is reserved. Please choose another one.')).toBeInTheDocument();
+    expect(login).toHaveAttribute('aria-invalid', 'true');
+    expect(sent.patches).toEqual([]);
+    await user.clear(login);
+    await user.type(login, 'admiral');
+    expect(within(dialog).queryByText('This login is reserved. Please choose another one.')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent.patches).toMatchObject([{ login: 'admiral' }]);
+  });
+
+  it('saves a reserved login the person already has, as the server keeps it', async () => {
+    const sent = backend({ ...adaProfile, login: 'support' });
+    renderOwn();
+    const { user, dialog } = await openEditor();
+    await user.type(within(dialog).getByLabelText('Name'), '!');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent.patches).toMatchObject([{ login: 'support' }]);
+  });
+
+  it("shows the server's reserved-login 400 beside the field when the web app's list is behind", async () => {
+    backend();
+    renderOwn();
+    const { user, dialog } = await openEditor();
+    const detail = 'This login is reserved. Please choose another one.';
+    server.use(http.patch(api('/profile/me'), () => HttpResponse.json({ detail }, { status: 400 }), { once: true }));
+    const login = within(dialog).getByLabelText('Login');
+    await user.clear(login);
+    await user.type(login, 'newly_reserved');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(detail)).toBeInTheDocument();
+    expect(login).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
   it("shows other refusals above the form, 'Profile update failed' without words", async () => {
     backend();
     renderOwn();

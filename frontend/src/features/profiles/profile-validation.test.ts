@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AVATAR_MAX_BYTES,
+  PROFILE_MESSAGES,
   avatarFileError,
   charCount,
   normalizeLogin,
@@ -57,6 +58,16 @@ describe('validateProfileForm', () => {
       'Login can only contain letters, numbers, underscores and hyphens',
     );
     expect(validateProfileForm({ ...ok, login: 'adà' }).login).toBeDefined();
+  });
+
+  it("refuses a reserved login with the server's words, but keeps the login the person already has", () => {
+    expect(validateProfileForm({ ...ok, login: 'Ad_Min' }).login).toBe(
+      'This login is reserved. Please choose another one.',
+    );
+    expect(validateProfileForm({ ...ok, login: 'selfsound_fan' }, 'ada').login).toBe(PROFILE_MESSAGES.loginReserved);
+    expect(validateProfileForm({ ...ok, login: 'admin' }, 'admin')).toEqual({});
+    expect(validateProfileForm({ ...ok, login: 'Admin' }, 'admin')).toEqual({});
+    expect(validateProfileForm({ ...ok, login: 'root' }, 'admin').login).toBe(PROFILE_MESSAGES.loginReserved);
   });
 });
 

@@ -1,4 +1,5 @@
 /** The rules of the Edit profile form (spec §5 Profile edit, §9). The server checks them too. */
+import { RESERVED_LOGIN_MESSAGE, isReservedLogin } from './reserved-logins';
 
 export const NAME_MAX_LENGTH = 15;
 export const LOGIN_MAX_LENGTH = 20;
@@ -9,6 +10,7 @@ export const PROFILE_MESSAGES = {
   nameEmpty: 'Name cannot be empty',
   loginEmpty: 'Login cannot be empty',
   loginCharacters: 'Login can only contain letters, numbers, underscores and hyphens',
+  loginReserved: RESERVED_LOGIN_MESSAGE,
   avatarType: 'Please select a PNG or JPEG image',
   avatarSize: 'Image must be smaller than 5MB',
 } as const;
@@ -42,11 +44,18 @@ export interface ProfileFormValues {
 
 export type ProfileFormErrors = Partial<Record<'name' | 'login', string>>;
 
-export function validateProfileForm(values: ProfileFormValues): ProfileFormErrors {
+/**
+ * What the form would be refused for. `currentLogin` is the login the person has: sent back
+ * unchanged it is kept even if a newer rule (a reserved word) would refuse it, as on the server.
+ */
+export function validateProfileForm(values: ProfileFormValues, currentLogin?: string): ProfileFormErrors {
   const errors: ProfileFormErrors = {};
   if (values.name.trim() === '') errors.name = PROFILE_MESSAGES.nameEmpty;
   if (values.login === '') errors.login = PROFILE_MESSAGES.loginEmpty;
   else if (!/^[A-Za-z0-9_-]+$/.test(values.login)) errors.login = PROFILE_MESSAGES.loginCharacters;
+  else if (values.login.toLowerCase() !== currentLogin?.toLowerCase() && isReservedLogin(values.login)) {
+    errors.login = PROFILE_MESSAGES.loginReserved;
+  }
   return errors;
 }
 

@@ -59,7 +59,8 @@ function placeServerError(error: unknown): { field?: keyof ProfileFormErrors | '
   if (error.status === 409) return { field: 'login', text };
   if (error.status === 400) {
     if (/^Name\b/.test(text)) return { field: 'name', text };
-    if (/^Login\b/.test(text)) return { field: 'login', text };
+    // "Login must ...", and "This login is reserved. ..." (should the web app's list be behind).
+    if (/\blogin\b/i.test(text)) return { field: 'login', text };
     if (/^Biography\b/.test(text)) return { field: 'biography', text };
   }
   return { text };
@@ -89,7 +90,7 @@ function EditProfileForm({ profile, viewerId, onClose, onSaved }: Omit<EditProfi
   const [avatarBusy, setAvatarBusy] = useState(false);
   const onAvatarBusy = useCallback((busy: boolean) => setAvatarBusy(busy), []);
 
-  const errors = validateProfileForm(values);
+  const errors = validateProfileForm(values, profile.login);
   const fieldError = (field: 'name' | 'login') => serverErrors[field] ?? (submitted ? errors[field] : undefined);
 
   function set<K extends keyof ProfileFormValues>(field: K, value: ProfileFormValues[K]) {
