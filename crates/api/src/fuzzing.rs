@@ -15,7 +15,7 @@ use crate::error::ApiError;
 use crate::upload::{self, FileRule, Narrow, Received, Sink, UploadRules};
 
 /// This crate's targets, by the name of their folder under `fuzz/regressions/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("multipart", multipart)];
+pub const TARGETS: &[media_validation::fuzzing::Target] = &[("multipart", multipart)];
 
 /// Polls of the reader before it counts as stuck: with the whole body in memory it never waits.
 const MAX_POLLS: usize = 10_000;

@@ -19,8 +19,11 @@ const SNIFF_BYTES: usize = 4096;
 /// The width of feed copies (`posts`' `DISPLAY_WIDTH`).
 const DISPLAY_WIDTH: u32 = 640;
 
-/// This crate's targets, by the name of their folder under `fuzz/regressions/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] =
+/// A fuzz target: the name of its folder under `fuzz/regressions/`, and its entry function.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// This crate's targets.
+pub const TARGETS: &[Target] =
     &[("musicxml", musicxml), ("mxl", mxl), ("sniff", sniff), ("image", image), ("audio", audio)];
 
 fn head(data: &[u8]) -> &[u8] {
@@ -75,6 +78,8 @@ pub fn audio(data: &[u8]) {
         return;
     }
     let Some(kind) = sniff_audio(head(data)) else { return };
+    // The copy that is published, without its tags (`audio_clean`).
+    let _ = crate::audio_clean::strip_audio_metadata(kind, Cursor::new(data), std::io::sink());
     if let Ok(facts) = analyze_audio(Cursor::new(data.to_vec()), kind)
         && let Some(cover) = facts.cover
     {
@@ -85,7 +90,7 @@ pub fn audio(data: &[u8]) {
 /// Replays every file under `fuzz/regressions/<target>/` (at the repository's root) for each of
 /// `targets`: none may panic, and each must finish within `per_input` (generous: tests run
 /// unoptimised). Shared by the replay tests of the crates that hold fuzz targets.
-pub fn replay_regressions(targets: &[(&str, fn(&[u8]))], per_input: std::time::Duration) -> usize {
+pub fn replay_regressions(targets: &[Target], per_input: std::time::Duration) -> usize {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
     let mut replayed = 0;
     for (target, run) in targets {

@@ -5,7 +5,7 @@
 use crate::input::mentioned_logins;
 
 /// This crate's targets, by the name of their folder under `fuzz/regressions/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[("mentions", mentions)];
+pub const TARGETS: &[media_validation::fuzzing::Target] = &[("mentions", mentions)];
 
 /// The mention parser on any text (invalid UTF-8 is read lossily, as no text reaches it): no
 /// panic, and what it finds is what spec §5 calls a mention.
