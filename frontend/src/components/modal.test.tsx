@@ -30,4 +30,27 @@ describe('Modal', () => {
     fireEvent.mouseDown(screen.getByTestId('modal-backdrop'));
     expect(onClose).toHaveBeenCalledTimes(3);
   });
+
+  it('answers Escape with the topmost of two dialogs only', async () => {
+    const outer = vi.fn();
+    const inner = vi.fn();
+    const { rerender } = render(
+      <Modal open title="Details" onClose={outer}>
+        <Modal open={false} title="Reason" onClose={inner}>
+          Why
+        </Modal>
+      </Modal>,
+    );
+    // Opened from the first, as a reason is asked for from a complaint's details.
+    rerender(
+      <Modal open title="Details" onClose={outer}>
+        <Modal open title="Reason" onClose={inner}>
+          Why
+        </Modal>
+      </Modal>,
+    );
+    await userEvent.setup().keyboard('{Escape}');
+    expect(inner).toHaveBeenCalledTimes(1);
+    expect(outer).not.toHaveBeenCalled();
+  });
 });

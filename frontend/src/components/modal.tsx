@@ -11,12 +11,17 @@ interface ModalProps {
   description?: string;
 }
 
+/** The open dialogs, the topmost last: only it answers Escape and keeps Tab inside. */
+const openDialogs: symbol[] = [];
+
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
  * A dialog over the page: closes on Escape, on the close button and on a click on the
- * backdrop; keeps keyboard focus inside while open and gives it back to the opener after.
+ * backdrop; keeps keyboard focus inside while open and gives it back to the opener after. A
+ * dialog opened from another (a reason asked for from a complaint's details) sits on top: only
+ * the topmost answers Escape and Tab.
  */
 export function Modal({ open, title, onClose, children, description }: ModalProps) {
   const titleId = useId();
@@ -27,12 +32,15 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
 
   useEffect(() => {
     if (!open) return;
+    const me = Symbol('dialog');
+    openDialogs.push(me);
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const panel = panelRef.current;
     const first = panel?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? panel)?.focus();
 
     const onKeyDown = (event: KeyboardEvent) => {
+      if (openDialogs[openDialogs.length - 1] !== me) return;
       if (event.key === 'Escape') {
         event.stopPropagation();
         close();
@@ -55,6 +63,7 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
     return () => {
+      openDialogs.splice(openDialogs.indexOf(me), 1);
       document.removeEventListener('keydown', onKeyDown);
       document.body.style.overflow = previousOverflow;
       opener?.focus();

@@ -14,4 +14,6 @@ export const server = setupServer(
   http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 })),
   // The nav bar shows a signed-in viewer's unread count (features/notifications).
   http.get(api('/notifications/unread-count'), () => HttpResponse.json({ unread: 0 })),
+  // A complaint's details in the admin panel ask whether the reported author is suspended.
+  http.get(api('/admin/users/:id/suspend'), () => HttpResponse.json({ suspended: false, suspension: null })),
 );

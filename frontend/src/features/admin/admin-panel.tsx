@@ -1,17 +1,19 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Outlet, Route, Routes } from 'react-router';
 import { PageSpinner } from '../../components/spinner';
-import { ChartIcon, FlagIcon } from './components/admin-icons';
+import { BanIcon, ChartIcon, FlagIcon } from './components/admin-icons';
 import styles from './admin-panel.module.css';
 
 // Each page is a chunk of its own, fetched when someone opens it (docs/frontend.md, "First load").
 const AnalyticsPage = lazy(() => import('./analytics-page').then((m) => ({ default: m.AnalyticsPage })));
 const ComplaintsPage = lazy(() => import('./complaints-page').then((m) => ({ default: m.ComplaintsPage })));
+const SuspendedPage = lazy(() => import('./suspended-page').then((m) => ({ default: m.SuspendedPage })));
 
 /** The panel's pages (spec §2 Route table), relative to /admin. */
 export const ADMIN_PAGES = [
   { to: '/admin/a', label: 'Analytics', icon: ChartIcon },
   { to: '/admin/c', label: 'Complaints', icon: FlagIcon },
+  { to: '/admin/s', label: 'Suspended', icon: BanIcon },
 ] as const;
 
 /**
@@ -44,7 +46,8 @@ function AdminLayout() {
 }
 
 /**
- * /admin/* (spec §2): /admin goes on to /admin/a (analytics), /admin/c lists the complaints.
+ * /admin/* (spec §2): /admin goes on to /admin/a (analytics), /admin/c lists the complaints;
+ * beyond the spec, /admin/s lists the suspended accounts.
  * Behind the sign-in guard only; whether the account is an admin is the server's to say, and a
  * refusal sends the visitor to sign in (useLeaveWhenRefused).
  */
@@ -54,6 +57,7 @@ export function AdminPanel() {
       <Route element={<AdminLayout />}>
         <Route path="a" element={<AnalyticsPage />} />
         <Route path="c" element={<ComplaintsPage />} />
+        <Route path="s" element={<SuspendedPage />} />
       </Route>
       <Route index element={<Navigate to="/admin/a" replace />} />
       <Route path="*" element={<Navigate to="/admin/a" replace />} />

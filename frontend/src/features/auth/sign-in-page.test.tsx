@@ -119,6 +119,24 @@ describe('SignInPage', () => {
     expect(link).toHaveAttribute('href', '/verify?email=ada%40example.com');
   });
 
+  it('says a suspended account is suspended, with no offer to verify', async () => {
+    server.use(
+      http.post(api('/authorization/logindefault'), () =>
+        HttpResponse.json({ detail: 'This account is suspended' }, { status: 403 }),
+      ),
+    );
+    renderSignIn();
+    await fillAndSubmit('ada@example.com', 'secret1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This account is suspended');
+    expect(screen.queryByRole('link', { name: 'Resend the verification email' })).toBeNull();
+  });
+
+  it('says a suspended account is suspended after Google sign-in too', async () => {
+    renderSignIn('/sign-in?error=suspended');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This account is suspended');
+    await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+  });
+
   it('falls back to {message}, then to Login failed', async () => {
     server.use(
       http.post(api('/authorization/logindefault'), () =>

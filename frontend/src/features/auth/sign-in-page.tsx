@@ -30,6 +30,8 @@ export const SIGN_IN_MESSAGES = {
   verified: 'Your email has been verified. You can now sign in.',
   verifyFailed: 'This verification link is invalid or has expired.',
   googleFailed: 'Google sign-in failed. Please try again.',
+  /** The server's 403 for an account an admin suspended (password and Google sign-in alike). */
+  suspended: 'This account is suspended',
 } as const;
 
 /** Delay between a successful sign-in and the move to /home (spec §9). */
@@ -43,9 +45,9 @@ function bannerFromAddress(hash: string, search: string): Banner | null {
   const verified = hashParams.get('verified');
   if (verified === 'true') return { tone: 'success', text: SIGN_IN_MESSAGES.verified };
   if (verified === 'false') return { tone: 'error', text: SIGN_IN_MESSAGES.verifyFailed };
-  if (new URLSearchParams(search).get('error') === 'google') {
-    return { tone: 'error', text: SIGN_IN_MESSAGES.googleFailed };
-  }
+  const error = new URLSearchParams(search).get('error');
+  if (error === 'google') return { tone: 'error', text: SIGN_IN_MESSAGES.googleFailed };
+  if (error === 'suspended') return { tone: 'error', text: SIGN_IN_MESSAGES.suspended };
   return null;
 }
 
@@ -135,8 +137,9 @@ export function SignInPage() {
       setPending(false);
       if (error instanceof ApiError) {
         const text = error.serverMessage ?? SIGN_IN_MESSAGES.loginFailed;
+        // A 403 is an address not verified yet (with a way to verify it) or a suspended account.
         setFormError(
-          error.status === 403 ? (
+          error.status === 403 && text !== SIGN_IN_MESSAGES.suspended ? (
             <>
               {text}{' '}
               <Link to={`/verify?email=${encodeURIComponent(email)}`}>Resend the verification email</Link>

@@ -7,6 +7,7 @@ import { deleteActionFor, type AuditJson, type Complaint, type ComplaintGroup, t
 import { ExternalLinkIcon } from './admin-icons';
 import { CommentField, GroupComplaints } from './complaint-parts';
 import { StatusBadge } from './status-badge';
+import { SuspensionControl } from './suspension-control';
 import styles from './complaint-details.module.css';
 
 export const DETAILS_WORDS = {
@@ -23,6 +24,7 @@ const DONE: Record<AuditJson['action'], string> = {
   delete_post: 'Deleted',
   delete_comment: 'Comment deleted',
   ignore: 'Ignored',
+  suspend: 'Author suspended',
 };
 
 /** "Deleted by @root · 2h ago"; the command line is named as it is, without an @. */
@@ -79,6 +81,8 @@ export function ComplaintDetails({
   const single = !group || group.count === 1;
   const deleteAction = deleteActionFor(complaint.targetType);
   const deleteLabel = deleteAction === 'delete_comment' ? DETAILS_WORDS.deleteComment : DETAILS_WORDS.deletePost;
+  // Whom a suspension from here would keep out: the author of what was reported.
+  const reported = complaint.targetType === 'comment' ? (complaint.comment?.author ?? null) : postAuthor;
 
   return (
     <Modal open title={DETAILS_WORDS.title} onClose={onClose}>
@@ -153,6 +157,14 @@ export function ComplaintDetails({
             </span>
           </dd>
         </div>
+        {reported ? (
+          <div className={styles.wide}>
+            <dt>Author&apos;s account</dt>
+            <dd>
+              <SuspensionControl person={reported} reportId={complaint.id} />
+            </dd>
+          </div>
+        ) : null}
         {complaint.audit.length > 0 ? (
           <div className={styles.wide}>
             <dt>History</dt>
