@@ -7,7 +7,6 @@ mod access_matrix;
 mod audio_metadata;
 mod auth;
 mod comment_moderation;
-mod comment_moderation;
 mod common;
 mod hardening;
 mod hostile_files;
