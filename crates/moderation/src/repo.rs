@@ -105,11 +105,9 @@ fn open_on_item(conn: &mut DbConnection, post: PostId, comment: Option<CommentId
     let open = reports::table.filter(reports::status.eq(Status::Pending));
     match comment {
         Some(c) => open.filter(reports::comment_id.eq(c)).select(reports::id).load(conn),
-        None => open
-            .filter(reports::post_id.eq(post))
-            .filter(reports::comment_id.is_null())
-            .select(reports::id)
-            .load(conn),
+        None => {
+            open.filter(reports::post_id.eq(post)).filter(reports::comment_id.is_null()).select(reports::id).load(conn)
+        }
     }
 }
 
@@ -136,13 +134,12 @@ pub fn decide(
     action: Action,
     scope: Scope,
 ) -> Result<Decision, ModerationError> {
-    let (post, comment, comment_author, status): (PostId, Option<CommentId>, Option<UserId>, Status) =
-        reports::table
-            .filter(reports::id.eq(report))
-            .select((reports::post_id, reports::comment_id, reports::comment_author_id, reports::status))
-            .first(conn)
-            .optional()?
-            .ok_or(ModerationError::ReportNotFound)?;
+    let (post, comment, comment_author, status): (PostId, Option<CommentId>, Option<UserId>, Status) = reports::table
+        .filter(reports::id.eq(report))
+        .select((reports::post_id, reports::comment_id, reports::comment_author_id, reports::status))
+        .first(conn)
+        .optional()?
+        .ok_or(ModerationError::ReportNotFound)?;
     if status != Status::Pending {
         return Err(ModerationError::AlreadyResolved);
     }
@@ -368,13 +365,13 @@ pub fn complaint_groups(
         FROM reports WHERE status = 'pending' GROUP BY post_id, comment_id";
     const ORDER: &str = " ORDER BY n DESC, latest DESC LIMIT $3";
     let groups: Vec<GroupRow> = match before {
-        Some(c) => diesel::sql_query(format!(
-            "{GROUPS} HAVING COUNT(*) < $1 OR (COUNT(*) = $1 AND MAX(id) < $2){ORDER}"
-        ))
-        .bind::<BigInt, _>(c.count)
-        .bind::<BigInt, _>(c.latest)
-        .bind::<BigInt, _>(limit)
-        .load(conn)?,
+        Some(c) => {
+            diesel::sql_query(format!("{GROUPS} HAVING COUNT(*) < $1 OR (COUNT(*) = $1 AND MAX(id) < $2){ORDER}"))
+                .bind::<BigInt, _>(c.count)
+                .bind::<BigInt, _>(c.latest)
+                .bind::<BigInt, _>(limit)
+                .load(conn)?
+        }
         None => diesel::sql_query(format!("{GROUPS} ORDER BY n DESC, latest DESC LIMIT $1"))
             .bind::<BigInt, _>(limit)
             .load(conn)?,
