@@ -1,5 +1,5 @@
 # SelfSound — `make run` builds everything and serves the app; `make test` runs every test.
-# Other targets: dev, build, ci, bench, fmt, lint, doctor, clean.
+# Other targets: dev, build, ci, bench, fuzz, fmt, lint, doctor, clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -9,7 +9,7 @@ FRONTEND := frontend
 PG_BASE_URL ?= postgres://postgres@127.0.0.1:5432
 PG_ADMIN_URL ?= $(PG_BASE_URL)/postgres
 
-.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fmt lint clean
+.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fuzz fmt lint clean
 
 ## Build the web app and a release binary, then serve on the embedded defaults
 ## (SQLite and media under ./data, e-mail written to ./data/mail).
@@ -155,6 +155,27 @@ bench: test-tools
 	$(CARGO) build --release -p api --bin selfsound
 	python3 bench/run.py
 
+## Fuzzing, not part of `make test` or CI (nightly builds are slow): each cargo-fuzz target in
+## fuzz/ for FUZZ_SECONDS (60) seconds, one process each, on the nightly toolchain, from seeds
+## fuzz/seeds.sh makes. cargo-fuzz is installed on first use (into ~/.cargo/bin). A crash stops
+## its target (the others still run) and leaves its input in fuzz/artifacts/<target>/: copy it to
+## fuzz/regressions/<target>/, which `cargo test` replays on stable (docs/security.md § Fuzzing).
+## One target: make fuzz FUZZ_TARGETS=mxl.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= musicxml mxl sniff image audio audio_strip mentions multipart
+FUZZ_FLAGS ?= -timeout=20 -rss_limit_mb=3072
+fuzz:
+	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	@rustup toolchain list 2>/dev/null | grep -q '^nightly' || { echo "*** make fuzz needs Rust nightly: rustup toolchain install nightly"; exit 1; }
+	bash fuzz/seeds.sh
+	cd fuzz && $(CARGO) +nightly fuzz build
+	@cd fuzz && failed=(); for t in $(FUZZ_TARGETS); do \
+	  echo "=== fuzz $$t for $(FUZZ_SECONDS) s"; \
+	  $(CARGO) +nightly fuzz run --jobs 1 $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) $(FUZZ_FLAGS) \
+	    || failed+=($$t); \
+	done; \
+	if [ $${#failed[@]} -gt 0 ]; then echo "*** fuzz: crashes in: $${failed[*]} (inputs in fuzz/artifacts/)"; exit 1; fi
+
 fmt:
 	$(CARGO) fmt --all
 	cd $(FRONTEND) && npx --no-install eslint . --fix
@@ -166,4 +187,4 @@ lint: web-deps
 
 clean:
 	$(CARGO) clean
-	rm -rf $(FRONTEND)/dist $(FRONTEND)/node_modules
+	rm -rf $(FRONTEND)/dist $(FRONTEND)/node_modules fuzz/target

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 corpus=corpus
-for target in musicxml mxl sniff image audio mentions multipart; do mkdir -p "$corpus/$target"; done
+for target in musicxml mxl sniff image audio audio_strip mentions multipart; do mkdir -p "$corpus/$target"; done
 
 # --- text seeds ---------------------------------------------------------------------------
 score='<?xml version="1.0" encoding="UTF-8" standalone="no"?>
@@ -120,6 +120,7 @@ fi
 for f in "$tmp"/*.wav "$tmp"/*.mp3 "$tmp"/*.flac "$tmp"/*.ogg "$tmp"/*.m4a "$tmp"/*.aac; do
   [ -f "$f" ] || continue
   cp "$f" "$corpus/audio/seed-$(basename "$f")"
+  cp "$f" "$corpus/audio_strip/seed-$(basename "$f")"
   head -c 4096 "$f" > "$corpus/sniff/seed-$(basename "$f")"
 done
 

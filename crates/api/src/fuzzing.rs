@@ -20,13 +20,13 @@ pub const TARGETS: &[media_validation::fuzzing::Target] = &[("multipart", multip
 /// Polls of the reader before it counts as stuck: with the whole body in memory it never waits.
 const MAX_POLLS: usize = 10_000;
 
-/// Small limits, so that short inputs reach every one of them.
+/// Small limits, so that short inputs (libFuzzer starts at a few hundred bytes) reach every one.
 fn rules() -> UploadRules {
     let narrow: Narrow = |head, _name| {
         if head.starts_with(b"MZ") {
             return Err(ApiError::unsupported_type("not accepted"));
         }
-        Ok(head.starts_with(b"GIF").then(|| (64, "a GIF is smaller".to_owned())))
+        Ok(head.starts_with(b"GIF").then(|| (32, "a GIF is smaller".to_owned())))
     };
     let file = |field, max_bytes, narrow| FileRule {
         field,
@@ -36,11 +36,11 @@ fn rules() -> UploadRules {
         narrow,
     };
     UploadRules {
-        files: vec![file("files", 512, Some(narrow)), file("avatar", 256, None)],
+        files: vec![file("files", 256, Some(narrow)), file("avatar", 128, None)],
         texts: vec!["caption", "titles"],
         max_files: 3,
         too_many_files: "too many files".to_owned(),
-        max_total: 2048,
+        max_total: 768,
         total_too_large: "too large".to_owned(),
     }
 }
