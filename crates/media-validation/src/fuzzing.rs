@@ -137,6 +137,18 @@ mod tests {
         eprintln!("replayed {replayed} inputs found by fuzzing");
     }
 
+    /// A crash input filed under a misspelt folder would never be replayed.
+    #[test]
+    fn every_regression_folder_is_named_after_a_fuzz_target() {
+        let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+        let Ok(folders) = std::fs::read_dir(fuzz.join("regressions")) else { return };
+        for folder in folders.filter_map(Result::ok).filter(|e| e.path().is_dir()) {
+            let name = folder.file_name().to_string_lossy().into_owned();
+            let target = fuzz.join("fuzz_targets").join(format!("{name}.rs"));
+            assert!(target.is_file(), "fuzz/regressions/{name}/: no fuzz target fuzz/fuzz_targets/{name}.rs");
+        }
+    }
+
     #[test]
     fn every_target_takes_nothing_and_garbage() {
         for (_, run) in TARGETS {
