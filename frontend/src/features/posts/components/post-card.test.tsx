@@ -167,7 +167,8 @@ describe('PostCard media', () => {
     await user.click(tile);
     const overlay = await screen.findByRole('dialog', { name: 'Full-size image' });
     expect(within(overlay).getByRole('img', { name: 'image' })).toHaveAttribute('src', 'http://media.test/o/a.png');
-    expect(within(overlay).getByRole('button', { name: 'Close' })).toHaveFocus();
+    // Focus moves in the overlay's effect, which may run just after the dialog is in the page.
+    await waitFor(() => expect(within(overlay).getByRole('button', { name: 'Close' })).toHaveFocus());
     await user.click(within(overlay).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(tile).toHaveFocus();
