@@ -257,10 +257,13 @@ impl App {
                     let mut objects = posts::release_account(conn, user)?;
                     objects.extend(profiles::release_account(conn, user)?);
                     auth::release_account(conn, user)?;
+                    notifications::signal_sessions_ended(conn, &[user])?;
                     Ok::<_, AppError>(objects)
                 })
             })
             .await?;
+        // Its live streams end now, in every process, not at their next session check.
+        self.live.sessions_ended(&[user]);
         self.remove_objects(objects, "a deleted account's").await;
         Ok(())
     }

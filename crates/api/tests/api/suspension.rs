@@ -309,6 +309,12 @@ async fn a_stream_ends_within_moments_of_its_session(db: TestDb) {
     let (stream, buffer) = opened_stream(&app.url, &token).await;
     assert_eq!(suspend(&app, &rita, &ana_id, json!({"reason": "spam"})).await.status, StatusCode::OK);
     ends_signed_out(stream, buffer, "suspension").await;
+
+    // Deleting the account.
+    let bea = app.verified_user("Bea", "bea@example.com").await;
+    let (stream, buffer) = opened_stream(&app.url, &bea).await;
+    assert_eq!(app.call(Method::DELETE, "/authorization/me", Some(&bea), None).await.status, StatusCode::OK);
+    ends_signed_out(stream, buffer, "account deletion").await;
 }
 
 test_support::both_backends!(
