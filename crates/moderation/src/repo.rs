@@ -345,6 +345,9 @@ struct RankedRow {
     id: ReportId,
 }
 
+/// A reported item: a post, or a comment on it.
+type Item = (PostId, Option<CommentId>);
+
 /// The grouped list of pending complaints: one group per reported item (a post, or a
 /// comment), the most reported first and, among equals, the one reported last first; `limit`
 /// groups after `before`. Each group has its count, its reasons counted, and its newest
@@ -388,7 +391,7 @@ pub fn complaint_groups(
         .group_by((reports::post_id, reports::comment_id, reports::reason))
         .select((reports::post_id, reports::comment_id, reports::reason, diesel::dsl::count_star()))
         .load(conn)?;
-    let mut reasons_of: HashMap<(PostId, Option<CommentId>), Vec<(Reason, i64)>> = HashMap::new();
+    let mut reasons_of: HashMap<Item, Vec<(Reason, i64)>> = HashMap::new();
     for (post, comment, reason, n) in reasons {
         reasons_of.entry(key(post, comment)).or_default().push((reason, n));
     }

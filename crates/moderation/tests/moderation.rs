@@ -376,7 +376,8 @@ async fn an_admin_removing_a_comment_is_audited(db: TestDb) {
     let found = posts::visible_comment(&mut c, rude, root.id()).unwrap().unwrap();
     let closed = db::write_tx(&mut c, |c| moderation::comment_removed(c, &root, &found)).unwrap();
     assert_eq!(closed, vec![r]);
-    let audit: Vec<(String, Option<ReportId>, Option<CommentId>, Option<UserId>)> = admin_actions::table
+    type AuditRow = (String, Option<ReportId>, Option<CommentId>, Option<UserId>);
+    let audit: Vec<AuditRow> = admin_actions::table
         .select((admin_actions::action, admin_actions::report_id, admin_actions::comment_id, admin_actions::subject_id))
         .load(&mut c)
         .unwrap();
