@@ -131,6 +131,9 @@ describe('a session that expires under an auth-required page', () => {
     renderApp('/settings');
     const user = userEvent.setup();
     const toggle = await screen.findByRole('button', { name: /Blocked users/ });
+    // Settings' other session-scoped call (the sessions list) must have answered before the
+    // session ends, or its 401 may be the one that sends the person to sign in.
+    expect(await screen.findByText('Firefox on Linux')).toBeInTheDocument();
     server.expire();
     await user.click(toggle);
 
