@@ -9,7 +9,7 @@ FRONTEND := frontend
 PG_BASE_URL ?= postgres://postgres@127.0.0.1:5432
 PG_ADMIN_URL ?= $(PG_BASE_URL)/postgres
 
-.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fuzz fmt lint clean
+.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools garage rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fuzz fmt lint clean
 
 ## Build the web app and a release binary, then serve on the embedded defaults
 ## (SQLite and media under ./data, e-mail written to ./data/mail).
@@ -84,16 +84,28 @@ test-e2e: web rust-build
 test-e2e-postgres: web rust-build
 	@$(MAKE) --no-print-directory run-e2e-postgres
 
-## Test-only tools that are not Rust or Node: an S3-compatible server (moto) and an SMTP server
-## (aiosmtpd) for the storage and e-mail tests, in a virtualenv under target/.
+## Test-only tools that are not Rust or Node: an SMTP server (aiosmtpd) for the e-mail tests, in
+## a virtualenv under target/, and Garage, the S3-compatible store of a scaled-out installation
+## (deploy/), for the storage tests. Garage takes about 9 minutes to build on two cores, so it is
+## built once per machine into a cache outside the clone ($(GARAGE_ROOT)) and reused by every
+## clone after; a `garage` on PATH is used as it is.
 TEST_TOOLS := target/test-tools/venv
+GARAGE_VERSION := 2.5.0
+GARAGE_ROOT ?= $(HOME)/.cache/selfsound/garage
+GARAGE_BIN := $(or $(shell command -v garage 2>/dev/null),$(GARAGE_ROOT)/bin/garage)
+export SELFSOUND_TEST_GARAGE ?= $(GARAGE_BIN)
+test-tools: $(TEST_TOOLS)/.installed garage
 ## One stamp file as the target: a rule naming both programs as targets would run once per
 ## target under -j, and two venvs made at once in one folder collide.
-test-tools: $(TEST_TOOLS)/.installed
 $(TEST_TOOLS)/.installed:
 	python3 -m venv $(TEST_TOOLS)
-	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "moto[server]>=5,<6" "aiosmtpd>=1.4,<2"
+	$(TEST_TOOLS)/bin/pip install --quiet --disable-pip-version-check "aiosmtpd>=1.4,<2"
 	touch $@
+garage:
+	@if [ ! -x "$(GARAGE_BIN)" ]; then \
+	  echo "--- building Garage $(GARAGE_VERSION) once for this machine into $(GARAGE_ROOT) (about 9 minutes)"; \
+	  $(CARGO) install garage --locked --quiet --version $(GARAGE_VERSION) --root $(GARAGE_ROOT); \
+	fi
 
 ## Every crate's tests, and the binary and test OIDC provider the browser tests run, built in
 ## one cargo invocation per profile: one set of features, each crate compiled once. `--tests`

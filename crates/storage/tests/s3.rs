@@ -1,4 +1,5 @@
-//! The same storage calls against a real S3-compatible server (see `storage::testing`).
+//! The same storage calls against a real S3-compatible store: Garage, the store `deploy/` runs
+//! (`test_support::s3`).
 
 #![allow(clippy::unwrap_used)]
 
@@ -41,4 +42,29 @@ async fn a_large_object_streams_to_an_s3_server_in_parts() {
     aborted.write(Bytes::from(vec![1u8; 6 * 1024 * 1024])).await.unwrap();
     aborted.abort().await.unwrap();
     assert!(matches!(s.get("videos/1/gone.mp4", None).await, Err(StorageError::NotFound)));
+}
+
+#[tokio::test]
+async fn listing_finds_old_objects_under_a_prefix_and_ranges_past_the_end_are_refused() {
+    let Some(server) = S3TestServer::start("listing").await else { return };
+    let s = Storage::s3(&server.settings).unwrap();
+    s.put("posts/7/1-a.mp3", Bytes::from_static(b"abc")).await.unwrap();
+    s.put("posts/8/1-b.png", Bytes::from_static(b"def")).await.unwrap();
+    s.put("avatars/1/c.png", Bytes::from_static(b"ghi")).await.unwrap();
+    let later = chrono::Utc::now() + chrono::Duration::seconds(5);
+    let mut posts = s.list_older_than("posts", later).await.unwrap();
+    posts.sort();
+    assert_eq!(posts, ["posts/7/1-a.mp3", "posts/8/1-b.png"]);
+    let earlier = chrono::Utc::now() - chrono::Duration::hours(1);
+    assert!(s.list_older_than("posts", earlier).await.unwrap().is_empty(), "nothing is an hour old");
+    assert_eq!(server.keys().await.len(), 3);
+
+    assert!(matches!(
+        s.get("posts/7/1-a.mp3", ByteRange::parse("bytes=10-20")).await,
+        Err(StorageError::RangeNotSatisfiable { size: 3 })
+    ));
+    // An object is replaced whole by a second put under its key.
+    s.put("posts/7/1-a.mp3", Bytes::from_static(b"longer")).await.unwrap();
+    let again = s.get("posts/7/1-a.mp3", None).await.unwrap();
+    assert_eq!(again.body.try_collect::<Vec<_>>().await.unwrap().concat(), b"longer");
 }

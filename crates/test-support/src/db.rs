@@ -35,7 +35,12 @@ pub struct TestDb {
 
 enum Cleanup {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { admin_url: String, name: String },
+    /// A database someone else made and removes (a private cluster's).
+    None,
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
 }
 
 impl std::ops::Deref for TestDb {
@@ -159,6 +164,13 @@ impl TestDb {
         let options = PoolOptions { max_size: 4, ..PoolOptions::default() };
         let db = Db::connect_without_migrating(&url, &options).expect("fresh PostgreSQL database");
         Some(TestDb { db, url, cleanup: Cleanup::Postgres { admin_url, name } })
+    }
+
+    /// The migrated database at `url`, which its owner removes (e.g. a private cluster's).
+    pub fn at(url: &str) -> TestDb {
+        let options = PoolOptions { max_size: 2, ..PoolOptions::default() };
+        let db = Db::connect(url, &options).expect("connect and migrate");
+        TestDb { db, url: url.to_owned(), cleanup: Cleanup::None }
     }
 
     pub fn of(backend: Backend) -> Option<TestDb> {

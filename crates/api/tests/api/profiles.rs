@@ -314,17 +314,7 @@ async fn deleting_an_account_updates_others_and_search(db: TestDb) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn avatars_live_in_an_s3_bucket_when_configured() {
     let Some(s3) = test_support::s3::S3TestServer::start("selfsound-media").await else { return };
-    let settings = &s3.settings;
-    let env = [
-        ("SELFSOUND_S3_BUCKET", Some(settings.bucket.clone())),
-        ("AWS_ENDPOINT", settings.endpoint.clone()),
-        ("AWS_REGION", settings.region.clone()),
-        ("AWS_ACCESS_KEY_ID", settings.access_key_id.clone()),
-        ("AWS_SECRET_ACCESS_KEY", settings.secret_access_key.clone()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v.unwrap_or_default()))
-    .collect();
+    let env = s3.env();
     let app = spawn_app_with(TestDb::sqlite(), Options { env, ..Options::default() }).await;
     let (ada, _) = app.person("Ada", "ada@example.com").await;
     let first = app.upload_avatar(Some(&ada), "avatar", "me.png", png_with_location(4)).await;
