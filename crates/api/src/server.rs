@@ -308,8 +308,12 @@ fn security_headers(hsts: bool) -> DefaultHeaders {
     if hsts { headers.add(("Strict-Transport-Security", "max-age=31536000; includeSubDomains")) } else { headers }
 }
 
-/// Hourly clean-up of expired sessions, links and throttle windows, and of stored avatars no
-/// profile points to.
+/// How old a stored file no row points to must be before the sweep removes it: longer than any
+/// upload takes between storing its files and committing its row.
+pub const ORPHAN_MARGIN: Duration = Duration::from_secs(3600);
+
+/// Hourly clean-up of expired sessions, links and throttle windows, and of stored files no row
+/// points to (avatars and post files left by a failed upload, a crash or an interrupted delete).
 fn spawn_sweeper(state: AppState) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(3600));
@@ -324,6 +328,11 @@ fn spawn_sweeper(state: AppState) {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "swept unreferenced avatars"),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "avatar sweep failed"),
+            }
+            match state.posts.sweep_orphan_media(ORPHAN_MARGIN).await {
+                Ok(n) if n > 0 => tracing::info!(removed = n, "swept unreferenced post files"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "post file sweep failed"),
             }
         }
     });

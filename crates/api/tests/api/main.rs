@@ -8,6 +8,7 @@ mod audio_metadata;
 mod auth;
 mod comment_moderation;
 mod common;
+mod crash;
 mod hardening;
 mod hostile_files;
 mod http;
