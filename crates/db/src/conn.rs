@@ -80,12 +80,15 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for Pragmas {
 #[derive(Clone, Debug)]
 pub struct PoolOptions {
     pub max_size: u32,
+    /// How long a request waits for a connection before it is answered 503: every connection
+    /// busy, or the database unreachable (while it restarts, requests fail fast instead of
+    /// hanging until the client gives up).
     pub connection_timeout: Duration,
 }
 
 impl Default for PoolOptions {
     fn default() -> Self {
-        PoolOptions { max_size: 10, connection_timeout: Duration::from_secs(10) }
+        PoolOptions { max_size: 10, connection_timeout: Duration::from_secs(5) }
     }
 }
 

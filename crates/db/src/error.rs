@@ -34,8 +34,17 @@ impl DbError {
 impl DomainError for DbError {
     fn kind(&self) -> ErrorKind {
         match self {
-            // Every connection is busy: trying again in a moment may work.
+            // Every connection is busy, or the database cannot be reached (the pool tries to
+            // connect until its timeout): trying again in a moment may work.
             DbError::Pool(_) => ErrorKind::Unavailable,
+            // The connection died under the query (the database restarted, or an operator
+            // ended the connection): the pool replaces it, so the next request may well work.
+            DbError::Query(diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::ClosedConnection
+                | diesel::result::DatabaseErrorKind::UnableToSendCommand,
+                _,
+            ))
+            | DbError::Query(diesel::result::Error::BrokenTransactionManager) => ErrorKind::Unavailable,
             _ => ErrorKind::Internal,
         }
     }

@@ -22,4 +22,5 @@ mod posts;
 mod profiles;
 mod security;
 mod suspension;
+mod restart;
 mod upload;

@@ -116,7 +116,7 @@ async fn pages_of_twenty_newest_first(db: TestDb) {
 
 /// The next event of a Server-Sent Events stream: (event name, data), or `None` after `wait`.
 /// Comment lines (keep-alives) are skipped.
-async fn next_event(res: &mut reqwest::Response, buffer: &mut String, wait: Duration) -> Option<(String, String)> {
+pub(crate) async fn next_event(res: &mut reqwest::Response, buffer: &mut String, wait: Duration) -> Option<(String, String)> {
     let deadline = tokio::time::Instant::now() + wait;
     loop {
         if let Some(end) = buffer.find("\n\n") {
@@ -139,7 +139,7 @@ async fn next_event(res: &mut reqwest::Response, buffer: &mut String, wait: Dura
     }
 }
 
-async fn open_stream(url: &str, token: &str) -> reqwest::Response {
+pub(crate) async fn open_stream(url: &str, token: &str) -> reqwest::Response {
     let res =
         reqwest::Client::new().get(format!("{url}/notifications/stream")).bearer_auth(token).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
