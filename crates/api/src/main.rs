@@ -136,7 +136,7 @@ fn serve(config: Config) -> Result<(), api::server::StartError> {
         let public_url = config.public_url.clone();
         let state = api::server::state(config)?;
         tracing::info!(%bind, %public_url, database = ?state.db.backend(), "SelfSound is serving; open {public_url}/app/");
-        api::server::run(state, listener)?.await?;
+        api::server::run_until_signalled(state, listener)?.await?;
         Ok(())
     })
 }

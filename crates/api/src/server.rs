@@ -277,7 +277,9 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     .keep_alive(Duration::from_secs(75))
     .max_connections(config.max_connections)
     .listen(listener)?
-    .shutdown_timeout(10)
+    .shutdown_timeout(SHUTDOWN_GRACE.as_secs())
+    // Signals are handled by `run_until_signalled`: live streams must be told before the wait.
+    .disable_signals()
     .run();
     spawn_sweeper(state);
     Ok(server)
@@ -292,6 +294,50 @@ struct CeilingQuery {
 /// can serve at best, which `make bench` measures the pages against.
 async fn bench_ceiling_page(q: web::Query<CeilingQuery>) -> HttpResponse {
     let bytes = q.bytes.unwrap_or(10_000).clamp(16, 1 << 20);
+/// [`run`], stopping gracefully on SIGTERM or SIGINT ([`stop_on_signal`]): what `selfsound
+/// serve` runs. (Servers of the tests run in the test process, whose signals stay its own.)
+pub fn run_until_signalled(state: AppState, listener: TcpListener) -> Result<Server, StartError> {
+    let streams = state.notifications.streams().clone();
+    let server = run(state, listener)?;
+    stop_on_signal(server.handle(), streams);
+    Ok(server)
+}
+
+/// How long a stopping process lets requests in flight finish (an upload of a large video on a
+/// slow line included) before it closes their connections.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// SIGTERM (what a supervisor or `docker stop` sends) or SIGINT (Ctrl-C): stop accepting at
+/// once, end the live streams with a hint to reconnect in a second (to another process behind
+/// the balancer), let the requests in flight finish within [`SHUTDOWN_GRACE`], then return from
+/// the server's future, so `selfsound serve` exits 0. A second signal stops at once.
+fn stop_on_signal(server: actix_web::dev::ServerHandle, streams: notifications::Streams) {
+    tokio::spawn(async move {
+        let Some(()) = signal().await else { return };
+        tracing::info!(grace = ?SHUTDOWN_GRACE, "stopping: no new connections; finishing requests in flight");
+        streams.close_all();
+        let graceful = server.stop(true);
+        tokio::select! {
+            () = graceful => tracing::info!("stopped"),
+            Some(()) = signal() => {
+                tracing::warn!("stopping at once (second signal)");
+                server.stop(false).await;
+            }
+        }
+    });
+}
+
+/// The next SIGTERM or SIGINT; `None` when signals cannot be listened for.
+async fn signal() -> Option<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).ok()?;
+    let mut int = signal(SignalKind::interrupt()).ok()?;
+    tokio::select! {
+        _ = term.recv() => Some(()),
+        _ = int.recv() => Some(()),
+    }
+}
+
     let body = format!("[{{\"pad\":\"{}\"}}]", "x".repeat(bytes - 12));
     HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))

@@ -72,6 +72,8 @@ pub enum Heard {
     Replaced,
     /// The stream's session ended: it ends too.
     SignedOut,
+    /// The process is shutting down: the stream ends, and its client should connect again.
+    ShuttingDown,
 }
 
 impl Streams {
@@ -96,6 +98,24 @@ impl Streams {
     /// How many unread counts streams have needed so far.
     pub fn counts_read(&self) -> u64 {
         self.inner.counts_read.load(Ordering::Relaxed)
+    }
+
+    /// How many streams are open in this process, everyone's (for metrics).
+    pub fn open_total(&self) -> usize {
+        self.people().values().map(|p| p.open.len()).sum()
+    }
+
+    /// Ends every stream open in this process (it is shutting down): each is told to connect
+    /// again shortly, which a client does, to another process behind the balancer. Streams
+    /// opened afterwards are not ended (the server has stopped accepting by then).
+    pub fn close_all(&self) {
+        let mut people = self.people();
+        for person in people.values_mut() {
+            for open in person.open.drain(..) {
+                let _ = open.close.send(Heard::ShuttingDown);
+            }
+        }
+        people.clear();
     }
 
     /// How many streams `user` has open here.

@@ -146,6 +146,13 @@ impl Watch {
                     self.ended = true;
                     Bytes::from_static(b"event: signed-out\ndata: {}\n\n")
                 }
+                Heard::ShuttingDown => {
+                    // This process is stopping: the client reconnects in a second, to another
+                    // process behind the balancer (or this one, restarted). No event: the
+                    // count it gets on reconnecting is all it needs.
+                    self.ended = true;
+                    Bytes::from_static(b"retry: 1000\n: restarting\n\n")
+                }
             }),
             _ = self.tick.tick() => Some(match self.state.auth.authenticate(&self.token).await {
                 Err(auth::AuthError::Unauthenticated) => {

@@ -293,6 +293,24 @@ impl Process {
         self.child.id()
     }
 
+    /// Sends it SIGTERM, as a supervisor stopping it does.
+    pub fn terminate(&self) {
+        let sent = Command::new("kill").args(["-TERM", &self.pid().to_string()]).status().unwrap();
+        assert!(sent.success());
+    }
+
+    /// Its exit status, once it has exited within `limit`; `None` if it is still running.
+    pub async fn exited_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let started = Instant::now();
+        while started.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        None
+    }
+
     /// Its `SELFSOUND_DATA_DIR` (media under `media/`).
     pub fn data_dir(&self) -> &std::path::Path {
         self._data.path()

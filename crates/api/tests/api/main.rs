@@ -24,3 +24,4 @@ mod security;
 mod suspension;
 mod restart;
 mod upload;
+mod shutdown;
