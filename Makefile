@@ -1,5 +1,5 @@
 # SelfSound — `make run` builds everything and serves the app; `make test` runs every test.
-# Other targets: dev, build, ci, bench, fuzz, fmt, lint, doctor, clean.
+# Other targets: dev, build, ci, bench, soak, fuzz, fmt, lint, doctor, clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -9,7 +9,7 @@ FRONTEND := frontend
 PG_BASE_URL ?= postgres://postgres@127.0.0.1:5432
 PG_ADMIN_URL ?= $(PG_BASE_URL)/postgres
 
-.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools garage rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fuzz fmt lint clean
+.PHONY: run dev build web web-deps doctor test test-rust test-web test-e2e test-e2e-postgres test-tools garage soak rust-build run-rust-tests run-web-tests run-e2e run-e2e-postgres ci bench fuzz fmt lint clean
 
 ## Build the web app and a release binary, then serve on the embedded defaults
 ## (SQLite and media under ./data, e-mail written to ./data/mail).
@@ -166,6 +166,15 @@ bench: test-tools
 	$(CARGO) test --release -p api --test api -- upload::streamed_upload_memory_is_bounded --exact --nocapture
 	$(CARGO) build --release -p api --bin selfsound
 	python3 bench/run.py
+
+## Ten minutes of mixed traffic (reads, likes, comments, uploads) at half of the mix's measured
+## capacity against the release build; fails on any failed request or on memory or file
+## descriptors that keep growing. Figures in docs/operations.md § Soak. SOAK_SECONDS=60 for a
+## quick run.
+soak:
+	@command -v wrk >/dev/null 2>&1 || { echo "*** make soak needs wrk: apt-get install -y wrk"; exit 1; }
+	$(CARGO) build --release -p api --bin selfsound
+	python3 bench/soak.py
 
 ## Fuzzing, not part of `make test` or CI (nightly builds are slow): each cargo-fuzz target in
 ## fuzz/ for FUZZ_SECONDS (60) seconds, one process each, on the nightly toolchain, from seeds
