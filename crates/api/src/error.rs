@@ -18,6 +18,8 @@ pub struct ApiError {
     detail: String,
     /// The error this came from, logged with its causes when the status is a 5xx.
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    /// The limit a 429 is for (`crate::limits` names, `uploads`), counted by `crate::metrics`.
+    limit: Option<&'static str>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -42,14 +44,24 @@ impl<E: DomainError> From<E> for ApiError {
         } else {
             INTERNAL_DETAIL.to_owned()
         };
-        ApiError { kind, detail, source: Some(Box::new(e)) }
+        ApiError { kind, detail, source: Some(Box::new(e)), limit: None }
     }
 }
 
 /// Errors of the HTTP layer itself: a body that cannot be read, a route that does not exist.
 impl ApiError {
     pub fn new(kind: ErrorKind, detail: impl Into<String>) -> ApiError {
-        ApiError { kind, detail: detail.into(), source: None }
+        ApiError { kind, detail: detail.into(), source: None, limit: None }
+    }
+
+    /// Names the limit this refusal is for (metrics count 429s by it).
+    pub fn for_limit(mut self, name: &'static str) -> ApiError {
+        self.limit = Some(name);
+        self
+    }
+
+    pub fn limit(&self) -> Option<&'static str> {
+        self.limit
     }
 
     pub fn invalid(detail: impl Into<String>) -> ApiError {

@@ -237,7 +237,8 @@ pub fn hit(
                 action.what(),
                 db::throttle::human_wait(wait)
             ),
-        ),
+        )
+        .for_limit(action.name()),
         other => other.into(),
     })
 }

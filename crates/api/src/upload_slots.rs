@@ -15,6 +15,9 @@ use crate::error::ApiError;
 /// Uploads one account may have in flight at once.
 pub const PER_ACCOUNT: usize = 2;
 
+/// The name metrics count refused uploads under (beside the write limits' names).
+pub const LIMIT_NAME: &str = "uploads";
+
 /// What a refused upload is told to wait: uploads take seconds to minutes.
 const RETRY_AFTER: Duration = Duration::from_secs(10);
 
@@ -45,17 +48,24 @@ impl UploadSlots {
             return Err(ApiError::new(
                 ErrorKind::Throttled { retry_after: RETRY_AFTER },
                 format!("You already have {PER_ACCOUNT} uploads in progress. Please wait until one has finished."),
-            ));
+            )
+            .for_limit(LIMIT_NAME));
         }
         if held.total >= self.0.max_total {
             return Err(ApiError::new(
                 ErrorKind::Throttled { retry_after: RETRY_AFTER },
                 "The server is busy with other uploads. Please try again in a moment.",
-            ));
+            )
+            .for_limit(LIMIT_NAME));
         }
         held.total += 1;
         *held.per_account.entry(user).or_default() += 1;
         Ok(UploadSlot { slots: self.0.clone(), user })
+    }
+
+    /// Uploads in flight now, and the bound (for metrics).
+    pub fn in_flight(&self) -> (usize, usize) {
+        (self.0.held.lock().unwrap_or_else(PoisonError::into_inner).total, self.0.max_total)
     }
 }
 

@@ -7,9 +7,9 @@
 //! a composition mistake fails loudly in the first test that runs it instead of silently turning
 //! into a savepoint (PostgreSQL) or an error halfway (SQLite).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;
@@ -104,12 +104,76 @@ impl HandleError<diesel::r2d2::Error> for PoolErrors {
     }
 }
 
+/// What the pool is doing at this moment (for metrics: `api::metrics`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolState {
+    /// Connections open, in use or idle, and the most there may be.
+    pub connections: u32,
+    pub idle: u32,
+    pub max_size: u32,
+    /// Calls handed to a blocking thread by [`Db::run`] that have not started yet.
+    pub queued: u64,
+    /// Calls waiting for a connection from the pool.
+    pub waiting: u64,
+}
+
+/// Told after each checkout how long it waited, and whether it got a connection.
+type WaitObserver = Box<dyn Fn(Duration, bool) + Send + Sync>;
+
+/// Who is waiting, and who is told how long they waited; shared by every clone of a [`Db`].
+#[derive(Default)]
+struct Usage {
+    queued: AtomicU64,
+    waiting: AtomicU64,
+    on_wait: OnceLock<WaitObserver>,
+}
+
+/// One call in the blocking-thread queue: leaves it when it starts, or when it is dropped
+/// without running (a runtime shutting down).
+struct Queued(Arc<Usage>);
+
+impl Queued {
+    fn enter(usage: &Arc<Usage>) -> Queued {
+        usage.queued.fetch_add(1, Ordering::Relaxed);
+        Queued(usage.clone())
+    }
+}
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.queued.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+type Pooled = diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>;
+
+/// Takes a connection from `pool` (waiting up to `timeout`, or the pool's own timeout),
+/// counting the wait.
+fn checkout(
+    pool: &Pool<ConnectionManager<DbConnection>>,
+    usage: &Usage,
+    timeout: Option<Duration>,
+) -> Result<Pooled, DbError> {
+    usage.waiting.fetch_add(1, Ordering::Relaxed);
+    let started = Instant::now();
+    let got = match timeout {
+        Some(t) => pool.get_timeout(t),
+        None => pool.get(),
+    };
+    usage.waiting.fetch_sub(1, Ordering::Relaxed);
+    if let Some(observe) = usage.on_wait.get() {
+        observe(started.elapsed(), got.is_ok());
+    }
+    Ok(got?)
+}
+
 /// The shared handle to the database: a pool, and the backend it talks to.
 #[derive(Clone)]
 pub struct Db {
     pool: Pool<ConnectionManager<DbConnection>>,
     backend: Backend,
     pool_errors: Arc<AtomicU64>,
+    usage: Arc<Usage>,
 }
 
 impl Db {
@@ -138,7 +202,26 @@ impl Db {
             .error_handler(Box::new(PoolErrors(pool_errors.clone())))
             .build(manager)
             .map_err(|e| DbError::Connect(e.to_string()))?;
-        Ok(Db { pool, backend, pool_errors })
+        Ok(Db { pool, backend, pool_errors, usage: Arc::default() })
+    }
+
+    /// The pool's connections and the calls waiting, as they are now.
+    pub fn pool_state(&self) -> PoolState {
+        let state = self.pool.state();
+        PoolState {
+            connections: state.connections,
+            idle: state.idle_connections,
+            max_size: self.pool.max_size(),
+            queued: self.usage.queued.load(Ordering::Relaxed),
+            waiting: self.usage.waiting.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Calls `observe` after every checkout from now on, with how long it waited and whether it
+    /// got a connection (`false`: the pool's timeout passed, or no connection could be opened).
+    /// Set once for the pool and all its clones; a second observer is refused (`false`).
+    pub fn observe_waits(&self, observe: impl Fn(Duration, bool) + Send + Sync + 'static) -> bool {
+        self.usage.on_wait.set(Box::new(observe)).is_ok()
     }
 
     /// How many times the pool failed to open or set up a connection since it started.
@@ -169,8 +252,8 @@ impl Db {
     }
 
     /// Gets a pooled connection (blocking). Prefer [`Db::run`] from async code.
-    pub fn get(&self) -> Result<diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>, DbError> {
-        Ok(self.pool.get()?)
+    pub fn get(&self) -> Result<Pooled, DbError> {
+        checkout(&self.pool, &self.usage, None)
     }
 
     /// Runs blocking database work on tokio's blocking threads, so request threads never wait
@@ -182,21 +265,31 @@ impl Db {
         E: From<DbError> + Send + 'static,
     {
         let pool = self.pool.clone();
+        let queued = Queued::enter(&self.usage);
         tokio::task::spawn_blocking(move || {
-            let mut conn = pool.get().map_err(DbError::from)?;
+            let usage = queued.0.clone();
+            drop(queued);
+            let mut conn = checkout(&pool, &usage, None)?;
             f(&mut conn)
         })
         .await
         .map_err(|_| DbError::TaskCancelled)?
     }
 
-    /// True when a connection answers a trivial query.
-    pub async fn ping(&self) -> Result<(), DbError> {
-        self.run(|conn| {
-            diesel::sql_query("SELECT 1").execute(conn)?;
-            Ok::<_, DbError>(())
+    /// Ok when a pooled connection answers a trivial query, having waited at most `within`
+    /// for the connection (a readiness check must answer quickly, whatever the pool's timeout).
+    pub async fn ping(&self, within: Duration) -> Result<(), DbError> {
+        let pool = self.pool.clone();
+        let queued = Queued::enter(&self.usage);
+        tokio::task::spawn_blocking(move || {
+            let usage = queued.0.clone();
+            drop(queued);
+            let mut conn = checkout(&pool, &usage, Some(within))?;
+            diesel::sql_query("SELECT 1").execute(&mut *conn)?;
+            Ok(())
         })
         .await
+        .map_err(|_| DbError::TaskCancelled)?
     }
 }
 

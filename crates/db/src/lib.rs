@@ -9,7 +9,7 @@ pub mod schema;
 pub mod throttle;
 pub mod time;
 
-pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, in_transaction, write_tx};
+pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, write_tx};
 pub use error::DbError;
 pub use page::{Keyset, Page, PageRule};
 

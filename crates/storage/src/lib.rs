@@ -220,6 +220,13 @@ impl Storage {
         &self.description
     }
 
+    /// Ok when the store answers a listing of its top level: one cheap request (readiness
+    /// checks) that fails when the bucket cannot be reached or read, or the folder is not one.
+    pub async fn check(&self) -> Result<(), StorageError> {
+        self.store.list_with_delimiter(None).await?;
+        Ok(())
+    }
+
     pub async fn put(&self, key: &str, data: Bytes) -> Result<(), StorageError> {
         let path = check_key(key)?;
         self.store.put(&path, PutPayload::from_bytes(data)).await?;

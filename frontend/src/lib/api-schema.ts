@@ -428,7 +428,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Answers 200 when the process runs and its database answers. */
+        /**
+         * Liveness: 200 while the process serves requests. It does no I/O (a database outage is for
+         *     `/readyz` to report; restarting a process does not mend a database). `database` names the
+         *     configured backend.
+         */
         get: operations["healthz"];
         put?: never;
         post?: never;
@@ -932,6 +936,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: 200 when a pooled connection answers `SELECT 1` and the media store answers a
+         *     listing, each within 2 s; else 503 naming what does not answer.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reports/comment": {
         parameters: {
             query?: never;
@@ -1288,6 +1312,9 @@ export interface components {
         };
         Providers: {
             google: boolean;
+        };
+        Ready: {
+            status: string;
         };
         /** @description How many complaints of a group give one reason. */
         ReasonCountJson: {
@@ -3278,7 +3305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description the database does not answer */
+            /** @description The service is busy */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5623,6 +5650,43 @@ export interface operations {
                 };
             };
             /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description the database or the media store does not answer */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,7 @@ pub mod suspensions;
 /// Every handler, registered once: actix routes them and the OpenAPI document lists them.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(health::healthz)
+        .service(health::readyz)
         .configure(auth::configure)
         .configure(account::configure)
         .configure(profiles::configure)
