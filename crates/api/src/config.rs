@@ -86,6 +86,40 @@ pub struct Config {
     /// process reads at once, two at most per account; one beyond answers 429 before its body
     /// is read. Temporary files take at most this many times the largest body (audio: 500 MB).
     pub uploads_in_flight: usize,
+    /// `SELFSOUND_METRICS_BIND` (e.g. `127.0.0.1:9464`; default off): serve `GET /metrics` in
+    /// the Prometheus text format on this address of its own, never on the public one
+    /// (`crate::metrics`, docs/operations.md "Observability").
+    pub metrics_bind: Option<SocketAddr>,
+    /// `SELFSOUND_LOG_FORMAT` (`text` default, or `json`: one JSON object a line, each request's
+    /// lines carrying its `request_id`; `crate::logging`).
+    pub log_format: LogFormat,
+}
+
+/// How log lines are written (`SELFSOUND_LOG_FORMAT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// For people: one line of text an event.
+    #[default]
+    Text,
+    /// For log collectors: one JSON object a line.
+    Json,
+}
+
+impl LogFormat {
+    pub fn parse(raw: Option<&str>) -> Result<LogFormat, String> {
+        match raw.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("text") => Ok(LogFormat::Text),
+            Some("json") => Ok(LogFormat::Json),
+            Some(other) => Err(format!("SELFSOUND_LOG_FORMAT must be text or json, not {other:?}")),
+        }
+    }
+
+    /// The format logging starts with, before the rest of the configuration is read: a value
+    /// that is not understood falls back to text here, and [`Config::from_env`] reports it.
+    pub fn from_env() -> LogFormat {
+        LogFormat::parse(std::env::var("SELFSOUND_LOG_FORMAT").ok().filter(|v| !v.trim().is_empty()).as_deref())
+            .unwrap_or_default()
+    }
 }
 
 /// Every problem found in the environment, reported together.
@@ -235,6 +269,23 @@ impl Config {
             endpoint: get("AWS_ENDPOINT"),
             region: get("AWS_REGION"),
             access_key_id: get("AWS_ACCESS_KEY_ID"),
+        let metrics_bind = get("SELFSOUND_METRICS_BIND").and_then(|raw| match raw.parse::<SocketAddr>() {
+            Ok(addr) if addr == bind => {
+                problems.push(format!(
+                    "SELFSOUND_METRICS_BIND must be an address of its own, not SELFSOUND_BIND's ({raw})"
+                ));
+                None
+            }
+            Ok(addr) => Some(addr),
+            Err(_) => {
+                problems.push(format!("SELFSOUND_METRICS_BIND must be an address like 127.0.0.1:9464, not {raw:?}"));
+                None
+            }
+        });
+        let log_format = LogFormat::parse(get("SELFSOUND_LOG_FORMAT").as_deref()).unwrap_or_else(|problem| {
+            problems.push(problem);
+            LogFormat::Text
+        });
             secret_access_key: get("AWS_SECRET_ACCESS_KEY"),
         });
         if let Some(endpoint) = s3.as_ref().and_then(|s| s.endpoint.as_deref())
@@ -318,6 +369,8 @@ impl Config {
     /// The cookie must be `Secure` for `SameSite=None`, and should be wherever we are on https.
     pub fn cookie_secure(&self) -> bool {
         self.cookie_same_site == SameSite::None || self.public_url.starts_with("https://")
+            metrics_bind,
+            log_format,
     }
 
     /// Where a verification link sends the browser, for a link that worked or did not.
@@ -384,6 +437,20 @@ mod tests {
             config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.google.map(|g| g.issuer_url), Some("https://accounts.google.com".into()));
     }
+    #[test]
+    fn metrics_are_off_unless_given_an_address_of_their_own() {
+        let c = config(&[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((c.metrics_bind, c.log_format), (None, LogFormat::Text));
+        let c = config(&[("SELFSOUND_METRICS_BIND", "127.0.0.1:9464"), ("SELFSOUND_LOG_FORMAT", "JSON")])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((c.metrics_bind.map(|a| a.port()), c.log_format), (Some(9464), LogFormat::Json));
+        let err = config(&[("SELFSOUND_METRICS_BIND", "127.0.0.1:8080"), ("SELFSOUND_LOG_FORMAT", "xml")])
+            .err()
+            .map(|e| e.0)
+            .unwrap_or_default();
+        assert!(err.len() == 2 && err[0].contains("of its own") && err[1].contains("text or json"), "{err:?}");
+    }
+
 
     #[test]
     fn the_verification_redirect_and_cookie_suit_a_client_on_another_site() {

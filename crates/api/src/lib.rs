@@ -9,7 +9,8 @@ mod files;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod limits;
-mod logging;
+pub mod logging;
+pub mod metrics;
 pub mod openapi;
 pub mod routes;
 pub mod seed;

@@ -243,6 +243,9 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     // and on a development address it would be wrong).
     let hsts = config.public_url.starts_with("https://");
     let bench_ceiling = config.bench_ceiling;
+    // Metrics, when asked for, on their own address (`crate::metrics`).
+    let metrics = config.metrics_bind.map(|addr| (crate::metrics::Metrics::new(&state), addr));
+    let tracker = crate::metrics::Tracker(metrics.as_ref().map(|(m, _)| m.clone()));
     let data = web::Data::new(state.clone());
     let server = HttpServer::new(move || {
         let web_dir = web_dir.clone();
@@ -250,6 +253,7 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .into_utoipa_app()
             .openapi(openapi::ApiDoc::openapi())
             .app_data(data.clone())
+            .app_data(tracker.clone())
             .app_data(json_config())
             .app_data(query_config())
             .app_data(path_config())
@@ -260,7 +264,9 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .wrap(Compress::default())
             .wrap(actix_web::middleware::from_fn(crate::body_timeout::limit_body_time))
             .wrap(security_headers(hsts))
+            .wrap(actix_web::middleware::from_fn(logging::request_id_header))
             .wrap(TracingLogger::<logging::RedactingRootSpan>::new())
+            .wrap(actix_web::middleware::from_fn(crate::metrics::track))
             .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
             .configure(|cfg| {
@@ -281,19 +287,13 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     // Signals are handled by `run_until_signalled`: live streams must be told before the wait.
     .disable_signals()
     .run();
+    if let Some((metrics, addr)) = metrics {
+        tokio::spawn(crate::metrics::serve(metrics, addr)?);
+    }
     spawn_sweeper(state);
     Ok(server)
 }
 
-#[derive(serde::Deserialize)]
-struct CeilingQuery {
-    bytes: Option<usize>,
-}
-
-/// A fixed JSON array of about `bytes` bytes, made without any database work: what this binary
-/// can serve at best, which `make bench` measures the pages against.
-async fn bench_ceiling_page(q: web::Query<CeilingQuery>) -> HttpResponse {
-    let bytes = q.bytes.unwrap_or(10_000).clamp(16, 1 << 20);
 /// [`run`], stopping gracefully on SIGTERM or SIGINT ([`stop_on_signal`]): what `selfsound
 /// serve` runs. (Servers of the tests run in the test process, whose signals stay its own.)
 pub fn run_until_signalled(state: AppState, listener: TcpListener) -> Result<Server, StartError> {
@@ -338,6 +338,15 @@ async fn signal() -> Option<()> {
     }
 }
 
+#[derive(serde::Deserialize)]
+struct CeilingQuery {
+    bytes: Option<usize>,
+}
+
+/// A fixed JSON array of about `bytes` bytes, made without any database work: what this binary
+/// can serve at best, which `make bench` measures the pages against.
+async fn bench_ceiling_page(q: web::Query<CeilingQuery>) -> HttpResponse {
+    let bytes = q.bytes.unwrap_or(10_000).clamp(16, 1 << 20);
     let body = format!("[{{\"pad\":\"{}\"}}]", "x".repeat(bytes - 12));
     HttpResponse::Ok()
         .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))

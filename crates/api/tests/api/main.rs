@@ -17,6 +17,7 @@ mod media_budget;
 mod moderation;
 mod notifications;
 #[path = "../support/oidc_provider.rs"]
+mod observability;
 mod oidc_provider;
 mod posts;
 mod profiles;
