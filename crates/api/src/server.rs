@@ -384,6 +384,12 @@ fn spawn_sweeper(state: AppState) {
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "avatar sweep failed"),
             }
+            let cutoff = chrono::Utc::now() - chrono::Duration::from_std(ORPHAN_MARGIN).unwrap_or_default();
+            match state.storage.remove_unfinished_uploads(cutoff).await {
+                Ok(n) if n > 0 => tracing::info!(removed = n, "swept unfinished uploads"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "unfinished upload sweep failed"),
+            }
             match state.posts.sweep_orphan_media(ORPHAN_MARGIN).await {
                 Ok(n) if n > 0 => tracing::info!(removed = n, "swept unreferenced post files"),
                 Ok(_) => {}

@@ -150,6 +150,9 @@ pub struct Storage {
     store: Arc<dyn ObjectStore>,
     description: String,
     parts: PartPlan,
+    /// The folder of a local store (where unfinished uploads may be left: see
+    /// [`Storage::remove_unfinished_uploads`]).
+    local_root: Option<std::path::PathBuf>,
 }
 
 /// An object being written in parts. Nothing is visible under its key until [`Upload::finish`];
@@ -197,7 +200,12 @@ impl Storage {
     pub fn local(root: &Path) -> Result<Storage, StorageError> {
         std::fs::create_dir_all(root).map_err(|e| StorageError::Setup(format!("{}: {e}", root.display())))?;
         let store = LocalFileSystem::new_with_prefix(root).map_err(|e| StorageError::Setup(e.to_string()))?;
-        Ok(Storage { store: Arc::new(store), description: format!("folder {}", root.display()), parts: LOCAL_PARTS })
+        Ok(Storage {
+            store: Arc::new(store),
+            description: format!("folder {}", root.display()),
+            parts: LOCAL_PARTS,
+            local_root: Some(root.to_owned()),
+        })
     }
 
     /// An S3-compatible bucket. Settings left out come from the standard `AWS_*` variables.
@@ -213,7 +221,12 @@ impl Storage {
             builder = builder.with_access_key_id(id).with_secret_access_key(secret);
         }
         let store = builder.build().map_err(|e| StorageError::Setup(e.to_string()))?;
-        Ok(Storage { store: Arc::new(store), description: format!("S3 bucket {}", settings.bucket), parts: S3_PARTS })
+        Ok(Storage {
+            store: Arc::new(store),
+            description: format!("S3 bucket {}", settings.bucket),
+            parts: S3_PARTS,
+            local_root: None,
+        })
     }
 
     pub fn describe(&self) -> &str {
@@ -304,6 +317,44 @@ impl Storage {
         let prefix = check_key(prefix)?;
         let listed: Vec<object_store::ObjectMeta> = self.store.list(Some(&prefix)).try_collect().await?;
         Ok(listed.into_iter().filter(|m| m.last_modified < before).map(|m| m.location.to_string()).collect())
+    }
+
+    /// Removes what uploads cut off by a crash left in a local store, once older than `before`:
+    /// the folder store writes an object to `<key>#<n>` and renames it when finished, and a
+    /// listing never shows such files (no key of ours contains `#`). Answers how many. An S3
+    /// store keeps no such files; the parts of multipart uploads never completed are removed by
+    /// the bucket's lifecycle rule (deploy/README.md).
+    pub async fn remove_unfinished_uploads(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, StorageError> {
+        let Some(root) = self.local_root.clone() else { return Ok(0) };
+        tokio::task::spawn_blocking(move || {
+            let mut removed = 0;
+            let mut folders = vec![root];
+            while let Some(folder) = folders.pop() {
+                for entry in std::fs::read_dir(&folder).map_err(StorageError::Local)?.flatten() {
+                    let path = entry.path();
+                    let Ok(meta) = entry.metadata() else { continue };
+                    if meta.is_dir() {
+                        folders.push(path);
+                        continue;
+                    }
+                    let unfinished = path
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .and_then(|n| n.rsplit_once('#'))
+                        .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+                    let old = meta.modified().is_ok_and(|m| chrono::DateTime::<chrono::Utc>::from(m) < before);
+                    if unfinished && old && std::fs::remove_file(&path).is_ok() {
+                        removed += 1;
+                    }
+                }
+            }
+            Ok(removed)
+        })
+        .await
+        .map_err(|e| StorageError::Setup(e.to_string()))?
     }
 
     /// Removes an object; one that is already gone is not an error.

@@ -99,12 +99,12 @@ fn file_paths(post: &Value) -> Vec<String> {
 async fn write(client: reqwest::Client, url: String, token: String, n: usize, post: String) -> Outcome {
     let sent = if n < UPLOADS {
         // Pictures and tracks of a few hundred kilobytes: long enough to be cut in the middle.
-        let parts = if n % 2 == 0 {
+        let parts = if n.is_multiple_of(2) {
             vec![Part::file("files", "p.png", test_support::media::png(300 + n as u32, None))]
         } else {
             vec![Part::file("audio_files", "t.wav", test_support::media::wav(3.0 + n as f32, 440.0, 0.3))]
         };
-        let path = if n % 2 == 0 { "/posts/media" } else { "/posts/audio" };
+        let path = if n.is_multiple_of(2) { "/posts/media" } else { "/posts/audio" };
         let (content_type, body) = multipart(&parts);
         client
             .post(format!("{url}{path}"))
@@ -212,12 +212,14 @@ async fn crash_rounds(db: TestDb, s3: Option<&S3TestServer>) {
         Some(s3) => storage::Storage::s3(&s3.settings).unwrap(),
         None => storage::Storage::local(&data.path().join("media")).unwrap(),
     };
+    let unfinished = storage.remove_unfinished_uploads(chrono::Utc::now()).await.unwrap();
+    let objects = store.keys().await;
     let posts = posts::Posts::new(db.db.clone(), storage, None);
     let orphans = objects.difference(&rows).count();
     assert_eq!(posts.sweep_orphan_media(Duration::ZERO).await.unwrap(), orphans);
     assert_eq!(store.keys().await, rows, "after the sweep, exactly the referenced objects remain");
     eprintln!(
-        "crash rounds: {ROUNDS}, answered posts {}, answered comments {}, orphans swept {orphans}",
+        "crash rounds: {ROUNDS}, answered posts {}, answered comments {}, orphans swept {orphans}, unfinished uploads {unfinished}",
         answered_posts.len(),
         answered_comments.len()
     );
