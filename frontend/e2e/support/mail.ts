@@ -1,11 +1,16 @@
 /**
- * Reads the e-mails the server wrote to <data dir>/mail/ (the embedded default instead of SMTP)
- * and finds the verification or password-reset link in them.
+ * Reads the e-mails in <data dir>/mail/ and finds the verification or password-reset link in
+ * them: the `.eml` files the server writes there (the embedded default instead of SMTP), or the
+ * messages an SMTP catcher keeps there as a Maildir (aiosmtpd's Mailbox handler: one file per
+ * message under new/ or cur/, without an extension; tmp/ holds messages still being written).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
-function emlFiles(dir: string): string[] {
+/** A Maildir's folders of delivered messages. */
+const MAILDIR_FOLDERS = ['new', 'cur'];
+
+function messageFiles(dir: string): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -15,8 +20,9 @@ function emlFiles(dir: string): string[] {
   return entries.flatMap((entry) => {
     const path = join(dir, entry);
     const stats = statSync(path);
-    if (stats.isDirectory()) return emlFiles(path);
-    return entry.endsWith('.eml') ? [path] : [];
+    if (stats.isDirectory()) return messageFiles(path);
+    if (entry.endsWith('.eml')) return [path];
+    return MAILDIR_FOLDERS.includes(basename(dir)) && !entry.startsWith('.') ? [path] : [];
   });
 }
 
@@ -44,7 +50,7 @@ async function linkInMail(
   const mailDir = join(dataDir, 'mail');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const candidates = emlFiles(mailDir)
+    const candidates = messageFiles(mailDir)
       .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
       .filter((mail) => mail.mtime >= newerThan)
       .map((mail) => ({ ...mail, text: decodeQuotedPrintable(readFileSync(mail.path, 'utf8')) }))
