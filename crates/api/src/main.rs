@@ -1,84 +1,127 @@
-//! `selfsound [serve|migrate|seed|admin|openapi]`: serve the app (default), bring the database
-//! up to date, fill it with made-up data, grant and revoke the admin role, or print the API's
-//! OpenAPI document.
+//! `selfsound [serve|migrate|seed|admin|openapi|backup|restore|verify]`: the command line, read
+//! with clap. Each subcommand is a few lines here over the library (`api::server`, `api::seed`,
+//! `api::backup`); settings come from the environment through `Config`, and the flags below
+//! stand in for the variables of the same name.
 
-use std::io::IsTerminal;
 use std::net::TcpListener;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use api::config::Config;
-use tracing_subscriber::EnvFilter;
+use clap::{Args, Parser, Subcommand};
 
-const USAGE: &str = "usage: selfsound [serve|migrate|seed|admin|openapi]\n\
-  serve    run migrations, then serve the API and the web app (default)\n\
-  migrate  run migrations and exit\n\
-  seed [--users N] [--posts M]\n\
-           fill the database with made-up people and posts (benchmarks, demos)\n\
-  admin grant EMAIL | admin revoke EMAIL\n\
-           give the account with this e-mail address the admin role (verified accounts\n\
-           only), or take it away\n\
-  openapi  print the API's OpenAPI document (what /openapi.json serves) and exit\n\
-Configuration comes from the environment; see README.md.";
+#[derive(Parser)]
+#[command(
+    name = "selfsound",
+    version,
+    propagate_version = true,
+    about = "SelfSound: where artists, learners and listeners share music. The server and web app, in one binary",
+    after_help = "Every setting is an environment variable (README.md, \"Configuration\"); the flags above \
+                  take the place of the variables they name."
+)]
+struct Cli {
+    #[command(flatten)]
+    settings: Settings,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The most used settings as flags; each one wins over its environment variable. Their values
+/// are not shown in the help (a database URL may carry a password).
+#[derive(Args)]
+#[command(next_help_heading = "Settings (flags or environment)")]
+struct Settings {
+    /// The data folder: database file, media, mail folder, generated secrets [default: ./data]
+    #[arg(long, global = true, value_name = "DIR", env = "SELFSOUND_DATA_DIR", hide_env_values = true)]
+    data_dir: Option<String>,
+    /// A SQLite file path, or postgres://user@host/db [default: <data dir>/selfsound.sqlite3]
+    #[arg(long, global = true, value_name = "URL", env = "DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+    /// The address to listen on [default: 127.0.0.1:8080]
+    #[arg(long, global = true, value_name = "ADDR", env = "SELFSOUND_BIND", hide_env_values = true)]
+    bind: Option<String>,
+    /// Our address as browsers reach it [default: http://<bind>]
+    #[arg(long, global = true, value_name = "URL", env = "SELFSOUND_PUBLIC_URL", hide_env_values = true)]
+    public_url: Option<String>,
+}
+
+impl Settings {
+    /// The flag standing in for the environment variable `name`, if given.
+    fn flag(&self, name: &str) -> Option<String> {
+        match name {
+            "SELFSOUND_DATA_DIR" => self.data_dir.clone(),
+            "DATABASE_URL" => self.database_url.clone(),
+            "SELFSOUND_BIND" => self.bind.clone(),
+            "SELFSOUND_PUBLIC_URL" => self.public_url.clone(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run migrations, then serve the API and the web app (the default)
+    Serve,
+    /// Bring the database up to date and exit
+    Migrate,
+    /// Fill the database with made-up people, listening, posts, likes and comments (demos,
+    /// benchmarks); every seeded account signs in with the password Seeded#Sound1
+    Seed(api::seed::SeedOptions),
+    /// Give or take away the admin role
+    #[command(subcommand)]
+    Admin(AdminCommand),
+    /// Print the API's OpenAPI document (what /openapi.json serves) and exit; needs no settings
+    Openapi,
+    /// Copy an embedded installation (the SQLite file and the media folder) into DIR while it
+    /// serves
+    #[command(long_about = "Copy an embedded installation (the SQLite file and the media folder) into DIR \
+        while it serves: a snapshot of the database first (VACUUM INTO), then the media files, with a \
+        manifest.json of row counts and SHA-256 checksums. No row of the copy points at a missing object. \
+        PostgreSQL and S3 installations are refused: back them up with pg_dump and a bucket sync \
+        (docs/operations.md, \"Backups\").")]
+    Backup {
+        /// A folder that is empty or does not exist yet
+        dir: PathBuf,
+    },
+    /// Bring a backup made by `selfsound backup` into an empty data folder, checking its
+    /// checksums
+    Restore {
+        /// The backup's folder (the one holding manifest.json)
+        dir: PathBuf,
+    },
+    /// Check that every stored object a row points at exists (media folder or S3 bucket); exit
+    /// status 1 names the missing ones
+    Verify,
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Give the admin role to the account with this e-mail address (verified accounts only)
+    Grant {
+        /// The account's e-mail address
+        email: String,
+    },
+    /// Take the admin role away from the account with this e-mail address
+    Revoke {
+        /// The account's e-mail address
+        email: String,
+    },
+}
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .with_ansi(std::io::stdout().is_terminal())
-        .init();
-    let command = std::env::args().nth(1).unwrap_or_else(|| "serve".into());
-    if command == "openapi" {
+    api::logging::init();
+    // Usage errors exit with status 2, --help and --version with 0 (clap's own).
+    let cli = Cli::parse();
+    let result = match cli.command.unwrap_or(Command::Serve) {
         // Needs no configuration: the document is made from the handlers alone.
-        use std::io::Write;
-        let printed = api::openapi::document()
-            .to_pretty_json()
-            .map_err(|e| e.to_string())
-            .and_then(|json| writeln!(std::io::stdout().lock(), "{json}").map_err(|e| e.to_string()));
-        return match printed {
-            Ok(()) => ExitCode::SUCCESS,
+        Command::Openapi => openapi(),
+        command => match Config::from_env_with(|name| cli.settings.flag(name)) {
+            Ok(config) => run(command, config),
             Err(e) => {
-                eprintln!("selfsound: {e}");
-                ExitCode::FAILURE
+                eprintln!("{e}");
+                return ExitCode::from(2);
             }
-        };
-    }
-    let config = match Config::from_env() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let result = match command.as_str() {
-        "serve" => serve(config),
-        "migrate" => migrate(&config),
-        "seed" => {
-            let args: Vec<String> = std::env::args().skip(2).collect();
-            match api::seed::SeedOptions::parse(&args) {
-                Ok(options) => seed(config, &options),
-                Err(e) => {
-                    eprintln!("{e}\n{USAGE}");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-        "admin" => {
-            let args: Vec<String> = std::env::args().skip(2).collect();
-            match args.as_slice() {
-                [verb, email] if verb == "grant" || verb == "revoke" => admin(&config, verb == "grant", email),
-                _ => {
-                    eprintln!("usage: selfsound admin grant EMAIL | selfsound admin revoke EMAIL");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        other => {
-            eprintln!("unknown command {other:?}\n{USAGE}");
-            return ExitCode::from(2);
-        }
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -87,6 +130,93 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+type Failure = Box<dyn std::error::Error>;
+
+fn run(command: Command, config: Config) -> Result<(), Failure> {
+    match command {
+        Command::Serve => Ok(serve(config)?),
+        Command::Migrate => Ok(migrate(&config)?),
+        Command::Seed(options) => Ok(seed(config, &options)?),
+        Command::Admin(AdminCommand::Grant { email }) => Ok(admin(&config, true, &email)?),
+        Command::Admin(AdminCommand::Revoke { email }) => Ok(admin(&config, false, &email)?),
+        Command::Openapi => openapi(),
+        Command::Backup { dir } => backup(&config, &dir),
+        Command::Restore { dir } => restore(&config, &dir),
+        Command::Verify => verify(&config),
+    }
+}
+
+fn openapi() -> Result<(), Failure> {
+    use std::io::Write;
+    let json = api::openapi::document().to_pretty_json()?;
+    writeln!(std::io::stdout().lock(), "{json}")?;
+    Ok(())
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+fn backup(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
+    let manifest = api::backup::backup(config, dir)?;
+    let bytes: u64 = manifest.files.iter().map(|f| f.size).sum();
+    let rows: i64 = manifest.row_counts.values().sum();
+    println!(
+        "backed up {rows} rows and {} media files ({}) into {} in {:.1} s ({} database snapshot{})",
+        manifest.files.len() - 1,
+        megabytes(bytes),
+        dir.display(),
+        started.elapsed().as_secs_f64(),
+        manifest.snapshots,
+        if manifest.snapshots == 1 { "" } else { "s" },
+    );
+    if !manifest.missing.is_empty() {
+        println!(
+            "the installation itself is missing {} objects its rows point at (listed under \"missing\" in {}):",
+            manifest.missing.len(),
+            api::backup::MANIFEST
+        );
+        for key in &manifest.missing {
+            println!("  {key}");
+        }
+    }
+    Ok(())
+}
+
+fn restore(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
+    let manifest = api::backup::restore(config, dir)?;
+    let bytes: u64 = manifest.files.iter().map(|f| f.size).sum();
+    println!(
+        "restored the backup of {} ({} files, {}, checksums match) into {} in {:.1} s",
+        manifest.created_at,
+        manifest.files.len(),
+        megabytes(bytes),
+        config.data_dir.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn verify(config: &Config) -> Result<(), Failure> {
+    let report = actix_web::rt::System::new().block_on(api::backup::verify(config))?;
+    if report.missing.is_empty() {
+        println!("all {} objects rows point at are in the {}", report.checked, report.store);
+        return Ok(());
+    }
+    for (key, column) in &report.missing {
+        println!("missing: {key} ({column})");
+    }
+    Err(format!(
+        "{} of the {} objects rows point at are missing from the {}",
+        report.missing.len(),
+        report.checked,
+        report.store
+    )
+    .into())
 }
 
 fn migrate(config: &Config) -> Result<(), api::server::StartError> {

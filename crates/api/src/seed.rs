@@ -47,27 +47,35 @@ const WORDS: [&str; 20] = [
     "golden", "hour", "static", "bloom", "night", "drive", "paper", "moon",
 ];
 
+/// `selfsound seed`'s options.
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 pub struct SeedOptions {
+    /// How many people to make (at least 2: the benchmark signs in as the first two). `_` may
+    /// group digits: 10_000
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_USERS, value_parser = people)]
     pub users: usize,
+    /// How many posts to make, spread over the past year
+    #[arg(long, value_name = "M", default_value_t = DEFAULT_POSTS, value_parser = count)]
     pub posts: usize,
 }
 
-impl SeedOptions {
-    /// `--users N --posts M` (defaults: 1,000 people, 10,000 posts).
-    pub fn parse(args: &[String]) -> Result<SeedOptions, String> {
-        let mut options = SeedOptions { users: 1_000, posts: 10_000 };
-        let mut it = args.iter();
-        while let Some(flag) = it.next() {
-            let value = it.next().ok_or_else(|| format!("{flag} needs a number"))?;
-            let n: usize = value.replace('_', "").parse().map_err(|_| format!("{flag}: not a number: {value}"))?;
-            match flag.as_str() {
-                "--users" => options.users = n.max(2),
-                "--posts" => options.posts = n,
-                other => return Err(format!("unknown option {other}")),
-            }
-        }
-        Ok(options)
+impl Default for SeedOptions {
+    fn default() -> Self {
+        SeedOptions { users: DEFAULT_USERS, posts: DEFAULT_POSTS }
     }
+}
+
+const DEFAULT_USERS: usize = 1_000;
+const DEFAULT_POSTS: usize = 10_000;
+
+/// A whole number, digits optionally grouped with `_` (`1_000_000`).
+fn count(raw: &str) -> Result<usize, String> {
+    raw.replace('_', "").parse().map_err(|_| format!("not a whole number: {raw}"))
+}
+
+/// A number of people: fewer than two is taken as two.
+fn people(raw: &str) -> Result<usize, String> {
+    count(raw).map(|n| n.max(2))
 }
 
 /// A `'...'` SQL literal of text we made up (only letters, digits and a few marks; quotes are
@@ -461,3 +469,50 @@ const SCORE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </part>
 </score-partwise>
 "#;
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Line {
+        #[command(flatten)]
+        seed: SeedOptions,
+    }
+
+    fn parse(args: &[&str]) -> Result<SeedOptions, clap::Error> {
+        Line::try_parse_from(std::iter::once("seed").chain(args.iter().copied())).map(|l| l.seed)
+    }
+
+    #[test]
+    fn options_have_defaults_and_take_grouped_digits() {
+        assert_eq!(parse(&[]).unwrap(), SeedOptions::default());
+        assert_eq!(parse(&[]).unwrap(), SeedOptions { users: 1_000, posts: 10_000 });
+        let big = parse(&["--users", "10_000", "--posts", "1_000_000"]).unwrap();
+        assert_eq!(big, SeedOptions { users: 10_000, posts: 1_000_000 });
+        assert_eq!(parse(&["--posts=0"]).unwrap().posts, 0);
+    }
+
+    #[test]
+    fn there_are_always_two_people_for_the_benchmark_to_sign_in_as() {
+        assert_eq!(parse(&["--users", "0"]).unwrap().users, 2);
+        assert_eq!(parse(&["--users", "1"]).unwrap().users, 2);
+        assert_eq!(parse(&["--users", "3"]).unwrap().users, 3);
+    }
+
+    #[test]
+    fn bad_options_are_usage_errors_and_help_is_not_one() {
+        use clap::error::ErrorKind;
+        for bad in [&["--users", "lots"][..], &["--users"], &["--posts", "-5"], &["--people", "5"], &["5"]] {
+            let kind = parse(bad).map(|_| ()).unwrap_err().kind();
+            assert_ne!(kind, ErrorKind::DisplayHelp, "{bad:?}");
+            assert_eq!(parse(bad).unwrap_err().exit_code(), 2, "{bad:?}");
+        }
+        let help = parse(&["--help"]).unwrap_err();
+        assert_eq!((help.kind(), help.exit_code()), (ErrorKind::DisplayHelp, 0));
+        assert!(help.to_string().contains("--users <N>"), "{help}");
+    }
+}
