@@ -178,7 +178,13 @@ fn origin_of(url: &str) -> Option<String> {
 
 impl Config {
     pub fn from_env() -> Result<Config, ConfigError> {
-        Config::from_lookup(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()))
+        Config::from_env_with(|_| None)
+    }
+
+    /// The environment, where `flags` (the command line's) answer first for the settings they
+    /// name; an empty value counts as unset either way.
+    pub fn from_env_with(flags: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        Config::from_lookup(|name| flags(name).or_else(|| std::env::var(name).ok()).filter(|v| !v.trim().is_empty()))
     }
 
     /// Reads configuration through `get` (the environment, or a map in tests).
@@ -263,12 +269,6 @@ impl Config {
             std::time::Duration::from_secs(number("SELFSOUND_REQUEST_TIMEOUT_SECS", 30, &mut problems));
         let max_connections = number("SELFSOUND_MAX_CONNECTIONS", 10_000, &mut problems) as usize;
         let uploads_in_flight = number("SELFSOUND_UPLOADS_IN_FLIGHT", 8, &mut problems) as usize;
-        let bench_ceiling = get("SELFSOUND_BENCH_CEILING").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-        let s3 = get("SELFSOUND_S3_BUCKET").map(|bucket| storage::S3Settings {
-            bucket,
-            endpoint: get("AWS_ENDPOINT"),
-            region: get("AWS_REGION"),
-            access_key_id: get("AWS_ACCESS_KEY_ID"),
         let metrics_bind = get("SELFSOUND_METRICS_BIND").and_then(|raw| match raw.parse::<SocketAddr>() {
             Ok(addr) if addr == bind => {
                 problems.push(format!(
@@ -286,6 +286,12 @@ impl Config {
             problems.push(problem);
             LogFormat::Text
         });
+        let bench_ceiling = get("SELFSOUND_BENCH_CEILING").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+        let s3 = get("SELFSOUND_S3_BUCKET").map(|bucket| storage::S3Settings {
+            bucket,
+            endpoint: get("AWS_ENDPOINT"),
+            region: get("AWS_REGION"),
+            access_key_id: get("AWS_ACCESS_KEY_ID"),
             secret_access_key: get("AWS_SECRET_ACCESS_KEY"),
         });
         if let Some(endpoint) = s3.as_ref().and_then(|s| s.endpoint.as_deref())
@@ -363,14 +369,14 @@ impl Config {
             throttle: auth::ThrottleRules::default(),
             write_limits,
             uploads_in_flight,
+            metrics_bind,
+            log_format,
         })
     }
 
     /// The cookie must be `Secure` for `SameSite=None`, and should be wherever we are on https.
     pub fn cookie_secure(&self) -> bool {
         self.cookie_same_site == SameSite::None || self.public_url.starts_with("https://")
-            metrics_bind,
-            log_format,
     }
 
     /// Where a verification link sends the browser, for a link that worked or did not.
@@ -432,12 +438,6 @@ mod tests {
     }
 
     #[test]
-    fn google_needs_both_halves_and_defaults_to_googles_issuer() {
-        let c =
-            config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(c.google.map(|g| g.issuer_url), Some("https://accounts.google.com".into()));
-    }
-    #[test]
     fn metrics_are_off_unless_given_an_address_of_their_own() {
         let c = config(&[]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((c.metrics_bind, c.log_format), (None, LogFormat::Text));
@@ -451,6 +451,12 @@ mod tests {
         assert!(err.len() == 2 && err[0].contains("of its own") && err[1].contains("text or json"), "{err:?}");
     }
 
+    #[test]
+    fn google_needs_both_halves_and_defaults_to_googles_issuer() {
+        let c =
+            config(&[("GOOGLE_CLIENT_ID", "id"), ("GOOGLE_CLIENT_SECRET", "secret")]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.google.map(|g| g.issuer_url), Some("https://accounts.google.com".into()));
+    }
 
     #[test]
     fn the_verification_redirect_and_cookie_suit_a_client_on_another_site() {

@@ -6,6 +6,7 @@
 mod access_matrix;
 mod audio_metadata;
 mod auth;
+mod backup;
 mod comment_moderation;
 mod common;
 mod crash;
@@ -16,13 +17,13 @@ mod limits;
 mod media_budget;
 mod moderation;
 mod notifications;
-#[path = "../support/oidc_provider.rs"]
 mod observability;
+#[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
 mod posts;
 mod profiles;
-mod security;
-mod suspension;
 mod restart;
-mod upload;
+mod security;
 mod shutdown;
+mod suspension;
+mod upload;
