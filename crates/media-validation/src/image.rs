@@ -210,9 +210,8 @@ pub(crate) fn jpeg_frame(bytes: &[u8]) -> Option<JpegFrame> {
     let (segments, data_start) = jpeg_segments(bytes).ok()?;
     let (marker, sof) = segments.iter().find(|(m, _)| is_sof(*m))?;
     let count = usize::from(*sof.get(9)?);
-    let components = (0..count)
-        .map(|i| sof.get(10 + 3 * i + 1).map(|f| (f >> 4, f & 0x0F)))
-        .collect::<Option<Vec<_>>>()?;
+    let components =
+        (0..count).map(|i| sof.get(10 + 3 * i + 1).map(|f| (f >> 4, f & 0x0F))).collect::<Option<Vec<_>>>()?;
     if components.is_empty() || components.iter().any(|&(h, v)| !(1..=4).contains(&h) || !(1..=4).contains(&v)) {
         return None;
     }

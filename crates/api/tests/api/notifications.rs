@@ -116,7 +116,11 @@ async fn pages_of_twenty_newest_first(db: TestDb) {
 
 /// The next event of a Server-Sent Events stream: (event name, data), or `None` after `wait`.
 /// Comment lines (keep-alives) are skipped.
-pub(crate) async fn next_event(res: &mut reqwest::Response, buffer: &mut String, wait: Duration) -> Option<(String, String)> {
+pub(crate) async fn next_event(
+    res: &mut reqwest::Response,
+    buffer: &mut String,
+    wait: Duration,
+) -> Option<(String, String)> {
     let deadline = tokio::time::Instant::now() + wait;
     loop {
         if let Some(end) = buffer.find("\n\n") {
