@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { lyricsPost, signInThroughAddress, signedUpAccount, type Account } from './support/accounts';
+import { toneWav } from './support/audio';
 import { gradientPng } from './support/images';
 
 /** Someone signed up through the API, named after this test's project. */
@@ -21,31 +22,6 @@ function account(
   testInfo: TestInfo,
 ): Promise<Account> {
   return signedUpAccount(request, server, uniqueEmail(prefix, testInfo.project.name), name);
-}
-
-/** A WAV (16-bit mono, 8 kHz) of a tone that swells, `seconds` long. */
-function wav(seconds: number): Buffer {
-  const rate = 8000;
-  const samples = Math.floor(seconds * rate);
-  const out = Buffer.alloc(44 + samples * 2);
-  out.write('RIFF', 0, 'ascii');
-  out.writeUInt32LE(36 + samples * 2, 4);
-  out.write('WAVEfmt ', 8, 'ascii');
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20);
-  out.writeUInt16LE(1, 22);
-  out.writeUInt32LE(rate, 24);
-  out.writeUInt32LE(rate * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36, 'ascii');
-  out.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const t = i / rate;
-    const envelope = Math.sin((t / seconds) * Math.PI);
-    out.writeInt16LE(Math.round(Math.sin(t * 330 * 2 * Math.PI) * envelope * 0.7 * 32767), 44 + i * 2);
-  }
-  return out;
 }
 
 const SCORE = `<?xml version="1.0" encoding="UTF-8"?>
@@ -91,7 +67,7 @@ test('an author shares all four types; the feed plays, opens, engraves, likes an
     image: join(dir, 'stage.png'),
     score: join(dir, 'etude.musicxml'),
   };
-  writeFileSync(files.audio, wav(4));
+  writeFileSync(files.audio, toneWav(4, 330));
   writeFileSync(files.image, gradientPng(900));
   writeFileSync(files.score, SCORE);
   // Both projects run at once against one server: each post carries this run's tag.

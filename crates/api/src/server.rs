@@ -374,29 +374,22 @@ fn spawn_sweeper(state: AppState) {
         let mut every = tokio::time::interval(Duration::from_secs(3600));
         loop {
             every.tick().await;
-            match state.auth.sweep().await {
-                Ok(n) if n > 0 => tracing::info!(removed = n, "swept expired rows"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "sweep failed"),
-            }
-            match state.profiles.sweep_orphan_avatars().await {
-                Ok(n) if n > 0 => tracing::info!(removed = n, "swept unreferenced avatars"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "avatar sweep failed"),
-            }
+            swept("expired rows", state.auth.sweep().await);
+            swept("unreferenced avatars", state.profiles.sweep_orphan_avatars().await);
             let cutoff = chrono::Utc::now() - chrono::Duration::from_std(ORPHAN_MARGIN).unwrap_or_default();
-            match state.storage.remove_unfinished_uploads(cutoff).await {
-                Ok(n) if n > 0 => tracing::info!(removed = n, "swept unfinished uploads"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "unfinished upload sweep failed"),
-            }
-            match state.posts.sweep_orphan_media(ORPHAN_MARGIN).await {
-                Ok(n) if n > 0 => tracing::info!(removed = n, "swept unreferenced post files"),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "post file sweep failed"),
-            }
+            swept("unfinished uploads", state.storage.remove_unfinished_uploads(cutoff).await);
+            swept("unreferenced post files", state.posts.sweep_orphan_media(ORPHAN_MARGIN).await);
         }
     });
+}
+
+/// Logs what one part of the sweep removed (nothing when it removed nothing), or why it failed.
+fn swept<E: std::fmt::Display>(what: &str, result: Result<usize, E>) {
+    match result {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(removed = n, "swept {what}"),
+        Err(e) => tracing::warn!(error = %e, "sweeping {what} failed"),
+    }
 }
 
 #[cfg(all(test, unix))]

@@ -16,34 +16,10 @@ import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { ARTIFACTS_DIR, expect, test, uniqueEmail } from '../support/fixtures';
 import { PASSWORD, signInThroughAddress, signedUpAccount } from '../support/accounts';
 import { watchDialogs } from '../support/dialogs';
+import { toneWav } from '../support/audio';
 import { gradientPng } from '../support/images';
 import { verificationLink } from '../support/mail';
 import { topologyFromEnv, type AppProcess, type TopologyInfo } from './topology';
-
-/** A WAV (16-bit mono, 8 kHz) of a tone that swells and fades, `seconds` long. */
-function wav(seconds: number): Buffer {
-  const rate = 8000;
-  const samples = Math.floor(seconds * rate);
-  const out = Buffer.alloc(44 + samples * 2);
-  out.write('RIFF', 0, 'ascii');
-  out.writeUInt32LE(36 + samples * 2, 4);
-  out.write('WAVEfmt ', 8, 'ascii');
-  out.writeUInt32LE(16, 16);
-  out.writeUInt16LE(1, 20); // PCM
-  out.writeUInt16LE(1, 22); // mono
-  out.writeUInt32LE(rate, 24);
-  out.writeUInt32LE(rate * 2, 28);
-  out.writeUInt16LE(2, 32);
-  out.writeUInt16LE(16, 34);
-  out.write('data', 36, 'ascii');
-  out.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const t = i / rate;
-    const envelope = Math.sin((t / seconds) * Math.PI);
-    out.writeInt16LE(Math.round(Math.sin(t * 440 * 2 * Math.PI) * envelope * 0.7 * 32767), 44 + i * 2);
-  }
-  return out;
-}
 
 /** What a log file holds past byte `from`. */
 function readFrom(path: string, from: number): string {
@@ -134,7 +110,7 @@ test('two processes behind Caddy: sign-up by e-mail, media, likes, comments and 
   const requestsSince = (p: AppProcess) => accessLines(p, logStart.get(p.name) ?? 0).length;
   const dir = testInfo.outputPath();
   const files = { audio: join(dir, 'Night Shift.wav'), image: join(dir, 'rehearsal.png') };
-  writeFileSync(files.audio, wav(4));
+  writeFileSync(files.audio, toneWav(4));
   writeFileSync(files.image, gradientPng(600));
   const tag = Math.random().toString(36).slice(2, 7);
   const adaTrouble = watchTrouble(page.context());
