@@ -9,7 +9,8 @@ as a feed page without touching the database (`SELFSOUND_BENCH_CEILING=1`). Rati
 between machines; absolute numbers do not.
 
 Results go to bench/results/<backend>.json and a table to docs/performance.md (between the
-markers). Sizes can be lowered for a quick run: BENCH_USERS, BENCH_POSTS, BENCH_SECONDS.
+markers). Sizes can be lowered for a quick run: BENCH_USERS, BENCH_POSTS, BENCH_SECONDS; and
+one backend measured alone: BENCH_BACKENDS=sqlite (or postgres).
 Seeding a million posts takes about ten minutes per backend; with BENCH_KEEP=<folder> the
 seeded databases are kept (SQLite files in the folder, PostgreSQL databases named
 selfsound_bench_keep_*) and used again by the next run of the same sizes.
@@ -37,6 +38,9 @@ PG_ADMIN = os.environ.get("PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/po
 PG_BASE = PG_ADMIN.rsplit("/", 1)[0]
 PASSWORD = "Seeded#Sound1"
 JWT_SECRET = "bench-secret-bench-secret-bench-secret-01"
+WRITE_LIMITS = "comment=100000000/1m,like=100000000/1m"
+WRITERS = 32
+WRITES_LUA = os.path.join(ROOT, "bench", "writes.lua")
 
 
 def free_port():
@@ -58,6 +62,11 @@ def env_for(database_url, data_dir, port):
         SELFSOUND_PUBLIC_URL=f"http://127.0.0.1:{port}",
         SELFSOUND_JWT_SECRET=JWT_SECRET,
         SELFSOUND_BENCH_CEILING="1",
+        # The writes measured are many people's at full speed: their limits are lifted, but
+        # still counted (what every write costs). Loopback is trusted as a proxy so that each
+        # of them signs in from an address of their own, as behind a balancer.
+        SELFSOUND_WRITE_LIMITS=WRITE_LIMITS,
+        SELFSOUND_TRUSTED_PROXIES="127.0.0.1/32",
         RUST_LOG="warn",
     )
     return env
@@ -100,9 +109,12 @@ class Server:
             raw = res.read()
             return json.loads(raw), len(raw)
 
-    def token(self, email):
-        answer, _ = self.call("/authorization/logindefault", body={"email": email, "password": PASSWORD})
-        return answer["access_token"]
+    def token(self, email, address="10.9.0.1"):
+        headers = {"Content-Type": "application/json", "X-Forwarded-For": address}
+        body = json.dumps({"email": email, "password": PASSWORD}).encode()
+        req = urllib.request.Request(self.base + "/authorization/logindefault", data=body, headers=headers)
+        with urllib.request.urlopen(req, timeout=30) as res:
+            return json.loads(res.read())["access_token"]
 
 
 def wrk(url, token=None):
@@ -121,6 +133,32 @@ def wrk(url, token=None):
     if errors:
         raise SystemExit(f"{url}: {errors.group(1)} failed responses\n{out}")
     return {"rps": rps, "p50_ms": percentile(50), "p99_ms": percentile(99)}
+
+
+def writes(server, posts, kind):
+    """Like toggles or new comments by WRITERS people on `posts`, at full speed: writes/s and
+    every failure counted (on SQLite a 503 would be "database is locked")."""
+    work = tempfile.mkdtemp(prefix="selfsound-bench-writes-")
+    try:
+        tokens = [server.token(f"seed{i}@example.com", f"10.9.{i // 250}.{i % 250 + 1}") for i in range(WRITERS)]
+        files = [os.path.join(work, "tokens.txt"), os.path.join(work, "posts.txt")]
+        with open(files[0], "w") as f:
+            f.write("\n".join(tokens) + "\n")
+        with open(files[1], "w") as f:
+            f.write("\n".join(str(p["id"]) for p in posts) + "\n")
+        cmd = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--latency", "-s", WRITES_LUA, server.base, "--", *files, kind]
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    counts = re.search(r"WRITES ok=(\d+) client_errors=(\d+) server_errors=(\d+)", out)
+    ok, client, server_errors = (int(g) for g in counts.groups())
+    first = re.search(r"FIRST_ERROR (.*)", out).group(1).strip()
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = re.search(r"^\s+50%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+    ms = lambda m: float(m.group(1)) / 1000 if m.group(2) == "us" else float(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+    return {"rps": rps, "ok": ok, "client_errors": client, "server_errors": server_errors, "first_error": first,
+            "p50_ms": ms(p50), "p99_ms": ms(p99)}
 
 
 def measure(server, big):
@@ -150,6 +188,13 @@ def measure(server, big):
         r["ratio"] = round(r["rps"] / ceiling["rps"], 3)
         results[name] = r
         print(f"  {name:24} {r['rps']:9.0f} req/s  p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms  {r['ratio']:.0%} of ceiling", flush=True)
+    if big:
+        newest, _ = server.call("/posts/feed?limit=50", t100)
+        for kind in ("like", "comment"):
+            w = writes(server, newest, kind)
+            results[f"{kind}_writes"] = w
+            print(f"  {kind + ' writes':24} {w['rps']:9.0f} req/s  p50 {w['p50_ms']:6.2f} ms  p99 {w['p99_ms']:6.2f} ms  "
+                  f"failed {w['client_errors']} 4xx, {w['server_errors']} 5xx {w['first_error']}", flush=True)
     return results
 
 
@@ -227,12 +272,21 @@ def table(results):
     ]
     for r in results:
         for name, v in r["large"].items():
+            if name.endswith("_writes"):
+                continue
             if name == "ceiling":
                 lines.append(f"| ceiling ({v['bytes']} B) | {r['backend']} | {v['rps']:.0f} | 100% | {v['p50_ms']:.2f} | {v['p99_ms']:.2f} |")
             else:
                 lines.append(f"| {name} | {r['backend']} | {v['rps']:.0f} | {v['ratio']:.0%} | {v['p50_ms']:.2f} | {v['p99_ms']:.2f} |")
         s = r["small"]["for_you_page1"]
         lines.append(f"| for_you_page1 at {SMALL_POSTS} posts | {r['backend']} | {s['rps']:.0f} | {s['ratio']:.0%} | {s['p50_ms']:.2f} | {s['p99_ms']:.2f} |")
+    lines += ["", "| writes | backend | writes/s | p50 ms | p99 ms | failed |", "|---|---|---:|---:|---:|---:|"]
+    for r in results:
+        for kind in ("like", "comment"):
+            w = r["large"].get(f"{kind}_writes")
+            if w:
+                lines.append(f"| {kind} | {r['backend']} | {w['rps']:.0f} | {w['p50_ms']:.2f} | {w['p99_ms']:.2f} | "
+                             f"{w['client_errors'] + w['server_errors']} |")
     lines.append("")
     for r in results:
         c = r["checks"]
@@ -254,6 +308,9 @@ def main():
         backends.append("postgres")
     else:
         print(f"*** no PostgreSQL at {PG_ADMIN}: SQLite only ***")
+    only = os.environ.get("BENCH_BACKENDS")
+    if only:
+        backends = [b for b in backends if b in only.split(",")]
     results = [run_backend(b) for b in backends]
     report = os.path.join(ROOT, "docs", "performance.md")
     text = open(report).read() if os.path.exists(report) else ""

@@ -12,6 +12,8 @@ use actix_web::dev::Payload;
 use actix_web::http::{Method, header};
 use actix_web::{FromRequest, HttpRequest, web};
 use auth::{AuthError, CurrentUser};
+use db::DbConnection;
+use values::UserId;
 
 use crate::config::Cidr;
 use crate::error::ApiError;
@@ -200,6 +202,54 @@ impl FromRequest for MaybeUser {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let req = req.clone();
         Box::pin(async move { authenticate(req).await.map(MaybeUser) })
+    }
+}
+
+/// The session a request names, not yet looked up: a page that reads looks the session up and
+/// reads on one pooled connection ([`Session::read`]), in one hand-off to a blocking thread, or
+/// none on SQLite ([`db::Db::read`]), where [`MaybeUser`] and then the page would take two.
+pub struct Session(Option<String>);
+
+impl FromRequest for Session {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(state_of(req).and_then(|state| checked_token(req, &state)).map(Session))
+    }
+}
+
+impl Session {
+    /// Runs `read` for the person signed in (none when signed out, or when the token names no
+    /// live session, as [`MaybeUser`] does), the session lookup and `read` on one connection.
+    pub async fn read<T, E, F>(self, state: &AppState, read: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection, Option<UserId>) -> Result<T, E> + Clone + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + From<db::DbError> + Send + 'static,
+    {
+        if let Some(token) = self.0 {
+            let signed_in = read.clone();
+            match state.auth.authenticate_reading(&token, move |conn, user| signed_in(conn, Some(user))).await {
+                Ok((_, read)) => return read.map_err(Into::into),
+                Err(AuthError::Unauthenticated) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        state.db.read(move |conn| read(conn, None)).await.map_err(Into::into)
+    }
+
+    /// Runs `read` for the person signed in, on the connection of the session lookup; signed
+    /// out answers 401, as [`AuthUser`] does.
+    pub async fn read_signed_in<T, E, F>(self, state: &AppState, read: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut DbConnection, UserId) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: Into<ApiError> + Send + 'static,
+    {
+        let token = self.0.ok_or(AuthError::Unauthenticated)?;
+        let (_, read) = state.auth.authenticate_reading(&token, read).await?;
+        read.map_err(Into::into)
     }
 }
 

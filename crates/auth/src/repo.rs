@@ -246,18 +246,15 @@ pub fn insert_session(
 /// would cost more than the Sessions list is worth.
 const TOUCH_EVERY: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
 
-/// Notes that a session was used `now` when the `last_seen` its request read is older than
-/// `TOUCH_EVERY`. Deciding on what was read keeps the write off nearly every request (on SQLite
-/// even an UPDATE that changes nothing takes the database's one write lock).
-pub fn touch_session_if_stale(
-    conn: &mut DbConnection,
-    id: SessionId,
-    last_seen: Option<NaiveDateTime>,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    if last_seen.is_some_and(|seen| seen > now - TOUCH_EVERY) {
-        return Ok(());
-    }
+/// Whether a session whose `last_seen` a request read is due a new note that it was used `now`
+/// (older than `TOUCH_EVERY`). Deciding on what was read keeps the write off nearly every
+/// request (on SQLite even an UPDATE that changes nothing takes the database's one write lock).
+pub fn session_is_stale(last_seen: Option<NaiveDateTime>, now: NaiveDateTime) -> bool {
+    last_seen.is_none_or(|seen| seen <= now - TOUCH_EVERY)
+}
+
+/// Notes that a session was used `now`.
+pub fn touch_session(conn: &mut DbConnection, id: SessionId, now: NaiveDateTime) -> QueryResult<()> {
     diesel::update(sessions::table.filter(sessions::id.eq(id))).set(sessions::last_seen_at.eq(now)).execute(conn)?;
     Ok(())
 }

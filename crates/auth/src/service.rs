@@ -535,12 +535,44 @@ impl AuthService {
                 let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else {
                     return Ok(None);
                 };
-                repo::touch_session_if_stale(conn, session_id, last_seen, db::time::now())?;
+                let now = db::time::now();
+                if repo::session_is_stale(last_seen, now) {
+                    repo::touch_session(conn, session_id, now)?;
+                }
                 let after = then(conn, account.id);
                 Ok::<_, AuthError>(Some((account, after)))
             })
             .await?
             .ok_or(AuthError::Unauthenticated)?;
+        Ok((CurrentUser::from_account(account, session_id), after))
+    }
+
+    /// [`AuthService::authenticate_then`] for `then` that only reads (a page): on SQLite both may
+    /// run on the calling thread ([`db::Db::read`]), with no hand-off to a blocking thread. The
+    /// note that the session was used, a write, is then made apart when it is due (once in
+    /// `TOUCH_EVERY`), on a blocking thread, where waiting for the write lock harms no one.
+    pub async fn authenticate_reading<T, F>(&self, token: &str, then: F) -> Result<(CurrentUser, T), AuthError>
+    where
+        F: FnOnce(&mut db::DbConnection, UserId) -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let (user_id, session_id) = self.0.keys.verify(token)?;
+        let now = db::time::now();
+        let (account, stale, after) = self
+            .0
+            .db
+            .read(move |conn| {
+                let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else {
+                    return Ok(None);
+                };
+                let after = then(conn, account.id);
+                Ok::<_, AuthError>(Some((account, repo::session_is_stale(last_seen, now), after)))
+            })
+            .await?
+            .ok_or(AuthError::Unauthenticated)?;
+        if stale {
+            self.0.db.run(move |conn| Ok::<_, AuthError>(repo::touch_session(conn, session_id, now)?)).await?;
+        }
         Ok((CurrentUser::from_account(account, session_id), after))
     }
 

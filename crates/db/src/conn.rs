@@ -198,6 +198,9 @@ impl Db {
         let pool = Pool::builder()
             .max_size(options.max_size)
             .connection_timeout(options.connection_timeout)
+            // Not a `SELECT 1` before every checkout: a connection that failed is checked then
+            // (`retire_if_lost`).
+            .test_on_check_out(false)
             .connection_customizer(Box::new(Pragmas))
             .error_handler(Box::new(PoolErrors(pool_errors.clone())))
             .build(manager)
@@ -270,10 +273,33 @@ impl Db {
             let usage = queued.0.clone();
             drop(queued);
             let mut conn = checkout(&pool, &usage, None)?;
-            f(&mut conn)
+            let done = f(&mut conn);
+            if done.is_err() {
+                retire_if_lost(&mut conn);
+            }
+            done
         })
         .await
         .map_err(|_| DbError::TaskCancelled)?
+    }
+
+    /// Runs short reads (a page's index range scans, tens of microseconds on SQLite) on the
+    /// calling thread when the database is SQLite, in this process, and a connection is idle:
+    /// handing them to a blocking thread and back would cost more than the reads. Otherwise, and
+    /// always on PostgreSQL (a network round trip), as [`Db::run`]. `f` must not write: a write
+    /// may wait for SQLite's one write lock, which a request thread must never do.
+    pub async fn read<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+    {
+        if self.backend == Backend::Sqlite
+            && let Some(mut conn) = self.pool.try_get()
+        {
+            return f(&mut conn);
+        }
+        self.run(f).await
     }
 
     /// Ok when a pooled connection answers a trivial query, having waited at most `within`
@@ -290,6 +316,16 @@ impl Db {
         })
         .await
         .map_err(|_| DbError::TaskCancelled)?
+    }
+}
+
+/// After a call on `conn` failed: a PostgreSQL connection that no longer answers (the server
+/// restarted, the network dropped it) is marked broken, so the pool closes it instead of handing
+/// it out again. Connections are not tested on every checkout (a `SELECT 1` round trip per
+/// request), only after a failure; a SQLite connection is a file handle, never lost.
+fn retire_if_lost(conn: &mut DbConnection) {
+    if matches!(conn, DbConnection::Postgres(_)) && !in_transaction(conn) && conn.batch_execute("SELECT 1").is_err() {
+        <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn).set_in_error();
     }
 }
 

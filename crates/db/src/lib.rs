@@ -3,6 +3,7 @@
 
 mod conn;
 mod error;
+mod fixed;
 pub mod model;
 pub mod page;
 pub mod schema;
@@ -11,6 +12,7 @@ pub mod time;
 
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, write_tx};
 pub use error::DbError;
+pub use fixed::{Fixed, OneOf, one_of};
 pub use page::{Keyset, Page, PageRule};
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.

@@ -68,7 +68,7 @@ fn mentions_of(conn: &mut DbConnection, ids: &[CommentId]) -> QueryResult<HashMa
     }
     let rows: Vec<(CommentId, UserCard)> = comment_mentions::table
         .inner_join(users::table)
-        .filter(comment_mentions::comment_id.eq_any(ids))
+        .filter(db::one_of(comment_mentions::comment_id, ids.iter().map(|id| id.get())))
         .order((comment_mentions::comment_id, users::login))
         .select((comment_mentions::comment_id, UserCard::as_select()))
         .load(conn)?;

@@ -9,15 +9,17 @@
 //! rule a probe of `suspensions (user_id)` (`fragments::not_suspended`), the listening rule a
 //! walk or a merge over `listens` (docs/posts.md).
 
-use db::diesel::dsl::{exists, sql};
+use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
-use db::diesel::sql_types::{BigInt, Bool};
 use db::model::UserCard;
 use db::schema::{likes, listens, posts, users};
-use db::{DbConnection, Keyset, Page, PageRule};
+use db::{DbConnection, Fixed, Keyset, Page, PageRule};
 use social_graph::fragments;
 use values::{PostId, PostKind, UserId};
 
+use std::collections::HashMap;
+
+use crate::cache::Remembered;
 use crate::kinds;
 use crate::model::{Post, PostRow};
 
@@ -65,6 +67,19 @@ type Head = (PostRow, UserCard, Option<UserId>);
 /// 0.04 ms (merged 6.9 ms); docs/performance.md.
 pub const DENSE_LISTENING: i64 = 200;
 
+/// From this offset down, a For you page finds where it starts in the list of the newest posts
+/// kept in memory (`crate::cache::Newest`) rather than by the database's walk, which reads and
+/// joins every post above it (37 times page 1's time at 10,000 deep, docs/performance.md).
+pub const DEEP_OFFSET: i64 = 100;
+
+/// Each listened person's newest posts older than the cursor (`?` 2 and 3), down to their
+/// `depth`-th (`?` 4): one index range per person on `posts (user_id, id)`. Fixed text, so its
+/// statement is prepared (planned) once per connection.
+const LISTENED_WINDOW: &str = "posts.id IN (SELECT p.id FROM listens l JOIN posts p ON p.user_id = l.listened_id \
+     WHERE l.listener_id = ? AND p.id < ? \
+     AND p.id >= COALESCE((SELECT p2.id FROM posts p2 WHERE p2.user_id = l.listened_id AND p2.id < ? \
+     ORDER BY p2.id DESC LIMIT 1 OFFSET ?), 0))";
+
 /// The posts, authors and like flags of a list (one statement; Listened to reads the viewer's
 /// listening count first).
 ///
@@ -106,23 +121,7 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
                             FeedPage::Before(k) => (k.limit, k.before),
                         };
                         let before = before.map_or(i64::MAX, PostId::get);
-                        q.filter(
-                            sql::<Bool>(
-                                "posts.id IN (SELECT p.id FROM listens l JOIN posts p ON p.user_id = l.listened_id \
-                                 WHERE l.listener_id = ",
-                            )
-                            .bind::<BigInt, _>(v)
-                            .sql(" AND p.id < ")
-                            .bind::<BigInt, _>(before)
-                            .sql(
-                                " AND p.id >= COALESCE((SELECT p2.id FROM posts p2 \
-                                 WHERE p2.user_id = l.listened_id AND p2.id < ",
-                            )
-                            .bind::<BigInt, _>(before)
-                            .sql(" ORDER BY p2.id DESC LIMIT 1 OFFSET ")
-                            .bind::<BigInt, _>((depth - 1).max(0))
-                            .sql("), 0))"),
-                        )
+                        q.filter(Fixed::new(LISTENED_WINDOW, [v.get(), before, before, (depth - 1).max(0)]))
                     }
                 }
                 Feed::User(u) => q.filter(posts::user_id.eq(u)),
@@ -138,21 +137,77 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
 
 /// A page of a list, each post with its payload.
 pub fn page(conn: &mut DbConnection, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> QueryResult<Vec<Post>> {
+    page_with(conn, None, feed, page, viewer)
+}
+
+/// [`page`], taking the payloads of posts shown before from `cache`.
+pub(crate) fn page_with(
+    conn: &mut DbConnection,
+    cache: Option<&Remembered>,
+    feed: Feed,
+    page: FeedPage,
+    viewer: Option<UserId>,
+) -> QueryResult<Vec<Post>> {
+    let page = match (feed, page, cache) {
+        (Feed::ForYou, FeedPage::Offset(p), Some(cache)) if p.offset >= DEEP_OFFSET && p.limit > 0 => {
+            match cache.newest.start_at(conn, p.offset, viewer)? {
+                // The page from that post down: a cursor page just above it.
+                Some(start) => {
+                    FeedPage::Before(Keyset { before: PostId::try_from(start.get() + 1).ok(), limit: p.limit })
+                }
+                None => page,
+            }
+        }
+        _ => page,
+    };
     let heads = heads(conn, Scope::Feed(feed, page), viewer)?;
-    with_payloads(conn, heads)
+    with_payloads(conn, cache.map(|c| &c.payloads), heads)
 }
 
 /// One post as `viewer` may see it: none when it is missing, its author is suspended, or a
 /// block stands between them.
 pub fn one(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<Post>> {
+    one_with(conn, None, id, viewer)
+}
+
+/// [`one`], taking the payload from `cache` when the post was shown before.
+pub(crate) fn one_with(
+    conn: &mut DbConnection,
+    cache: Option<&Remembered>,
+    id: PostId,
+    viewer: Option<UserId>,
+) -> QueryResult<Option<Post>> {
     let heads = heads(conn, Scope::One(id), viewer)?;
-    Ok(with_payloads(conn, heads)?.into_iter().next())
+    Ok(with_payloads(conn, cache.map(|c| &c.payloads), heads)?.into_iter().next())
 }
 
 /// Adds the payloads: one statement per kind present on the page.
-fn with_payloads(conn: &mut DbConnection, heads: Vec<Head>) -> QueryResult<Vec<Post>> {
-    let kinds: Vec<(PostId, PostKind)> = heads.iter().map(|(p, _, _)| (p.id, p.kind)).collect();
-    let mut payloads = kinds::load_payloads(conn, &kinds)?;
+/// With a cache, only for the posts it does not hold, which it keeps afterwards.
+fn with_payloads(
+    conn: &mut DbConnection,
+    cache: Option<&crate::cache::PayloadCache>,
+    heads: Vec<Head>,
+) -> QueryResult<Vec<Post>> {
+    let ids: Vec<PostId> = heads.iter().map(|(p, _, _)| p.id).collect();
+    let mut missing = Vec::new();
+    let mut payloads = match cache {
+        Some(cache) => cache.take(&ids, &mut missing),
+        None => {
+            missing = ids;
+            HashMap::new()
+        }
+    };
+    if !missing.is_empty() {
+        let kinds: Vec<(PostId, PostKind)> =
+            heads.iter().filter(|(p, _, _)| missing.contains(&p.id)).map(|(p, _, _)| (p.id, p.kind)).collect();
+        let loaded = kinds::load_payloads(conn, &kinds)?;
+        if let Some(cache) = cache {
+            for (id, payload) in &loaded {
+                cache.keep(*id, payload);
+            }
+        }
+        payloads.extend(loaded);
+    }
     // A post whose payload is missing (never written that way) is left out, as the spec's
     // client drops it too.
     Ok(heads

@@ -7,6 +7,7 @@
 //! post's transaction and removed if it does not commit; a deleted post's objects are removed
 //! after its transaction has committed.
 
+mod cache;
 mod comments;
 mod create;
 mod error;

@@ -43,6 +43,33 @@ pub enum Payload {
     Lyrics(Lyrics),
 }
 
+impl Payload {
+    /// Roughly the bytes it holds (what the payload cache weighs it by).
+    pub(crate) fn approximate_size(&self) -> usize {
+        let text = |s: &str| s.len() + 24;
+        let maybe = |s: &Option<String>| s.as_deref().map_or(0, text);
+        64 + match self {
+            Payload::Media(files) => {
+                files.iter().map(|f| 48 + text(&f.file_key) + maybe(&f.display_key) + maybe(&f.poster_key)).sum()
+            }
+            Payload::Audio(tracks) => tracks
+                .iter()
+                .map(|t| {
+                    16 + text(&t.title) + text(&t.artist) + text(&t.file_key) + maybe(&t.cover_key) + maybe(&t.peaks)
+                })
+                .sum(),
+            Payload::Scores(scores) => {
+                scores.iter().map(|s| text(&s.title) + text(&s.composer) + text(&s.file_key)).sum()
+            }
+            Payload::Lyrics(l) => {
+                text(&l.title)
+                    + text(&l.artist)
+                    + l.parts.iter().map(|p| text(&p.part_type) + text(&p.lyrics)).sum::<usize>()
+            }
+        }
+    }
+}
+
 /// A person mentioned in a comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mention {

@@ -8,6 +8,7 @@ use storage::Storage;
 use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
+use crate::cache::Remembered;
 use crate::comments;
 use crate::create::{self, PROCESSING_SLOTS, Stored};
 use crate::feed::{self, Feed, FeedPage};
@@ -29,6 +30,8 @@ pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<Vec<Stri
 pub struct Posts {
     db: Db,
     processing: Arc<Processing>,
+    /// What pages remember between requests (`crate::cache`).
+    remembered: Arc<Remembered>,
 }
 
 impl Posts {
@@ -41,7 +44,7 @@ impl Posts {
             lanes: Lanes::default(),
             ffmpeg,
         };
-        Posts { db, processing: Arc::new(processing) }
+        Posts { db, processing: Arc::new(processing), remembered: Arc::default() }
     }
 
     fn storage(&self) -> &Storage {
@@ -50,21 +53,36 @@ impl Posts {
 
     /// A page of a list of posts as `viewer` may see it.
     pub async fn feed(&self, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> Result<Vec<Post>, PostError> {
-        self.db
-            .run(move |conn| {
-                if let Feed::User(u) = feed
-                    && !repo::user_exists(conn, u)?
-                {
-                    return Err(PostError::UserNotFound);
-                }
-                Ok(feed::page(conn, feed, page, viewer)?)
-            })
-            .await
+        let posts = self.clone();
+        self.db.run(move |conn| posts.list_on(conn, feed, page, viewer)).await
     }
 
     /// One post, as `viewer` may see it (a block between them answers not found).
     pub async fn post(&self, id: PostId, viewer: Option<UserId>) -> Result<Post, PostError> {
-        self.db.run(move |conn| feed::one(conn, id, viewer)?.ok_or(PostError::NotFound)).await
+        let posts = self.clone();
+        self.db.run(move |conn| posts.post_on(conn, id, viewer)).await
+    }
+
+    /// [`Posts::feed`] on the caller's connection (a request that looks its session up on the
+    /// same one): a person who does not exist has no list (not found).
+    pub fn list_on(
+        &self,
+        conn: &mut DbConnection,
+        feed: Feed,
+        page: FeedPage,
+        viewer: Option<UserId>,
+    ) -> Result<Vec<Post>, PostError> {
+        if let Feed::User(u) = feed
+            && !repo::user_exists(conn, u)?
+        {
+            return Err(PostError::UserNotFound);
+        }
+        Ok(feed::page_with(conn, Some(&self.remembered), feed, page, viewer)?)
+    }
+
+    /// [`Posts::post`] on the caller's connection.
+    pub fn post_on(&self, conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> Result<Post, PostError> {
+        feed::one_with(conn, Some(&self.remembered), id, viewer)?.ok_or(PostError::NotFound)
     }
 
     /// Writes a new post whose files are already stored; if the transaction does not commit,
@@ -84,8 +102,9 @@ impl Posts {
                 feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)
             })
             .await;
-        if written.is_err() {
-            stored.discard(self.storage()).await;
+        match &written {
+            Ok(_) => self.remembered.newest.forget(),
+            Err(_) => stored.discard(self.storage()).await,
         }
         written
     }
@@ -149,6 +168,7 @@ impl Posts {
                 })
             })
             .await?;
+        self.remembered.newest.forget();
         create::remove_objects(self.storage(), &keys).await;
         Ok(())
     }

@@ -6,12 +6,12 @@
 
 use db::diesel::prelude::*;
 use db::schema::{comments, likes, post_audio, post_media, post_scores, posts as post_table, users};
-use db::{Keyset, Page};
+use db::{DbConnection, Keyset, Page};
 use posts::{
     Comment, FEED_PAGE, Feed, FeedPage, LikeToggle, LyricsInput, LyricsPartInput, Payload, Post, PostError, Posts,
 };
 use storage::Storage;
-use test_support::statements::{assert_index_backed, counted, recorded};
+use test_support::statements::{assert_index_backed, counted, prepared_every_time, recorded};
 use test_support::{TestDb, insert_user};
 use values::{PostId, UserId};
 
@@ -414,6 +414,34 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     }
 }
 
+async fn a_page_read_again_is_not_prepared_again(db: TestDb) {
+    let w = world(db);
+    let (me, ana) = (w.user("me"), w.user("ana"));
+    posts_of_every_kind(&w, ana, 12).await;
+    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    let target = w.song(ana, "commented").await;
+    w.comment(me, target, "@ana hello").await.unwrap();
+    let pages = |c: &mut DbConnection| {
+        let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+        let cursor = FeedPage::Before(Keyset { before: Some(target), limit: 10 });
+        for feed in [Feed::ForYou, Feed::ListenedTo, Feed::User(ana)] {
+            for page in [first, cursor] {
+                for viewer in [Some(me), None] {
+                    w.posts.list_on(c, feed, page, viewer).unwrap();
+                }
+            }
+        }
+        w.posts.post_on(c, target, Some(me)).unwrap();
+        posts::comment_page(c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
+    };
+    // Read once, so that the payloads are remembered (`posts::cache`); then read again on a
+    // fresh connection: every statement is kept prepared, found by its text, so neither SQLite
+    // nor PostgreSQL parses or plans a page's statements again.
+    pages(&mut w.db.get().unwrap());
+    let anew = prepared_every_time(&w.db.url, pages);
+    assert!(anew.is_empty(), "prepared on every call: {anew:#?}");
+}
+
 /// Suspends `who` the way moderation writes it (the rule is tested through the API).
 fn suspend(w: &World, who: UserId) {
     use db::schema::suspensions;
@@ -501,4 +529,5 @@ test_support::both_backends!(
     only_the_author_deletes_a_post_and_everything_on_it_goes,
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
+    a_page_read_again_is_not_prepared_again,
 );

@@ -48,6 +48,35 @@ pub fn recorded(conn: &mut DbConnection, f: impl FnOnce(&mut DbConnection)) -> V
     log.lock().expect("the recorder's lock").clone()
 }
 
+/// Remembers what a connection runs, and what it keeps prepared.
+struct Preparations(Arc<Mutex<(Vec<String>, Vec<String>)>>);
+
+impl Instrumentation for Preparations {
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        let mut log = self.0.lock().expect("the recorder's lock");
+        match event {
+            InstrumentationEvent::StartQuery { query, .. } => {
+                let text = query.to_string();
+                log.0.push(text.split(" -- binds:").next().unwrap_or_default().trim().to_owned());
+            }
+            InstrumentationEvent::CacheQuery { sql, .. } => log.1.push(sql.trim().to_owned()),
+            _ => {}
+        }
+    }
+}
+
+/// The statements `f` runs that Diesel does not keep prepared, so that SQLite parses and plans
+/// them (PostgreSQL plans them) on every call; run on a fresh connection to `url`, so that every
+/// statement kept is seen being kept.
+pub fn prepared_every_time(url: &str, f: impl FnOnce(&mut DbConnection)) -> Vec<String> {
+    let mut conn = DbConnection::establish(url).expect("a fresh connection");
+    let log = Arc::new(Mutex::new((Vec::new(), Vec::new())));
+    conn.set_instrumentation(Preparations(log.clone()));
+    f(&mut conn);
+    let (ran, kept) = log.lock().expect("the recorder's lock").clone();
+    ran.into_iter().filter(|sql| !kept.contains(sql)).collect()
+}
+
 /// Fails when one of `statements` (as [`recorded`] gives them) scans a table without an index:
 /// PostgreSQL is asked with sequential scans priced out, so a plan that still scans has no
 /// index to use; SQLite's plan names the index of every scan. Each statement and its plan are

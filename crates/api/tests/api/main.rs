@@ -7,6 +7,7 @@ mod access_matrix;
 mod audio_metadata;
 mod auth;
 mod backup;
+mod caching;
 mod comment_moderation;
 mod common;
 mod crash;

@@ -71,7 +71,7 @@ pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Audio, load, object
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<AudioRow> = post_audio::table
-        .filter(post_audio::post_id.eq_any(ids))
+        .filter(db::one_of(post_audio::post_id, ids.iter().map(|id| id.get())))
         .order((post_audio::post_id, post_audio::position))
         .select(AudioRow::as_select())
         .load(conn)?;

@@ -76,8 +76,10 @@ impl From<LyricsRow> for Lyrics {
 pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Lyrics, load, object_keys: no_keys };
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
-    let rows: Vec<LyricsRow> =
-        post_lyrics::table.filter(post_lyrics::post_id.eq_any(ids)).select(LyricsRow::as_select()).load(conn)?;
+    let rows: Vec<LyricsRow> = post_lyrics::table
+        .filter(db::one_of(post_lyrics::post_id, ids.iter().map(|id| id.get())))
+        .select(LyricsRow::as_select())
+        .load(conn)?;
     Ok(rows.into_iter().map(|r| (r.post_id, Payload::Lyrics(r.into()))).collect())
 }
 

@@ -81,7 +81,7 @@ pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Media, load, object
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<MediaRow> = post_media::table
-        .filter(post_media::post_id.eq_any(ids))
+        .filter(db::one_of(post_media::post_id, ids.iter().map(|id| id.get())))
         .order((post_media::post_id, post_media::position))
         .select(MediaRow::as_select())
         .load(conn)?;

@@ -42,7 +42,7 @@ pub(super) const ROWS: KindRows = KindRows { kind: PostKind::MusicXml, load, obj
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<ScoreRow> = post_scores::table
-        .filter(post_scores::post_id.eq_any(ids))
+        .filter(db::one_of(post_scores::post_id, ids.iter().map(|id| id.get())))
         .order((post_scores::post_id, post_scores::position))
         .select(ScoreRow::as_select())
         .load(conn)?;

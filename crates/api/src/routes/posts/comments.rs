@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{Limited, MaybeLimited, MaybeUser, search_text};
+use crate::extract::{Limited, MaybeLimited, Session, search_text};
 use crate::limits::{Commenting, DeletingComments, Searching};
 use crate::state::AppState;
 use crate::wire::UserJson;
@@ -76,12 +76,13 @@ pub struct CommentsQuery {
 #[get("/posts/{post_id}/comments")]
 pub async fn comments(
     state: web::Data<AppState>,
-    viewer: MaybeUser,
+    session: Session,
     post_id: web::Path<PostId>,
     q: web::Query<CommentsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let page = COMMENTS_PAGE.page(q.limit, q.offset);
-    let found = state.posts.comments(post_id.into_inner(), viewer.0.map(|u| u.id), page).await?;
+    let post = post_id.into_inner();
+    let found = session.read(&state, move |conn, viewer| posts::comment_page(conn, post, viewer, page)).await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(found.into_iter().map(|c| comment_json(&state, c)).collect::<Vec<_>>()))

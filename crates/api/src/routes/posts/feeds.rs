@@ -2,6 +2,7 @@
 
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
+use db::DbConnection;
 use posts::{FEED_PAGE, Feed, FeedPage};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -9,7 +10,7 @@ use values::{PostId, UserId};
 
 use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, MaybeUser};
+use crate::extract::Session;
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
@@ -32,18 +33,23 @@ impl FeedQuery {
     }
 }
 
-/// A page of `list` as `viewer` may see it, as a bare array; when the page is full,
-/// `Link: <...>; rel="next"` says where the next one starts (by the keyset cursor, so Load More
-/// never shows a post twice).
+/// A page of `list` as the session's person may see it (the session lookup and the page on one
+/// connection), as a bare array; when the page is full, `Link: <...>; rel="next"` says where
+/// the next one starts (by the keyset cursor, so Load More never shows a post twice).
 async fn page_of(
     state: &AppState,
     req: &HttpRequest,
     list: Feed,
-    viewer: Option<UserId>,
+    session: Session,
     q: &FeedQuery,
 ) -> Result<HttpResponse, ApiError> {
     let page = q.page();
-    let found = state.posts.feed(list, page, viewer).await?;
+    let posts = state.posts.clone();
+    let read = move |conn: &mut DbConnection, viewer| posts.list_on(conn, list, page, viewer);
+    let found = match list {
+        Feed::ListenedTo => session.read_signed_in(state, move |conn, me| read(conn, Some(me))).await?,
+        Feed::ForYou | Feed::User(_) => session.read(state, read).await?,
+    };
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-cache"));
     let limit = page.limit();
@@ -62,10 +68,10 @@ async fn page_of(
 pub async fn feed(
     state: web::Data<AppState>,
     req: HttpRequest,
-    viewer: MaybeUser,
+    session: Session,
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    page_of(&state, &req, Feed::ForYou, viewer.0.map(|u| u.id), &q).await
+    page_of(&state, &req, Feed::ForYou, session, &q).await
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), params(FeedQuery),
@@ -74,10 +80,10 @@ pub async fn feed(
 pub async fn listened_to(
     state: web::Data<AppState>,
     req: HttpRequest,
-    user: AuthUser,
+    session: Session,
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    page_of(&state, &req, Feed::ListenedTo, Some(user.0.id), &q).await
+    page_of(&state, &req, Feed::ListenedTo, session, &q).await
 }
 
 #[utoipa::path(tag = "posts", params(("user_id" = String, Path), FeedQuery),
@@ -86,11 +92,11 @@ pub async fn listened_to(
 pub async fn by_user(
     state: web::Data<AppState>,
     req: HttpRequest,
-    viewer: MaybeUser,
+    session: Session,
     user_id: web::Path<UserId>,
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    page_of(&state, &req, Feed::User(user_id.into_inner()), viewer.0.map(|u| u.id), &q).await
+    page_of(&state, &req, Feed::User(user_id.into_inner()), session, &q).await
 }
 
 #[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
@@ -98,9 +104,11 @@ pub async fn by_user(
 #[get("/posts/{post_id}")]
 pub async fn one(
     state: web::Data<AppState>,
-    viewer: MaybeUser,
+    session: Session,
     post_id: web::Path<PostId>,
 ) -> Result<HttpResponse, ApiError> {
-    let p = state.posts.post(post_id.into_inner(), viewer.0.map(|u| u.id)).await?;
+    let id = post_id.into_inner();
+    let posts = state.posts.clone();
+    let p = session.read(&state, move |conn, viewer| posts.post_on(conn, id, viewer)).await?;
     Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(PostJson::new(&state, p)))
 }

@@ -1,0 +1,99 @@
+//! What the server remembers between requests to answer pages faster (issue 18: the payloads
+//! of posts shown before, the list of the newest posts deep offsets walk) never shows what the
+//! database would not: a post of someone in a block pair, a deleted post, a stale like of the
+//! viewer or a stale count; and a new post is there at once for its author. Each check runs
+//! after the pages were read once, so they are answered with what was remembered.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use test_support::TestDb;
+
+use crate::common::{TestApp, spawn_app};
+
+/// The ids of a page of posts, newest first.
+fn ids(page: &Value) -> Vec<String> {
+    page.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_owned()).collect()
+}
+
+async fn feed(app: &TestApp, path: &str, token: &str) -> Value {
+    let page = app.get(path, Some(token)).await;
+    assert_eq!(page.status, StatusCode::OK, "{path}: {:?}", page.body);
+    page.body
+}
+
+/// Reads every page a viewer may be shown `post` on, so that the next reads are answered from
+/// what the server keeps.
+async fn warm(app: &TestApp, token: &str, author: &str, post: &str) {
+    for path in ["/posts/feed?limit=10".to_owned(), format!("/posts/user/{author}?limit=10"), format!("/posts/{post}")]
+    {
+        app.get(&path, Some(token)).await;
+    }
+    app.get("/posts/feed?limit=10&offset=1", Some(token)).await;
+}
+
+async fn remembered_pages_follow_likes_deletes_blocks_and_new_posts(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let (ben, ben_id) = app.person("Ben", "ben@example.com").await;
+    let bens = app.lyrics_post(&ben, "Ben's song").await["id"].as_str().unwrap().to_owned();
+    let first = app.lyrics_post(&ana, "First").await["id"].as_str().unwrap().to_owned();
+    let second = app.lyrics_post(&ana, "Second").await["id"].as_str().unwrap().to_owned();
+    warm(&app, &ben, &ana_id, &first).await;
+    warm(&app, &ana, &ana_id, &first).await;
+
+    // The payload read from memory is the post's own.
+    let page = app.get(&format!("/posts/{first}"), Some(&ben)).await;
+    assert_eq!(page.body["lyrics"]["title"], "First");
+    assert_eq!(feed(&app, "/posts/feed?limit=10", &ben).await[0]["lyrics"]["title"], "Second");
+
+    // A like shows at once, with its count, to the one who liked and to everyone else.
+    let liked = app.post(&format!("/posts/{first}/like"), Some(&ben), json!({})).await;
+    assert_eq!(liked.status, StatusCode::OK);
+    let seen = app.get(&format!("/posts/{first}"), Some(&ben)).await.body;
+    assert_eq!((seen["user_liked"].clone(), seen["likes_count"].clone()), (json!(true), json!(1)));
+    let by_ana = app.get(&format!("/posts/{first}"), Some(&ana)).await.body;
+    assert_eq!((by_ana["user_liked"].clone(), by_ana["likes_count"].clone()), (json!(false), json!(1)));
+    let listed = feed(&app, "/posts/feed?limit=10", &ben).await;
+    let listed = listed.as_array().unwrap().iter().find(|p| p["id"] == first.as_str()).unwrap().clone();
+    assert_eq!((listed["user_liked"].clone(), listed["likes_count"].clone()), (json!(true), json!(1)));
+    app.post(&format!("/posts/{first}/like"), Some(&ben), json!({})).await;
+    let unliked = app.get(&format!("/posts/{first}"), Some(&ben)).await.body;
+    assert_eq!((unliked["user_liked"].clone(), unliked["likes_count"].clone()), (json!(false), json!(0)));
+
+    // A comment counts at once.
+    let commented = app.post(&format!("/posts/{first}/comments"), Some(&ben), json!({"content": "lovely"})).await;
+    assert_eq!(commented.status, StatusCode::CREATED);
+    assert_eq!(app.get(&format!("/posts/{first}"), Some(&ana)).await.body["comments_count"], 1);
+
+    // A deleted post is gone from every list and its page, for everyone, at once.
+    assert!(app.call(Method::DELETE, &format!("/posts/{second}"), Some(&ana), None).await.status.is_success());
+    for token in [&ana, &ben] {
+        assert_eq!(ids(&feed(&app, "/posts/feed?limit=10", token).await), vec![first.clone(), bens.clone()]);
+        assert_eq!(ids(&feed(&app, &format!("/posts/user/{ana_id}?limit=10"), token).await), vec![first.clone()]);
+        assert_eq!(app.get(&format!("/posts/{second}"), Some(token)).await.status, StatusCode::NOT_FOUND);
+        assert_eq!(ids(&feed(&app, "/posts/feed?limit=10&offset=1", token).await), vec![bens.clone()]);
+    }
+
+    // A new post is there at once for its author, first in every list.
+    let third = app.lyrics_post(&ana, "Third").await["id"].as_str().unwrap().to_owned();
+    assert_eq!(ids(&feed(&app, "/posts/feed?limit=10", &ana).await)[0], third);
+    assert_eq!(ids(&feed(&app, &format!("/posts/user/{ana_id}?limit=10"), &ana).await)[0], third);
+    assert_eq!(ids(&feed(&app, "/posts/feed?limit=10&offset=1", &ana).await), vec![first.clone(), bens.clone()]);
+
+    // A block hides both people's posts from each other at once, on every page; lifting it
+    // shows them again.
+    let block = format!("/profiles/blocks/{ana_id}");
+    assert!(app.call(Method::POST, &block, Some(&ben), None).await.status.is_success());
+    assert_eq!(ids(&feed(&app, "/posts/feed?limit=10", &ben).await), vec![bens.clone()]);
+    assert!(ids(&feed(&app, "/posts/feed?limit=10&offset=1", &ben).await).is_empty());
+    assert_eq!(ids(&feed(&app, "/posts/feed?limit=10", &ana).await), vec![third.clone(), first.clone()]);
+    assert_eq!(app.get(&format!("/posts/{first}"), Some(&ben)).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&format!("/posts/{bens}"), Some(&ana)).await.status, StatusCode::NOT_FOUND);
+    assert!(ids(&feed(&app, &format!("/posts/user/{ben_id}?limit=10"), &ana).await).is_empty());
+    assert!(app.call(Method::DELETE, &block, Some(&ben), None).await.status.is_success());
+    assert_eq!(ids(&feed(&app, "/posts/feed?limit=10", &ben).await), vec![third.clone(), first.clone(), bens.clone()]);
+    assert_eq!(ids(&feed(&app, "/posts/feed?limit=10&offset=2", &ben).await), vec![bens.clone()]);
+    assert_eq!(app.get(&format!("/posts/{first}"), Some(&ben)).await.body["lyrics"]["title"], "First");
+}
+
+test_support::both_backends!(remembered_pages_follow_likes_deletes_blocks_and_new_posts);

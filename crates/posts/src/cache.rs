@@ -1,0 +1,143 @@
+//! What pages remember between requests, in memory, and why each can never show what the
+//! database would not.
+//!
+//! **Payloads by post id.** A post's payload (its files, tracks, scores or lyrics)
+//! is written once, with the post, and never changes afterwards, so a page reads what does
+//! change (counts, the author's card, the viewer's like, whether the post is still there and
+//! may be shown) from the database every time, and the payloads of posts it has shown before
+//! from here: a page of posts seen before is one statement, not up to five. A deleted post's
+//! entry is never read again (its head is gone) and ages out.
+//!
+//! Whatever comes to change a payload after it is written must forget it here, in every process
+//! (the after-commit signal path of the live notifications reaches them all).
+//!
+//! **The newest posts, ids and authors only** ([`Newest`]): a page of For you far down by
+//! `offset` (the spec's paging) finds where it starts by walking this list in memory, past the
+//! posts the viewer may not see, instead of having the database walk and join every post above
+//! it; the page itself is then read from the database from that post down, like a cursor page,
+//! with every rule applied. So a deleted or hidden post is never shown; what the list can get
+//! wrong is only where a page starts, for at most [`NEWEST_FOR`] after a post is written or
+//! deleted in another process (in this one it is forgotten at once).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use db::DbConnection;
+use db::diesel::prelude::*;
+use db::schema::{blocks, posts, suspensions};
+use values::{PostId, UserId};
+
+use crate::model::Payload;
+
+/// Everything a [`crate::Posts`] remembers.
+#[derive(Default)]
+pub(crate) struct Remembered {
+    pub payloads: PayloadCache,
+    pub newest: Newest,
+}
+
+/// About 32 MB of payloads: tens of thousands of posts.
+const CAPACITY_BYTES: u64 = 32 << 20;
+
+#[derive(Clone)]
+struct Bytes;
+
+impl quick_cache::Weighter<PostId, Payload> for Bytes {
+    fn weight(&self, _: &PostId, payload: &Payload) -> u64 {
+        payload.approximate_size() as u64
+    }
+}
+
+pub(crate) struct PayloadCache(quick_cache::sync::Cache<PostId, Payload, Bytes>);
+
+impl Default for PayloadCache {
+    fn default() -> Self {
+        PayloadCache(quick_cache::sync::Cache::with_weighter((CAPACITY_BYTES / 1024) as usize, CAPACITY_BYTES, Bytes))
+    }
+}
+
+impl PayloadCache {
+    /// The payloads of `posts` found here; the rest are left in `missing`.
+    pub(crate) fn take(&self, posts: &[PostId], missing: &mut Vec<PostId>) -> HashMap<PostId, Payload> {
+        let mut found = HashMap::with_capacity(posts.len());
+        for id in posts {
+            match self.0.get(id) {
+                Some(payload) => {
+                    found.insert(*id, payload);
+                }
+                None => missing.push(*id),
+            }
+        }
+        found
+    }
+
+    pub(crate) fn keep(&self, id: PostId, payload: &Payload) {
+        self.0.insert(id, payload.clone());
+    }
+}
+
+/// How many of the newest posts the list holds: offsets up to about this deep are found in
+/// memory; deeper ones are walked by the database as before.
+const NEWEST_LEN: i64 = 20_000;
+
+/// How long the list is used before it is read again (posts written or deleted by other
+/// processes show in the count of a deep offset within this time).
+pub(crate) const NEWEST_FOR: Duration = Duration::from_secs(1);
+
+/// The newest posts, newest first, as (post, author).
+#[derive(Default)]
+pub(crate) struct Newest(Mutex<Option<(Instant, std::sync::Arc<Vec<(PostId, UserId)>>)>>);
+
+impl Newest {
+    /// Forgets the list (a post was written or deleted here).
+    pub(crate) fn forget(&self) {
+        if let Ok(mut held) = self.0.lock() {
+            *held = None;
+        }
+    }
+
+    /// The post a page `offset` posts down For you starts at, for `viewer`: past the posts of
+    /// people in a block pair with them and of suspended people, as the page itself leaves them
+    /// out. None when the list does not reach that far.
+    pub(crate) fn start_at(
+        &self,
+        conn: &mut DbConnection,
+        offset: i64,
+        viewer: Option<UserId>,
+    ) -> QueryResult<Option<PostId>> {
+        let list = self.list(conn)?;
+        let hidden = hidden_authors(conn, viewer)?;
+        let skip = usize::try_from(offset).unwrap_or(usize::MAX);
+        Ok(list.iter().filter(|(_, author)| !hidden.contains(author)).nth(skip).map(|(id, _)| *id))
+    }
+
+    fn list(&self, conn: &mut DbConnection) -> QueryResult<std::sync::Arc<Vec<(PostId, UserId)>>> {
+        // Held while the list is read, so that requests arriving together read it once.
+        let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((at, list)) = held.as_ref()
+            && at.elapsed() < NEWEST_FOR
+        {
+            return Ok(list.clone());
+        }
+        let list: Vec<(PostId, UserId)> =
+            posts::table.select((posts::id, posts::user_id)).order(posts::id.desc()).limit(NEWEST_LEN).load(conn)?;
+        let list = std::sync::Arc::new(list);
+        *held = Some((Instant::now(), list.clone()));
+        Ok(list)
+    }
+}
+
+/// Whose posts `viewer` is not shown: everyone suspended, and the people in a block pair with
+/// them (two statements of index ranges: both are few).
+fn hidden_authors(conn: &mut DbConnection, viewer: Option<UserId>) -> QueryResult<HashSet<UserId>> {
+    let mut hidden: HashSet<UserId> = suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect();
+    if let Some(v) = viewer {
+        let pairs: Vec<(UserId, UserId)> = blocks::table
+            .filter(blocks::blocker_id.eq(v).or(blocks::blocked_id.eq(v)))
+            .select((blocks::blocker_id, blocks::blocked_id))
+            .load(conn)?;
+        hidden.extend(pairs.into_iter().map(|(blocker, blocked)| if blocker == v { blocked } else { blocker }));
+    }
+    Ok(hidden)
+}
