@@ -72,13 +72,26 @@ pub const DENSE_LISTENING: i64 = 200;
 /// joins every post above it (37 times page 1's time at 10,000 deep, docs/performance.md).
 pub const DEEP_OFFSET: i64 = 100;
 
-/// Each listened person's newest posts older than the cursor (`?` 2 and 3), down to their
-/// `depth`-th (`?` 4): one index range per person on `posts (user_id, id)`. Fixed text, so its
-/// statement is prepared (planned) once per connection.
+/// The posts of the people `?1` listens to, older than the cursor (`?2`), that may be among
+/// the newest `depth` of them (`?3`, `?8`): each listened person's newest post older than the
+/// cursor is one probe of `posts (user_id, id)`; the `depth`-th newest of those is a floor no
+/// post of the page can be below (that many posts are at or above it), and each person's posts
+/// from the floor up are one more index range. About two probes a person, where walking each
+/// person's newest `depth` posts took `depth` steps each. People whose posts the viewer is not
+/// shown (suspended, or in a block pair with them) do not set the floor; with fewer people
+/// than `depth` who have posts there is no floor. Fixed text, so its statement is prepared
+/// (planned) once per connection.
 const LISTENED_WINDOW: &str = "posts.id IN (SELECT p.id FROM listens l JOIN posts p ON p.user_id = l.listened_id \
-     WHERE l.listener_id = ? AND p.id < ? \
-     AND p.id >= COALESCE((SELECT p2.id FROM posts p2 WHERE p2.user_id = l.listened_id AND p2.id < ? \
-     ORDER BY p2.id DESC LIMIT 1 OFFSET ?), 0))";
+     WHERE l.listener_id = ? AND p.id < ? AND p.id >= ( \
+       SELECT CASE WHEN COUNT(*) < ? THEN 0 ELSE MIN(newest) END FROM ( \
+         SELECT newest FROM ( \
+           SELECT (SELECT MAX(p2.id) FROM posts p2 WHERE p2.user_id = l2.listened_id AND p2.id < ?) AS newest \
+           FROM listens l2 WHERE l2.listener_id = ? \
+           AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
+           AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+           AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
+         ) AS each_newest WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ? \
+       ) AS top_newest))";
 
 /// The posts, authors and like flags of a list (one statement; Listened to reads the viewer's
 /// listening count first).
@@ -113,15 +126,15 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
                                 .filter(listens::listened_id.eq(posts::user_id)),
                         ))
                     } else {
-                        // Each person's newest `depth` posts (older than the cursor) are all a
-                        // page can hold: one index range per person on `posts (user_id, id)`,
-                        // bounded by that person's `depth`-th newest id.
+                        // Only posts that may be among the newest `depth` (older than the
+                        // cursor) are candidates: `LISTENED_WINDOW`.
                         let (depth, before) = match page {
                             FeedPage::Offset(p) => (p.offset + p.limit, None),
                             FeedPage::Before(k) => (k.limit, k.before),
                         };
                         let before = before.map_or(i64::MAX, PostId::get);
-                        q.filter(Fixed::new(LISTENED_WINDOW, [v.get(), before, before, (depth - 1).max(0)]))
+                        let (v, depth) = (v.get(), depth.max(1));
+                        q.filter(Fixed::new(LISTENED_WINDOW, [v, before, depth, before, v, v, v, depth]))
                     }
                 }
                 Feed::User(u) => q.filter(posts::user_id.eq(u)),

@@ -414,6 +414,46 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     }
 }
 
+async fn listened_to_pages_right_across_the_floor_of_the_merge(db: TestDb) {
+    // Six people who post in turns, the newest posts by one who is then suspended and by one
+    // the viewer then blocks: neither may raise the floor the merge starts from, or the pages
+    // would come out short.
+    let w = world(db);
+    let me = w.user("me");
+    let people: Vec<UserId> = (0..6).map(|i| w.user(&format!("p{i}"))).collect();
+    let mut c = w.db.get().unwrap();
+    for p in &people {
+        social_graph::listen(&mut c, me, *p).unwrap();
+    }
+    drop(c);
+    for round in 0..4 {
+        for (i, p) in people.iter().enumerate() {
+            w.song(*p, &format!("{round}-{i}")).await;
+        }
+    }
+    suspend(&w, people[5]);
+    social_graph::block(&mut w.db.get().unwrap(), me, people[4]).unwrap();
+    let every: Vec<String> =
+        titles(&w.feed(Feed::ForYou, Some(me), FeedPage::Offset(Page { limit: 50, offset: 0 })).await);
+    assert_eq!(every.len(), 16, "four people's four posts");
+    for limit in [1, 2, 3, 5] {
+        let mut pages = Vec::new();
+        let mut page = FeedPage::Before(Keyset { before: None, limit });
+        loop {
+            let found = w.feed(Feed::ListenedTo, Some(me), page).await;
+            let Some(last) = found.last().map(|p| p.id) else { break };
+            pages.extend(titles(&found));
+            page = FeedPage::Before(Keyset { before: Some(last), limit });
+        }
+        assert_eq!(pages, every, "pages of {limit} by cursor");
+        for offset in [0, 1, 4, 7] {
+            let found = w.feed(Feed::ListenedTo, Some(me), FeedPage::Offset(Page { limit, offset })).await;
+            let end = (offset + limit).min(16) as usize;
+            assert_eq!(titles(&found), every[offset as usize..end].to_vec(), "{limit} from {offset}");
+        }
+    }
+}
+
 async fn a_page_read_again_is_not_prepared_again(db: TestDb) {
     let w = world(db);
     let (me, ana) = (w.user("me"), w.user("ana"));
@@ -530,4 +570,5 @@ test_support::both_backends!(
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
     a_page_read_again_is_not_prepared_again,
+    listened_to_pages_right_across_the_floor_of_the_merge,
 );
