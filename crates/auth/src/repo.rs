@@ -318,7 +318,9 @@ pub fn session_account(
         .filter(sessions::expires_at.gt(db::time::now()))
         .filter(not(exists(suspensions::table.filter(suspensions::user_id.eq(users::id)))))
         .select((Account::as_select(), sessions::last_seen_at))
-        .first(conn)
+        // By its key: at most one row, and no `LIMIT` (PostgreSQL would plan a bound limit
+        // anew on every request).
+        .get_result(conn)
         .optional()
 }
 

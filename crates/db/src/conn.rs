@@ -174,6 +174,11 @@ pub struct Db {
     backend: Backend,
     pool_errors: Arc<AtomicU64>,
     usage: Arc<Usage>,
+    /// One permit per connection: calls wait here, first come first served, rather than on the
+    /// pool, whose waiters are woken in no particular order (some waited 150 ms while others
+    /// passed them: the p99 of a PostgreSQL page under 32 connections).
+    turns: Arc<tokio::sync::Semaphore>,
+    wait_limit: Duration,
 }
 
 impl Db {
@@ -205,7 +210,8 @@ impl Db {
             .error_handler(Box::new(PoolErrors(pool_errors.clone())))
             .build(manager)
             .map_err(|e| DbError::Connect(e.to_string()))?;
-        Ok(Db { pool, backend, pool_errors, usage: Arc::default() })
+        let turns = Arc::new(tokio::sync::Semaphore::new(options.max_size as usize));
+        Ok(Db { pool, backend, pool_errors, usage: Arc::default(), turns, wait_limit: options.connection_timeout })
     }
 
     /// The pool's connections and the calls waiting, as they are now.
@@ -269,14 +275,29 @@ impl Db {
     {
         let pool = self.pool.clone();
         let queued = Queued::enter(&self.usage);
+        let (since, wait_limit) = (Instant::now(), self.wait_limit);
+        let turn = match tokio::time::timeout(self.wait_limit, self.turns.clone().acquire_owned()).await {
+            Ok(Ok(turn)) => turn,
+            Ok(Err(_)) => return Err(DbError::TaskCancelled.into()),
+            Err(_) => {
+                if let Some(observe) = self.usage.on_wait.get() {
+                    observe(self.wait_limit, false);
+                }
+                return Err(DbError::Busy.into());
+            }
+        };
         tokio::task::spawn_blocking(move || {
             let usage = queued.0.clone();
             drop(queued);
-            let mut conn = checkout(&pool, &usage, None)?;
+            // The wait for a turn and for the connection together stay within the limit.
+            let left = wait_limit.saturating_sub(since.elapsed()).max(Duration::from_millis(1));
+            let mut conn = checkout(&pool, &usage, Some(left))?;
             let done = f(&mut conn);
             if done.is_err() {
                 retire_if_lost(&mut conn);
             }
+            drop(conn);
+            drop(turn);
             done
         })
         .await
@@ -295,9 +316,18 @@ impl Db {
         E: From<DbError> + Send + 'static,
     {
         if self.backend == Backend::Sqlite
-            && let Some(mut conn) = self.pool.try_get()
+            && let Ok(turn) = self.turns.clone().try_acquire_owned()
         {
-            return f(&mut conn);
+            let started = Instant::now();
+            if let Some(mut conn) = self.pool.try_get() {
+                if let Some(observe) = self.usage.on_wait.get() {
+                    observe(started.elapsed(), true);
+                }
+                let done = f(&mut conn);
+                drop(conn);
+                drop(turn);
+                return done;
+            }
         }
         self.run(f).await
     }

@@ -15,6 +15,9 @@ pub enum DbError {
     Migration(String),
     #[error("database task was cancelled")]
     TaskCancelled,
+    /// Every connection stayed busy for as long as a call may wait for one.
+    #[error("every database connection is busy")]
+    Busy,
     /// A use case opened a write transaction inside another: a programming error, refused
     /// before anything ran (see `db::write_tx`).
     #[error("write_tx called inside an open transaction: a use case opens exactly one transaction")]
@@ -36,7 +39,7 @@ impl DomainError for DbError {
         match self {
             // Every connection is busy, or the database cannot be reached (the pool tries to
             // connect until its timeout): trying again in a moment may work.
-            DbError::Pool(_) => ErrorKind::Unavailable,
+            DbError::Pool(_) | DbError::Busy => ErrorKind::Unavailable,
             // The connection died under the query (the database restarted, or an operator
             // ended the connection): the pool replaces it, so the next request may well work.
             DbError::Query(diesel::result::Error::DatabaseError(

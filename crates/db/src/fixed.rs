@@ -14,9 +14,9 @@ use diesel::result::QueryResult;
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Bool};
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Fixed<const N: usize> {
-    sql: &'static str,
+    sql: std::borrow::Cow<'static, str>,
     binds: [i64; N],
 }
 
@@ -24,7 +24,14 @@ impl<const N: usize> Fixed<N> {
     /// `sql` must hold exactly `N` question marks, one for each bind, and no other.
     pub fn new(sql: &'static str, binds: [i64; N]) -> Self {
         debug_assert_eq!(sql.matches('?').count(), N, "one `?` for each bind: {sql}");
-        Fixed { sql, binds }
+        Fixed { sql: sql.into(), binds }
+    }
+
+    /// [`Fixed::new`] with text made at run time: it must be one of a few texts (a number
+    /// written in that is one of a few), or every call would be a statement of its own.
+    pub fn made(sql: String, binds: [i64; N]) -> Self {
+        debug_assert_eq!(sql.matches('?').count(), N, "one `?` for each bind: {sql}");
+        Fixed { sql: sql.into(), binds }
     }
 }
 
@@ -127,3 +134,44 @@ where
         Ok(())
     }
 }
+
+/// `query LIMIT n` with `n` written into the statement's text rather than bound. PostgreSQL
+/// plans a kept (prepared) statement once, generically, only when that plan costs no more than
+/// one made for the values at hand; with the limit a parameter it must guess how many rows are
+/// wanted (a tenth of the table), prices the generic plan far above a ten-row walk and so plans
+/// the statement anew on every call. With the limit in the text the generic plan is the walk.
+/// One statement is kept per limit asked for (1 to 50). For PostgreSQL only: SQLite does not
+/// plan by values (it is built with QPSG, .cargo/config.toml), and its `OFFSET` needs a
+/// `LIMIT` before it.
+pub fn limit_in_text<Q>(query: Q, limit: i64) -> LimitInText<Q> {
+    LimitInText { query, limit: format!(" LIMIT {}", limit.max(0)) }
+}
+
+#[derive(Debug, Clone)]
+pub struct LimitInText<Q> {
+    query: Q,
+    limit: String,
+}
+
+impl<Q: diesel::query_builder::Query> diesel::query_builder::Query for LimitInText<Q> {
+    type SqlType = Q::SqlType;
+}
+
+impl<Q> QueryId for LimitInText<Q> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<Q, DB> QueryFragment<DB> for LimitInText<Q>
+where
+    DB: Backend,
+    Q: QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.query.walk_ast(out.reborrow())?;
+        out.push_sql(&self.limit);
+        Ok(())
+    }
+}
+
+impl<Q, Conn> diesel::RunQueryDsl<Conn> for LimitInText<Q> {}

@@ -12,7 +12,7 @@ pub mod time;
 
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, write_tx};
 pub use error::DbError;
-pub use fixed::{Fixed, OneOf, one_of};
+pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};
 pub use page::{Keyset, Page, PageRule};
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.

@@ -46,7 +46,14 @@ pub fn list(
     if let Some(v) = viewer {
         q = q.filter(fragments::not_blocked(comments::user_id, v));
     }
-    let rows: Vec<(CommentRow, UserCard)> = page.apply(q.order(comments::id.desc())).load(conn)?;
+    let q = q.order(comments::id.desc());
+    // A first page on PostgreSQL carries its limit in the text, to be planned once
+    // (`db::limit_in_text`).
+    let rows: Vec<(CommentRow, UserCard)> = if page.offset == 0 && matches!(conn, DbConnection::Postgres(_)) {
+        db::limit_in_text(q, page.limit).load(conn)?
+    } else {
+        page.apply(q).load(conn)?
+    };
     let ids: Vec<CommentId> = rows.iter().map(|(c, _)| c.id).collect();
     let mut mentions = mentions_of(conn, &ids)?;
     Ok(rows

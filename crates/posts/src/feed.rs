@@ -13,7 +13,7 @@ use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::model::UserCard;
 use db::schema::{likes, listens, posts, users};
-use db::{DbConnection, Fixed, Keyset, Page, PageRule};
+use db::{DbConnection, Fixed, Keyset, Page, PageRule, limit_in_text};
 use social_graph::fragments;
 use values::{PostId, PostKind, UserId};
 
@@ -73,7 +73,7 @@ pub const DENSE_LISTENING: i64 = 200;
 pub const DEEP_OFFSET: i64 = 100;
 
 /// The posts of the people `?1` listens to, older than the cursor (`?2`), that may be among
-/// the newest `depth` of them (`?3`, `?8`): each listened person's newest post older than the
+/// the newest `depth` of them (`?depth`): each listened person's newest post older than the
 /// cursor is one probe of `posts (user_id, id)`; the `depth`-th newest of those is a floor no
 /// post of the page can be below (that many posts are at or above it), and each person's posts
 /// from the floor up are one more index range. About two probes a person, where walking each
@@ -83,14 +83,14 @@ pub const DEEP_OFFSET: i64 = 100;
 /// (planned) once per connection.
 const LISTENED_WINDOW: &str = "posts.id IN (SELECT p.id FROM listens l JOIN posts p ON p.user_id = l.listened_id \
      WHERE l.listener_id = ? AND p.id < ? AND p.id >= ( \
-       SELECT CASE WHEN COUNT(*) < ? THEN 0 ELSE MIN(newest) END FROM ( \
+       SELECT CASE WHEN COUNT(*) < ?depth THEN 0 ELSE MIN(newest) END FROM ( \
          SELECT newest FROM ( \
            SELECT (SELECT MAX(p2.id) FROM posts p2 WHERE p2.user_id = l2.listened_id AND p2.id < ?) AS newest \
            FROM listens l2 WHERE l2.listener_id = ? \
            AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
            AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
            AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
-         ) AS each_newest WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ? \
+         ) AS each_newest WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ?depth \
        ) AS top_newest))";
 
 /// The posts, authors and like flags of a list (one statement; Listened to reads the viewer's
@@ -118,7 +118,7 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
                 Feed::ListenedTo => {
                     let Some(v) = viewer else { return Ok(Vec::new()) };
                     let listening: i64 =
-                        users::table.filter(users::id.eq(v)).select(users::listened_to_count).first(conn)?;
+                        users::table.filter(users::id.eq(v)).select(users::listened_to_count).get_result(conn)?;
                     if listening > DENSE_LISTENING {
                         q.filter(exists(
                             listens::table
@@ -134,13 +134,34 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
                         };
                         let before = before.map_or(i64::MAX, PostId::get);
                         let (v, depth) = (v.get(), depth.max(1));
-                        q.filter(Fixed::new(LISTENED_WINDOW, [v, before, depth, before, v, v, v, depth]))
+                        // On PostgreSQL the usual depths (a first or cursor page) are written into
+                        // the text, so that its plan is made once (as `db::limit_in_text`).
+                        if matches!(conn, DbConnection::Postgres(_)) && depth <= FEED_PAGE.max {
+                            let sql = LISTENED_WINDOW.replace("?depth", &depth.to_string());
+                            q.filter(Fixed::made(sql, [v, before, before, v, v, v]))
+                        } else {
+                            let sql = LISTENED_WINDOW.replace("?depth", "?");
+                            q.filter(Fixed::made(sql, [v, before, depth, before, v, v, v, depth]))
+                        }
                     }
                 }
                 Feed::User(u) => q.filter(posts::user_id.eq(u)),
             };
+            let postgres = matches!(conn, DbConnection::Postgres(_));
             match page {
                 FeedPage::Offset(p) if p.limit == 0 => Ok(Vec::new()),
+                // On PostgreSQL a first page and a cursor page carry their limit in the text,
+                // so that their statement is planned once (`db::limit_in_text`).
+                FeedPage::Offset(p) if postgres && p.offset == 0 => {
+                    limit_in_text(q.order(posts::id.desc()), p.limit).load(conn)
+                }
+                FeedPage::Before(k) if postgres => {
+                    let q = match k.before {
+                        Some(before) => q.filter(posts::id.lt(before)),
+                        None => q,
+                    };
+                    limit_in_text(q.order(posts::id.desc()), k.limit).load(conn)
+                }
                 FeedPage::Offset(p) => p.apply(q.order(posts::id.desc())).load(conn),
                 FeedPage::Before(k) => k.apply(q, posts::id).load(conn),
             }

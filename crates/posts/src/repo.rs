@@ -63,24 +63,19 @@ pub struct PostRef {
 }
 
 /// The post as `viewer` may see it: none when it is missing, its author is suspended, or a
-/// block stands between the two (such a post is answered as not found). Two statements for a
-/// signed-in viewer: the post (with the suspension rule), then the block rule between its
-/// author and them.
+/// block stands between the two (such a post is answered as not found). One statement: the
+/// post, with the suspension rule and, for a signed-in viewer, the block rule.
 pub fn visible(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<PostRef>> {
-    let found: Option<(UserId, PostKind)> = posts::table
-        .filter(posts::id.eq(id))
-        .filter(social_graph::fragments::not_suspended(posts::user_id))
-        .select((posts::user_id, posts::kind))
-        .first(conn)
-        .optional()?;
-    let Some((author, kind)) = found else { return Ok(None) };
-    if let Some(v) = viewer
-        && author != v
-        && social_graph::blocked_between(conn, author, v)?
-    {
-        return Ok(None);
-    }
-    Ok(Some(PostRef { id, author, kind }))
+    let post = posts::table.filter(posts::id.eq(id)).filter(social_graph::fragments::not_suspended(posts::user_id));
+    let found: Option<(UserId, PostKind)> = match viewer {
+        Some(v) => post
+            .filter(social_graph::fragments::not_blocked(posts::user_id, v))
+            .select((posts::user_id, posts::kind))
+            .get_result(conn)
+            .optional()?,
+        None => post.select((posts::user_id, posts::kind)).get_result(conn).optional()?,
+    };
+    Ok(found.map(|(author, kind)| PostRef { id, author, kind }))
 }
 
 /// Which of these posts are still there.

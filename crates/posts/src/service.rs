@@ -72,12 +72,15 @@ impl Posts {
         page: FeedPage,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
+        let found = feed::page_with(conn, Some(&self.remembered), feed, page, viewer)?;
+        // A page with posts has a person; only an empty one asks whether there is one.
         if let Feed::User(u) = feed
+            && found.is_empty()
             && !repo::user_exists(conn, u)?
         {
             return Err(PostError::UserNotFound);
         }
-        Ok(feed::page_with(conn, Some(&self.remembered), feed, page, viewer)?)
+        Ok(found)
     }
 
     /// [`Posts::post`] on the caller's connection.

@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{TestApp, spawn_app};
+use crate::common::{Options, TestApp, spawn_app, spawn_app_with};
 
 /// The ids of a page of posts, newest first.
 fn ids(page: &Value) -> Vec<String> {
@@ -96,4 +96,67 @@ async fn remembered_pages_follow_likes_deletes_blocks_and_new_posts(db: TestDb) 
     assert_eq!(app.get(&format!("/posts/{first}"), Some(&ben)).await.body["lyrics"]["title"], "First");
 }
 
-test_support::both_backends!(remembered_pages_follow_likes_deletes_blocks_and_new_posts);
+/// The titles of a page of lyrics posts.
+fn titles(page: &Value) -> Vec<String> {
+    page.as_array().unwrap().iter().map(|p| p["lyrics"]["title"].as_str().unwrap().to_owned()).collect()
+}
+
+/// `from` down to `to` (newest first), as Ana's posts are titled.
+fn songs(from: i32, to: i32) -> Vec<String> {
+    (to..=from).rev().map(|i| format!("s{i}")).collect()
+}
+
+async fn deep_offset_pages_follow_deletes_blocks_likes_and_new_posts(db: TestDb) {
+    // Pages 100 posts down start from the list of the newest posts the server keeps.
+    let options = Options { env: vec![("SELFSOUND_WRITE_LIMITS".into(), "post=1000/1m".into())], ..Options::default() };
+    let app = spawn_app_with(db, options).await;
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let (ben, _) = app.person("Ben", "ben@example.com").await;
+    app.lyrics_post(&ben, "ben").await;
+    let mut ids = Vec::new();
+    for i in 0..110 {
+        ids.push(app.lyrics_post(&ana, &format!("s{i}")).await["id"].as_str().unwrap().to_owned());
+    }
+    let deep = "/posts/feed?limit=10&offset=100";
+    let mut want = songs(9, 0);
+    assert_eq!(titles(&feed(&app, deep, &ben).await), want);
+    assert_eq!(
+        titles(&feed(&app, "/posts/feed?limit=10&offset=105", &ben).await),
+        [songs(4, 0), vec!["ben".into()]].concat()
+    );
+
+    // A post deleted above the page moves it down by one, at once; one deleted on it is gone.
+    assert!(app.call(Method::DELETE, &format!("/posts/{}", ids[50]), Some(&ana), None).await.status.is_success());
+    assert!(app.call(Method::DELETE, &format!("/posts/{}", ids[3]), Some(&ana), None).await.status.is_success());
+    want = ["s8", "s7", "s6", "s5", "s4", "s2", "s1", "s0", "ben"].map(String::from).to_vec();
+    assert_eq!(titles(&feed(&app, deep, &ben).await), want);
+
+    // A new post moves it up by one, at once, for its author and everyone else.
+    app.lyrics_post(&ana, "s110").await;
+    want.insert(0, "s9".into());
+    for token in [&ana, &ben] {
+        assert_eq!(titles(&feed(&app, deep, token).await), want);
+    }
+
+    // The viewer's like shows on the deep page at once.
+    app.post(&format!("/posts/{}/like", ids[5]), Some(&ben), json!({})).await;
+    let page = feed(&app, deep, &ben).await;
+    let liked: Vec<&Value> = page.as_array().unwrap().iter().filter(|p| p["user_liked"] == true).collect();
+    assert_eq!(liked.len(), 1);
+    assert_eq!((liked[0]["lyrics"]["title"].clone(), liked[0]["likes_count"].clone()), (json!("s5"), json!(1)));
+
+    // A block: the pair's posts are not counted or shown on either side's deep pages.
+    let block = format!("/profiles/blocks/{ana_id}");
+    assert!(app.call(Method::POST, &block, Some(&ben), None).await.status.is_success());
+    assert!(feed(&app, deep, &ben).await.as_array().unwrap().is_empty());
+    assert_eq!(titles(&feed(&app, "/posts/feed?limit=10&offset=0", &ben).await), vec!["ben".to_owned()]);
+    let anas = titles(&feed(&app, deep, &ana).await);
+    assert!(!anas.contains(&"ben".to_owned()) && anas.len() == 9, "{anas:?}");
+    assert!(app.call(Method::DELETE, &block, Some(&ben), None).await.status.is_success());
+    assert_eq!(titles(&feed(&app, deep, &ben).await), want);
+}
+
+test_support::both_backends!(
+    remembered_pages_follow_likes_deletes_blocks_and_new_posts,
+    deep_offset_pages_follow_deletes_blocks_likes_and_new_posts,
+);
