@@ -365,8 +365,12 @@ fn recount(conn: &mut DbConnection) -> Result<(), String> {
     ] {
         db::diesel::sql_query(sql).execute(conn).map_err(|e| format!("counting: {e}"))?;
     }
-    // Fresh statistics, so the planners know the tables' sizes.
-    db::diesel::sql_query("ANALYZE").execute(conn).map_err(|e| e.to_string())?;
+    // Fresh statistics, so the planners know the tables' sizes; on PostgreSQL also the
+    // visibility map autovacuum would set on a live site in time, without which every
+    // index-only scan (a page's probes of `listens`, of `posts (user_id, id)`) reads the table
+    // too: 1 ms more for a Listened to page.
+    let analyze = if matches!(conn, DbConnection::Postgres(_)) { "VACUUM ANALYZE" } else { "ANALYZE" };
+    db::diesel::sql_query(analyze).execute(conn).map_err(|e| e.to_string())?;
     Ok(())
 }
 
