@@ -180,8 +180,10 @@ ci:
 
 ## Measurements, not assertions: user search at 100k people on both backends (release build,
 ## with query plans), the peak memory of a 100 MB upload streamed through the reader, and the
-## feeds, post page and comments at a million posts against the binary's own ceiling (wrk;
-## bench/run.py writes bench/results/ and the table in docs/performance.md).
+## feeds, post page and comments at a million posts against the binary's own ceiling, and like
+## and comment writes per second (wrk; bench/run.py writes bench/results/ and the table in
+## docs/performance.md). BENCH_KEEP=<folder> keeps the seeded databases for the next run;
+## BENCH_BACKENDS=sqlite measures one backend.
 bench: test-tools
 	@command -v wrk >/dev/null 2>&1 || { echo "*** make bench needs wrk: apt-get install -y wrk"; exit 1; }
 	$(CARGO) bench -p app --bench search
