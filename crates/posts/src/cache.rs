@@ -20,7 +20,7 @@
 //! deleted in another process (in this one it is forgotten at once).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::DbConnection;
@@ -85,9 +85,12 @@ const NEWEST_LEN: i64 = 20_000;
 /// processes show in the count of a deep offset within this time).
 pub(crate) const NEWEST_FOR: Duration = Duration::from_secs(1);
 
-/// The newest posts, newest first, as (post, author).
+/// Posts newest first, as (post, author).
+type PostList = Arc<Vec<(PostId, UserId)>>;
+
+/// The newest posts, and when they were read.
 #[derive(Default)]
-pub(crate) struct Newest(Mutex<Option<(Instant, std::sync::Arc<Vec<(PostId, UserId)>>)>>);
+pub(crate) struct Newest(Mutex<Option<(Instant, PostList)>>);
 
 impl Newest {
     /// Forgets the list (a post was written or deleted here).
@@ -112,7 +115,7 @@ impl Newest {
         Ok(list.iter().filter(|(_, author)| !hidden.contains(author)).nth(skip).map(|(id, _)| *id))
     }
 
-    fn list(&self, conn: &mut DbConnection) -> QueryResult<std::sync::Arc<Vec<(PostId, UserId)>>> {
+    fn list(&self, conn: &mut DbConnection) -> QueryResult<PostList> {
         // Held while the list is read, so that requests arriving together read it once.
         let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some((at, list)) = held.as_ref()
@@ -122,7 +125,7 @@ impl Newest {
         }
         let list: Vec<(PostId, UserId)> =
             posts::table.select((posts::id, posts::user_id)).order(posts::id.desc()).limit(NEWEST_LEN).load(conn)?;
-        let list = std::sync::Arc::new(list);
+        let list = Arc::new(list);
         *held = Some((Instant::now(), list.clone()));
         Ok(list)
     }
