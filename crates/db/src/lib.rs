@@ -10,7 +10,7 @@ pub mod schema;
 pub mod throttle;
 pub mod time;
 
-pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, write_tx};
+pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, one_writer, write_tx};
 pub use error::DbError;
 pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};
 pub use page::{Keyset, Page, PageRule};

@@ -86,11 +86,13 @@ pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), Throttl
 /// moment each see the count the others left: no more than `max` of them ever get through.
 pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, Throttled> {
     let now = crate::time::now();
-    let bucket: Bucket = diesel::sql_query(UPSERT)
-        .bind::<Text, _>(key)
-        .bind::<Timestamp, _>(now)
-        .bind::<Timestamp, _>(window_cutoff(now, rule))
-        .get_result(conn)?;
+    let bucket: Bucket = crate::one_writer(|| {
+        diesel::sql_query(UPSERT)
+            .bind::<Text, _>(key)
+            .bind::<Timestamp, _>(now)
+            .bind::<Timestamp, _>(window_cutoff(now, rule))
+            .get_result(conn)
+    })?;
     if bucket.hits > rule.max {
         return Err(Throttled::Full(remaining(bucket.window_start, now, rule)));
     }
@@ -136,7 +138,8 @@ pub fn hit_all(conn: &mut DbConnection, counters: &[(&str, i64)], window: Durati
             query = query.bind::<Timestamp, _>(now);
         }
     }
-    let buckets: Vec<KeyedBucket> = query.bind::<Timestamp, _>(window_cutoff(now, rule)).load(conn)?;
+    let query = query.bind::<Timestamp, _>(window_cutoff(now, rule));
+    let buckets: Vec<KeyedBucket> = crate::one_writer(|| query.load(conn))?;
     let wait = buckets
         .iter()
         .filter(|b| counters.iter().any(|(key, max)| *key == b.key && b.hits > *max))

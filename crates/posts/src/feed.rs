@@ -9,7 +9,7 @@
 //! rule a probe of `suspensions (user_id)` (`fragments::not_suspended`), the listening rule a
 //! walk or a merge over `listens` (docs/posts.md).
 
-use db::diesel::dsl::exists;
+use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
 use db::model::UserCard;
 use db::schema::{likes, listens, posts, users};
@@ -93,6 +93,25 @@ const LISTENED_WINDOW: &str = "posts.id IN (SELECT p.id FROM listens l JOIN post
          ) AS each_newest WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ?depth \
        ) AS top_newest))";
 
+/// [`LISTENED_WINDOW`] for PostgreSQL with the depth in the text: the same floor and ranges, as
+/// `LATERAL` walks, which PostgreSQL runs once per person each (as correlated subqueries it
+/// ran each person's newest twice, and walked every post above the floor rather than each
+/// person's). Binds: the cursor twice, then the viewer four times.
+const LISTENED_WINDOW_PG: &str = "posts.id IN (SELECT x.id FROM listens l CROSS JOIN LATERAL ( \
+       SELECT p.id FROM posts p WHERE p.user_id = l.listened_id AND p.id < ? AND p.id >= ( \
+         SELECT CASE WHEN COUNT(*) < ?depth THEN 0 ELSE MIN(newest) END FROM ( \
+           SELECT n.newest FROM listens l2 CROSS JOIN LATERAL ( \
+             SELECT p2.id AS newest FROM posts p2 WHERE p2.user_id = l2.listened_id AND p2.id < ? \
+             ORDER BY p2.id DESC LIMIT 1) n \
+           WHERE l2.listener_id = ? \
+           AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
+           AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+           AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
+           ORDER BY n.newest DESC LIMIT ?depth \
+         ) AS top_newest) \
+       ORDER BY p.id DESC LIMIT ?depth) x \
+     WHERE l.listener_id = ?)";
+
 /// The posts, authors and like flags of a list (one statement; Listened to reads the viewer's
 /// listening count first).
 ///
@@ -105,10 +124,24 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
         .inner_join(users::table.on(users::id.eq(posts::user_id + 0_i64)))
         .left_join(likes::table.on(likes::post_id.eq(posts::id).and(likes::user_id.nullable().eq(viewer))))
         .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable()))
-        .filter(fragments::not_suspended(posts::user_id))
         .into_boxed();
-    if let Some(v) = viewer {
-        q = q.filter(fragments::not_blocked(posts::user_id, v));
+    match scope {
+        // One person's posts: whether they may be shown is the same for every row, so it is a
+        // condition asked once. As a rule on each row it left PostgreSQL expecting a single row,
+        // so it read all of the person's posts and sorted them instead of walking
+        // `posts (user_id, id)` for a page (0.9 ms against 0.2).
+        Scope::Feed(Feed::User(u), _) => {
+            q = q.filter(not(fragments::suspended(u)));
+            if let Some(v) = viewer {
+                q = q.filter(not(fragments::pair_blocked(u, v)));
+            }
+        }
+        _ => {
+            q = q.filter(fragments::not_suspended(posts::user_id));
+            if let Some(v) = viewer {
+                q = q.filter(fragments::not_blocked(posts::user_id, v));
+            }
+        }
     }
     match scope {
         Scope::One(id) => q.filter(posts::id.eq(id)).load(conn),
@@ -137,8 +170,8 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
                         // On PostgreSQL the usual depths (a first or cursor page) are written into
                         // the text, so that its plan is made once (as `db::limit_in_text`).
                         if matches!(conn, DbConnection::Postgres(_)) && depth <= FEED_PAGE.max {
-                            let sql = LISTENED_WINDOW.replace("?depth", &depth.to_string());
-                            q.filter(Fixed::made(sql, [v, before, before, v, v, v]))
+                            let sql = LISTENED_WINDOW_PG.replace("?depth", &depth.to_string());
+                            q.filter(Fixed::made(sql, [before, before, v, v, v, v]))
                         } else {
                             let sql = LISTENED_WINDOW.replace("?depth", "?");
                             q.filter(Fixed::made(sql, [v, before, depth, before, v, v, v, depth]))

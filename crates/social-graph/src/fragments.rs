@@ -62,3 +62,34 @@ where
 
 /// What [`not_suspended`] answers.
 pub type NotSuspended<C> = dsl::not<dsl::exists<Filter<suspensions::table, Eq<suspensions::user_id, C>>>>;
+
+/// Whether `a` and `b` are a block pair, as a condition another query holds: one probe of each
+/// of `blocks`' two keys. With both people known (one person's posts, as someone sees them) the
+/// rule is the same for every row, and the database asks it once.
+pub fn pair_blocked(a: UserId, b: UserId) -> PairBlocked {
+    exists(
+        blocks::table.filter(
+            (blocks::blocker_id.eq(a).and(blocks::blocked_id.eq(b)))
+                .or(blocks::blocker_id.eq(b).and(blocks::blocked_id.eq(a))),
+        ),
+    )
+}
+
+/// What [`pair_blocked`] answers.
+pub type PairBlocked = dsl::exists<
+    Filter<
+        blocks::table,
+        dsl::Or<
+            And<Eq<blocks::blocker_id, UserId>, Eq<blocks::blocked_id, UserId>>,
+            And<Eq<blocks::blocker_id, UserId>, Eq<blocks::blocked_id, UserId>>,
+        >,
+    >,
+>;
+
+/// Whether `person` is suspended, as a condition another query holds (one probe).
+pub fn suspended(person: UserId) -> Suspended {
+    exists(suspensions::table.filter(suspensions::user_id.eq(person)))
+}
+
+/// What [`suspended`] answers.
+pub type Suspended = dsl::exists<Filter<suspensions::table, Eq<suspensions::user_id, UserId>>>;
