@@ -11,6 +11,9 @@
 //! Whatever comes to change a payload after it is written must forget it here, in every process
 //! (the after-commit signal path of the live notifications reaches them all).
 //!
+//! **How many people a viewer listens to** ([`Listening`], read at most every ten seconds): it
+//! only chooses which of two walks Listened to takes, and both give the same pages.
+//!
 //! **The newest posts, ids and authors only** ([`Newest`]): a page of For you far down by
 //! `offset` (the spec's paging) finds where it starts by walking this list in memory, past the
 //! posts the viewer may not see, instead of having the database walk and join every post above
@@ -25,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use db::DbConnection;
 use db::diesel::prelude::*;
-use db::schema::{blocks, posts, suspensions};
+use db::schema::{blocks, posts, suspensions, users};
 use values::{PostId, UserId};
 
 use crate::model::Payload;
@@ -35,6 +38,39 @@ use crate::model::Payload;
 pub(crate) struct Remembered {
     pub payloads: PayloadCache,
     pub newest: Newest,
+    pub listening: Listening,
+}
+
+/// How long how many people someone listens to is taken as known.
+const LISTENING_FOR: Duration = Duration::from_secs(10);
+
+/// How many people each viewer listens to, read at most every [`LISTENING_FOR`]: it only
+/// chooses how Listened to is walked, and both walks give the same pages (a test), so a count
+/// a few seconds old costs at most a slower page, never a wrong one.
+pub(crate) struct Listening(quick_cache::sync::Cache<UserId, (Instant, i64)>);
+
+impl Default for Listening {
+    fn default() -> Self {
+        Listening(quick_cache::sync::Cache::new(100_000))
+    }
+}
+
+impl Listening {
+    pub(crate) fn of(&self, conn: &mut DbConnection, viewer: UserId) -> QueryResult<i64> {
+        if let Some((at, count)) = self.0.get(&viewer)
+            && at.elapsed() < LISTENING_FOR
+        {
+            return Ok(count);
+        }
+        let count = listening_count(conn, viewer)?;
+        self.0.insert(viewer, (Instant::now(), count));
+        Ok(count)
+    }
+}
+
+/// How many people `viewer` listens to (the counter on their row).
+pub(crate) fn listening_count(conn: &mut DbConnection, viewer: UserId) -> QueryResult<i64> {
+    users::table.filter(users::id.eq(viewer)).select(users::listened_to_count).get_result(conn)
 }
 
 /// About 32 MB of payloads: tens of thousands of posts.

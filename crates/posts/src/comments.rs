@@ -54,7 +54,8 @@ pub fn list(
     } else {
         page.apply(q).load(conn)?
     };
-    let ids: Vec<CommentId> = rows.iter().map(|(c, _)| c.id).collect();
+    // Only a comment with an `@` in it can mention anyone: a page without one asks nothing more.
+    let ids: Vec<CommentId> = rows.iter().filter(|(c, _)| c.content.contains('@')).map(|(c, _)| c.id).collect();
     let mut mentions = mentions_of(conn, &ids)?;
     Ok(rows
         .into_iter()

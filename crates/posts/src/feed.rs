@@ -119,7 +119,12 @@ const LISTENED_WINDOW_PG: &str = "posts.id IN (SELECT x.id FROM listens l CROSS 
 /// SQLite's planner otherwise looped over the users, found each one's posts by
 /// `posts (user_id, id)` and sorted them all (1.1 s a page), instead of walking the posts newest
 /// first and stopping after a page. PostgreSQL plans it the same way either way.
-fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> QueryResult<Vec<Head>> {
+fn heads(
+    conn: &mut DbConnection,
+    cache: Option<&Remembered>,
+    scope: Scope,
+    viewer: Option<UserId>,
+) -> QueryResult<Vec<Head>> {
     let mut q = posts::table
         .inner_join(users::table.on(users::id.eq(posts::user_id + 0_i64)))
         .left_join(likes::table.on(likes::post_id.eq(posts::id).and(likes::user_id.nullable().eq(viewer))))
@@ -150,8 +155,10 @@ fn heads(conn: &mut DbConnection, scope: Scope, viewer: Option<UserId>) -> Query
                 Feed::ForYou => q,
                 Feed::ListenedTo => {
                     let Some(v) = viewer else { return Ok(Vec::new()) };
-                    let listening: i64 =
-                        users::table.filter(users::id.eq(v)).select(users::listened_to_count).get_result(conn)?;
+                    let listening = match cache {
+                        Some(cache) => cache.listening.of(conn, v)?,
+                        None => crate::cache::listening_count(conn, v)?,
+                    };
                     if listening > DENSE_LISTENING {
                         q.filter(exists(
                             listens::table
@@ -227,7 +234,7 @@ pub(crate) fn page_with(
         }
         _ => page,
     };
-    let heads = heads(conn, Scope::Feed(feed, page), viewer)?;
+    let heads = heads(conn, cache, Scope::Feed(feed, page), viewer)?;
     with_payloads(conn, cache.map(|c| &c.payloads), heads)
 }
 
@@ -244,7 +251,7 @@ pub(crate) fn one_with(
     id: PostId,
     viewer: Option<UserId>,
 ) -> QueryResult<Option<Post>> {
-    let heads = heads(conn, Scope::One(id), viewer)?;
+    let heads = heads(conn, cache, Scope::One(id), viewer)?;
     Ok(with_payloads(conn, cache.map(|c| &c.payloads), heads)?.into_iter().next())
 }
 
