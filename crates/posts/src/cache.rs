@@ -167,8 +167,9 @@ impl Newest {
     }
 }
 
-/// Whose posts `viewer` is not shown: everyone suspended, and the people in a block pair with
-/// them (two statements of index ranges: both are few).
+/// Whose posts `viewer` is not shown: everyone suspended (all of `suspensions`, which holds
+/// only the accounts suspended now), and the people in a block pair with them (the two keys of
+/// `blocks`). Two statements, asked only for a page this deep.
 fn hidden_authors(conn: &mut DbConnection, viewer: Option<UserId>) -> QueryResult<HashSet<UserId>> {
     let mut hidden: HashSet<UserId> = suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect();
     if let Some(v) = viewer {
