@@ -83,14 +83,13 @@ pub const DEEP_OFFSET: i64 = 100;
 /// (planned) once per connection.
 const LISTENED_WINDOW: &str = "posts.id IN (SELECT p.id FROM listens l JOIN posts p ON p.user_id = l.listened_id \
      WHERE l.listener_id = ? AND p.id < ? AND p.id >= ( \
-       SELECT CASE WHEN COUNT(*) < ?depth THEN 0 ELSE MIN(newest) END FROM ( \
-         SELECT newest FROM ( \
-           SELECT (SELECT MAX(p2.id) FROM posts p2 WHERE p2.user_id = l2.listened_id AND p2.id < ?) AS newest \
-           FROM listens l2 WHERE l2.listener_id = ? \
-           AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
-           AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
-           AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
-         ) AS each_newest WHERE newest IS NOT NULL ORDER BY newest DESC LIMIT ?depth \
+       SELECT CASE WHEN COUNT(newest) < ?depth THEN 0 ELSE MIN(newest) END FROM ( \
+         SELECT (SELECT MAX(p2.id) FROM posts p2 WHERE p2.user_id = l2.listened_id AND p2.id < ?) AS newest \
+         FROM listens l2 WHERE l2.listener_id = ? \
+         AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
+         AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+         AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
+         ORDER BY newest DESC NULLS LAST LIMIT ?depth \
        ) AS top_newest))";
 
 /// [`LISTENED_WINDOW`] for PostgreSQL with the depth in the text: the same floor and ranges, as
