@@ -5,8 +5,7 @@
 local tokens, posts, png, pause = {}, {}, "", 0
 local counter = 0
 local boundary = "soak-boundary-7d1f"
-ok, client_errors, server_errors = 0, 0, 0
-first_error = ""
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "tally.lua")
 
 function init(args)
   for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
@@ -47,29 +46,8 @@ function request()
   end
 end
 
-function response(status, headers, body)
-  if status < 400 then
-    ok = ok + 1
-  else
-    if status < 500 then client_errors = client_errors + 1 else server_errors = server_errors + 1 end
-    if first_error == "" then first_error = status .. " " .. string.sub(body or "", 1, 200) end
-  end
-end
-
-local threads = {}
-
-function setup(thread)
-  threads[#threads + 1] = thread
-end
-
 function done(summary, latency, requests)
-  local totals = { ok = 0, client_errors = 0, server_errors = 0, first_error = "" }
-  for _, t in ipairs(threads) do
-    totals.ok = totals.ok + t:get("ok")
-    totals.client_errors = totals.client_errors + t:get("client_errors")
-    totals.server_errors = totals.server_errors + t:get("server_errors")
-    if totals.first_error == "" then totals.first_error = t:get("first_error") end
-  end
+  local totals = tally()
   io.write(string.format("SOAK ok=%d client_errors=%d server_errors=%d socket_errors=%d p50_ms=%.2f p99_ms=%.2f first_error=%s\n",
     totals.ok, totals.client_errors, totals.server_errors,
     summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,

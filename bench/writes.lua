@@ -4,8 +4,7 @@
 
 local tokens, posts, kind = {}, {}, "like"
 local counter = 0
-ok, client_errors, server_errors = 0, 0, 0
-first_error = ""
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "tally.lua")
 
 function init(args)
   for line in io.lines(args[1]) do tokens[#tokens + 1] = line end
@@ -25,29 +24,8 @@ function request()
   return wrk.format("POST", "/posts/" .. post .. "/comments", headers, '{"content":"a bench comment"}')
 end
 
-function response(status, headers, body)
-  if status < 400 then
-    ok = ok + 1
-  else
-    if status < 500 then client_errors = client_errors + 1 else server_errors = server_errors + 1 end
-    if first_error == "" then first_error = status .. " " .. string.sub(body or "", 1, 200) end
-  end
-end
-
-local threads = {}
-
-function setup(thread)
-  table.insert(threads, thread)
-end
-
 function done(summary, latency, requests)
-  local totals = { ok = 0, client = 0, server = 0, first = "" }
-  for _, t in ipairs(threads) do
-    totals.ok = totals.ok + t:get("ok")
-    totals.client = totals.client + t:get("client_errors")
-    totals.server = totals.server + t:get("server_errors")
-    if totals.first == "" then totals.first = t:get("first_error") end
-  end
-  io.write(string.format("WRITES ok=%d client_errors=%d server_errors=%d\n", totals.ok, totals.client, totals.server))
-  io.write("FIRST_ERROR " .. totals.first .. "\n")
+  local totals = tally()
+  io.write(string.format("WRITES ok=%d client_errors=%d server_errors=%d\n", totals.ok, totals.client_errors, totals.server_errors))
+  io.write("FIRST_ERROR " .. totals.first_error .. "\n")
 end

@@ -528,19 +528,18 @@ impl AuthService {
         T: Send + 'static,
     {
         let (user_id, session_id) = self.0.keys.verify(token)?;
-        let (account, after) = self
+        let (account, _, after) = self
             .0
             .db
             .run(move |conn| {
-                let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else {
-                    return Ok(None);
-                };
+                let found = session_then(conn, user_id, session_id, then)?;
                 let now = db::time::now();
-                if repo::session_is_stale(last_seen, now) {
+                if let Some((_, last_seen, _)) = &found
+                    && repo::session_is_stale(*last_seen, now)
+                {
                     repo::touch_session(conn, session_id, now)?;
                 }
-                let after = then(conn, account.id);
-                Ok::<_, AuthError>(Some((account, after)))
+                Ok::<_, AuthError>(found)
             })
             .await?
             .ok_or(AuthError::Unauthenticated)?;
@@ -558,19 +557,13 @@ impl AuthService {
     {
         let (user_id, session_id) = self.0.keys.verify(token)?;
         let now = db::time::now();
-        let (account, stale, after) = self
+        let (account, last_seen, after) = self
             .0
             .db
-            .read(move |conn| {
-                let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else {
-                    return Ok(None);
-                };
-                let after = then(conn, account.id);
-                Ok::<_, AuthError>(Some((account, repo::session_is_stale(last_seen, now), after)))
-            })
+            .read(move |conn| session_then(conn, user_id, session_id, then))
             .await?
             .ok_or(AuthError::Unauthenticated)?;
-        if stale {
+        if repo::session_is_stale(last_seen, now) {
             self.0.db.run(move |conn| Ok::<_, AuthError>(repo::touch_session(conn, session_id, now)?)).await?;
         }
         Ok((CurrentUser::from_account(account, session_id), after))
@@ -761,4 +754,18 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
         }
         Err(_) => format!("{base}?{key}={value}"),
     }
+}
+
+/// The live session's account and when its use was last noted, then `then` for its person, on
+/// one connection (what both ways of authenticating a request share); none when the session has
+/// ended, expired or belongs to a suspended account.
+fn session_then<T>(
+    conn: &mut db::DbConnection,
+    user_id: UserId,
+    session_id: values::SessionId,
+    then: impl FnOnce(&mut db::DbConnection, UserId) -> T,
+) -> Result<Option<(crate::Account, Option<chrono::NaiveDateTime>, T)>, AuthError> {
+    let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else { return Ok(None) };
+    let after = then(conn, account.id);
+    Ok(Some((account, last_seen, after)))
 }

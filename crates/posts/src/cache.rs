@@ -22,13 +22,13 @@
 //! wrong is only where a page starts, for at most [`NEWEST_FOR`] after a post is written or
 //! deleted in another process (in this one it is forgotten at once).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::DbConnection;
 use db::diesel::prelude::*;
-use db::schema::{blocks, posts, suspensions, users};
+use db::schema::{posts, users};
 use values::{PostId, UserId};
 
 use crate::model::Payload;
@@ -146,7 +146,7 @@ impl Newest {
         viewer: Option<UserId>,
     ) -> QueryResult<Option<PostId>> {
         let list = self.list(conn)?;
-        let hidden = hidden_authors(conn, viewer)?;
+        let hidden = social_graph::hidden_from(conn, viewer)?;
         let skip = usize::try_from(offset).unwrap_or(usize::MAX);
         Ok(list.iter().filter(|(_, author)| !hidden.contains(author)).nth(skip).map(|(id, _)| *id))
     }
@@ -165,19 +165,4 @@ impl Newest {
         *held = Some((Instant::now(), list.clone()));
         Ok(list)
     }
-}
-
-/// Whose posts `viewer` is not shown: everyone suspended (all of `suspensions`, which holds
-/// only the accounts suspended now), and the people in a block pair with them (the two keys of
-/// `blocks`). Two statements, asked only for a page this deep.
-fn hidden_authors(conn: &mut DbConnection, viewer: Option<UserId>) -> QueryResult<HashSet<UserId>> {
-    let mut hidden: HashSet<UserId> = suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect();
-    if let Some(v) = viewer {
-        let pairs: Vec<(UserId, UserId)> = blocks::table
-            .filter(blocks::blocker_id.eq(v).or(blocks::blocked_id.eq(v)))
-            .select((blocks::blocker_id, blocks::blocked_id))
-            .load(conn)?;
-        hidden.extend(pairs.into_iter().map(|(blocker, blocked)| if blocker == v { blocked } else { blocker }));
-    }
-    Ok(hidden)
 }
