@@ -107,7 +107,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     let live = notifications::Live::for_database(&config.database_url, db.backend())?;
     let notifications = notifications::Notifications::new(db.clone(), live.clone());
     let moderation = moderation::Moderation::new(db.clone());
-    let app = app::App::new(db.clone(), storage.clone(), live);
+    let app = app::App::new(db.clone(), storage.clone(), live.clone());
     let trusted_origins = config.trusted_origins();
     let auth = AuthService::new(
         db.clone(),
@@ -124,6 +124,13 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             on_sessions_ended: streams_end_with_their_sessions(&notifications),
         },
     );
+    // Sessions ended outside auth (a suspension, a deleted account) or in another process are
+    // forgotten by this one's checked sessions the moment it hears of them.
+    let known = auth.known_sessions();
+    live.on_sessions_ended(move |users| match users {
+        Some(users) => known.forget(users),
+        None => known.forget_all(),
+    });
     Ok(AppState {
         db,
         storage,

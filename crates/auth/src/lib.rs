@@ -3,6 +3,7 @@
 //! through OpenID Connect.
 
 mod error;
+mod known;
 pub mod mail;
 mod model;
 pub mod oidc;
@@ -14,6 +15,7 @@ mod sessions;
 pub mod token;
 
 pub use error::{AuthError, GoogleFailure};
+pub use known::{KNOWN_FOR, KnownSessions};
 pub use model::{Account, CurrentUser};
 pub use repo::{end_sessions, release_account};
 pub use service::{

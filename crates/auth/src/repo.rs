@@ -303,21 +303,22 @@ pub fn is_suspended(conn: &mut DbConnection, user_id: UserId) -> QueryResult<boo
     diesel::select(exists(suspensions::table.filter(suspensions::user_id.eq(user_id)))).get_result(conn)
 }
 
-/// The account of a live session and when the session was last used, in one query. A
+/// The account of a live session, when the session was last used and when it expires, in one
+/// query. A
 /// suspended account has none: a suspension ends its sessions, and this holds even for one that
 /// started at the same moment (a sign-in racing the suspension on PostgreSQL).
 pub fn session_account(
     conn: &mut DbConnection,
     user_id: UserId,
     session_id: SessionId,
-) -> QueryResult<Option<(Account, Option<NaiveDateTime>)>> {
+) -> QueryResult<Option<(Account, Option<NaiveDateTime>, NaiveDateTime)>> {
     sessions::table
         .inner_join(users::table)
         .filter(sessions::id.eq(session_id))
         .filter(sessions::user_id.eq(user_id))
         .filter(sessions::expires_at.gt(db::time::now()))
         .filter(not(exists(suspensions::table.filter(suspensions::user_id.eq(users::id)))))
-        .select((Account::as_select(), sessions::last_seen_at))
+        .select((Account::as_select(), sessions::last_seen_at, sessions::expires_at))
         // By its key: at most one row, and no `LIMIT` (PostgreSQL would plan a bound limit
         // anew on every request).
         .get_result(conn)

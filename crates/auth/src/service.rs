@@ -7,6 +7,7 @@ use db::{Db, DbConnection, write_tx};
 use sha2::{Digest, Sha256};
 use values::{Email, Name, SessionId, UserId};
 
+use crate::known::KnownSessions;
 use crate::mail::Mailer;
 use crate::model::{CurrentUser, NewAccount};
 use crate::oidc::{IdClaims, OidcClient, random_token};
@@ -232,6 +233,7 @@ pub(crate) struct Inner {
     pub(crate) mailer: Mailer,
     pub(crate) oidc: Option<OidcClient>,
     pub(crate) config: AuthConfig,
+    pub(crate) known: KnownSessions,
 }
 
 #[derive(Clone)]
@@ -247,7 +249,7 @@ pub(crate) fn later(d: Duration) -> chrono::NaiveDateTime {
 
 impl AuthService {
     pub fn new(db: Db, keys: TokenKeys, mailer: Mailer, oidc: Option<OidcClient>, config: AuthConfig) -> Self {
-        AuthService(Arc::new(Inner { db, keys, mailer, oidc, config }))
+        AuthService(Arc::new(Inner { db, keys, mailer, oidc, config, known: KnownSessions::default() }))
     }
 
     pub fn config(&self) -> &AuthConfig {
@@ -528,14 +530,14 @@ impl AuthService {
         T: Send + 'static,
     {
         let (user_id, session_id) = self.0.keys.verify(token)?;
-        let (account, _, after) = self
+        let Checked { account, after, .. } = self
             .0
             .db
             .run(move |conn| {
                 let found = session_then(conn, user_id, session_id, then)?;
                 let now = db::time::now();
-                if let Some((_, last_seen, _)) = &found
-                    && repo::session_is_stale(*last_seen, now)
+                if let Some(checked) = &found
+                    && repo::session_is_stale(checked.last_seen, now)
                 {
                     repo::touch_session(conn, session_id, now)?;
                 }
@@ -546,27 +548,49 @@ impl AuthService {
         Ok((CurrentUser::from_account(account, session_id), after))
     }
 
-    /// [`AuthService::authenticate_then`] for `then` that only reads (a page): on SQLite both may
-    /// run on the calling thread ([`db::Db::read`]), with no hand-off to a blocking thread. The
-    /// note that the session was used, a write, is then made apart when it is due (once in
-    /// `TOUCH_EVERY`), on a blocking thread, where waiting for the write lock harms no one.
-    pub async fn authenticate_reading<T, F>(&self, token: &str, then: F) -> Result<(CurrentUser, T), AuthError>
+    /// [`AuthService::authenticate_then`] for `then` that only reads (a page), answering who
+    /// is asking. A session checked a moment ago is taken as standing without asking the
+    /// database again ([`crate::known`]: forgotten the moment it may have ended); otherwise
+    /// the check and `then` run on one connection. On SQLite both may run on the calling thread
+    /// ([`db::Db::read`]), with no hand-off to a blocking thread. The note that the session was
+    /// used, a write, is made apart when it is due (once in `TOUCH_EVERY`), on a blocking
+    /// thread, where waiting for the write lock harms no one.
+    pub async fn authenticate_reading<T, F>(&self, token: &str, then: F) -> Result<(UserId, T), AuthError>
     where
         F: FnOnce(&mut db::DbConnection, UserId) -> T + Send + 'static,
         T: Send + 'static,
     {
         let (user_id, session_id) = self.0.keys.verify(token)?;
         let now = db::time::now();
-        let (account, last_seen, after) = self
-            .0
-            .db
-            .read(move |conn| session_then(conn, user_id, session_id, then))
-            .await?
-            .ok_or(AuthError::Unauthenticated)?;
+        let known = &self.0.known;
+        let (last_seen, after) = match known.get(session_id, user_id, now) {
+            Some(session) => {
+                let after = self.0.db.read(move |conn| Ok::<_, AuthError>(then(conn, user_id))).await?;
+                (session.last_seen, after)
+            }
+            None => {
+                let generation = known.generation();
+                let Checked { account, last_seen, expires_at, after } = self
+                    .0
+                    .db
+                    .read(move |conn| session_then(conn, user_id, session_id, then))
+                    .await?
+                    .ok_or(AuthError::Unauthenticated)?;
+                known.keep(generation, session_id, account.id, last_seen, expires_at);
+                (last_seen, after)
+            }
+        };
         if repo::session_is_stale(last_seen, now) {
             self.0.db.run(move |conn| Ok::<_, AuthError>(repo::touch_session(conn, session_id, now)?)).await?;
+            known.seen(session_id, now);
         }
-        Ok((CurrentUser::from_account(account, session_id), after))
+        Ok((user_id, after))
+    }
+
+    /// The sessions this process checked a moment ago: what ends sessions outside auth (a
+    /// suspension, a deleted account, and any of it in another process) forgets them there.
+    pub fn known_sessions(&self) -> KnownSessions {
+        self.0.known.clone()
     }
 
     /// Ends the session a token names. Tokens that name nothing are ignored: logging out always
@@ -582,6 +606,7 @@ impl AuthService {
 
     /// Tells whoever listens that sessions of `user` ended (after their transaction committed).
     pub(crate) fn sessions_ended(&self, user: UserId) {
+        self.0.known.forget(&[user]);
         self.0.config.on_sessions_ended.tell(user);
     }
 
@@ -759,13 +784,24 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
 /// The live session's account and when its use was last noted, then `then` for its person, on
 /// one connection (what both ways of authenticating a request share); none when the session has
 /// ended, expired or belongs to a suspended account.
+/// A session found standing: its account, when it was last used and when it expires, and what
+/// was run after the check.
+struct Checked<T> {
+    account: crate::Account,
+    last_seen: Option<chrono::NaiveDateTime>,
+    expires_at: chrono::NaiveDateTime,
+    after: T,
+}
+
 fn session_then<T>(
     conn: &mut db::DbConnection,
     user_id: UserId,
     session_id: values::SessionId,
     then: impl FnOnce(&mut db::DbConnection, UserId) -> T,
-) -> Result<Option<(crate::Account, Option<chrono::NaiveDateTime>, T)>, AuthError> {
-    let Some((account, last_seen)) = repo::session_account(conn, user_id, session_id)? else { return Ok(None) };
+) -> Result<Option<Checked<T>>, AuthError> {
+    let Some((account, last_seen, expires_at)) = repo::session_account(conn, user_id, session_id)? else {
+        return Ok(None);
+    };
     let after = then(conn, account.id);
-    Ok(Some((account, last_seen, after)))
+    Ok(Some(Checked { account, last_seen, expires_at, after }))
 }

@@ -20,9 +20,12 @@
 //! "sign out everywhere", a suspension): [`Signal::SessionsEnded`], sent on PostgreSQL as
 //! `ended:<id>` items in the payload (a listener that knows only ids skips them). Each stream of
 //! that person checks its own session then, so it closes within moments, not at its next
-//! keep-alive.
+//! keep-alive. What a process remembers of sessions (auth's checked sessions) is told the same,
+//! synchronously ([`Live::on_sessions_ended`]): by this process's own [`Live::sessions_ended`]
+//! before the use case answers, by the listening thread for other processes', and about
+//! everyone's whenever the listening connection was lost or made again.
 
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use db::diesel::pg::PgConnection;
@@ -69,6 +72,21 @@ impl Signal {
     }
 }
 
+/// Told that some sessions of these people (or, with none, of anyone) may have ended.
+type EndedHook = dyn Fn(Option<&[UserId]>) + Send + Sync;
+
+/// What [`Live::on_sessions_ended`] attached, shared with the listening thread.
+#[derive(Clone, Default)]
+struct Hooks(Arc<RwLock<Vec<Box<EndedHook>>>>);
+
+impl Hooks {
+    fn tell(&self, users: Option<&[UserId]>) {
+        for hook in self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).iter() {
+            hook(users);
+        }
+    }
+}
+
 /// How a [`Signal::SessionsEnded`] item is written in a PostgreSQL payload: `ended:<id>`.
 pub(crate) const ENDED: &str = "ended:";
 
@@ -79,6 +97,7 @@ pub struct Live {
     tx: broadcast::Sender<Signal>,
     /// True when [`Live::committed`] must broadcast itself (no database notifications).
     local: bool,
+    hooks: Hooks,
     /// Held only to be dropped: the listening thread watches it through a `Weak`.
     _listening: Arc<()>,
 }
@@ -93,17 +112,18 @@ impl Live {
     /// Streams of one process, told by [`Live::committed`] (SQLite).
     pub fn in_process() -> Live {
         let (tx, _) = broadcast::channel(256);
-        Live { tx, local: true, _listening: Arc::new(()) }
+        Live { tx, local: true, hooks: Hooks::default(), _listening: Arc::new(()) }
     }
 
     /// Streams of every process sharing the PostgreSQL database at `url`: a thread of this
     /// process listens for the signals every transaction sends.
     pub fn postgres(url: &str) -> std::io::Result<Live> {
         let (tx, _) = broadcast::channel(256);
-        let alive = Arc::new(());
-        let (url, sender, watch) = (listener_url(url), tx.clone(), Arc::downgrade(&alive));
-        std::thread::Builder::new().name("notify-listen".into()).spawn(move || listen(&url, &sender, &watch))?;
-        Ok(Live { tx, local: false, _listening: alive })
+        let (alive, hooks) = (Arc::new(()), Hooks::default());
+        let heard = Heard { tx: tx.clone(), hooks: hooks.clone() };
+        let (url, watch) = (listener_url(url), Arc::downgrade(&alive));
+        std::thread::Builder::new().name("notify-listen".into()).spawn(move || listen(&url, &heard, &watch))?;
+        Ok(Live { tx, local: false, hooks, _listening: alive })
     }
 
     /// For the database at `url`: [`Live::postgres`] or [`Live::in_process`].
@@ -130,10 +150,21 @@ impl Live {
     /// After a transaction that ended sessions of these people has committed (with
     /// [`crate::signal_sessions_ended`] inside it): their streams here check their sessions. On
     /// PostgreSQL the transaction's `NOTIFY` does this for every process, so here nothing.
+    /// What remembers sessions in this process is told at once, on either database.
     pub fn sessions_ended(&self, users: &[UserId]) {
-        if self.local && !users.is_empty() {
+        if users.is_empty() {
+            return;
+        }
+        self.hooks.tell(Some(users));
+        if self.local {
             let _ = self.tx.send(Signal::SessionsEnded(users.into()));
         }
+    }
+
+    /// Attaches `hook`, told synchronously whenever sessions may have ended: of the people
+    /// named, or (`None`) of anyone, when signals may have been missed.
+    pub fn on_sessions_ended(&self, hook: impl Fn(Option<&[UserId]>) + Send + Sync + 'static) {
+        self.hooks.0.write().unwrap_or_else(std::sync::PoisonError::into_inner).push(Box::new(hook));
     }
 }
 
@@ -143,18 +174,36 @@ fn listener_url(url: &str) -> String {
     format!("{url}{separator}application_name=selfsound-listen")
 }
 
+/// Who the listening thread passes what it hears to.
+struct Heard {
+    tx: broadcast::Sender<Signal>,
+    hooks: Hooks,
+}
+
+impl Heard {
+    /// Signals may have been missed: everyone's count and sessions are checked again.
+    fn everyone(&self) {
+        self.hooks.tell(None);
+        let _ = self.tx.send(Signal::Everyone);
+    }
+}
+
 /// The listening thread: connect, `LISTEN`, poll; after any failure wait (1 s doubling to 30 s)
 /// and start again. Ends once every [`Live`] is gone.
-fn listen(url: &str, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) {
+fn listen(url: &str, heard: &Heard, alive: &Weak<()>) {
     let mut backoff = Duration::from_secs(1);
     while alive.strong_count() > 0 {
         match PgConnection::establish(url) {
             Ok(mut conn) => match db::diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn) {
                 Ok(_) => {
                     backoff = Duration::from_secs(1);
-                    let _ = tx.send(Signal::Everyone);
-                    if let Err(e) = relay(&mut conn, tx, alive) {
+                    heard.everyone();
+                    if let Err(e) = relay(&mut conn, heard, alive) {
                         tracing::warn!(error = %e, "the notification listener lost its connection; reconnecting");
+                        // Sessions ended elsewhere go unheard until it is back: none is taken
+                        // from memory meanwhile for longer than auth's own limit. (Streams
+                        // hear `Everyone` once it is back, when reading again is of use.)
+                        heard.hooks.tell(None);
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "LISTEN failed; trying again"),
@@ -170,7 +219,7 @@ fn listen(url: &str, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) {
 }
 
 /// Passes on what arrives until the connection fails (an error) or every [`Live`] is gone.
-fn relay(conn: &mut PgConnection, tx: &broadcast::Sender<Signal>, alive: &Weak<()>) -> Result<(), String> {
+fn relay(conn: &mut PgConnection, heard: &Heard, alive: &Weak<()>) -> Result<(), String> {
     let mut pinged = Instant::now();
     while alive.strong_count() > 0 {
         let (mut users, mut ended): (Vec<UserId>, Vec<UserId>) = (Vec::new(), Vec::new());
@@ -179,10 +228,11 @@ fn relay(conn: &mut PgConnection, tx: &broadcast::Sender<Signal>, alive: &Weak<(
             read_payload(&n.payload, &mut users, &mut ended);
         }
         if let Some(users) = distinct(users) {
-            let _ = tx.send(Signal::Users(users));
+            let _ = heard.tx.send(Signal::Users(users));
         }
         if let Some(ended) = distinct(ended) {
-            let _ = tx.send(Signal::SessionsEnded(ended));
+            heard.hooks.tell(Some(&ended));
+            let _ = heard.tx.send(Signal::SessionsEnded(ended));
         }
         if pinged.elapsed() >= PING {
             db::diesel::sql_query("SELECT 1").execute(conn).map_err(|e| e.to_string())?;
@@ -254,5 +304,25 @@ mod tests {
         assert_eq!(rx.recv().await.ok(), Some(Signal::Users(vec![a].into())));
         live.committed(&[]);
         assert!(rx.try_recv().is_err(), "nothing changed, nothing said");
+    }
+
+    #[test]
+    fn what_remembers_sessions_is_told_at_once_on_either_database() -> std::io::Result<()> {
+        type Told = std::sync::Mutex<Vec<Option<Vec<UserId>>>>;
+        let told = Arc::new(Told::default());
+        let said = |told: &Told| std::mem::take(&mut *told.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        // PostgreSQL's listener never connects here (nothing listens on port 1): the hook is
+        // told by the use case's own call, not by the NOTIFY coming back.
+        for live in [Live::in_process(), Live::postgres("postgres://127.0.0.1:1/none")?] {
+            let seen = told.clone();
+            live.on_sessions_ended(move |users| {
+                seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(users.map(<[UserId]>::to_vec));
+            });
+            let a = UserId::generate();
+            live.sessions_ended(&[a]);
+            live.sessions_ended(&[]);
+            assert_eq!(said(&told), vec![Some(vec![a])]);
+        }
+        Ok(())
     }
 }

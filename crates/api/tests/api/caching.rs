@@ -2,13 +2,17 @@
 //! of posts shown before, the list of the newest posts deep offsets walk) never shows what the
 //! database would not: a post of someone in a block pair, a deleted post, a stale like of the
 //! viewer or a stale count; and a new post is there at once for its author. Each check runs
-//! after the pages were read once, so they are answered with what was remembered.
+//! after the pages were read once, so they are answered with what was remembered. Nor do the
+//! sessions a process checked a moment ago outlive the session: however it ends, a read with
+//! its token is refused at once, in this process and within moments in another.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{Options, TestApp, spawn_app, spawn_app_with};
+use std::time::{Duration, Instant};
+
+use crate::common::{Options, PASSWORD, TestApp, make_admin, person_in, spawn_app, spawn_app_with, start_process};
 
 /// The ids of a page of posts, newest first.
 fn ids(page: &Value) -> Vec<String> {
@@ -156,7 +160,97 @@ async fn deep_offset_pages_follow_deletes_blocks_likes_and_new_posts(db: TestDb)
     assert_eq!(titles(&feed(&app, deep, &ben).await), want);
 }
 
+/// A signed-in read (Listened to): 200 while the session stands, 401 once it is gone.
+const SIGNED_IN_READ: &str = "/posts/listened-to?limit=10";
+
+/// Reads with `token` (its session is then one the server checked a moment ago), runs `end`,
+/// and expects the next read with it to be refused.
+async fn refused_once_ended<F: std::future::Future<Output = ()>>(app: &TestApp, how: &str, token: &str, end: F) {
+    for _ in 0..2 {
+        assert_eq!(app.get(SIGNED_IN_READ, Some(token)).await.status, StatusCode::OK, "{how}: before");
+    }
+    end.await;
+    assert_eq!(app.get(SIGNED_IN_READ, Some(token)).await.status, StatusCode::UNAUTHORIZED, "{how}: after");
+}
+
+async fn a_session_ended_in_any_way_is_refused_at_once(db: TestDb) {
+    let app = spawn_app(db).await;
+    let ana = app.verified_user("Ana", "ana@example.com").await;
+    let sign_in =
+        || async { app.log_in("ana@example.com", PASSWORD).await.body["access_token"].as_str().unwrap().to_owned() };
+
+    let phone = sign_in().await;
+    refused_once_ended(&app, "sign-out", &phone, async {
+        assert!(app.post("/authorization/logout", Some(&phone), json!({})).await.status.is_success());
+    })
+    .await;
+
+    let phone = sign_in().await;
+    app.get(SIGNED_IN_READ, Some(&phone)).await;
+    let listed = app.get("/authorization/sessions", Some(&ana)).await.body;
+    let other =
+        listed.as_array().unwrap().iter().find(|s| s["current"] == false).unwrap()["id"].as_str().unwrap().to_owned();
+    refused_once_ended(&app, "ended from the Sessions list", &phone, async {
+        let ended = app.call(Method::DELETE, &format!("/authorization/sessions/{other}"), Some(&ana), None).await;
+        assert!(ended.status.is_success());
+    })
+    .await;
+
+    let phone = sign_in().await;
+    refused_once_ended(&app, "a password change on another device", &phone, async {
+        let body = json!({"current_password": PASSWORD, "new_password": "Another#Sound2"});
+        assert!(app.post("/authorization/password", Some(&ana), body).await.status.is_success());
+    })
+    .await;
+    assert_eq!(app.get(SIGNED_IN_READ, Some(&ana)).await.status, StatusCode::OK, "the device that changed it");
+
+    refused_once_ended(&app, "sign out everywhere", &ana, async {
+        assert!(app.post("/authorization/logout-all", Some(&ana), json!({})).await.status.is_success());
+    })
+    .await;
+
+    let (rita, _) = app.person("Rita", "rita@example.com").await;
+    make_admin(&app.db, "rita@example.com");
+    let (ben, ben_id) = app.person("Ben", "ben@example.com").await;
+    refused_once_ended(&app, "a suspension", &ben, async {
+        let done = app.post(&format!("/admin/users/{ben_id}/suspend"), Some(&rita), json!({"reason": "spam"})).await;
+        assert_eq!(done.status, StatusCode::OK);
+    })
+    .await;
+
+    let (cy, _) = app.person("Cy", "cy@example.com").await;
+    refused_once_ended(&app, "a deleted account", &cy, async {
+        assert!(app.call(Method::DELETE, "/authorization/me", Some(&cy), None).await.status.is_success());
+    })
+    .await;
+}
+
 test_support::both_backends!(
     remembered_pages_follow_likes_deletes_blocks_and_new_posts,
     deep_offset_pages_follow_deletes_blocks_likes_and_new_posts,
+    a_session_ended_in_any_way_is_refused_at_once,
 );
+
+/// Two processes on one PostgreSQL database: a session signed out through one is refused by
+/// the other within moments (its `NOTIFY`), though the other had just checked it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_signed_out_through_one_process_is_refused_by_another() {
+    let Some(db) = TestDb::postgres() else { return };
+    let (one, two) = (start_process(&db.url, None).await, start_process(&db.url, None).await);
+    let (ana, _) = person_in(&db, "Ana", "ana@example.com");
+    let client = reqwest::Client::new();
+    let read = |base: &str| client.get(format!("{base}{SIGNED_IN_READ}")).bearer_auth(&ana).send();
+    assert_eq!(read(&two.url).await.unwrap().status(), StatusCode::OK);
+    // The second process's listening connection comes up beside its first requests.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(read(&two.url).await.unwrap().status(), StatusCode::OK);
+
+    let out = client.post(format!("{}/authorization/logout", one.url)).bearer_auth(&ana).send().await.unwrap();
+    assert!(out.status().is_success());
+    let ended = Instant::now();
+    while read(&two.url).await.unwrap().status() == StatusCode::OK {
+        assert!(ended.elapsed() < Duration::from_secs(1), "still taken after a second");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    println!("a sign-out through one process was refused by the other after {:?}", ended.elapsed());
+}

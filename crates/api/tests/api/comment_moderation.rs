@@ -7,17 +7,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{Answer, Options, TestApp, spawn_app, spawn_app_with};
-
-/// Makes `email`'s account an admin straight in the database (the command line's own test is
-/// in `moderation.rs`).
-fn make_admin(app: &TestApp, email: &str) {
-    use db::schema::users;
-    db::diesel::update(users::table.filter(users::email.eq(email)))
-        .set(users::is_admin.eq(true))
-        .execute(&mut app.db.get().unwrap())
-        .unwrap();
-}
+use crate::common::{Answer, Options, TestApp, make_admin, spawn_app, spawn_app_with};
 
 fn block(app: &TestApp, blocker: &str, blocked: &str) {
     use db::schema::blocks;
@@ -82,7 +72,7 @@ async fn a_comment_is_deleted_by_its_author_the_post_author_or_an_admin(db: Test
     let (cy, _) = app.person("Cy", "cyd@example.com").await;
     let (dee, dee_id) = app.person("Dee", "dee@example.com").await;
     let (root, _) = app.person("Root", "root@example.com").await;
-    make_admin(&app, "root@example.com");
+    make_admin(&app.db, "root@example.com");
     let post = app.lyrics_post(&ana, "Song").await["id"].as_str().unwrap().to_owned();
     let other = app.lyrics_post(&ana, "Other").await["id"].as_str().unwrap().to_owned();
     let mine = app.comment(&bob, &post, "hello @cyd").await;
@@ -189,7 +179,7 @@ async fn a_comment_is_reported_as_a_post_is(db: TestDb) {
 async fn comment_complaints_are_listed_grouped_and_resolved(db: TestDb) {
     let app = spawn_app(db).await;
     let (root, _) = app.person("Root", "root@example.com").await;
-    make_admin(&app, "root@example.com");
+    make_admin(&app.db, "root@example.com");
     let (ana, _) = app.person("Ana", "ana@example.com").await;
     let (bob, _) = app.person("Bob", "bob@example.com").await;
     let mut people = Vec::new();

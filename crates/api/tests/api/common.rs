@@ -181,6 +181,16 @@ pub fn person_in(db: &TestDb, name: &str, email: &str) -> (String, String) {
     (token, id.to_string())
 }
 
+/// Makes the account with this e-mail address an admin, straight in the database (the role
+/// itself and the command line that grants it are tested in `moderation.rs`).
+pub fn make_admin(db: &TestDb, email: &str) {
+    use db::schema::users;
+    db::diesel::update(users::table.filter(users::email.eq(email)))
+        .set(users::is_admin.eq(true))
+        .execute(&mut *db.get().unwrap())
+        .unwrap();
+}
+
 /// The body of `POST /posts/lyrics` for a one-verse song titled `title`.
 pub fn lyrics_body(title: &str) -> Value {
     json!({"songTitle": title, "artistName": "Band", "parts": [{"type": "verse", "lyrics": "la la"}], "caption": "new"})

@@ -10,17 +10,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{JWT_SECRET, PASSWORD, TestApp, lyrics_body, person_in, spawn_app, start_process};
-
-/// Makes the account with this e-mail address an admin (the role itself is tested elsewhere).
-fn make_admin(db: &TestDb, email: &str) {
-    use db::schema::users;
-    let mut conn = db.get().unwrap();
-    db::diesel::update(users::table.filter(users::email.eq(email)))
-        .set(users::is_admin.eq(true))
-        .execute(&mut *conn)
-        .unwrap();
-}
+use crate::common::{JWT_SECRET, PASSWORD, TestApp, lyrics_body, make_admin, person_in, spawn_app, start_process};
 
 async fn suspend(app: &TestApp, admin: &str, user: &str, body: Value) -> crate::common::Answer {
     app.post(&format!("/admin/users/{user}/suspend"), Some(admin), body).await
