@@ -62,6 +62,10 @@ pub struct Config {
     /// password-reset e-mail links to; `{token}` becomes the token (keep it in the fragment:
     /// browsers never send that to a server or in a Referer).
     pub reset_link: String,
+    /// `SELFSOUND_POST_LINK` (default `<frontend>/post/{id}`): the address of a post's page in
+    /// the client admins use, given with each complaint (`post_link`); `{id}` becomes the
+    /// post's id. A hash-routed client sets e.g. `https://client.example/#/post/{id}`.
+    pub post_link: String,
     /// `SELFSOUND_REQUEST_TIMEOUT_SECS` (default 30): how long a client may take to send a
     /// request's head, and a body that is not an upload.
     pub request_timeout: std::time::Duration,
@@ -329,6 +333,11 @@ impl Config {
                 "SELFSOUND_RESET_LINK must be an http(s) address containing {{token}}, not {reset_link:?}"
             ));
         }
+        let post_link = get("SELFSOUND_POST_LINK").unwrap_or_else(|| format!("{frontend_url}/post/{{id}}"));
+        if !post_link.contains("{id}") || origin_of(&post_link.replace("{id}", "1")).is_none() {
+            problems
+                .push(format!("SELFSOUND_POST_LINK must be an http(s) address containing {{id}}, not {post_link:?}"));
+        }
         let mut admin_emails = Vec::new();
         for raw in get("ADMIN_EMAILS").unwrap_or_default().split(',').map(str::trim).filter(|s| !s.is_empty()) {
             match values::Email::parse(raw) {
@@ -362,6 +371,7 @@ impl Config {
             cookie_same_site,
             verified_redirect,
             reset_link,
+            post_link,
             request_timeout,
             max_connections,
             bench_ceiling,
@@ -382,6 +392,11 @@ impl Config {
     /// Where a verification link sends the browser, for a link that worked or did not.
     pub fn verified_redirect(&self, verified: bool) -> String {
         self.verified_redirect.replace("{verified}", if verified { "true" } else { "false" })
+    }
+
+    /// The address of post `id`'s page in the client admins use (`SELFSOUND_POST_LINK`).
+    pub fn post_link(&self, id: impl std::fmt::Display) -> String {
+        self.post_link.replace("{id}", &id.to_string())
     }
 
     /// Origins whose pages are ours: the public address, the web app's and the CORS list.
@@ -473,6 +488,19 @@ mod tests {
         let bad =
             config(&[("SELFSOUND_VERIFIED_REDIRECT", "https://client.example/"), ("SELFSOUND_COOKIE_SAMESITE", "x")]);
         assert_eq!(bad.err().map(|e| e.0.len()), Some(2));
+    }
+
+    #[test]
+    fn a_complaints_post_link_suits_a_hash_routed_client() {
+        let c = config(&[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.post_link(42), "http://127.0.0.1:8080/app/post/42");
+        let c =
+            config(&[("SELFSOUND_POST_LINK", "https://client.example/#/post/{id}")]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.post_link(42), "https://client.example/#/post/42");
+        for bad in ["https://client.example/#/post/", "client.example/post/{id}"] {
+            let err = config(&[("SELFSOUND_POST_LINK", bad)]).err().map(|e| e.0).unwrap_or_default();
+            assert!(err.len() == 1 && err[0].contains("SELFSOUND_POST_LINK"), "{bad}: {err:?}");
+        }
     }
 
     #[test]

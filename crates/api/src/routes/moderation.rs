@@ -143,7 +143,7 @@ pub struct ComplaintJson {
     #[schema(value_type = String)]
     reason: Reason,
     description: Option<String>,
-    /// The post page in the web app.
+    /// The post page in the web app (`SELFSOUND_POST_LINK`).
     post_link: String,
     /// pending, deleted or ignored
     #[schema(value_type = String)]
@@ -199,7 +199,7 @@ fn complaint_json(state: &AppState, c: Complaint) -> ComplaintJson {
         reporter_id: c.reporter_id,
         reporter_name,
         post_id: c.post,
-        post_link: format!("{}/post/{}", state.config.frontend_url, c.post),
+        post_link: state.config.post_link(c.post),
         reason: c.reason,
         description: c.description,
         status: c.status,
@@ -287,7 +287,7 @@ pub struct ComplaintGroupJson {
     post_type: PostKind,
     post_exists: bool,
     post_author: Option<UserJson>,
-    /// The post page in the web app.
+    /// The post page in the web app (`SELFSOUND_POST_LINK`).
     post_link: String,
     /// The reported comment; null for a post.
     comment: Option<ReportedCommentJson>,
@@ -310,7 +310,7 @@ fn group_json(state: &AppState, g: ComplaintGroup) -> Option<ComplaintGroupJson>
         post_type: first.post_kind,
         post_exists: first.post_exists,
         post_author: first.post_author.clone().map(|u| UserJson::new(state, u)),
-        post_link: format!("{}/post/{}", state.config.frontend_url, g.post),
+        post_link: state.config.post_link(g.post),
         comment: first.comment.clone().map(|c| reported_comment_json(state, c)),
         last_reported_at: first.created_at.and_utc(),
         complaints: g.complaints.into_iter().map(|c| complaint_json(state, c)).collect(),

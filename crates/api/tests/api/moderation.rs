@@ -227,6 +227,25 @@ async fn analytics_count_the_site(db: TestDb) {
     assert_eq!(app.get("/admin/analytics/daily?days=abc", Some(&root)).await.status, StatusCode::BAD_REQUEST);
 }
 
+/// A client that routes with `#/` (the original SelfSound client) gets complaints whose post
+/// link opens the post there (`SELFSOUND_POST_LINK`), not its home feed.
+#[tokio::test]
+async fn a_complaints_post_link_follows_the_configured_client() {
+    let env = vec![("SELFSOUND_POST_LINK".into(), "https://client.example/#/post/{id}".into())];
+    let app = spawn_app_with(TestDb::sqlite(), Options { env, ..Options::default() }).await;
+    let (root, _) = app.person("Root", "root@example.com").await;
+    grant(&app, "root@example.com", "grant");
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let id = app.lyrics_post(&ana, "Song").await["id"].as_str().unwrap().to_owned();
+    let filed = app.post("/reports/post", Some(&bob), json!({"post_id": id, "reason": "Spam"})).await;
+    assert_eq!(filed.status, StatusCode::CREATED);
+    let complaint = app.get("/admin/reports", Some(&root)).await.body[0].clone();
+    assert_eq!(complaint["post_link"], format!("https://client.example/#/post/{id}"));
+    let groups = app.get("/admin/reports/groups", Some(&root)).await.body;
+    assert_eq!(groups[0]["post_link"], format!("https://client.example/#/post/{id}"), "{groups}");
+}
+
 test_support::both_backends!(
     only_admins_use_the_admin_calls,
     admin_emails_grant_the_role_at_start,
