@@ -2,8 +2,8 @@
  * The admin panel against the real server: an account made admin with the command line
  * (`selfsound admin grant EMAIL`, on the test server's database) sees the analytics and a
  * complaint another person filed through the API, opens its details, deletes the post, and the
- * post is gone from the home feed; a signed-in non-admin who opens /admin/a is sent to sign in
- * with 'Admin access required'.
+ * post is gone from the home feed; a signed-in non-admin who opens /admin/a is told 'Admin access
+ * required' where they are, with a way home, at both widths.
  */
 import { execFileSync } from 'node:child_process';
 import { expect, test, uniqueEmail } from './support/fixtures';
@@ -85,7 +85,12 @@ test('an admin sees the analytics, opens a complaint and deletes the post', asyn
   await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
   await shot('admin-complaint-details');
 
+  // Deleting asks first, in the dialog, with the answer focused.
   await details.getByRole('button', { name: 'Delete Post' }).click();
+  await expect(details.getByRole('group', { name: /Delete this post for everyone/ })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Yes, delete post' })).toBeFocused();
+  await shot('admin-complaint-confirm-delete');
+  await details.getByRole('button', { name: 'Yes, delete post' }).click();
   await expect(details).toBeHidden();
   await expect(page.getByTestId('toast')).toContainText('Report deleted successfully');
   await expect(row).toHaveCount(0);
@@ -117,7 +122,7 @@ test('an admin sees the analytics, opens a complaint and deletes the post', asyn
   expect(csp).toEqual([]);
 });
 
-test("a non-admin opening /admin/a is sent to sign in with 'Admin access required'", async ({
+test("a non-admin opening /admin/a is told 'Admin access required' where they are, with a way home", async ({
   page,
   request,
   server,
@@ -134,12 +139,21 @@ test("a non-admin opening /admin/a is sent to sign in with 'Admin access require
   await expect(page.getByRole('link', { name: 'Open the admin panel' })).toHaveCount(0);
 
   await page.goto(`${server.appUrl}/admin/a`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin access required' })).toBeVisible();
+  // Still signed in, still here: not the sign-in form, which would look like being signed out.
+  await page.waitForTimeout(300);
+  await expect(page).toHaveURL(`${server.appUrl}/admin/a`);
+  await expect(page.getByRole('button', { name: 'Sign In' })).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+  await shot('admin-refused');
+  await page.getByRole('link', { name: 'Go to home' }).click();
+  await expect(page).toHaveURL(`${server.appUrl}/home`);
+
+  // Someone with an admin account too signs in with it from there, and the form says why.
+  await page.goto(`${server.appUrl}/admin/c`);
+  await page.getByRole('link', { name: 'Sign in as an admin' }).click();
   await expect(page).toHaveURL(`${server.appUrl}/sign-in`);
   await expect(page.getByRole('alert')).toContainText('Admin access required');
-  // The form stays (to sign in with an admin account), even though they are signed in.
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
-  await page.waitForTimeout(300);
-  await expect(page).toHaveURL(`${server.appUrl}/sign-in`);
-  await shot('admin-refused');
   expect(csp).toEqual([]);
 });

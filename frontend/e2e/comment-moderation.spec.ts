@@ -106,6 +106,7 @@ test('a reported comment reaches the admin as one row with its count, and the ad
   await shot('admin-comment-complaint-details');
 
   await details.getByRole('button', { name: 'Delete Comment' }).click();
+  await details.getByRole('button', { name: 'Yes, delete comment' }).click();
   await expect(details).toBeHidden();
   await expect(page.getByTestId('toast')).toContainText('Report deleted successfully');
   await expect(row).toHaveCount(0);

@@ -1,6 +1,9 @@
 import { lazy, Suspense } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, Route, Routes } from 'react-router';
 import { PageSpinner } from '../../components/spinner';
+import { sessionQueries } from '../../lib/session';
+import { AdminAccessRequired } from './admin-access-required';
 import { BanIcon, ChartIcon, FlagIcon } from './components/admin-icons';
 import styles from './admin-panel.module.css';
 
@@ -48,10 +51,13 @@ function AdminLayout() {
 /**
  * /admin/* (spec §2): /admin goes on to /admin/a (analytics), /admin/c lists the complaints;
  * beyond the spec, /admin/s lists the suspended accounts.
- * Behind the sign-in guard only; whether the account is an admin is the server's to say, and a
- * refusal sends the visitor to sign in (useLeaveWhenRefused).
+ * Behind the sign-in guard. A session check that says the account is no admin shows 'Admin
+ * access required' at once, with no admin call made; the server still decides each call, and
+ * its refusals are shown by the pages (AdminRefused).
  */
 export function AdminPanel() {
+  const me = useQuery(sessionQueries.me());
+  if (me.data && me.data.is_admin === false) return <AdminAccessRequired />;
   return (
     <Routes>
       <Route element={<AdminLayout />}>

@@ -1,6 +1,7 @@
 /** The panel through the app's real route table: the guard, the redirects, the sign-in page. */
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
 import { renderApp } from '../../test/app';
@@ -37,16 +38,35 @@ describe('/admin', () => {
     await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
   });
 
-  it("keeps a signed-in non-admin on the sign-in form with 'Admin access required'", async () => {
-    adminServer(() => HttpResponse.json({ detail: 'Admin access required' }, { status: 403 }));
+  it("tells a signed-in non-admin 'Admin access required' where they are, with a way home", async () => {
+    let adminCalls = 0;
+    adminServer(() => {
+      adminCalls += 1;
+      return HttpResponse.json({ detail: 'Admin access required' }, { status: 403 });
+    });
     signedInAs(ADA);
-    renderApp('/admin/a');
+    renderApp('/admin/c');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin access required' })).toBeInTheDocument();
+    expect(currentLocation()).toBe('/admin/c');
+    expect(screen.getByRole('link', { name: 'Go to home' })).toHaveAttribute('href', '/home');
+    expect(screen.queryByRole('navigation', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(adminCalls).toBe(0);
+    expect(getToken()).not.toBeNull();
+    // Someone with an admin account too can sign in with it from here, and comes back.
+    await userEvent.click(screen.getByRole('link', { name: 'Sign in as an admin' }));
     await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
     expect(await screen.findByRole('alert')).toHaveTextContent('Admin access required');
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
-    // It stays: the sign-in page does not send a signed-in visitor back to the panel.
+  });
+
+  it("says 'Admin access required' in place when the server refuses an admin's session", async () => {
+    // The role was taken away after the session check: the server's 403 decides.
+    adminServer(() => HttpResponse.json({ detail: 'Admin access required' }, { status: 403 }));
+    signedInAs(ROOT);
+    renderApp('/admin/a');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin access required' })).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 100));
-    expect(currentLocation()).toBe('/sign-in');
+    expect(currentLocation()).toBe('/admin/a');
   });
 
   it("ends the stored session on a 401 and says 'Authentication required'", async () => {

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
-import { ADA, signedInAs } from '../../test/session';
+import { signedInAs } from '../../test/session';
 import type { AnalyticsCardJson, DailyCountsJson } from './api';
 import { renderPanel, ROOT } from './test-fixtures';
 
@@ -80,12 +80,14 @@ describe('AnalyticsPage', () => {
     expect(await screen.findByText('No activity to show yet.')).toBeInTheDocument();
   });
 
-  it("goes to sign in with 'Admin access required' on a 403", async () => {
+  it("says 'Admin access required' in place on a 403, with a way home", async () => {
     const refused = () => HttpResponse.json({ detail: 'Admin access required' }, { status: 403 });
     analyticsServer(refused, refused);
-    signedInAs(ADA);
+    signedInAs(ROOT);
     renderPanel('/admin/a');
-    expect(await screen.findByTestId('sign-in')).toHaveTextContent('Admin access required | from /admin/a | another true');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin access required' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to home' })).toBeInTheDocument();
+    expect(screen.queryByTestId('sign-in')).toBeNull();
   });
 
   it("says 'Failed to load analytics' with Try Again; the chart fails on its own", async () => {

@@ -6,6 +6,7 @@ import { CHART_DAYS, adminQueries, analyticsErrorMessage, type AnalyticsCardJson
 import { DailyChart } from './components/daily-chart';
 import { LoadError } from './components/load-error';
 import { PageHeader } from './components/page-header';
+import { AdminRefused } from './admin-access-required';
 import { useLeaveWhenRefused } from './use-leave-when-refused';
 import styles from './analytics-page.module.css';
 
@@ -27,7 +28,7 @@ function Cards({ cards }: { cards: readonly AnalyticsCardJson[] }) {
 /**
  * /admin/a (spec §2 Admin panel): the server's totals as cards with a title and a value, in a
  * grid of up to four columns, and the last 30 days of sign-ups, posts and reports as a chart.
- * A refusal (403, 401) goes to sign in (spec §8 Admin).
+ * A refusal says 'Admin access required' here (403) or goes to sign in (401; spec §8 Admin).
  */
 export function AnalyticsPage() {
   usePageTitle('Analytics');
@@ -36,7 +37,7 @@ export function AnalyticsPage() {
   const daily = useQuery(adminQueries.daily(viewerId, CHART_DAYS));
   const refusal = useLeaveWhenRefused(analytics.error ?? daily.error);
 
-  if (refusal) return <PageSpinner label={refusal} />;
+  if (refusal) return <AdminRefused refusal={refusal} />;
 
   return (
     <>

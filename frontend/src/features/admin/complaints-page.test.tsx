@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { queryOptions } from '@tanstack/react-query';
 import { api, server } from '../../test/server';
 import { currentLocation } from '../../test/render';
-import { ADA, signedInAs } from '../../test/session';
+import { signedInAs } from '../../test/session';
 import type { ComplaintGroupJson, ComplaintInput } from './api';
 import { complaint, group, renderPanel, ROOT } from './test-fixtures';
 
@@ -190,6 +190,10 @@ describe('ComplaintsPage', () => {
     expect(within(dialog).queryByRole('button', { name: 'Delete Post' })).toBeNull();
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete Comment' }));
+    // It asks first; nothing is sent until the admin says yes.
+    expect(within(dialog).getByRole('group', { name: 'Delete this comment for everyone? This cannot be undone.' })).toBeInTheDocument();
+    expect(sent).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, delete comment' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(sent).toEqual([['r3', { action: 'delete_comment', scope: 'item' }]]);
     expect(screen.getByTestId('toast')).toHaveTextContent('Report deleted successfully');
@@ -231,8 +235,14 @@ describe('ComplaintsPage', () => {
     const { user, dialog } = await openDetails(ROW);
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete Post' }));
+    // Asked first, with the answer focused; Cancel goes back to the two choices.
+    expect(within(dialog).getByRole('button', { name: 'Yes, delete post' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(within(dialog).getByRole('button', { name: 'Ignore' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Post' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, delete post' }));
     expect(within(dialog).getByRole('button', { name: 'Deleting...' })).toBeDisabled();
-    expect(within(dialog).getByRole('button', { name: 'Ignore' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
     finish();
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -296,8 +306,9 @@ describe('ComplaintsPage', () => {
     renderPanel('/admin/c');
     const { user, dialog } = await openDetails(ROW);
     await user.click(within(dialog).getByRole('button', { name: 'Delete Post' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Yes, delete post' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to resolve report');
-    expect(within(dialog).getByRole('button', { name: 'Delete Post' })).toBeEnabled();
+    expect(within(dialog).getByRole('button', { name: 'Yes, delete post' })).toBeEnabled();
   });
 
   it('shows a resolved complaint with its history and no buttons', async () => {
@@ -333,14 +344,16 @@ describe('ComplaintsPage', () => {
     expect(within(dialog).queryByRole('button', { name: 'Ignore' })).toBeNull();
   });
 
-  it("goes to sign in with 'Admin access required' on a 403, keeping the form for another account", async () => {
+  it("says 'Admin access required' in place on a 403; signing in as an admin keeps the form for another account", async () => {
     reportsServer({ groups: () => HttpResponse.json({ detail: 'Admin access required' }, { status: 403 }) });
-    signedInAs(ADA);
+    signedInAs(ROOT);
     renderPanel('/admin/c');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin access required' })).toBeInTheDocument();
+    expect(currentLocation()).toBe('/admin/c');
+    await userEvent.click(screen.getByRole('link', { name: 'Sign in as an admin' }));
     expect(await screen.findByTestId('sign-in')).toHaveTextContent(
       'Admin access required | from /admin/c | another true',
     );
-    expect(currentLocation()).toBe('/sign-in');
   });
 
   it("says 'HTTP error! status: {code}' with Try Again, which asks again", async () => {

@@ -23,6 +23,7 @@ import { PARTS_WORDS, reasonsText } from './components/complaint-parts';
 import { LoadError } from './components/load-error';
 import { PageHeader } from './components/page-header';
 import { StatusBadge } from './components/status-badge';
+import { AdminRefused } from './admin-access-required';
 import { useLeaveWhenRefused } from './use-leave-when-refused';
 import styles from './complaints-page.module.css';
 
@@ -146,7 +147,7 @@ export function ComplaintsPage() {
   }, [groups.data]);
   const resolved = useMemo(() => (resolvedList.data?.pages ?? []).flat(), [resolvedList.data]);
 
-  if (refusal) return <PageSpinner label={refusal} />;
+  if (refusal) return <AdminRefused refusal={refusal} />;
 
   const openGroup = open?.kind === 'group' ? (pending.find((g) => g.key === open.key) ?? null) : null;
   const openResolved = open?.kind === 'resolved' ? (resolved.find((c) => c.id === open.id) ?? null) : null;

@@ -19,6 +19,7 @@ import {
   useLiftSuspension,
   type SuspensionJson,
 } from './suspensions-api';
+import { AdminRefused } from './admin-access-required';
 import { useLeaveWhenRefused } from './use-leave-when-refused';
 import styles from './suspended-page.module.css';
 
@@ -64,7 +65,7 @@ export function SuspendedPage() {
   const [lifting, setLifting] = useState<SuspensionJson | null>(null);
   const refusal = useLeaveWhenRefused(list.error ?? lift.error);
 
-  if (refusal) return <PageSpinner label={refusal} />;
+  if (refusal) return <AdminRefused refusal={refusal} />;
 
   const suspensions = list.data?.pages.flat() ?? [];
 

@@ -4,10 +4,11 @@ import type { SignInState } from '../../lib/session';
 import { ADMIN_MESSAGES, refusalOf } from './api';
 
 /**
- * Sends the visitor to /sign-in when the server refuses the panel (spec §6, §8 Admin), with the
- * spec's words above the form: a 403 says 'Admin access required' and keeps the form for a
- * signed-in non-admin (to sign in as an admin), a 401 says 'Authentication required'. Signing
- * in comes back here. Returns the refusal, so the page can show it while it leaves.
+ * When the server refuses the panel (spec §6, §8 Admin): a 401 sends the visitor to /sign-in
+ * with 'Authentication required' above the form, and signing in comes back here. A 403 ('Admin
+ * access required': signed in, not an admin) stays, for the page to say so (AdminRefused): sent
+ * to the sign-in form, a signed-in person would believe they had been signed out. Returns the
+ * refusal either way.
  */
 export function useLeaveWhenRefused(error: unknown): string | null {
   const refusal = refusalOf(error);
@@ -15,9 +16,8 @@ export function useLeaveWhenRefused(error: unknown): string | null {
   const { pathname, search, hash } = useLocation();
   const from = `${pathname}${search}${hash}`;
   useEffect(() => {
-    if (!refusal) return;
+    if (refusal !== ADMIN_MESSAGES.authRequired) return;
     const state: SignInState = { from, notice: refusal };
-    if (refusal === ADMIN_MESSAGES.adminRequired) state.anotherAccount = true;
     void navigate('/sign-in', { replace: true, state });
   }, [refusal, from, navigate]);
   return refusal;

@@ -74,6 +74,34 @@ describe('SessionsSection', () => {
     expect(calls.get).toBe(1);
   });
 
+  it('shows this device and the four newest, the rest behind "Show all"', async () => {
+    const others: SessionJson[] = Array.from({ length: 24 }, (_, i) => ({
+      ...phone,
+      id: `other-${i}`,
+      device: `Browser ${i + 1}`,
+      last_seen_at: minutesAgo(i + 1),
+    }));
+    sessionsServer(() => HttpResponse.json([...others, here]));
+    renderSection();
+    const list = await screen.findByRole('list', { name: 'Signed-in devices' });
+    const names = () => within(list).getAllByRole('listitem').map((row) => row.querySelector('p')?.textContent);
+    expect(names()).toEqual(['Firefox on LinuxThis device', 'Browser 1', 'Browser 2', 'Browser 3', 'Browser 4']);
+    const more = screen.getByRole('button', { name: 'Show all 25 sessions' });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(more);
+    expect(names()).toHaveLength(25);
+    expect(names()[24]).toBe('Browser 24');
+    await userEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(names()).toHaveLength(5);
+  });
+
+  it('has no "Show all" when every session shows', async () => {
+    sessionsServer(() => HttpResponse.json([phone, here, laptop]));
+    renderSection();
+    await screen.findByText('Chrome on Windows');
+    expect(screen.queryByRole('button', { name: /Show all/ })).toBeNull();
+  });
+
   it('signs one device out: DELETE, "Signing out..." meanwhile, then the list is asked again', async () => {
     sessionsServer(() => HttpResponse.json([here, phone, laptop]));
     const deleted: string[] = [];

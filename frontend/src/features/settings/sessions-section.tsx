@@ -20,7 +20,12 @@ export const SESSIONS_MESSAGES = {
   confirmEverywhere: 'Sign out on every device, this one included?',
   thisDevice: 'This device',
   lastActive: (when: string) => `Last active ${when}`,
+  showAll: (count: number) => `Show all ${count} sessions`,
+  showFewer: 'Show fewer',
 } as const;
+
+/** How many sessions show before 'Show all': this device and the four most recently used. */
+export const SESSIONS_SHOWN = 5;
 
 function reasonOf(error: Error): string {
   if (error instanceof ApiError) return error.serverMessage ?? (error.statusText || `HTTP ${error.status}`);
@@ -37,7 +42,7 @@ function ordered(sessions: SessionJson[]): SessionJson[] {
 /**
  * Settings → Sessions (issue 7): every device signed in to the account, loaded when Settings
  * opens. Each other device can be signed out; "Sign out everywhere" ends them all, this one too,
- * after asking.
+ * after asking. Past [`SESSIONS_SHOWN`], the rest wait behind 'Show all N sessions'.
  */
 export function SessionsSection() {
   const navigate = useNavigate();
@@ -46,6 +51,8 @@ export function SessionsSection() {
   const everywhere = useLogOutEverywhere();
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // Dozens of sessions would push Log out and the Danger zone far down: the newest few show.
+  const [showAll, setShowAll] = useState(false);
 
   function onSignOutEverywhere() {
     setFailure(null);
@@ -88,13 +95,28 @@ export function SessionsSection() {
         ) : sessions.data.length === 0 ? (
           <p className={styles.status}>{SESSIONS_MESSAGES.empty}</p>
         ) : (
-          <ul className={styles.list} aria-label="Signed-in devices">
-            {ordered(sessions.data).map((session) => (
-              <li key={session.id}>
-                <SessionRow session={session} />
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className={styles.list} aria-label="Signed-in devices" id="signed-in-devices">
+              {ordered(sessions.data)
+                .slice(0, showAll ? undefined : SESSIONS_SHOWN)
+                .map((session) => (
+                  <li key={session.id}>
+                    <SessionRow session={session} />
+                  </li>
+                ))}
+            </ul>
+            {sessions.data.length > SESSIONS_SHOWN ? (
+              <button
+                type="button"
+                className={`btn btn-ghost ${styles.more}`}
+                aria-expanded={showAll}
+                aria-controls="signed-in-devices"
+                onClick={() => setShowAll((all) => !all)}
+              >
+                {showAll ? SESSIONS_MESSAGES.showFewer : SESSIONS_MESSAGES.showAll(sessions.data.length)}
+              </button>
+            ) : null}
+          </>
         )}
       </div>
 

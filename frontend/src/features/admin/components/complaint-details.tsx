@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/modal';
@@ -18,6 +19,11 @@ export const DETAILS_WORDS = {
   ignore: 'Ignore',
   ignoring: 'Ignoring...',
   openPost: 'Open post',
+  confirmDeletePost: 'Delete this post for everyone, with its comments, likes and files? This cannot be undone.',
+  confirmDeleteComment: 'Delete this comment for everyone? This cannot be undone.',
+  yesDeletePost: 'Yes, delete post',
+  yesDeleteComment: 'Yes, delete comment',
+  cancel: 'Cancel',
 } as const;
 
 const DONE: Record<AuditJson['action'], string> = {
@@ -63,6 +69,7 @@ interface ComplaintDetailsProps {
  * Beyond the spec: whether the post still exists, its author, and who decided what, when; for
  * a comment's complaint the comment and its author, and 'Delete Comment'; for a group of
  * complaints about one item, each reporter with their reason (deciding decides for all).
+ * Deleting asks first, in the dialog itself: the details above are what the admin decides on.
  */
 export function ComplaintDetails({
   complaint,
@@ -74,6 +81,8 @@ export function ComplaintDetails({
   failure,
   onDismissFailure,
 }: ComplaintDetailsProps) {
+  // Which complaint's delete is being confirmed (another complaint opened starts unasked).
+  const [confirming, setConfirming] = useState<string | null>(null);
   if (!complaint) return null;
   const pending = complaint.status === 'pending';
   const { reporter, postAuthor } = complaint;
@@ -185,15 +194,34 @@ export function ComplaintDetails({
         </Alert>
       ) : null}
 
-      {pending ? (
+      {pending && confirming === complaint.id ? (
+        <div className={styles.confirm} role="group" aria-labelledby="confirm-delete">
+          <p id="confirm-delete" className={styles.confirmText}>
+            {deleteAction === 'delete_comment' ? DETAILS_WORDS.confirmDeleteComment : DETAILS_WORDS.confirmDeletePost}
+          </p>
+          <div className={styles.actions}>
+            <button type="button" className="btn btn-secondary" onClick={() => setConfirming(null)} disabled={busy}>
+              {DETAILS_WORDS.cancel}
+            </button>
+            {/* The answer to the question just asked: focus moves to it. */}
+            <button type="button" className="btn btn-danger" onClick={() => onResolve(deleteAction)} disabled={busy} autoFocus>
+              {working === deleteAction ? <Spinner size="sm" label="" /> : null}
+              {working === deleteAction
+                ? DETAILS_WORDS.deleting
+                : deleteAction === 'delete_comment'
+                  ? DETAILS_WORDS.yesDeleteComment
+                  : DETAILS_WORDS.yesDeletePost}
+            </button>
+          </div>
+        </div>
+      ) : pending ? (
         <div className={styles.actions}>
           <button type="button" className="btn btn-secondary" onClick={() => onResolve('ignore')} disabled={busy}>
             {working === 'ignore' ? <Spinner size="sm" label="" /> : null}
             {working === 'ignore' ? DETAILS_WORDS.ignoring : DETAILS_WORDS.ignore}
           </button>
-          <button type="button" className="btn btn-danger" onClick={() => onResolve(deleteAction)} disabled={busy}>
-            {working === deleteAction ? <Spinner size="sm" label="" /> : null}
-            {working === deleteAction ? DETAILS_WORDS.deleting : deleteLabel}
+          <button type="button" className="btn btn-danger" onClick={() => setConfirming(complaint.id)} disabled={busy}>
+            {deleteLabel}
           </button>
         </div>
       ) : null}
