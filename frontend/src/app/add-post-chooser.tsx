@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Modal } from '../components/modal';
+import { useGoToSignIn } from '../lib/session';
 import { ImageIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../components/icons';
 import styles from './add-post-chooser.module.css';
 
@@ -19,8 +20,21 @@ const ICONS: Record<(typeof ADD_POST_OPTIONS)[number]['id'], ReactNode> = {
   musicxml: <ScoreIcon size={22} />,
 };
 
-/** The add-post button's chooser: Media, Audio, Lyrics, MusicXML (spec §2 Navigation bar). */
-export function AddPostChooser({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** What a guest is told before choosing: posting needs an account. */
+export const GUEST_WORDS = {
+  title: 'Sign in to share',
+  text: 'Share tracks, videos, lyrics and sheet music with SelfSound. Signing in takes a moment; signing up is free.',
+  signIn: 'Sign in',
+  signUp: 'Sign up',
+} as const;
+
+/**
+ * The add-post button's chooser: Media, Audio, Lyrics, MusicXML (spec §2 Navigation bar). A
+ * guest is asked to sign in here, before choosing, rather than after (signing in comes back to
+ * the page they were on).
+ */
+export function AddPostChooser({ open, onClose, guest = false }: { open: boolean; onClose: () => void; guest?: boolean }) {
+  if (guest) return <GuestPrompt open={open} onClose={onClose} />;
   return (
     <Modal open={open} onClose={onClose} title="Add new post" description="What would you like to share?">
       <ul className={styles.list}>
@@ -36,6 +50,29 @@ export function AddPostChooser({ open, onClose }: { open: boolean; onClose: () =
           </li>
         ))}
       </ul>
+    </Modal>
+  );
+}
+
+function GuestPrompt({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const goToSignIn = useGoToSignIn();
+  return (
+    <Modal open={open} onClose={onClose} title={GUEST_WORDS.title} description={GUEST_WORDS.text}>
+      <div className={styles.guestActions}>
+        <Link to="/sign-up" className="btn btn-secondary" onClick={onClose}>
+          {GUEST_WORDS.signUp}
+        </Link>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            onClose();
+            goToSignIn();
+          }}
+        >
+          {GUEST_WORDS.signIn}
+        </button>
+      </div>
     </Modal>
   );
 }

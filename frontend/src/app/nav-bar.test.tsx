@@ -85,6 +85,21 @@ describe('NavBar', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('asks a guest to sign in before choosing', async () => {
+    signedIn(false);
+    renderPage(<NavBar />, { route: '/home?feed=listened-to' });
+    const user = userEvent.setup();
+    // The session check has answered "nobody" (the bar offers to sign in).
+    await within(sideBar()).findByRole('link', { name: 'Sign in' });
+    await user.click(within(bottomBar()).getByRole('button', { name: 'Add post' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in to share' });
+    expect(within(dialog).queryByRole('link', { name: /Audio/ })).toBeNull();
+    expect(within(dialog).getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/sign-up');
+    await user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    expect(currentLocation()).toBe('/sign-in');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
   it('closes the chooser with Escape', async () => {
     signedIn(true);
     renderPage(<NavBar />, { route: '/home' });

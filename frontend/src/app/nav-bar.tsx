@@ -191,7 +191,7 @@ export function NavBar() {
 
       {chooserOpen ? (
         <Suspense fallback={null}>
-          <AddPostChooser open onClose={() => setChooserOpen(false)} />
+          <AddPostChooser open guest={signedOut} onClose={() => setChooserOpen(false)} />
         </Suspense>
       ) : null}
     </>

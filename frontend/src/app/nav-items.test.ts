@@ -60,4 +60,12 @@ describe("someone else's /profile/{id}", () => {
     expect(activeNavItem('/profile/42', 'home', null)).toBe('home');
     expect(activeNavItem('/profile', 'search', '7')).toBe('profile');
   });
+
+  it("never highlights Profile, even when the visitor came from their own (issue 19)", () => {
+    expect(activeNavItem('/profile/42', 'profile', '7')).toBeNull();
+    expect(activeNavItem('/user/42', 'profile', '7')).toBeNull();
+    expect(activeNavItem('/another-user-rofile', 'profile')).toBeNull();
+    // A post reached from one's own profile still keeps it.
+    expect(activeNavItem('/post/1', 'profile', '7')).toBe('profile');
+  });
 });

@@ -66,16 +66,21 @@ export function navItemForPath(pathname: string, viewerId?: Viewer): NavItemId |
 /** Pages reached from a list (a post, another user's profile) rather than from the bar. */
 const DETAIL_PAGES = /^\/(post|user|profile)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
 
+/** Someone's profile page: /user/{id}, /profile/{id}, the spec's /another-user-rofile. */
+const PERSON_PAGES = /^\/(user|profile)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
+
 /**
  * The highlighted item: the path's own; on a detail page (including someone else's
  * /profile/{id}) the remembered one (where the visitor came from); nothing elsewhere (e.g. the
- * not-found page).
+ * not-found page). 'Profile' means one's own: someone else's profile never highlights it, even
+ * when the visitor came there from their own.
  */
 export function activeNavItem(pathname: string, remembered: string | null, viewerId?: Viewer): NavItemId | null {
   const own = navItemForPath(pathname, viewerId);
   if (own) return own;
-  if (DETAIL_PAGES.test(pathname) && isNavItemId(remembered)) return remembered;
-  return null;
+  if (!DETAIL_PAGES.test(pathname) || !isNavItemId(remembered)) return null;
+  if (remembered === 'profile' && PERSON_PAGES.test(pathname)) return null;
+  return remembered;
 }
 
 export function readRememberedPage(): string | null {

@@ -57,6 +57,21 @@ describe('HomePage tabs', () => {
     expect(calls).toEqual({ forYou: 1, listened: 0 });
   });
 
+  it('keeps the open tab in the address, so a reload opens the same feed', async () => {
+    signedInAs(ADA);
+    const calls = feeds();
+    renderPage(<HomePage />, { route: '/home?feed=listened-to', path: '/home' });
+    expect(screen.getByRole('tab', { name: 'Listened to' })).toHaveAttribute('aria-selected', 'true');
+    expect(await within(listenedPanel()).findByRole('heading', { name: 'Friend Song' })).toBeInTheDocument();
+    expect(calls).toEqual({ forYou: 0, listened: 1 });
+
+    await userEvent.click(screen.getByRole('tab', { name: 'For you' }));
+    expect(currentLocation()).toBe('/home');
+    await userEvent.click(screen.getByRole('tab', { name: 'Listened to' }));
+    expect(currentLocation()).toBe('/home?feed=listened-to');
+    expect(calls).toEqual({ forYou: 1, listened: 1 });
+  });
+
   it("'Listened to' shows its heading and note", async () => {
     signedInAs(ADA);
     feeds();

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { SESSION_EXPIRED_MESSAGE, onSessionExpired } from '../../lib/http';
@@ -9,6 +9,13 @@ import { FeedList, POST_MESSAGES, postQueries, useViewerId } from '../posts';
 import styles from './home-page.module.css';
 
 export type FeedTab = 'for-you' | 'listened-to';
+
+/** The address's `?feed=` names the tab, so a reload or a shared link opens the same one. */
+const FEED_PARAM = 'feed';
+
+function tabOf(params: URLSearchParams): FeedTab {
+  return params.get(FEED_PARAM) === 'listened-to' ? 'listened-to' : 'for-you';
+}
 
 const TABS: ReadonlyArray<{ id: FeedTab; label: string }> = [
   { id: 'for-you', label: 'For you' },
@@ -26,18 +33,31 @@ export const HOME_WORDS = {
 
 /**
  * Home (spec §2): the 'For you' feed (public) and the 'Listened to' feed (signed in). A tab's feed
- * is fetched when the tab is first opened and kept while moving between them.
+ * is fetched when the tab is first opened and kept while moving between them. The open tab is in
+ * the address (`/home?feed=listened-to`; For you has none), replaced rather than pushed: moving
+ * between tabs adds no history entries for Back to walk through.
  */
 export function HomePage() {
   usePageTitle('Home');
-  const [tab, setTab] = useState<FeedTab>('for-you');
-  const [opened, setOpened] = useState<ReadonlySet<FeedTab>>(() => new Set(['for-you']));
+  const [params, setParams] = useSearchParams();
+  const tab = tabOf(params);
+  const [opened, setOpened] = useState<ReadonlySet<FeedTab>>(() => new Set([tab]));
   const baseId = useId();
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
+  // A tab opened by the address (Back, a link) is fetched like one opened by a click.
+  if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
 
   function select(next: FeedTab) {
-    setTab(next);
     setOpened((seen) => (seen.has(next) ? seen : new Set([...seen, next])));
+    setParams(
+      (current) => {
+        const updated = new URLSearchParams(current);
+        if (next === 'for-you') updated.delete(FEED_PARAM);
+        else updated.set(FEED_PARAM, next);
+        return updated;
+      },
+      { replace: true },
+    );
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
@@ -55,25 +75,27 @@ export function HomePage() {
   return (
     <div className={styles.page}>
       <h1 className="visually-hidden">Home</h1>
-      <div role="tablist" aria-label="Feeds" className={styles.tabs} onKeyDown={onKeyDown}>
-        {TABS.map((t, index) => (
-          <button
-            key={t.id}
-            ref={(el) => {
-              tabRefs.current[index] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`${baseId}-tab-${t.id}`}
-            aria-selected={tab === t.id}
-            aria-controls={`${baseId}-panel-${t.id}`}
-            tabIndex={tab === t.id ? 0 : -1}
-            className={styles.tab}
-            onClick={() => select(t.id)}
-          >
-            {t.label}
-          </button>
-        ))}
+      <div className={styles.tabsBar}>
+        <div role="tablist" aria-label="Feeds" className={styles.tabs} onKeyDown={onKeyDown}>
+          {TABS.map((t, index) => (
+            <button
+              key={t.id}
+              ref={(el) => {
+                tabRefs.current[index] = el;
+              }}
+              type="button"
+              role="tab"
+              id={`${baseId}-tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`${baseId}-panel-${t.id}`}
+              tabIndex={tab === t.id ? 0 : -1}
+              className={styles.tab}
+              onClick={() => select(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
       </div>
 
       {TABS.map((t) => (
