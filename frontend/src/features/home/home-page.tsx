@@ -75,7 +75,7 @@ export function HomePage() {
   return (
     <div className={styles.page}>
       <h1 className="visually-hidden">Home</h1>
-      <div className={styles.tabsBar}>
+      <div className={styles.tabsBar} data-feed-tabs>
         <div role="tablist" aria-label="Feeds" className={styles.tabs} onKeyDown={onKeyDown}>
           {TABS.map((t, index) => (
             <button

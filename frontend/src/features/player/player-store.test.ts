@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPlayerStore, type PlayerTrack } from './player-store';
+import { createPlayerStore, pauseThePlayerWhenMediaStarts, type PlayerTrack } from './player-store';
 import { fire, playTo, setDuration, stubMedia } from './test-media';
 
 const TRACK: PlayerTrack = {
@@ -144,5 +144,38 @@ describe('createPlayerStore', () => {
     expect(store.getState()).toMatchObject({ track: null, playing: false, error: null });
     expect(media.audio().hasAttribute('src')).toBe(false);
     expect(handlers.get('play')).toBeNull();
+  });
+
+  it('plays one medium at a time: a video that starts pauses the player, which pauses a video when it starts', () => {
+    const media = stubMedia();
+    const store = createPlayerStore();
+    const stop = pauseThePlayerWhenMediaStarts(store);
+    const video = document.body.appendChild(document.createElement('video'));
+    const preview = document.body.appendChild(document.createElement('video'));
+    preview.muted = true;
+    try {
+      store.play(TRACK);
+      expect(store.getState().playing).toBe(true);
+
+      // A muted preview tile starting changes nothing; the video in the overlay does.
+      fire(preview, 'play');
+      expect(store.getState().playing).toBe(true);
+      fire(video, 'play');
+      // Paused, not stopped: the track stays, ready to resume.
+      expect(store.getState()).toMatchObject({ track: TRACK, playing: false });
+
+      // The video is playing when the listener resumes the track: the video pauses.
+      Object.defineProperty(video, 'paused', { configurable: true, get: () => false });
+      media.pause.mockClear();
+      store.toggle();
+      Object.defineProperty(media.audio(), 'paused', { configurable: true, get: () => false });
+      fire(media.audio(), 'play');
+      expect(media.pause.mock.contexts).toEqual([video]);
+      expect(store.getState().playing).toBe(true);
+    } finally {
+      stop();
+      video.remove();
+      preview.remove();
+    }
   });
 });

@@ -99,6 +99,34 @@ function mediaSession(): MediaSession | null {
  * `createAudio` makes the element on the first play (never before: a page with no playing
  * track holds no media element and loads nothing).
  */
+/**
+ * One medium plays at a time (issue 19): when the player starts, every other sounding <audio> or
+ * <video> of the page (a video in the overlay) pauses. The other way round is
+ * `pauseThePlayerWhenMediaStarts`.
+ */
+function pauseOtherMedia(mine: HTMLMediaElement) {
+  if (typeof document === 'undefined') return;
+  for (const other of document.querySelectorAll<HTMLMediaElement>('audio, video')) {
+    if (other !== mine && !other.paused && !other.muted) other.pause();
+  }
+}
+
+/**
+ * The other half of one medium at a time: a sounding <audio> or <video> of the page that starts
+ * pauses the player, which keeps its track, ready to resume. Muted previews (a video tile) do
+ * not count. Returns how to stop listening.
+ */
+export function pauseThePlayerWhenMediaStarts(player: Pick<PlayerStore, 'pause' | 'getState'>): () => void {
+  // Media events do not bubble: listened for on the way down instead.
+  const onPlay = (event: Event) => {
+    const el = event.target;
+    if (!(el instanceof HTMLMediaElement) || el.muted) return;
+    if (player.getState().playing) player.pause();
+  };
+  document.addEventListener('play', onPlay, true);
+  return () => document.removeEventListener('play', onPlay, true);
+}
+
 export function createPlayerStore(createAudio: () => HTMLAudioElement = () => document.createElement('audio')): PlayerStore {
   let state: PlayerState = IDLE;
   let time = 0;
@@ -163,7 +191,10 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     if (audio) return audio;
     const el = createAudio();
     el.preload = 'auto';
-    el.addEventListener('play', () => setState({ playing: !el.paused, error: null }));
+    el.addEventListener('play', () => {
+      setState({ playing: !el.paused, error: null });
+      pauseOtherMedia(el);
+    });
     el.addEventListener('playing', () => setState({ playing: !el.paused, buffering: false }));
     // After a new src is set the old track's pause is not ours to report: only a real pause is.
     el.addEventListener('pause', () => {

@@ -1,0 +1,69 @@
+/**
+ * What people met within minutes at both widths (issue 19): the sticky feed tabs over a scrolled
+ * feed, the open feed kept in the address across a reload, and a guest's Add post asking them to
+ * sign in before they choose a kind of post.
+ */
+import { expect, test, uniqueEmail } from './support/fixtures';
+import { lyricsPost, signedUpAccount } from './support/accounts';
+import { watchCsp } from './support/csp';
+
+test('the feed tabs stay readable over a scrolled feed; the open feed survives a reload', async ({
+  page,
+  request,
+  server,
+  shot,
+}, testInfo) => {
+  const csp = watchCsp(page);
+  const project = testInfo.project.name;
+  const author = await signedUpAccount(request, server, uniqueEmail('tabs', project), 'Tabs Author');
+  for (let i = 0; i < 6; i += 1) {
+    await lyricsPost(request, server.url, author.token, `Scrolling Song ${i} ${project}`);
+  }
+  await page.goto(`${server.appUrl}/home`);
+  await expect(page.locator('[data-feed="for-you"] article').nth(3)).toBeVisible();
+  await page.mouse.wheel(0, 700);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+
+  const tabs = page.getByRole('tablist', { name: 'Feeds' });
+  const box = (await tabs.boundingBox())!;
+  // Stuck under the top bar (phone) or the top of the window (desktop), and opaque all round:
+  // at the pill's centre, and just above and beside its rounded corners, the band is on top,
+  // never a post showing through.
+  for (const [x, y] of [
+    [box.x + box.width / 2, box.y + box.height / 2],
+    [box.x + 2, box.y - 3],
+    [box.x + 1, box.y + 2],
+    [box.x + box.width - 1, box.y + box.height + 2],
+  ] as const) {
+    const under = await page.evaluate(([px, py]) => {
+      const el = document.elementFromPoint(px, py);
+      return { inPost: el?.closest('article') !== null, inBand: el?.closest('[data-feed-tabs]') !== null };
+    }, [x, y] as const);
+    expect(under, `at ${x},${y}`).toEqual({ inPost: false, inBand: true });
+  }
+  const band = page.locator('[data-feed-tabs]');
+  expect(await band.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+  await shot('home-tabs-over-scrolled-feed');
+
+  await page.getByRole('tab', { name: 'Listened to' }).click();
+  await expect(page).toHaveURL(`${server.appUrl}/home?feed=listened-to`);
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Listened to' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('heading', { name: 'Listened To Feed' })).toBeVisible();
+  await page.getByRole('tab', { name: 'For you' }).click();
+  await expect(page).toHaveURL(`${server.appUrl}/home`);
+  expect(csp).toEqual([]);
+});
+
+test('a guest pressing Add post is asked to sign in before choosing', async ({ page, server, shot }) => {
+  await page.goto(`${server.appUrl}/home`);
+  await expect(page.getByRole('link', { name: 'Sign in' }).filter({ visible: true }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Add post' }).filter({ visible: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in to share' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('link', { name: /Audio/ })).toHaveCount(0);
+  await shot('add-post-guest');
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(`${server.appUrl}/sign-in`);
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+});
