@@ -67,3 +67,48 @@ test('a guest pressing Add post is asked to sign in before choosing', async ({ p
   await expect(page).toHaveURL(`${server.appUrl}/sign-in`);
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
 });
+
+test('a 15-character name and a 20-character login fit on a post at 360 px; at 320 px what is cut ends in an ellipsis and keeps its full text', async ({
+  page,
+  request,
+  server,
+  shot,
+}, testInfo) => {
+  const project = testInfo.project.name;
+  const account = await signedUpAccount(request, server, uniqueEmail('names', project), 'Raymond Lovelac');
+  // 20 characters, the longest a login may be: 1 + 4 + 15.
+  const login = `${project.slice(0, 1)}${Math.random().toString(36).slice(2, 6).padEnd(4, '0')}_lovelace_songs`;
+  expect(login).toHaveLength(20);
+  const patched = await request.patch(`${server.url}/profile/me`, {
+    headers: { Authorization: `Bearer ${account.token}` },
+    data: { login },
+  });
+  expect(patched.status(), await patched.text()).toBe(200);
+  const postId = await lyricsPost(request, server.url, account.token, `Long Names ${login}`);
+
+  for (const width of [360, 320]) {
+    await page.setViewportSize({ width, height: 780 });
+    await page.goto(`${server.appUrl}/post/${postId}`);
+    const header = page.locator('article header').first();
+    const texts = [
+      { full: 'Raymond Lovelac', el: header.getByText('Raymond Lovelac', { exact: true }) },
+      { full: `@${login}`, el: header.getByText(`@${login}`, { exact: true }) },
+    ];
+    for (const { full, el } of texts) {
+      await expect(el).toBeVisible();
+      const shown = await el.evaluate((e) => ({
+        whole: e.scrollWidth <= e.clientWidth,
+        overflow: getComputedStyle(e).textOverflow,
+        title: e.getAttribute('title'),
+      }));
+      if (width === 360) expect(shown.whole, `${full} at ${width}px`).toBe(true);
+      else if (!shown.whole) expect(shown, `${full} at ${width}px`).toMatchObject({ overflow: 'ellipsis', title: full });
+    }
+    // The badge and the time never sit on top of the names.
+    const names = (await texts[1]!.el.boundingBox())!;
+    const time = (await header.locator('time').boundingBox())!;
+    const apart = time.y >= names.y + names.height - 1 || time.x >= names.x + names.width - 1;
+    expect(apart, `time ${JSON.stringify(time)} and names ${JSON.stringify(names)}`).toBe(true);
+    await shot(`post-header-${width}`);
+  }
+});

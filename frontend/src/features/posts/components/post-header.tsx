@@ -36,15 +36,23 @@ export function PostHeader({ post, onDeleted }: PostHeaderProps) {
       <Link to={authorPath(post.userId, viewer?.id)} className={styles.author}>
         <Avatar src={post.avatarUrl} name="" size={44} className={styles.avatar} />
         <span className={styles.names}>
-          <span className={styles.name}>{name}</span>{' '}
-          {post.username ? <span className={styles.login}>@{post.username}</span> : null}
+          <span className={styles.name} title={name}>
+            {name}
+          </span>{' '}
+          {post.username ? (
+            <span className={styles.login} title={`@${post.username}`}>
+              @{post.username}
+            </span>
+          ) : null}
         </span>
       </Link>
       <span className={styles.meta}>
         <RoleBadge tagId={post.role} fallback="listener" className={styles.badge} />
         <RelativeTime time={post.createdAt} className={styles.time} />
       </span>
-      <PostMenu post={post} onDeleted={onDeleted} />
+      <span className={styles.menu}>
+        <PostMenu post={post} onDeleted={onDeleted} />
+      </span>
     </header>
   );
 }
