@@ -3,7 +3,7 @@
  * links to the post, and the music goes on while the listener moves between pages.
  */
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { LocationProbe, currentLocation, testQueryClient } from '../test/render';
@@ -38,7 +38,17 @@ function renderApp() {
                 </>
               }
             />
-            <Route path="search" element={<p>Search page</p>} />
+            <Route
+              path="search"
+              element={
+                <>
+                  <h1>Search</h1>
+                  <p>Search page</p>
+                  <Link to="/own-focus">A page with its own focus</Link>
+                </>
+              }
+            />
+            <Route path="own-focus" element={<input aria-label="Focused by its page" autoFocus />} />
             <Route path="post/:postId" element={<p>Post page</p>} />
           </Route>
         </Routes>
@@ -119,5 +129,17 @@ describe('AppLayout with the now-playing bar', () => {
     expect(media.pause).toHaveBeenCalled();
     expect(media.audio().hasAttribute('src')).toBe(false);
     expect(screen.getByRole('button', { name: 'Play Night Drive' })).toBeInTheDocument();
+  });
+
+  it("moves focus to the new page's heading after navigation, not on the first page", async () => {
+    renderApp();
+    expect(document.activeElement).toBe(document.body);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('link', { name: 'Go elsewhere' }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Search' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    // A page that focuses something of its own keeps it.
+    await user.click(screen.getByRole('link', { name: 'A page with its own focus' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Focused by its page' })).toHaveFocus());
   });
 });
