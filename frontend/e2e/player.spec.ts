@@ -53,17 +53,12 @@ test('a video that starts pauses the track; closing it leaves the track ready to
     multipart: { files: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: clipMp4() }, caption: `clip ${tag}` },
   });
   expect(video.status(), await video.text()).toBe(201);
-  const audioId = String(((await audio.json()) as { id: string }).id);
-  const videoId = String(((await video.json()) as { id: string }).id);
 
   await signInThroughAddress(page, server.appUrl, ana.token);
-  await page.goto(`${server.appUrl}/post/${audioId}`);
+  // Her profile lists both posts: the track plays on one card, the video opens from the other.
+  await page.goto(`${server.appUrl}/profile`);
   await page.getByRole('button', { name: `Play ${track}` }).first().click();
   const bar = page.getByRole('region', { name: 'Now playing' });
-  await expect(bar.getByRole('button', { name: `Pause ${track}` })).toBeVisible();
-
-  // The player sits above the pages: the track plays on while the video's post opens.
-  await page.goto(`${server.appUrl}/post/${videoId}`);
   await expect(bar.getByRole('button', { name: `Pause ${track}` })).toBeVisible();
   await page.getByRole('button', { name: /^Play video/ }).first().click();
   const overlayVideo = page.getByTestId('media-overlay').locator('video');
