@@ -217,7 +217,10 @@ test('Load More never repeats a post while others post; a blocked author vanishe
     headers: { Authorization: `Bearer ${reader.token}` },
   });
   await lyricsPost(request, server.url, reader.token, `Reader was here ${tag}`);
+  // The reload keeps Listened to open (the feed is in the address).
   await page.reload();
+  await expect(page.getByRole('tab', { name: 'Listened to' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'For you' }).click();
   await expect(page.locator('[data-feed="for-you"]').getByText(`Reader was here ${tag}`).first()).toBeVisible();
   await expect(page.locator(`[data-feed="for-you"] a[href$="/user/${writer.id}"]`)).toHaveCount(0);
   await shot('posts-after-block');

@@ -211,9 +211,9 @@ test('the first visit to /home downloads the first-load scripts only; other page
   expect(scripts.some((path) => /^\/app\/assets\/index-[\w-]+\.js$/.test(path))).toBe(true);
   for (const path of scripts) expect(path).toMatch(/^\/app\/assets\/(index|rolldown-runtime)-[\w-]+\.js$/);
 
-  // The add-post chooser and each page arrive on demand.
+  // The add-post chooser (for a guest, its sign-in prompt) and each page arrive on demand.
   await page.getByRole('button', { name: 'Add post' }).filter({ visible: true }).click();
-  await expect(page.getByRole('dialog', { name: 'Add new post' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Sign in to share' })).toBeVisible();
   expect(scripts.some((path) => /add-post-chooser-/.test(path))).toBe(true);
   await page.keyboard.press('Escape');
   await page.locator('[data-nav="search"]').filter({ visible: true }).click();

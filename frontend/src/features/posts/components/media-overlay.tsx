@@ -22,8 +22,17 @@ export function MediaOverlay({ items, start, onClose }: MediaOverlayProps) {
   const [index, setIndex] = useState(start);
   const rootRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
   const item = items[index] ?? items[0];
   const many = items.length > 1;
+
+  // A video starts when shown. Asked for with play() rather than the autoplay attribute: in
+  // Chromium an autoplayed video sometimes never fired 'play', so the shared player, which
+  // pauses when another medium starts (player-store.ts), went on under it. A browser that
+  // refuses leaves it paused, with its controls.
+  useEffect(() => {
+    videoRef.current?.play().catch(() => {});
+  }, [item?.id]);
 
   const go = (by: number) => setIndex((i) => (i + by + items.length) % items.length);
   const step = useEffectEvent((by: number) => go(by));
@@ -95,8 +104,8 @@ export function MediaOverlay({ items, start, onClose }: MediaOverlayProps) {
             key={item.id}
             src={item.src}
             poster={item.poster ?? undefined}
+            ref={videoRef}
             controls
-            autoPlay
             playsInline
             className={styles.media}
             aria-label={label}
