@@ -31,7 +31,10 @@ export function MediaOverlay({ items, start, onClose }: MediaOverlayProps) {
   // pauses when another medium starts (player-store.ts), went on under it. A browser that
   // refuses leaves it paused, with its controls.
   useEffect(() => {
-    videoRef.current?.play().catch(() => {});
+    const video = videoRef.current;
+    if (!video) return;
+    // An old browser answers nothing; a refusal is the browser's to show.
+    Promise.resolve(video.play()).catch(() => {});
   }, [item?.id]);
 
   const go = (by: number) => setIndex((i) => (i + by + items.length) % items.length);
