@@ -154,6 +154,9 @@ describe('AddAudioPostPage', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Please fill in title and artist for all audio files');
     expect(screen.getByLabelText('Artist')).toHaveAttribute('aria-invalid', 'true');
     expect(received).toHaveLength(0);
+    // Focus goes to the field to fix, beside its message; the rule is said once.
+    await waitFor(() => expect(screen.getByLabelText('Artist')).toHaveFocus());
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
     // Fixing the field clears the message.
     await user.type(screen.getByLabelText('Artist'), 'Ada');
     expect(screen.queryByRole('alert')).toBeNull();

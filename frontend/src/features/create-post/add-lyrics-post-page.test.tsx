@@ -48,6 +48,9 @@ describe('AddLyricsPostPage', () => {
     expect(typeOf(1)).toHaveAttribute('aria-invalid', 'true');
     expect(lyricsOf(1)).toHaveAttribute('aria-invalid', 'true');
     expect(received).toHaveLength(0);
+    // Focus goes to the first field to fix, its message beside it; one banner says the rule.
+    await waitFor(() => expect(screen.getByLabelText('Artist')).toHaveFocus());
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
 
     // Whitespace is not lyrics.
     await user.type(screen.getByLabelText('Artist'), 'The Beatles');

@@ -6,6 +6,7 @@ import { CaptionField } from './components/caption-field';
 import { ComposerFrame } from './components/composer-frame';
 import { AddIcon, ChevronDownIcon, ChevronUpIcon } from './components/composer-icons';
 import { PublishBar } from './components/publish-bar';
+import { focusFirstInvalid } from './focus-first-invalid';
 import { usePostUpload } from './use-post-upload';
 import {
   LABEL_MAX_LENGTH,
@@ -145,6 +146,7 @@ export function AddLyricsPostPage() {
   const [checked, setChecked] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const addRef = useRef<HTMLButtonElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   /** Where keyboard focus goes once the parts have moved: a part and which control. */
   const focusNext = useRef<{ partId: number; control: 'type' | 'up' | 'down' | 'remove' } | null>(null);
 
@@ -200,7 +202,10 @@ export function AddLyricsPostPage() {
     event.preventDefault();
     if (locked) return;
     setChecked(true);
-    if (lyricsPostProblem(values)) return;
+    if (lyricsPostProblem(values)) {
+      focusFirstInvalid(formRef);
+      return;
+    }
     const body = {
       songTitle: songTitle.trim(),
       artistName: artistName.trim(),
@@ -212,7 +217,7 @@ export function AddLyricsPostPage() {
 
   return (
     <ComposerFrame kind="lyrics" leaving={upload.busy ? 'uploading' : dirty && !locked ? 'unsaved' : null}>
-      <form className={styles.form} noValidate onSubmit={onSubmit} aria-label="New lyrics post">
+      <form ref={formRef} className={styles.form} noValidate onSubmit={onSubmit} aria-label="New lyrics post">
         <fieldset className={`${styles.fieldset} ${styles.songFields}`} disabled={locked}>
           <legend className="visually-hidden">Song</legend>
           <TextField

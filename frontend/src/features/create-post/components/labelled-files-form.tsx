@@ -3,6 +3,7 @@ import { TrashIcon } from '../../../components/icons';
 import { TextField } from '../../../components/text-field';
 import type { SendOptions } from '../api';
 import { usePostUpload } from '../use-post-upload';
+import { focusFirstInvalid } from '../focus-first-invalid';
 import { useRemovalFocus } from '../use-removal-focus';
 import { LABEL_MAX_LENGTH, fileStem, formatFileSize, type Selection } from '../validation';
 import { CaptionField } from './caption-field';
@@ -92,7 +93,10 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
     event.preventDefault();
     if (locked) return;
     setChecked(true);
-    if (config.problem(entries)) return;
+    if (config.problem(entries)) {
+      focusFirstInvalid(formRef);
+      return;
+    }
     upload.submit((options) => config.send(entries, caption, options));
   }
 
