@@ -1106,7 +1106,7 @@ export interface components {
             post_author?: components["schemas"]["UserJson"] | null;
             post_exists: boolean;
             post_id: string;
-            /** @description The post page in the web app. */
+            /** @description The post page in the web app (`SELFSOUND_POST_LINK`). */
             post_link: string;
             /** @description media, audio, musicxml or lyrics */
             post_type: string;
@@ -1134,7 +1134,7 @@ export interface components {
             /** @description False once the post is deleted. */
             post_exists: boolean;
             post_id: string;
-            /** @description The post page in the web app. */
+            /** @description The post page in the web app (`SELFSOUND_POST_LINK`). */
             post_link: string;
             /** @description media, audio, musicxml or lyrics */
             post_type: string;
