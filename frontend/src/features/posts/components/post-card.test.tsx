@@ -78,12 +78,49 @@ describe('PostCard header', () => {
     await waitFor(() => expect(screen.getByRole('link', { name: /Ada @ada/ })).toHaveAttribute('href', '/profile'));
   });
 
-  it("offers 'Report' and 'Cancel' on posts of others (report-dialog.test.tsx has the rest)", async () => {
+  it("offers 'Report', 'Share' and 'Cancel' on posts of others (report-dialog.test.tsx has the rest)", async () => {
     signedInAs(ADA);
     renderCard();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Post options' }));
     const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
-    expect(items.map((item) => item.textContent)).toEqual(['Report', 'Cancel']);
+    expect(items.map((item) => item.textContent)).toEqual(['Report', 'Share', 'Cancel']);
+  });
+
+  it("'Share' copies the post's address and says so", async () => {
+    signedInAs(null);
+    renderCard();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Share' }));
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Link copied');
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/post/7`);
+  });
+
+  it("'Share' opens the system's share sheet on a touch screen", async () => {
+    signedInAs(null);
+    const shared: ShareData[] = [];
+    Object.defineProperty(navigator, 'share', {
+      configurable: true,
+      value: (data: ShareData) => {
+        shared.push(data);
+        return Promise.resolve();
+      },
+    });
+    Object.defineProperty(window, 'matchMedia', {
+      configurable: true,
+      value: (query: string) => ({ matches: query === '(pointer: coarse)', media: query }) as MediaQueryList,
+    });
+    try {
+      renderCard();
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('button', { name: 'Post options' }));
+      await user.click(screen.getByRole('menuitem', { name: 'Share' }));
+      await waitFor(() => expect(shared).toEqual([{ url: `${window.location.origin}/post/7` }]));
+      expect(screen.queryByTestId('toast')).toBeNull();
+    } finally {
+      Reflect.deleteProperty(navigator, 'share');
+      Reflect.deleteProperty(window, 'matchMedia');
+    }
   });
 });
 
@@ -266,9 +303,9 @@ describe('Deleting one’s own post', () => {
     const user = userEvent.setup();
     await user.click(await ownOptions());
     const menu = screen.getByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Delete post', 'Cancel']);
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Delete post', 'Share', 'Cancel']);
     expect(within(menu).getByRole('menuitem', { name: 'Delete post' })).toHaveFocus();
-    await user.keyboard('{ArrowDown}');
+    await user.keyboard('{ArrowDown}{ArrowDown}');
     expect(within(menu).getByRole('menuitem', { name: 'Cancel' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).toBeNull();

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { useHref } from 'react-router';
 import { Menu } from '../../../components/menu';
 import { useToast } from '../../../components/toast';
 import { SignInPrompt } from '../../../components/sign-in-prompt';
@@ -8,7 +9,7 @@ import { getToken } from '../../../lib/token-storage';
 import { loadReportDialog } from '../../reports';
 import { POST_MESSAGES, useDeletePost } from '../api';
 import type { DisplayPost } from '../types';
-import { BinIcon, FlagIcon } from './post-icons';
+import { BinIcon, FlagIcon, ShareIcon } from './post-icons';
 
 // The dialogs come with their first use: cards are on the first screen, deleting and reporting
 // are rare. The Report dialog is fetched as soon as its item is pointed at or focused.
@@ -17,6 +18,9 @@ const ReportDialog = lazy(async () => ({ default: (await loadReportDialog()).Rep
 const prefetchReportDialog = () => void loadReportDialog();
 
 export const POST_MENU_WORDS = {
+  share: 'Share',
+  copied: 'Link copied',
+  copyFailed: (url: string) => `Could not copy the link: ${url}`,
   delete: 'Delete post',
   report: 'Report',
   confirmTitle: 'Delete this post?',
@@ -34,8 +38,9 @@ interface PostMenuProps {
 }
 
 /**
- * The three-dot menu of a post (spec §2 Post card): 'Report' on posts of others, 'Delete post'
- * (after a confirmation) on one's own, and 'Cancel', which closes the menu. A guest who picks
+ * The three-dot menu of a post (spec §2 Post card): 'Share' for everyone (issue 19), 'Report'
+ * on posts of others, 'Delete post' (after a confirmation) on one's own, and 'Cancel', which
+ * closes the menu. A guest who picks
  * Report is asked to sign in (spec §5). Nothing shows until the session check has answered, so
  * the menu does not change under the pointer.
  */
@@ -58,6 +63,27 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
   const goToSignIn = useGoToSignIn();
   const remove = useDeletePost();
   const [dialog, setDialog] = useState<'confirm' | 'report' | null>(null);
+  const postHref = useHref(`/post/${encodeURIComponent(postId)}`);
+
+  /** The system's share sheet where there is one for touch (phones), else the link copied. */
+  async function share() {
+    const url = new URL(postHref, window.location.href).href;
+    if (typeof navigator.share === 'function' && window.matchMedia('(pointer: coarse)').matches) {
+      try {
+        await navigator.share({ url });
+        return;
+      } catch (error) {
+        // Closed by the person: nothing to say. Refused by the browser: copy instead.
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      toasts.show(POST_MENU_WORDS.copied);
+    } catch {
+      toasts.show(POST_MENU_WORDS.copyFailed(url));
+    }
+  }
 
   function startReport() {
     // Reporting needs an access token (spec §5): a guest is asked to sign in instead.
@@ -105,6 +131,7 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
           onSelect: startReport,
           onIntent: guest ? undefined : prefetchReportDialog,
         },
+        { label: POST_MENU_WORDS.share, icon: <ShareIcon size={18} />, onSelect: () => void share() },
       ]}
     >
       {dialog === 'confirm' ? (
