@@ -112,3 +112,21 @@ test('a 15-character name and a 20-character login fit on a post at 360 px; at 3
     await shot(`post-header-${width}`);
   }
 });
+
+test("'Share' in a post's menu copies its address (the share sheet where the system has one)", async ({
+  page,
+  context,
+  request,
+  server,
+}, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const author = await signedUpAccount(request, server, uniqueEmail('share', testInfo.project.name), 'Share Author');
+  const postId = await lyricsPost(request, server.url, author.token, `Shared Song ${testInfo.project.name}`);
+  await page.goto(`${server.appUrl}/post/${postId}`);
+  const hasShareSheet = await page.evaluate(() => typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches);
+  test.skip(hasShareSheet, 'this browser opens the system share sheet, which a test cannot drive');
+  await page.locator('article').first().getByRole('button', { name: 'Post options' }).click();
+  await page.getByRole('menuitem', { name: 'Share' }).click();
+  await expect(page.getByTestId('toast')).toContainText('Link copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.appUrl}/post/${postId}`);
+});
