@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, formatDuration, formatRelativeTime, parseCountdown } from './format';
+import { downloadName, formatCountdown, formatDuration, formatRelativeTime, parseCountdown } from './format';
 
 describe('formatCountdown', () => {
   it.each([
@@ -85,5 +85,18 @@ describe('formatRelativeTime', () => {
   it("says 'just now' for a time slightly ahead of this clock, and nothing for a bad one", () => {
     expect(formatRelativeTime(new Date(now.getTime() + 5_000), now)).toBe('just now');
     expect(formatRelativeTime('not a date', now)).toBe('');
+  });
+});
+
+describe('downloadName', () => {
+  it("is the title with the stored file's extension", () => {
+    expect(downloadName('Morning Take', '/media/posts/abc/track-1.MP3')).toBe('Morning Take.mp3');
+    expect(downloadName('Moonlight Sonata.musicxml', 'https://cdn.example/s/1.musicxml?x=1')).toBe('Moonlight Sonata.musicxml');
+  });
+
+  it('takes out what file systems refuse, and falls back to the stored name', () => {
+    expect(downloadName('AC/DC: "Live"?', '/media/a.wav')).toBe('AC DC Live.wav');
+    expect(downloadName('  ', '/media/posts/x/take%201.ogg')).toBe('take 1.ogg');
+    expect(downloadName('..hidden', '/media/a.mp3')).toBe('hidden.mp3');
   });
 });

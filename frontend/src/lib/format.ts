@@ -53,3 +53,26 @@ export function formatRelativeTime(
   }
   return date.toLocaleDateString();
 }
+
+/**
+ * The name a downloaded file is saved under: its title (characters file systems refuse taken
+ * out), with the extension of the stored file, e.g. "Morning Take.mp3". A title left empty falls
+ * back to the stored file's own name.
+ */
+export function downloadName(title: string, url: string): string {
+  const path = (() => {
+    try {
+      return new URL(url, 'http://x').pathname;
+    } catch {
+      return url;
+    }
+  })();
+  const stored = decodeURIComponent(path.split('/').pop() ?? '');
+  const extension = /\.([A-Za-z0-9]{1,8})$/.exec(stored)?.[1]?.toLowerCase();
+  // Control characters and those Windows, macOS or Linux refuse in a name.
+  // eslint-disable-next-line no-control-regex
+  const base = title.replace(/[\u0000-\u001f<>:"/\\|?*]+/g, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  if (!base) return stored;
+  if (!extension || base.toLowerCase().endsWith(`.${extension}`)) return base;
+  return `${base}.${extension}`;
+}

@@ -136,11 +136,32 @@ describe('PostPage', () => {
     const etude = await screen.findByRole('region', { name: 'Etude' });
     expect(within(etude).getByRole('heading', { name: 'Etude' })).toBeInTheDocument();
     expect(within(etude).getByText('Chopin')).toBeInTheDocument();
-    expect(within(etude).getByRole('link', { name: 'Download Etude' })).toHaveAttribute('href', '/media/etude.musicxml');
+    const download = within(etude).getByRole('link', { name: 'Download Etude' });
+    expect(download).toHaveAttribute('href', '/media/etude.musicxml');
+    // Saved under its title, not the stored file's name.
+    expect(download).toHaveAttribute('download', 'Etude.musicxml');
     await waitFor(() => expect(within(etude).getByRole('figure', { name: 'Score: Etude' })).toHaveAttribute('data-status', 'ready'));
     const other = screen.getByRole('region', { name: 'Untitled' });
     expect(within(other).getByText('Unknown Composer')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Like, 4 likes' })).toBeInTheDocument();
+  });
+
+  it('offers each track of an audio post for download, under its title', async () => {
+    signedInAs(null);
+    backend(
+      post({
+        type: 'audio',
+        audio: [
+          { title: 'Morning Take', artist: 'Ben', file_url: '/media/posts/7/take-1.mp3' },
+          { title: 'Night: Take 2', artist: 'Ben', file_url: '/media/posts/7/take-2.ogg' },
+        ],
+      }),
+    );
+    renderPost();
+    const first = await screen.findByRole('link', { name: 'Download Morning Take' });
+    expect(first).toHaveAttribute('href', '/media/posts/7/take-1.mp3');
+    expect(first).toHaveAttribute('download', 'Morning Take.mp3');
+    expect(screen.getByRole('link', { name: 'Download Night: Take 2' })).toHaveAttribute('download', 'Night Take 2.ogg');
   });
 
   it('shows other kinds of post as their card', async () => {

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { BackButton } from '../../components/back-button';
 import { PageSpinner } from '../../components/spinner';
+import { downloadName } from '../../lib/format';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -122,7 +123,7 @@ function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
             </div>
             <a
               href={score.downloadUrl}
-              download
+              download={downloadName(score.fileName, score.downloadUrl)}
               className={`btn btn-secondary ${styles.download}`}
               aria-label={`${POST_PAGE_WORDS.download} ${score.fileName}`}
             >

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { downloadName } from '../../../lib/format';
 import { AudioTrack } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
@@ -86,7 +87,7 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
             </span>
             <a
               href={score.downloadUrl}
-              download
+              download={downloadName(score.fileName, score.downloadUrl)}
               className={styles.download}
               aria-label={`${POST_CARD_WORDS.download} ${score.fileName}`}
             >
@@ -104,16 +105,32 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
   );
 }
 
-function PostBody({ post }: { post: DisplayPost }) {
+/** `detail`: on the post page, where each track can also be downloaded (issue 19). */
+function PostBody({ post, detail }: { post: DisplayPost; detail: boolean }) {
   switch (post.type) {
     case 'media':
       return <MediaGrid items={post.content} />;
     case 'audio':
       return (
         <div className={styles.tracks}>
-          {post.content.map((item, i) => (
-            <AudioTrack key={`${item.url}-${i}`} postId={post.id} track={item} index={i} />
-          ))}
+          {post.content.map((item, i) =>
+            detail ? (
+              <div key={`${item.url}-${i}`} className={styles.trackWithDownload}>
+                <AudioTrack postId={post.id} track={item} index={i} />
+                <a
+                  href={item.url}
+                  download={downloadName(item.title, item.url)}
+                  className={styles.download}
+                  aria-label={`${POST_CARD_WORDS.download} ${item.title}`}
+                >
+                  <DownloadIcon size={18} />
+                  <span className={styles.downloadText}>{POST_CARD_WORDS.download}</span>
+                </a>
+              </div>
+            ) : (
+              <AudioTrack key={`${item.url}-${i}`} postId={post.id} track={item} index={i} />
+            ),
+          )}
         </div>
       );
     case 'lyrics':
@@ -156,7 +173,7 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted }: PostCa
       </span>
       <PostHeader post={post} onDeleted={onDeleted} />
       {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
-      <div className={styles.body}>{full ? fullView : <PostBody post={post} />}</div>
+      <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} />}</div>
       <footer className={styles.actions}>
         <LikeButton post={post} />
         {variant === 'card' ? <CommentLink post={post} /> : full ? <CommentCount count={post.comments_count} /> : null}
