@@ -1,7 +1,8 @@
 /**
  * One medium plays at a time (issue 19): a track playing in the shared player pauses when a
  * video opens in the overlay and starts; closing the video leaves the player paused, and Play
- * resumes the track where it was. (The other way round, the player pausing a video when it
+ * resumes the track where it was; its post page then offers it for download under its title.
+ * (The other way round, the player pausing a video when it
  * starts, is `player-store.test.ts`: the overlay covers the player while a video is open.)
  */
 import { execFileSync } from 'node:child_process';
@@ -53,6 +54,7 @@ test('a video that starts pauses the track; closing it leaves the track ready to
     multipart: { files: { name: 'clip.mp4', mimeType: 'video/mp4', buffer: clipMp4() }, caption: `clip ${tag}` },
   });
   expect(video.status(), await video.text()).toBe(201);
+  const audioId = String(((await audio.json()) as { id: string }).id);
 
   await signInThroughAddress(page, server.appUrl, ana.token);
   // Her profile lists both posts: the track plays on one card, the video opens from the other.
@@ -72,5 +74,13 @@ test('a video that starts pauses the track; closing it leaves the track ready to
   // Paused, not gone: Play resumes it.
   await bar.getByRole('button', { name: `Play ${track}` }).click();
   await expect(bar.getByRole('button', { name: `Pause ${track}` })).toBeVisible();
+
+  // The post page offers the track for download, saved under its title.
+  await page.goto(`${server.appUrl}/post/${audioId}`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: `Download ${track}` }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^${track}\\.[a-z0-9]+$`));
   expect(csp).toEqual([]);
 });
