@@ -58,7 +58,7 @@ function GuestPrompt({ open, onClose }: { open: boolean; onClose: () => void }) 
   const goToSignIn = useGoToSignIn();
   return (
     <Modal open={open} onClose={onClose} title={GUEST_WORDS.title} description={GUEST_WORDS.text}>
-      <div className={styles.guestActions}>
+      <div className="dialog-buttons">
         <Link to="/sign-up" className="btn btn-secondary" onClick={onClose}>
           {GUEST_WORDS.signUp}
         </Link>

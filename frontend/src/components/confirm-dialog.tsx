@@ -31,7 +31,7 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   return (
     <Modal open={open} onClose={busy ? () => {} : onCancel} title={title} description={message}>
-      <div className={styles.buttons}>
+      <div className={`dialog-buttons ${styles.buttons}`}>
         <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
           Cancel
         </button>

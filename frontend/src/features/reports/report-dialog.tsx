@@ -125,7 +125,7 @@ export function ReportDialog({ target, onClose }: ReportDialogProps) {
             <Alert tone="error">{problem}</Alert>
           </div>
         ) : null}
-        <div className={styles.buttons}>
+        <div className="dialog-buttons">
           <button type="button" className="btn btn-secondary" onClick={onClose} disabled={sending}>
             {REPORT_WORDS.cancel}
           </button>

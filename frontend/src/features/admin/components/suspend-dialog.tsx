@@ -70,7 +70,7 @@ export function SuspendDialog({ login, busy, failure, onSuspend, onCancel }: Sus
           </p>
         </div>
         {blank || failure ? <Alert tone="error">{blank ? SUSPENSION_WORDS.reasonRequired : failure}</Alert> : null}
-        <div className={styles.buttons}>
+        <div className="dialog-buttons">
           <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
             Cancel
           </button>
