@@ -781,9 +781,6 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
     }
 }
 
-/// The live session's account and when its use was last noted, then `then` for its person, on
-/// one connection (what both ways of authenticating a request share); none when the session has
-/// ended, expired or belongs to a suspended account.
 /// A session found standing: its account, when it was last used and when it expires, and what
 /// was run after the check.
 struct Checked<T> {
@@ -793,6 +790,9 @@ struct Checked<T> {
     after: T,
 }
 
+/// The live session's account and when its use was last noted, then `then` for its person, on
+/// one connection (what both ways of authenticating a request share); none when the session has
+/// ended, expired or belongs to a suspended account.
 fn session_then<T>(
     conn: &mut db::DbConnection,
     user_id: UserId,

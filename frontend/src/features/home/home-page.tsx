@@ -44,11 +44,11 @@ export function HomePage() {
   const [opened, setOpened] = useState<ReadonlySet<FeedTab>>(() => new Set([tab]));
   const baseId = useId();
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
-  // A tab opened by the address (Back, a link) is fetched like one opened by a click.
+  // Whichever way a tab opens (a click changes the address, as do Back and links), its feed is
+  // fetched from then on.
   if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
 
   function select(next: FeedTab) {
-    setOpened((seen) => (seen.has(next) ? seen : new Set([...seen, next])));
     setParams(
       (current) => {
         const updated = new URLSearchParams(current);

@@ -4,7 +4,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { BackButton } from '../../components/back-button';
 import { PageSpinner } from '../../components/spinner';
-import { downloadName } from '../../lib/format';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -12,14 +11,14 @@ import { CommentsSection } from '../comments';
 import { ScoreView } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
-import { DownloadIcon, QuoteIcon } from './components/post-icons';
+import { DownloadLink } from './components/download-link';
+import { QuoteIcon } from './components/post-icons';
 import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
 import styles from './post-page.module.css';
 
 export const POST_PAGE_WORDS = {
   noPostId: 'No post ID provided',
   noLyrics: 'No lyrics available',
-  download: 'Download',
   tryAgain: 'Try Again',
   loadFailed: 'Failed to load post',
 } as const;
@@ -121,15 +120,11 @@ function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
               <h2 className={styles.scoreTitle}>{score.fileName}</h2>
               <p className={styles.scoreComposer}>{score.composer}</p>
             </div>
-            <a
-              href={score.downloadUrl}
-              download={downloadName(score.fileName, score.downloadUrl)}
+            <DownloadLink
+              url={score.downloadUrl}
+              title={score.fileName}
               className={`btn btn-secondary ${styles.download}`}
-              aria-label={`${POST_PAGE_WORDS.download} ${score.fileName}`}
-            >
-              <DownloadIcon size={18} />
-              <span>{POST_PAGE_WORDS.download}</span>
-            </a>
+            />
           </div>
           <ScoreView url={score.downloadUrl} title={score.fileName} />
         </section>

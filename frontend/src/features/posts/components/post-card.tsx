@@ -1,18 +1,17 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { downloadName } from '../../../lib/format';
 import { AudioTrack } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
 import { MediaGrid } from './media-grid';
-import { CommentIcon, DownloadIcon, QuoteIcon, SheetIcon } from './post-icons';
+import { DownloadLink } from './download-link';
+import { CommentIcon, QuoteIcon, SheetIcon } from './post-icons';
 import { PostHeader } from './post-header';
 import styles from './post-card.module.css';
 
 export const POST_CARD_WORDS = {
   seeMore: 'See more',
   openScore: 'Open score',
-  download: 'Download',
 } as const;
 
 export function postPath(postId: string): string {
@@ -85,15 +84,12 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
               <span className={styles.scoreTitle}>{score.fileName}</span>
               <span className={styles.scoreComposer}>{score.composer}</span>
             </span>
-            <a
-              href={score.downloadUrl}
-              download={downloadName(score.fileName, score.downloadUrl)}
+            <DownloadLink
+              url={score.downloadUrl}
+              title={score.fileName}
               className={styles.download}
-              aria-label={`${POST_CARD_WORDS.download} ${score.fileName}`}
-            >
-              <DownloadIcon size={18} />
-              <span className={styles.downloadText}>{POST_CARD_WORDS.download}</span>
-            </a>
+              textClassName={styles.downloadText}
+            />
           </li>
         ))}
       </ul>
@@ -117,15 +113,12 @@ function PostBody({ post, detail }: { post: DisplayPost; detail: boolean }) {
             detail ? (
               <div key={`${item.url}-${i}`} className={styles.trackWithDownload}>
                 <AudioTrack postId={post.id} track={item} index={i} />
-                <a
-                  href={item.url}
-                  download={downloadName(item.title, item.url)}
+                <DownloadLink
+                  url={item.url}
+                  title={item.title}
                   className={styles.download}
-                  aria-label={`${POST_CARD_WORDS.download} ${item.title}`}
-                >
-                  <DownloadIcon size={18} />
-                  <span className={styles.downloadText}>{POST_CARD_WORDS.download}</span>
-                </a>
+                  textClassName={styles.downloadText}
+                />
               </div>
             ) : (
               <AudioTrack key={`${item.url}-${i}`} postId={post.id} track={item} index={i} />
