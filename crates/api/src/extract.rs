@@ -239,6 +239,15 @@ impl Session {
         state.db.read(move |conn| read(conn, None)).await.map_err(Into::into)
     }
 
+    /// Who the session signs in, when that is known without asking the database: `Some(None)`
+    /// signed out, `Some(Some(user))` for a session checked a moment ago; none otherwise.
+    pub fn known_viewer(&self, state: &AppState) -> Option<Option<UserId>> {
+        match &self.0 {
+            None => Some(None),
+            Some(token) => state.auth.known_viewer(token).map(Some),
+        }
+    }
+
     /// Runs `read` for the person signed in, on the connection of the session lookup; signed
     /// out answers 401, as [`AuthUser`] does.
     pub async fn read_signed_in<T, E, F>(self, state: &AppState, read: F) -> Result<T, ApiError>

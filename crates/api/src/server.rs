@@ -104,7 +104,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         (None, None) => tracing::info!("SELFSOUND_FFMPEG=off: video uploads answer 503"),
     }
     let posts = posts::Posts::new(db.clone(), storage.clone(), ffmpeg);
-    let live = notifications::Live::for_database(&config.database_url, db.backend())?;
+    let live = notifications::Live::for_database(&config.database_url, &db)?;
     let notifications = notifications::Notifications::new(db.clone(), live.clone());
     let moderation = moderation::Moderation::new(db.clone());
     let app = app::App::new(db.clone(), storage.clone(), live.clone());

@@ -19,6 +19,7 @@ use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 use crate::DbError;
+use crate::changes::{Changes, Topic};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -181,6 +182,8 @@ pub struct Db {
     wait_limit: Duration,
     /// SQLite's writers of this process, one at a time ([`one_writer`]); none on PostgreSQL.
     writers: Option<Arc<std::sync::Mutex<()>>>,
+    /// What changed, as this process knows it (`crate::changes`).
+    changes: Arc<Changes>,
 }
 
 impl Db {
@@ -222,6 +225,8 @@ impl Db {
             turns,
             wait_limit: options.connection_timeout,
             writers,
+            // One process on SQLite hears every change; on PostgreSQL only once it listens.
+            changes: Arc::new(Changes::new(backend == Backend::Sqlite)),
         })
     }
 
@@ -253,6 +258,12 @@ impl Db {
         self.backend
     }
 
+    /// What changed, as this process knows it: what is kept in memory checks it, and the
+    /// listening thread of PostgreSQL's notifications tells it what other processes changed.
+    pub fn changes(&self) -> &Arc<Changes> {
+        &self.changes
+    }
+
     /// Runs pending migrations. On PostgreSQL an advisory lock makes processes that start
     /// together take turns, so each migration runs once.
     pub fn migrate(&self) -> Result<(), DbError> {
@@ -271,9 +282,13 @@ impl Db {
         done.map_err(|e| DbError::Migration(e.to_string()))
     }
 
-    /// Gets a pooled connection (blocking). Prefer [`Db::run`] from async code.
+    /// Gets a pooled connection (blocking). Prefer [`Db::run`] from async code. What is
+    /// written on it from this thread is stamped in this `Db`'s [`Changes`] (until the thread
+    /// runs another `Db`'s call).
     pub fn get(&self) -> Result<Pooled, DbError> {
-        checkout(&self.pool, &self.usage, None)
+        let conn = checkout(&self.pool, &self.usage, None)?;
+        CALL.with(|c| c.borrow_mut().changes = Some(self.changes.clone()));
+        Ok(conn)
     }
 
     /// Runs blocking database work on tokio's blocking threads, so request threads never wait
@@ -287,6 +302,7 @@ impl Db {
         let pool = self.pool.clone();
         let queued = Queued::enter(&self.usage);
         let (since, wait_limit, writers) = (Instant::now(), self.wait_limit, self.writers.clone());
+        let changes = self.changes.clone();
         let turn = match tokio::time::timeout(self.wait_limit, self.turns.clone().acquire_owned()).await {
             Ok(Ok(turn)) => turn,
             Ok(Err(_)) => return Err(DbError::TaskCancelled.into()),
@@ -303,7 +319,7 @@ impl Db {
             // The wait for a turn and for the connection together stay within the limit.
             let left = wait_limit.saturating_sub(since.elapsed()).max(Duration::from_millis(1));
             let mut conn = checkout(&pool, &usage, Some(left))?;
-            let done = WriterGate::set(writers, || f(&mut conn));
+            let done = WriterGate::set(writers, changes, || f(&mut conn));
             if done.is_err() {
                 retire_if_lost(&mut conn);
             }
@@ -371,18 +387,37 @@ fn retire_if_lost(conn: &mut DbConnection) {
 }
 
 thread_local! {
-    /// The writer gate of the [`Db`] whose call runs on this thread, and whether this thread
-    /// holds it now.
-    static WRITER_GATE: std::cell::RefCell<(Option<Arc<std::sync::Mutex<()>>>, bool)> =
-        const { std::cell::RefCell::new((None, false)) };
+    /// The [`Db`] call running on this thread: its writer gate and whether this thread holds it
+    /// now, its [`Changes`], and the changes of the write transaction under way (none outside
+    /// one).
+    static CALL: std::cell::RefCell<Call> = const { std::cell::RefCell::new(Call::NONE) };
 }
 
-/// Sets the writer gate for the calls [`Db::run`] makes on its blocking thread.
+struct Call {
+    gate: Option<Arc<std::sync::Mutex<()>>>,
+    holding: bool,
+    changes: Option<Arc<Changes>>,
+    pending: Option<Pending>,
+}
+
+/// What a write transaction tells once it commits: the topics it changed, and messages to
+/// other processes (`pg_notify` channel and payload) sent with them in one statement.
+#[derive(Default)]
+pub(crate) struct Pending {
+    pub topics: Vec<Topic>,
+    pub messages: Vec<(&'static str, String)>,
+}
+
+impl Call {
+    const NONE: Call = Call { gate: None, holding: false, changes: None, pending: None };
+}
+
+/// Sets the writer gate and the changes for the calls [`Db::run`] makes on its blocking thread.
 struct WriterGate;
 
 impl WriterGate {
-    fn set<T>(gate: Option<Arc<std::sync::Mutex<()>>>, f: impl FnOnce() -> T) -> T {
-        WRITER_GATE.with(|g| *g.borrow_mut() = (gate, false));
+    fn set<T>(gate: Option<Arc<std::sync::Mutex<()>>>, changes: Arc<Changes>, f: impl FnOnce() -> T) -> T {
+        CALL.with(|c| *c.borrow_mut() = Call { gate, holding: false, changes: Some(changes), pending: None });
         let _cleared = WriterGate;
         f()
     }
@@ -390,8 +425,49 @@ impl WriterGate {
 
 impl Drop for WriterGate {
     fn drop(&mut self) {
-        WRITER_GATE.with(|g| *g.borrow_mut() = (None, false));
+        CALL.with(|c| *c.borrow_mut() = Call::NONE);
     }
+}
+
+/// Keeps `topics` for the end of the write transaction under way on this thread; false when
+/// there is none.
+pub(crate) fn defer_changes(topics: &[Topic]) -> bool {
+    CALL.with(|c| match &mut c.borrow_mut().pending {
+        Some(pending) => {
+            pending.topics.extend_from_slice(topics);
+            true
+        }
+        None => false,
+    })
+}
+
+/// Keeps a message for the end of the write transaction under way on this thread; gives it
+/// back when there is none.
+pub(crate) fn defer_message(channel: &'static str, payload: String) -> Option<(&'static str, String)> {
+    CALL.with(|c| match &mut c.borrow_mut().pending {
+        Some(pending) => {
+            pending.messages.push((channel, payload));
+            None
+        }
+        None => Some((channel, payload)),
+    })
+}
+
+/// Stamps `topics` in the [`Changes`] of the call running on this thread, or of the `Db` this
+/// thread last took a connection from ([`Db::get`]).
+pub(crate) fn stamp_here(topics: &[Topic]) {
+    if let Some(changes) = CALL.with(|c| c.borrow().changes.clone()) {
+        changes.stamp(topics);
+    }
+}
+
+/// Starts collecting the changes of a write transaction; [`end_changes`] hands them over.
+fn begin_changes() {
+    CALL.with(|c| c.borrow_mut().pending = Some(Pending::default()));
+}
+
+fn end_changes() -> Vec<Topic> {
+    CALL.with(|c| c.borrow_mut().pending.take()).unwrap_or_default().topics
 }
 
 /// Runs `f`, a write, as this process's one SQLite writer of the moment. Writers queue here and
@@ -402,15 +478,15 @@ impl Drop for WriterGate {
 /// connection taken with [`Db::get`], a write already holding it) `f` simply runs. Other
 /// processes on the same file still meet SQLite's lock and its busy handler.
 pub fn one_writer<T>(f: impl FnOnce() -> T) -> T {
-    let gate = WRITER_GATE.with(|g| match &*g.borrow() {
-        (Some(gate), false) => Some(gate.clone()),
+    let gate = CALL.with(|c| match &*c.borrow() {
+        Call { gate: Some(gate), holding: false, .. } => Some(gate.clone()),
         _ => None,
     });
     let Some(gate) = gate else { return f() };
     let _held = gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    WRITER_GATE.with(|g| g.borrow_mut().1 = true);
+    CALL.with(|c| c.borrow_mut().holding = true);
     let done = f();
-    WRITER_GATE.with(|g| g.borrow_mut().1 = false);
+    CALL.with(|c| c.borrow_mut().holding = false);
     done
 }
 
@@ -434,8 +510,21 @@ where
     if in_transaction(conn) {
         return Err(DbError::NestedTransaction.into());
     }
-    match conn {
-        DbConnection::Postgres(_) => conn.transaction(f),
+    begin_changes();
+    let done = match conn {
+        // What changed, and the messages, are sent inside the transaction, in one statement:
+        // PostgreSQL delivers them on commit.
+        DbConnection::Postgres(_) => conn.transaction(|conn| {
+            let value = f(conn)?;
+            let messages = CALL.with(|c| {
+                let call = c.borrow();
+                let pending = call.pending.as_ref();
+                let changed = pending.and_then(|p| crate::changes::message(&p.topics));
+                changed.into_iter().chain(pending.map(|p| p.messages.clone()).unwrap_or_default()).collect::<Vec<_>>()
+            });
+            crate::changes::send(conn, &messages)?;
+            Ok(value)
+        }),
         DbConnection::Sqlite(_) => one_writer(|| {
             if let DbConnection::Sqlite(c) = &mut *conn {
                 AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
@@ -452,5 +541,10 @@ where
                 }
             }
         }),
+    };
+    let topics = end_changes();
+    if done.is_ok() {
+        stamp_here(&topics);
     }
+    done
 }

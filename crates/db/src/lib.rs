@@ -1,6 +1,7 @@
 //! The data layer: one Diesel code path over SQLite and PostgreSQL, the r2d2 pool, embedded
 //! migrations, write transactions that compose, paging, UTC time, and fixed-window counters.
 
+pub mod changes;
 mod conn;
 mod error;
 mod fixed;
@@ -10,6 +11,7 @@ pub mod schema;
 pub mod throttle;
 pub mod time;
 
+pub use changes::{Changes, Seen, Topic, changed};
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, one_writer, write_tx};
 pub use error::DbError;
 pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};

@@ -202,6 +202,8 @@ pub fn suspend(
         other => other?,
     };
     audit(conn, admin, AuditAction::Suspend, user, report, Some(reason.as_str()))?;
+    // What they wrote goes from every list, comments and mentions included.
+    db::changed(conn, &[db::Topic::Everything])?;
     Ok(())
 }
 
@@ -217,6 +219,7 @@ pub fn lift(conn: &mut DbConnection, admin: &Admin, user: UserId) -> Result<(), 
         return Err(SuspensionError::NotSuspended);
     }
     audit(conn, admin, AuditAction::LiftSuspension, user, None, None)?;
+    db::changed(conn, &[db::Topic::Everything])?;
     Ok(())
 }
 

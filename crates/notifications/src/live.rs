@@ -24,10 +24,18 @@
 //! synchronously ([`Live::on_sessions_ended`]): by this process's own [`Live::sessions_ended`]
 //! before the use case answers, by the listening thread for other processes', and about
 //! everyone's whenever the listening connection was lost or made again.
+//!
+//! The same thread listens on `db::changes::CHANNEL` too, where every write transaction says
+//! what it changed, and passes that to the [`db::Changes`] of this process (given to
+//! [`Live::for_database`]): what pages hold in memory follows other processes' writes. It
+//! tells it too whether it is listening: while it is not, nothing held is trusted.
 
 use std::sync::{Arc, RwLock, Weak};
 use std::time::{Duration, Instant};
 
+use db::Changes;
+use db::changes;
+use db::diesel::connection::SimpleConnection;
 use db::diesel::pg::PgConnection;
 use db::diesel::{Connection, RunQueryDsl};
 use tokio::sync::broadcast;
@@ -118,18 +126,25 @@ impl Live {
     /// Streams of every process sharing the PostgreSQL database at `url`: a thread of this
     /// process listens for the signals every transaction sends.
     pub fn postgres(url: &str) -> std::io::Result<Live> {
+        Live::listening(url, None)
+    }
+
+    /// [`Live::postgres`], the same thread also passing what other processes changed to
+    /// `changes` (`db::changes`), which it tells whether it is listening.
+    fn listening(url: &str, changes: Option<Arc<Changes>>) -> std::io::Result<Live> {
         let (tx, _) = broadcast::channel(256);
         let (alive, hooks) = (Arc::new(()), Hooks::default());
-        let heard = Heard { tx: tx.clone(), hooks: hooks.clone() };
+        let heard = Heard { tx: tx.clone(), hooks: hooks.clone(), changes };
         let (url, watch) = (listener_url(url), Arc::downgrade(&alive));
         std::thread::Builder::new().name("notify-listen".into()).spawn(move || listen(&url, &heard, &watch))?;
         Ok(Live { tx, local: false, hooks, _listening: alive })
     }
 
-    /// For the database at `url`: [`Live::postgres`] or [`Live::in_process`].
-    pub fn for_database(url: &str, backend: db::Backend) -> std::io::Result<Live> {
-        match backend {
-            db::Backend::Postgres => Live::postgres(url),
+    /// For `db` at `url`: [`Live::in_process`] on SQLite; on PostgreSQL [`Live::postgres`],
+    /// whose thread also tells `db`'s changes what other processes changed.
+    pub fn for_database(url: &str, db: &db::Db) -> std::io::Result<Live> {
+        match db.backend() {
+            db::Backend::Postgres => Live::listening(url, Some(db.changes().clone())),
             db::Backend::Sqlite => Ok(Live::in_process()),
         }
     }
@@ -178,9 +193,17 @@ fn listener_url(url: &str) -> String {
 struct Heard {
     tx: broadcast::Sender<Signal>,
     hooks: Hooks,
+    changes: Option<Arc<Changes>>,
 }
 
 impl Heard {
+    /// Whether every change is heard from now on (`db::Changes::listening`).
+    fn listening(&self, yes: bool) {
+        if let Some(changes) = &self.changes {
+            changes.listening(yes);
+        }
+    }
+
     /// Signals may have been missed: everyone's count and sessions are checked again.
     fn everyone(&self) {
         self.hooks.tell(None);
@@ -194,15 +217,18 @@ fn listen(url: &str, heard: &Heard, alive: &Weak<()>) {
     let mut backoff = Duration::from_secs(1);
     while alive.strong_count() > 0 {
         match PgConnection::establish(url) {
-            Ok(mut conn) => match db::diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn) {
-                Ok(_) => {
+            Ok(mut conn) => match conn.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {}", changes::CHANNEL)) {
+                Ok(()) => {
                     backoff = Duration::from_secs(1);
+                    heard.listening(true);
                     heard.everyone();
                     if let Err(e) = relay(&mut conn, heard, alive) {
                         tracing::warn!(error = %e, "the notification listener lost its connection; reconnecting");
                         // Sessions ended elsewhere go unheard until it is back: none is taken
-                        // from memory meanwhile for longer than auth's own limit. (Streams
-                        // hear `Everyone` once it is back, when reading again is of use.)
+                        // from memory meanwhile for longer than auth's own limit, and nothing
+                        // else kept in memory is trusted. (Streams hear `Everyone` once it is
+                        // back, when reading again is of use.)
+                        heard.listening(false);
                         heard.hooks.tell(None);
                     }
                 }
@@ -225,7 +251,11 @@ fn relay(conn: &mut PgConnection, heard: &Heard, alive: &Weak<()>) -> Result<(),
         let (mut users, mut ended): (Vec<UserId>, Vec<UserId>) = (Vec::new(), Vec::new());
         for arrived in conn.notifications_iter() {
             let n = arrived.map_err(|e| e.to_string())?;
-            read_payload(&n.payload, &mut users, &mut ended);
+            match (&heard.changes, n.channel == changes::CHANNEL) {
+                (Some(changes), true) => changes.heard(&n.payload),
+                (None, true) => {}
+                (_, false) => read_payload(&n.payload, &mut users, &mut ended),
+            }
         }
         if let Some(users) = distinct(users) {
             let _ = heard.tx.send(Signal::Users(users));

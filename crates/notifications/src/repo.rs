@@ -4,7 +4,6 @@ use std::collections::HashSet;
 
 use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
-use db::diesel::sql_types::Text;
 use db::model::UserCard;
 use db::schema::{notifications, sessions, users};
 use db::{DbConnection, Page};
@@ -82,7 +81,7 @@ fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
 
 /// Tells every process sharing a PostgreSQL database, once the transaction commits, that these
 /// people's unread counts may have changed (`NOTIFY` is delivered on commit and dropped on
-/// rollback). Ids only, a few hundred to a message, well under `NOTIFY`'s 8000 bytes. On SQLite
+/// rollback; sent with the transaction's other messages, `db::changes::notify`). Ids only, a few hundred to a message, well under `NOTIFY`'s 8000 bytes. On SQLite
 /// (one process) this does nothing: [`crate::Live::committed`] tells this process's streams.
 pub fn signal(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
     if !matches!(conn, DbConnection::Postgres(_)) {
@@ -90,10 +89,7 @@ pub fn signal(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
     }
     for chunk in users.chunks(300) {
         let payload = chunk.iter().map(|u| u.get().to_string()).collect::<Vec<_>>().join(",");
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<Text, _>(CHANNEL)
-            .bind::<Text, _>(payload)
-            .execute(conn)?;
+        db::changes::notify(conn, CHANNEL, payload)?;
     }
     Ok(())
 }
@@ -108,10 +104,7 @@ pub fn signal_sessions_ended(conn: &mut DbConnection, users: &[UserId]) -> Query
     }
     for chunk in users.chunks(300) {
         let payload = chunk.iter().map(|u| format!("{ENDED}{}", u.get())).collect::<Vec<_>>().join(",");
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<Text, _>(CHANNEL)
-            .bind::<Text, _>(payload)
-            .execute(conn)?;
+        db::changes::notify(conn, CHANNEL, payload)?;
     }
     Ok(())
 }

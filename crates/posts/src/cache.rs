@@ -14,31 +14,47 @@
 //! **How many people a viewer listens to** ([`Listening`], read at most every ten seconds): it
 //! only chooses which of two walks Listened to takes, and both give the same pages.
 //!
-//! **The newest posts, ids and authors only** ([`Newest`]): a page of For you far down by
-//! `offset` (the spec's paging) finds where it starts by walking this list in memory, past the
-//! posts the viewer may not see, instead of having the database walk and join every post above
-//! it; the page itself is then read from the database from that post down, like a cursor page,
-//! with every rule applied. So a deleted or hidden post is never shown; what the list can get
-//! wrong is only where a page starts, for at most [`NEWEST_FOR`] after a post is written or
-//! deleted in another process (in this one it is forgotten at once).
+//! **The newest posts, ids and authors only** ([`Newest`]): For you and Listened to pages
+//! answered from memory (`crate::memory`) are picked from it, used only while no post was
+//! written or deleted since it was read (`db::Topic::Posts`). A page of For you far down by
+//! `offset` (the spec's paging) that memory does not answer finds where it starts by walking it,
+//! past the posts the viewer may not see, instead of having the database walk and join every
+//! post above it; the page itself is then read from the database from that post down, like a
+//! cursor page, with every rule applied. While changes may go unheard (PostgreSQL's listener
+//! not connected), that walk takes a list at most [`NEWEST_FOR`] old (forgotten at once when
+//! this process writes or deletes a post), and memory answers no page.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use db::DbConnection;
 use db::diesel::prelude::*;
 use db::schema::{posts, users};
+use db::{Changes, DbConnection, Seen, Topic};
 use values::{PostId, UserId};
 
 use crate::model::Payload;
 
 /// Everything a [`crate::Posts`] remembers.
-#[derive(Default)]
 pub(crate) struct Remembered {
     pub payloads: PayloadCache,
     pub newest: Newest,
     pub listening: Listening,
+    /// Heads of posts, what viewers see, people's newest posts (`crate::memory`).
+    pub memory: crate::memory::Memory,
+    pub changes: Arc<Changes>,
+}
+
+impl Remembered {
+    pub(crate) fn new(changes: Arc<Changes>) -> Remembered {
+        Remembered {
+            payloads: PayloadCache::default(),
+            newest: Newest::default(),
+            listening: Listening::default(),
+            memory: crate::memory::Memory::default(),
+            changes,
+        }
+    }
 }
 
 /// How long how many people someone listens to is taken as known.
@@ -117,16 +133,17 @@ impl PayloadCache {
 /// memory; deeper ones are walked by the database as before.
 const NEWEST_LEN: i64 = 20_000;
 
-/// How long the list is used before it is read again (posts written or deleted by other
-/// processes show in the count of a deep offset within this time).
+/// How long the list is used before it is read again while changes may go unheard (on
+/// PostgreSQL before the listening connection is up): posts written or deleted by other
+/// processes show in the count of a deep offset within this time.
 pub(crate) const NEWEST_FOR: Duration = Duration::from_secs(1);
 
 /// Posts newest first, as (post, author).
-type PostList = Arc<Vec<(PostId, UserId)>>;
+pub(crate) type PostList = Arc<Vec<(PostId, UserId)>>;
 
-/// The newest posts, and when they were read.
+/// The newest posts, when they were read, and what had changed by then.
 #[derive(Default)]
-pub(crate) struct Newest(Mutex<Option<(Instant, PostList)>>);
+pub(crate) struct Newest(Mutex<Option<(Instant, Option<Seen>, PostList)>>);
 
 impl Newest {
     /// Forgets the list (a post was written or deleted here).
@@ -142,27 +159,50 @@ impl Newest {
     pub(crate) fn start_at(
         &self,
         conn: &mut DbConnection,
+        changes: &Changes,
         offset: i64,
         viewer: Option<UserId>,
     ) -> QueryResult<Option<PostId>> {
-        let list = self.list(conn)?;
+        let Some(list) = self.list(Some(conn), changes, false)? else { return Ok(None) };
         let hidden = social_graph::hidden_from(conn, viewer)?;
         let skip = usize::try_from(offset).unwrap_or(usize::MAX);
         Ok(list.iter().filter(|(_, author)| !hidden.contains(author)).nth(skip).map(|(id, _)| *id))
     }
 
-    fn list(&self, conn: &mut DbConnection) -> QueryResult<PostList> {
+    /// The list as the database has it now, and whether it holds every post: none while
+    /// changes may go unheard, or when it would have to be read and `conn` is none.
+    pub(crate) fn exact(
+        &self,
+        conn: Option<&mut DbConnection>,
+        changes: &Changes,
+    ) -> QueryResult<Option<(PostList, bool)>> {
+        let list = self.list(conn, changes, true)?;
+        Ok(list.map(|list| {
+            let complete = (list.len() as i64) < NEWEST_LEN;
+            (list, complete)
+        }))
+    }
+
+    /// The list: kept while no post was written or deleted since it was read, or (not `exact`)
+    /// for [`NEWEST_FOR`].
+    fn list(&self, conn: Option<&mut DbConnection>, changes: &Changes, exact: bool) -> QueryResult<Option<PostList>> {
         // Held while the list is read, so that requests arriving together read it once.
         let mut held = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((at, list)) = held.as_ref()
-            && at.elapsed() < NEWEST_FOR
-        {
-            return Ok(list.clone());
+        if let Some((at, seen, list)) = held.as_ref() {
+            let unchanged = seen.is_some_and(|seen| changes.unchanged(seen, [Topic::Posts]));
+            if unchanged || (!exact && at.elapsed() < NEWEST_FOR) {
+                return Ok(Some(list.clone()));
+            }
+        }
+        let Some(conn) = conn else { return Ok(None) };
+        let seen = changes.seen();
+        if exact && seen.is_none() {
+            return Ok(None);
         }
         let list: Vec<(PostId, UserId)> =
             posts::table.select((posts::id, posts::user_id)).order(posts::id.desc()).limit(NEWEST_LEN).load(conn)?;
         let list = Arc::new(list);
-        *held = Some((Instant::now(), list.clone()));
-        Ok(list)
+        *held = Some((Instant::now(), seen, list.clone()));
+        Ok(Some(list))
     }
 }

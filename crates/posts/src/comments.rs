@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use db::diesel::prelude::*;
 use db::model::UserCard;
 use db::schema::{comment_mentions, comments, posts, users};
-use db::{DbConnection, Page, PageRule};
+use db::{DbConnection, Page, PageRule, Topic};
 use social_graph::fragments;
 use values::{CommentId, PostId, UserId};
 
@@ -54,7 +54,25 @@ pub fn list(
     } else {
         page.apply(q).load(conn)?
     };
-    // Only a comment with an `@` in it can mention anyone: a page without one asks nothing more.
+    Ok(with_mentions(conn, rows)?)
+}
+
+/// The newest `limit` comments of `post`, whoever wrote them (what `crate::memory` keeps of a
+/// post and leaves out of each viewer's page what they may not see).
+pub(crate) fn newest(conn: &mut DbConnection, post: PostId, limit: i64) -> QueryResult<Vec<Comment>> {
+    let rows: Vec<(CommentRow, UserCard)> = comments::table
+        .inner_join(users::table)
+        .filter(comments::post_id.eq(post))
+        .select((CommentRow::as_select(), UserCard::as_select()))
+        .order(comments::id.desc())
+        .limit(limit)
+        .load(conn)?;
+    with_mentions(conn, rows)
+}
+
+/// The comments of `rows` with the people they mention (one statement, and none when no comment
+/// has an `@`: only such a comment can mention anyone).
+fn with_mentions(conn: &mut DbConnection, rows: Vec<(CommentRow, UserCard)>) -> QueryResult<Vec<Comment>> {
     let ids: Vec<CommentId> = rows.iter().filter(|(c, _)| c.content.contains('@')).map(|(c, _)| c.id).collect();
     let mut mentions = mentions_of(conn, &ids)?;
     Ok(rows
@@ -149,6 +167,7 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
     diesel::update(posts::table.filter(posts::id.eq(post)))
         .set(posts::comments_count.eq(posts::comments_count + 1))
         .execute(conn)?;
+    db::changed(conn, &[Topic::Post(post)])?;
     let comment = Comment {
         id: row.id,
         post_id: row.post_id,
@@ -244,6 +263,7 @@ pub fn delete_rows(conn: &mut DbConnection, id: CommentId) -> Result<bool, PostE
     diesel::update(posts::table.filter(posts::id.eq(post)).filter(posts::comments_count.gt(0)))
         .set(posts::comments_count.eq(posts::comments_count - 1))
         .execute(conn)?;
+    db::changed(conn, &[Topic::Post(post)])?;
     Ok(true)
 }
 

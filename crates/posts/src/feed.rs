@@ -223,7 +223,7 @@ pub(crate) fn page_with(
 ) -> QueryResult<Vec<Post>> {
     let page = match (feed, page, cache) {
         (Feed::ForYou, FeedPage::Offset(p), Some(cache)) if p.offset >= DEEP_OFFSET && p.limit > 0 => {
-            match cache.newest.start_at(conn, p.offset, viewer)? {
+            match cache.newest.start_at(conn, &cache.changes, p.offset, viewer)? {
                 // The page from that post down: a cursor page just above it.
                 Some(start) => {
                     FeedPage::Before(Keyset { before: PostId::try_from(start.get() + 1).ok(), limit: p.limit })

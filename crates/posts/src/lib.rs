@@ -17,6 +17,7 @@ pub mod ffmpeg;
 pub mod fuzzing;
 pub mod input;
 mod kinds;
+mod memory;
 mod model;
 mod repo;
 mod service;

@@ -1,10 +1,10 @@
 //! Writes of this domain. They run inside their caller's transaction.
 
-use db::DbConnection;
 use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::schema::{comments, likes, posts, users};
+use db::{DbConnection, Topic};
 use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
@@ -21,6 +21,7 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn 
     if counted == 0 {
         return Err(PostError::UserNotFound);
     }
+    db::changed(conn, &[Topic::Posts, Topic::User(row.user_id)])?;
     Ok(())
 }
 
@@ -35,11 +36,15 @@ pub fn delete_post_rows(conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<S
     let keys = kinds::object_keys(conn, ids)?;
     let authors: Vec<UserId> = posts::table.filter(posts::id.eq_any(ids)).select(posts::user_id).load(conn)?;
     diesel::delete(posts::table.filter(posts::id.eq_any(ids))).execute(conn)?;
+    let mut changed: Vec<Topic> = ids.iter().map(|id| Topic::Post(*id)).collect();
+    changed.push(Topic::Posts);
     for (author, n) in count_each(authors) {
         diesel::update(users::table.filter(users::id.eq(author)))
             .set(users::posts_count.eq(users::posts_count - n))
             .execute(conn)?;
+        changed.push(Topic::User(author));
     }
+    db::changed(conn, &changed)?;
     Ok(keys)
 }
 
@@ -121,6 +126,7 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
             .execute(conn)?;
     }
     let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?;
+    db::changed(conn, &[Topic::Post(post), Topic::Viewer(me)])?;
     Ok(LikeToggle { liked, likes_count: count.max(0), author, added: delta > 0 })
 }
 
@@ -133,6 +139,8 @@ pub(crate) fn user_exists(conn: &mut DbConnection, id: UserId) -> QueryResult<bo
 /// commented on lose those counts, and its own posts go the one way posts are deleted. Answers
 /// the storage keys to remove after the commit.
 pub fn release_account_rows(conn: &mut DbConnection, user: UserId) -> Result<Vec<String>, PostError> {
+    // Counts of posts anywhere, and the account's card wherever it was shown.
+    db::changed(conn, &[Topic::Everything])?;
     diesel::update(
         posts::table.filter(posts::id.eq_any(likes::table.filter(likes::user_id.eq(user)).select(likes::post_id))),
     )

@@ -44,7 +44,8 @@ impl Posts {
             lanes: Lanes::default(),
             ffmpeg,
         };
-        Posts { db, processing: Arc::new(processing), remembered: Arc::default() }
+        let remembered = Arc::new(Remembered::new(db.changes().clone()));
+        Posts { db, processing: Arc::new(processing), remembered }
     }
 
     fn storage(&self) -> &Storage {
@@ -72,6 +73,9 @@ impl Posts {
         page: FeedPage,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
+        if let Some(found) = self.remembered.page(Some(conn), feed, page, viewer)? {
+            return Ok(found);
+        }
         let found = feed::page_with(conn, Some(&self.remembered), feed, page, viewer)?;
         // A page with posts has a person; only an empty one asks whether there is one.
         if let Feed::User(u) = feed
@@ -85,7 +89,22 @@ impl Posts {
 
     /// [`Posts::post`] on the caller's connection.
     pub fn post_on(&self, conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> Result<Post, PostError> {
+        if let Some(found) = self.remembered.one(Some(conn), id, viewer)? {
+            return Ok(found);
+        }
         feed::one_with(conn, Some(&self.remembered), id, viewer)?.ok_or(PostError::NotFound)
+    }
+
+    /// A page of a list as [`Posts::feed`] gives it, when memory holds all of it: no
+    /// connection, no statement (`crate::memory`). None otherwise.
+    pub fn remembered_list(&self, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> Option<Vec<Post>> {
+        self.remembered.page(None, feed, page, viewer).ok().flatten()
+    }
+
+    /// One post as [`Posts::post`] gives it, when memory holds all of it (as
+    /// [`Posts::remembered_list`]).
+    pub fn remembered_post(&self, id: PostId, viewer: Option<UserId>) -> Option<Post> {
+        self.remembered.one(None, id, viewer).ok().flatten()
     }
 
     /// Writes a new post whose files are already stored; if the transaction does not commit,
@@ -209,7 +228,28 @@ impl Posts {
     }
 
     pub async fn comments(&self, post: PostId, viewer: Option<UserId>, page: Page) -> Result<Vec<Comment>, PostError> {
-        self.db.run(move |conn| comments::list(conn, post, viewer, page)).await
+        let posts = self.clone();
+        self.db.run(move |conn| posts.comments_on(conn, post, viewer, page)).await
+    }
+
+    /// [`Posts::comments`] on the caller's connection.
+    pub fn comments_on(
+        &self,
+        conn: &mut DbConnection,
+        post: PostId,
+        viewer: Option<UserId>,
+        page: Page,
+    ) -> Result<Vec<Comment>, PostError> {
+        if let Some(found) = self.remembered.comments(Some(conn), post, viewer, page)? {
+            return Ok(found);
+        }
+        comments::list(conn, post, viewer, page)
+    }
+
+    /// A page of comments as [`Posts::comments`] gives it, when memory holds all of it (as
+    /// [`Posts::remembered_list`]).
+    pub fn remembered_comments(&self, post: PostId, viewer: Option<UserId>, page: Page) -> Option<Vec<Comment>> {
+        self.remembered.comments(None, post, viewer, page).ok().flatten()
     }
 
     /// People to offer in the mention picker for `query` (what follows the `@`).

@@ -24,6 +24,9 @@ struct World {
 fn world(db: TestDb) -> World {
     let media = tempfile::tempdir().unwrap();
     let posts = Posts::new(db.db.clone(), Storage::local(media.path()).unwrap(), None);
+    // As in a server whose PostgreSQL listener is up (`notifications::Live`): pages may be
+    // answered from memory on both backends. This one process stamps its own writes.
+    db.db.changes().listening(true);
     World { db, posts, _media: media }
 }
 
@@ -495,6 +498,7 @@ fn suspend(w: &World, who: UserId) {
         ))
         .execute(&mut w.db.get().unwrap())
         .unwrap();
+    db::changed(&mut w.db.get().unwrap(), &[db::Topic::Everything]).unwrap();
 }
 
 /// What a suspended person wrote is on no list and no page while the suspension stands, and
@@ -527,6 +531,99 @@ async fn a_suspended_persons_posts_and_comments_are_hidden(db: TestDb) {
     assert_eq!(posts::find_post(&mut c, anas, None).unwrap().unwrap().comments_count, 2);
 }
 
+// --- Pages answered from memory --------------------------------------------------------------
+
+/// Every page a viewer may ask for, as `Posts` answers it (from memory when it can) and as the
+/// database's query does, after each kind of write that changes pages: they must be the same,
+/// and the first pages must have come from memory.
+async fn memory_answers_every_page_as_the_database_does(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
+    let mut made = Vec::new();
+    for i in 0..12 {
+        for who in [ana, bob, cy] {
+            made.push(w.song(who, &format!("{who} {i}")).await);
+        }
+    }
+    let write = |f: &dyn Fn(&mut DbConnection) -> Result<(), PostError>| {
+        db::write_tx(&mut w.db.get().unwrap(), |c| f(c)).unwrap();
+    };
+    for (who, text) in [(me, "first"), (bob, "hi @ana"), (cy, "third"), (ana, "mine"), (bob, "fifth @me")] {
+        for post in [made[0], made[1]] {
+            w.comment(who, post, text).await.unwrap();
+        }
+    }
+    let graph = |f: &dyn Fn(&mut DbConnection) -> Result<bool, social_graph::GraphError>| {
+        f(&mut w.db.get().unwrap()).unwrap();
+    };
+    let compare = |step: &str, made: &[PostId]| {
+        let mut c = w.db.get().unwrap();
+        let mut pages =
+            vec![FeedPage::Offset(Page { limit: 10, offset: 0 }), FeedPage::Offset(Page { limit: 7, offset: 5 })];
+        pages.push(FeedPage::Offset(Page { limit: 10, offset: 30 }));
+        pages.push(FeedPage::Before(Keyset { before: Some(made[20]), limit: 10 }));
+        pages.push(FeedPage::Before(Keyset { before: None, limit: 3 }));
+        for viewer in [Some(me), Some(bob), None] {
+            for feed in [Feed::ForYou, Feed::ListenedTo, Feed::User(ana), Feed::User(bob)] {
+                for page in &pages {
+                    let database = posts::feed_page(&mut c, feed, *page, viewer).unwrap();
+                    let answered = w.posts.list_on(&mut c, feed, *page, viewer).unwrap();
+                    assert_eq!(answered, database, "{step}: {feed:?} {page:?} for {viewer:?}");
+                    if let Some(held) = w.posts.remembered_list(feed, *page, viewer) {
+                        assert_eq!(held, database, "{step}, held: {feed:?} {page:?} for {viewer:?}");
+                    } else if feed == Feed::ForYou {
+                        panic!("{step}: For you {page:?} for {viewer:?} was not held");
+                    }
+                }
+            }
+            for id in made.iter().step_by(5) {
+                let database = posts::find_post(&mut c, *id, viewer).unwrap();
+                assert_eq!(w.posts.post_on(&mut c, *id, viewer).ok(), database, "{step}: post {id} for {viewer:?}");
+                if database.is_some() {
+                    assert_eq!(w.posts.remembered_post(*id, viewer), database, "{step}, held: post {id}");
+                }
+            }
+            for id in [made[0], made[1], made[33]] {
+                for page in [Page { limit: 20, offset: 0 }, Page { limit: 3, offset: 2 }] {
+                    let database = format!("{:?}", posts::comment_page(&mut c, id, viewer, page));
+                    let answered = format!("{:?}", w.posts.comments_on(&mut c, id, viewer, page));
+                    assert_eq!(answered, database, "{step}: comments of {id} {page:?} for {viewer:?}");
+                    if let Some(held) = w.posts.remembered_comments(id, viewer, page) {
+                        assert_eq!(format!("{:?}", Ok::<_, PostError>(held)), database, "{step}, held comments");
+                    }
+                }
+            }
+        }
+    };
+    compare("written", &made);
+    write(&|c| posts::toggle_like(c, me, made[35]).map(|_| ()));
+    compare("liked by me", &made);
+    write(&|c| posts::toggle_like(c, bob, made[35]).map(|_| ()));
+    compare("liked by bob", &made);
+    graph(&|c| social_graph::listen(c, me, ana));
+    compare("listening to ana", &made);
+    graph(&|c| social_graph::block(c, bob, me));
+    compare("blocked by bob", &made);
+    write(&|c| posts::add_comment(c, me, made[33], "hello").map(|_| ()));
+    compare("commented", &made);
+    write(&|c| posts::delete_post_rows(c, &[made[33], made[10]]).map(|_| ()));
+    compare("deleted", &made);
+    made.push(w.song(cy, "new").await);
+    compare("a new post", &made);
+    write(&|c| posts::add_comment(c, bob, made[0], "more").map(|_| ()));
+    compare("another comment", &made);
+    let renamed = diesel::update(users::table.filter(users::login.eq("bob"))).set(users::name.eq("Robert"));
+    renamed.execute(&mut w.db.get().unwrap()).unwrap();
+    db::changed(&mut w.db.get().unwrap(), &[db::Topic::User(bob)]).unwrap();
+    compare("bob renamed", &made);
+    graph(&|c| social_graph::unblock(c, bob, me));
+    compare("unblocked", &made);
+    graph(&|c| social_graph::unlisten(c, me, ana));
+    compare("no longer listening", &made);
+    suspend(&w, ana);
+    compare("ana suspended", &made);
+}
+
 // --- Every statement of a page is answered from an index ------------------------------------
 
 async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
@@ -542,6 +639,13 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     suspend(&w, cy);
     let mut c = w.db.get().unwrap();
     let statements = recorded(&mut c, |c| {
+        // What pages answered from memory read when they miss (`posts::memory`)...
+        let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+        for feed in [Feed::ForYou, Feed::ListenedTo, Feed::User(ana)] {
+            w.posts.list_on(c, feed, first, Some(me)).unwrap();
+        }
+        w.posts.post_on(c, target, Some(me)).unwrap();
+        // ... and the database's own queries.
         let newest =
             posts::feed_page(c, Feed::ForYou, FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me)).unwrap();
         let cursor = FeedPage::Before(Keyset { before: Some(newest[2].id), limit: 10 });
@@ -556,6 +660,7 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
 }
 
 test_support::both_backends!(
+    memory_answers_every_page_as_the_database_does,
     every_statement_of_a_page_is_index_backed,
     a_suspended_persons_posts_and_comments_are_hidden,
     a_lyrics_post_is_listed_with_its_payload_and_counted,

@@ -45,7 +45,9 @@ pub fn apply(conn: &mut DbConnection, id: UserId, patch: &CheckedPatch) -> Query
         description: patch.description.as_ref().map(|d| d.as_ref().map(|b| b.as_str())),
         tag_id: patch.tag_id,
     };
-    diesel::update(users::table.filter(users::id.eq(id))).set(&changes).execute(conn).map(|_| ())
+    diesel::update(users::table.filter(users::id.eq(id))).set(&changes).execute(conn)?;
+    // Their card wherever it is shown.
+    db::changed(conn, &[db::Topic::User(id)])
 }
 
 /// Sets the avatar and answers the one it replaces (`None` when the profile does not exist).
@@ -54,6 +56,7 @@ pub fn swap_avatar(conn: &mut DbConnection, id: UserId, url: &str) -> QueryResul
         users::table.filter(users::id.eq(id)).select(users::avatar_url).first(conn).optional()?;
     if old.is_some() {
         diesel::update(users::table.filter(users::id.eq(id))).set(users::avatar_url.eq(url)).execute(conn)?;
+        db::changed(conn, &[db::Topic::User(id)])?;
     }
     Ok(old)
 }

@@ -16,7 +16,7 @@ use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::model::UserCard;
 use db::schema::{blocks, listens, suspensions, users};
-use db::{Db, DbConnection, DbError, Page, PageRule, write_tx};
+use db::{Db, DbConnection, DbError, Page, PageRule, Topic, write_tx};
 use values::{DomainError, ErrorKind, UserId};
 
 pub mod fragments;
@@ -136,6 +136,7 @@ pub fn listen(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<boo
         .execute(conn)?;
     if inserted == 1 {
         add_counts(conn, me, target, 1)?;
+        db::changed(conn, &[Topic::Viewer(me)])?;
     }
     Ok(inserted == 1)
 }
@@ -147,6 +148,7 @@ fn remove_listen(conn: &mut DbConnection, listener: UserId, listened: UserId) ->
     .execute(conn)?;
     if removed == 1 {
         add_counts(conn, listener, listened, -1)?;
+        db::changed(conn, &[Topic::Viewer(listener)])?;
     }
     Ok(removed == 1)
 }
@@ -174,6 +176,7 @@ pub fn block(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool
         .execute(conn)?;
     remove_listen(conn, me, target)?;
     remove_listen(conn, target, me)?;
+    db::changed(conn, &[Topic::Viewer(me), Topic::Viewer(target)])?;
     Ok(inserted == 1)
 }
 
@@ -183,6 +186,7 @@ pub fn unblock(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bo
     }
     let removed = diesel::delete(blocks::table.filter(blocks::blocker_id.eq(me)).filter(blocks::blocked_id.eq(target)))
         .execute(conn)?;
+    db::changed(conn, &[Topic::Viewer(me), Topic::Viewer(target)])?;
     Ok(removed == 1)
 }
 

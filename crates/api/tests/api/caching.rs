@@ -98,6 +98,20 @@ async fn remembered_pages_follow_likes_deletes_blocks_and_new_posts(db: TestDb) 
     assert_eq!(ids(&feed(&app, "/posts/feed?limit=10", &ben).await), vec![third.clone(), first.clone(), bens.clone()]);
     assert_eq!(ids(&feed(&app, "/posts/feed?limit=10&offset=2", &ben).await), vec![bens.clone()]);
     assert_eq!(app.get(&format!("/posts/{first}"), Some(&ben)).await.body["lyrics"]["title"], "First");
+
+    // A new name shows at once on every post of its author.
+    let renamed = app.call(Method::PATCH, "/profile/me", Some(&ana), Some(json!({"name": "Ana Maria"}))).await;
+    assert!(renamed.status.is_success(), "{:?}", renamed.body);
+    assert_eq!(feed(&app, "/posts/feed?limit=10", &ben).await[0]["user"]["name"], "Ana Maria");
+    assert_eq!(app.get(&format!("/posts/{first}"), Some(&ben)).await.body["user"]["name"], "Ana Maria");
+
+    // Listened to follows listening, at once.
+    let listened = format!("/profiles/listening/{ana_id}");
+    assert!(ids(&feed(&app, "/posts/listened-to?limit=10", &ben).await).is_empty());
+    assert!(app.call(Method::POST, &listened, Some(&ben), None).await.status.is_success());
+    assert_eq!(ids(&feed(&app, "/posts/listened-to?limit=10", &ben).await), vec![third.clone(), first.clone()]);
+    assert!(app.call(Method::DELETE, &listened, Some(&ben), None).await.status.is_success());
+    assert!(ids(&feed(&app, "/posts/listened-to?limit=10", &ben).await).is_empty());
 }
 
 /// The titles of a page of lyrics posts.
@@ -230,6 +244,74 @@ test_support::both_backends!(
     deep_offset_pages_follow_deletes_blocks_likes_and_new_posts,
     a_session_ended_in_any_way_is_refused_at_once,
 );
+
+/// Two processes on one PostgreSQL database: pages one of them answers from memory follow what
+/// is written through the other within moments (its `NOTIFY`): a like, a new name, a new post,
+/// a block, a deleted post.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_held_by_one_process_follow_writes_through_another() {
+    let Some(db) = TestDb::postgres() else { return };
+    let (one, two) = (start_process(&db.url, None).await, start_process(&db.url, None).await);
+    let ((ana, ana_id), (ben, ben_id)) =
+        (person_in(&db, "Ana", "ana@example.com"), person_in(&db, "Ben", "ben@example.com"));
+    let client = reqwest::Client::new();
+    let write = |method: Method, path: String, token: &str, body: Option<Value>| {
+        let mut req = client.request(method, format!("{}{path}", one.url)).bearer_auth(token);
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        async move {
+            let res = req.send().await.unwrap();
+            assert!(res.status().is_success(), "{path}: {}", res.status());
+            res.json::<Value>().await.unwrap_or(Value::Null)
+        }
+    };
+    let read = |path: &str, token: &str| {
+        let req = client.get(format!("{}{path}", two.url)).bearer_auth(token);
+        async move { req.send().await.unwrap().json::<Value>().await.unwrap() }
+    };
+    let first = write(Method::POST, "/posts/lyrics".into(), &ana, Some(crate::common::lyrics_body("First"))).await;
+    let first = first["id"].as_str().unwrap().to_owned();
+    // The second process's listening connection comes up beside its first requests; then its
+    // pages are read twice, so that the next are answered from what it holds.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for _ in 0..2 {
+        read("/posts/feed?limit=10", &ben).await;
+        read(&format!("/posts/{first}"), &ben).await;
+    }
+    // Polls the second process until `done` holds of the page at `path`.
+    async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
+        let since = Instant::now();
+        while !done().await {
+            assert!(since.elapsed() < Duration::from_secs(2), "{what}: not seen after 2 s");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        println!("{what}: seen by the other process after {:?}", since.elapsed());
+    }
+
+    write(Method::POST, format!("/posts/{first}/like"), &ben, None).await;
+    until("a like", async || {
+        let p = read(&format!("/posts/{first}"), &ben).await;
+        p["user_liked"] == true && p["likes_count"] == 1
+    })
+    .await;
+    until("its count on the feed", async || read("/posts/feed?limit=10", &ben).await[0]["likes_count"] == 1).await;
+    write(Method::PATCH, "/profile/me".into(), &ana, Some(json!({"name": "Ana Maria"}))).await;
+    until("a new name", async || read("/posts/feed?limit=10", &ben).await[0]["user"]["name"] == "Ana Maria").await;
+    let second = write(Method::POST, "/posts/lyrics".into(), &ana, Some(crate::common::lyrics_body("Second"))).await;
+    let second = second["id"].as_str().unwrap().to_owned();
+    until("a new post", async || ids(&read("/posts/feed?limit=10", &ben).await) == [second.clone(), first.clone()])
+        .await;
+    write(Method::POST, format!("/profiles/blocks/{ben_id}"), &ana, None).await;
+    until("a block", async || ids(&read("/posts/feed?limit=10", &ben).await).is_empty()).await;
+    write(Method::DELETE, format!("/profiles/blocks/{ben_id}"), &ana, None).await;
+    until("a lifted block", async || ids(&read("/posts/feed?limit=10", &ben).await).len() == 2).await;
+    write(Method::DELETE, format!("/posts/{second}"), &ana, None).await;
+    until("a deleted post", async || {
+        ids(&read(&format!("/posts/user/{ana_id}?limit=10"), &ben).await) == [first.clone()]
+    })
+    .await;
+}
 
 /// Two processes on one PostgreSQL database: a session signed out through one is refused by
 /// the other within moments (its `NOTIFY`), though the other had just checked it.

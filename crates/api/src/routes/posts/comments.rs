@@ -82,7 +82,11 @@ pub async fn comments(
 ) -> Result<HttpResponse, ApiError> {
     let page = COMMENTS_PAGE.page(q.limit, q.offset);
     let post = post_id.into_inner();
-    let found = session.read(&state, move |conn, viewer| posts::comment_page(conn, post, viewer, page)).await?;
+    let posts = state.posts.clone();
+    let found = match session.known_viewer(&state).and_then(|viewer| posts.remembered_comments(post, viewer, page)) {
+        Some(found) => found,
+        None => session.read(&state, move |conn, viewer| posts.comments_on(conn, post, viewer, page)).await?,
+    };
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(found.into_iter().map(|c| comment_json(&state, c)).collect::<Vec<_>>()))

@@ -45,10 +45,13 @@ async fn page_of(
 ) -> Result<HttpResponse, ApiError> {
     let page = q.page();
     let posts = state.posts.clone();
+    // A page memory holds whole, for a session known a moment ago, asks the database nothing.
+    let remembered = session.known_viewer(state).and_then(|viewer| posts.remembered_list(list, page, viewer));
     let read = move |conn: &mut DbConnection, viewer| posts.list_on(conn, list, page, viewer);
-    let found = match list {
-        Feed::ListenedTo => session.read_signed_in(state, move |conn, me| read(conn, Some(me))).await?,
-        Feed::ForYou | Feed::User(_) => session.read(state, read).await?,
+    let found = match (remembered, list) {
+        (Some(found), _) => found,
+        (None, Feed::ListenedTo) => session.read_signed_in(state, move |conn, me| read(conn, Some(me))).await?,
+        (None, Feed::ForYou | Feed::User(_)) => session.read(state, read).await?,
     };
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-cache"));
@@ -109,6 +112,9 @@ pub async fn one(
 ) -> Result<HttpResponse, ApiError> {
     let id = post_id.into_inner();
     let posts = state.posts.clone();
-    let p = session.read(&state, move |conn, viewer| posts.post_on(conn, id, viewer)).await?;
+    let p = match session.known_viewer(&state).and_then(|viewer| posts.remembered_post(id, viewer)) {
+        Some(p) => p,
+        None => session.read(&state, move |conn, viewer| posts.post_on(conn, id, viewer)).await?,
+    };
     Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(PostJson::new(&state, p)))
 }
