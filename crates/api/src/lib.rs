@@ -13,6 +13,7 @@ pub mod limits;
 pub mod logging;
 pub mod metrics;
 pub mod openapi;
+mod previews;
 pub mod routes;
 pub mod seed;
 pub mod server;

@@ -1,6 +1,7 @@
 //! Serves the built web app under `/app/`: files as they are, every other path as `index.html`
-//! (history routing), hashed assets cached for a year, the page itself never cached, and a
-//! strict Content-Security-Policy on all of it.
+//! (history routing) — a post's or a person's with its link preview's tags (`crate::previews`)
+//! —, hashed assets cached for a year, the page itself never cached, and a strict
+//! Content-Security-Policy on all of it.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,11 @@ use actix_files::{Files, NamedFile};
 use actix_web::dev::{ServiceRequest, ServiceResponse, fn_service};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::from_fn;
-use actix_web::{HttpResponse, web};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+
+use crate::extract::MaybeUser;
+use crate::previews::{self, Previewed};
+use crate::state::AppState;
 
 pub const BASE: &str = "/app";
 
@@ -28,6 +33,17 @@ async fn cache_headers(
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(APP_CSP));
     Ok(res)
+}
+
+/// The page of a post or a person with its link preview's tags (`crate::previews`), as the one
+/// asking may see it; none for any other path, or what they may not see.
+async fn with_preview(req: &HttpRequest, index: &Path) -> Option<HttpResponse> {
+    let page = Previewed::of_path(req.path().strip_prefix(BASE)?)?;
+    let state = req.app_data::<web::Data<AppState>>()?;
+    let viewer = MaybeUser::extract(req).await.ok()?.0.map(|u| u.id);
+    let tags = previews::tags(state, page, viewer).await?;
+    let html = tokio::fs::read_to_string(index).await.ok()?;
+    Some(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(previews::into_page(&html, &tags)))
 }
 
 pub fn configure(cfg: &mut web::ServiceConfig, web_dir: &Path) {
@@ -54,6 +70,9 @@ pub fn configure(cfg: &mut web::ServiceConfig, web_dir: &Path) {
                 let index = index.clone();
                 async move {
                     let (req, _) = req.into_parts();
+                    if let Some(page) = with_preview(&req, &index).await {
+                        return Ok(ServiceResponse::new(req, page));
+                    }
                     let file = NamedFile::open_async(&index).await?;
                     Ok(ServiceResponse::new(req.clone(), file.into_response(&req)))
                 }

@@ -22,6 +22,7 @@ mod observability;
 #[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
 mod posts;
+mod previews;
 mod profiles;
 mod restart;
 mod security;
