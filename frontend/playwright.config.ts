@@ -38,6 +38,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     locale: 'en-US',
+    // SELFSOUND_E2E_COLOR_SCHEME=dark runs every journey on a dark device (screenshots to look at).
+    colorScheme: process.env.SELFSOUND_E2E_COLOR_SCHEME === 'dark' ? 'dark' : 'light',
   },
   projects: [
     {

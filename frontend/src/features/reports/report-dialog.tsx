@@ -83,7 +83,7 @@ export function ReportDialog({ target, onClose }: ReportDialogProps) {
         <fieldset className={styles.reasons}>
           <legend className="visually-hidden">Reason</legend>
           {REPORT_REASONS.map((option) => (
-            <label key={option} className={styles.reason}>
+            <label key={option} className="choice">
               <input
                 type="radio"
                 name={groupName}

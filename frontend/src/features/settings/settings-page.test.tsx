@@ -32,13 +32,14 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
   });
 
-  it('has the Password and Sessions sections between Blocked users and Account', async () => {
+  it('has Appearance after Subscription, and Password and Sessions between Blocked users and Account', async () => {
     signedInAs(ADA);
     server.use(http.get(api('/authorization/sessions'), () => HttpResponse.json([])));
     renderSettings();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(headings).toEqual([
       'Subscription',
+      'Appearance',
       expect.stringContaining('Blocked users'),
       'Password',
       'Sessions',

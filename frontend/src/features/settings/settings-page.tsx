@@ -7,6 +7,7 @@ import { StarterPlanCard } from '../../components/starter-plan-card';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useDeleteAccount, useLogOut } from '../auth';
 import { AdminSection } from './admin-section';
+import { AppearanceSection } from './appearance-section';
 import { BlockedUsersSection } from './blocked-users-section';
 import { PasswordSection } from './password-section';
 import { SessionsSection } from './sessions-section';
@@ -42,8 +43,8 @@ function SubscriptionSection() {
 }
 
 /**
- * Settings (spec §2): subscription, blocked users, password and sessions (issue 7), log out and
- * the danger zone.
+ * Settings (spec §2): subscription, appearance (issue 19), blocked users, password and sessions
+ * (issue 7), log out and the danger zone.
  */
 export function SettingsPage() {
   usePageTitle('Settings');
@@ -65,6 +66,8 @@ export function SettingsPage() {
       </header>
 
       <SubscriptionSection />
+
+      <AppearanceSection />
 
       <BlockedUsersSection />
 
