@@ -89,7 +89,8 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
         className={styles.panel}
         tabIndex={-1}
       >
-        <header className={styles.header}>
+        {/* Not a <header>: inside a dialog it would be a second banner landmark of the page. */}
+        <div className={styles.header}>
           <div>
             <h2 id={titleId} className={styles.title}>
               {title}
@@ -105,7 +106,7 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
               <path d="M18 6 6 18M6 6l12 12" />
             </svg>
           </button>
-        </header>
+        </div>
         <div className={styles.body}>{children}</div>
       </div>
     </div>,

@@ -113,7 +113,10 @@ export function HomePage() {
               <h2>{HOME_WORDS.listenedTitle}</h2>
               <p>{HOME_WORDS.listenedNote}</p>
             </header>
-          ) : null}
+          ) : (
+            // The posts' titles are h3: the feed is the level between them and the page's h1.
+            <h2 className="visually-hidden">{t.label}</h2>
+          )}
           {opened.has(t.id) ? t.id === 'for-you' ? <ForYouFeed /> : <ListenedFeed /> : null}
         </section>
       ))}

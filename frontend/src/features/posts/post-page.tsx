@@ -96,10 +96,12 @@ function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
       ) : (
         <div className={styles.parts}>
           {sections.map((section, index) => (
-            <section key={index} className={styles.part} aria-label={section.label || undefined}>
+            // A group, not a region: a song's parts repeat (a chorus twice), and landmarks must
+            // each have a name of their own; the part's heading is how it is found.
+            <div key={index} role="group" className={styles.part} aria-label={section.label || undefined}>
               {section.label ? <h3 className={styles.partLabel}>{section.label}</h3> : null}
               <p className={styles.partText}>{section.text}</p>
-            </section>
+            </div>
           ))}
         </div>
       )}
