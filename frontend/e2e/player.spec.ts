@@ -75,6 +75,28 @@ test('a video that starts pauses the track; closing it leaves the track ready to
   await bar.getByRole('button', { name: `Play ${track}` }).click();
   await expect(bar.getByRole('button', { name: `Pause ${track}` })).toBeVisible();
 
+  // Elapsed and total time show at either width; the volume, on wide screens, is remembered.
+  const phone = project === 'phone';
+  await expect(bar.getByTestId('phone-time')).toBeVisible({ visible: phone });
+  await expect(bar.getByText(/^0:30$/)).toBeVisible({ visible: !phone });
+  if (!phone) {
+    await bar.getByRole('button', { name: 'Mute' }).click();
+    await expect(bar.getByRole('slider', { name: 'Volume' })).toHaveAttribute('aria-valuetext', '0%');
+    await page.reload();
+    await page.getByRole('button', { name: `Play ${track}` }).first().click();
+    await expect(bar.getByRole('button', { name: 'Unmute' })).toBeVisible();
+    await bar.getByRole('button', { name: 'Unmute' }).click();
+  }
+  await shot('player-bar-times-and-volume');
+  // The keyboard: K pauses, and ? lists the keys.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('k');
+  await expect(bar.getByRole('button', { name: `Play ${track}` })).toBeVisible();
+  await page.keyboard.press('Shift+Slash');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await shot('player-shortcuts');
+  await page.keyboard.press('Escape');
+
   // The post page offers the track for download, saved under its title.
   await page.goto(`${server.appUrl}/post/${audioId}`);
   const [download] = await Promise.all([

@@ -3,7 +3,7 @@
  * links to the post, and the music goes on while the listener moves between pages.
  */
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { LocationProbe, currentLocation, testQueryClient } from '../test/render';
@@ -114,7 +114,60 @@ describe('AppLayout with the now-playing bar', () => {
     slider.focus();
     await user.keyboard('{ArrowRight}{ArrowRight}');
     expect(media.audio().currentTime).toBe(10);
-    expect(screen.getByText('0:10 / 3:05')).toBeInTheDocument();
+    // The track in the post, and the bar's own line for phones (beside no slider's times).
+    expect(screen.getAllByText('0:10 / 3:05')).toHaveLength(2);
+    expect(within(bar()).getByTestId('phone-time')).toHaveTextContent('0:10 / 3:05');
+  });
+
+  it('sets and mutes the volume, remembered on this device', async () => {
+    const media = stubMedia();
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
+    await screen.findByRole('region', { name: 'Now playing' });
+
+    fireEvent.change(within(bar()).getByRole('slider', { name: 'Volume' }), { target: { value: '0.4' } });
+    expect(media.audio().volume).toBe(0.4);
+    await user.click(within(bar()).getByRole('button', { name: 'Mute' }));
+    expect(media.audio().muted).toBe(true);
+    expect(within(bar()).getByRole('slider', { name: 'Volume' })).toHaveAttribute('aria-valuetext', '0%');
+    expect(JSON.parse(localStorage.getItem('selfsound.volume') ?? '{}')).toEqual({ volume: 0.4, muted: true });
+    await user.click(within(bar()).getByRole('button', { name: 'Unmute' }));
+    expect(media.audio().muted).toBe(false);
+  });
+
+  it('answers the keyboard while a track is loaded, and lists its keys on ?', async () => {
+    const media = stubMedia();
+    const user = userEvent.setup();
+    renderApp();
+    await user.click(screen.getByRole('button', { name: 'Play Night Drive' }));
+    await screen.findByRole('region', { name: 'Now playing' });
+    (document.activeElement as HTMLElement | null)?.blur();
+
+    await user.keyboard('k');
+    expect(within(bar()).getByRole('button', { name: 'Play Night Drive' })).toBeInTheDocument();
+    await user.keyboard(' ');
+    expect(within(bar()).getByRole('button', { name: 'Pause Night Drive' })).toBeInTheDocument();
+    await user.keyboard('{ArrowRight}l');
+    expect(media.audio().currentTime).toBe(15);
+    await user.keyboard('m');
+    expect(media.audio().muted).toBe(true);
+
+    // Not while typing.
+    await user.click(screen.getByRole('link', { name: 'Go elsewhere' }));
+    await user.click(screen.getByRole('link', { name: 'A page with its own focus' }));
+    await user.keyboard('k');
+    expect(within(bar()).getByRole('button', { name: 'Pause Night Drive' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Focused by its page' })).toHaveValue('k');
+
+    (document.activeElement as HTMLElement | null)?.blur();
+    await user.keyboard('?');
+    const help = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(within(help).getByText('Play or pause')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(within(bar()).getByRole('button', { name: 'Keyboard shortcuts' }));
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
   });
 
   it('closes the bar, stopping the music', async () => {

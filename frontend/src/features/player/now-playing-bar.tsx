@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { formatDuration } from '../../lib/format';
 import { playLabel } from './audio-track';
 import { CoverArt } from './cover-art';
-import { CloseIcon, PauseIcon, PlayIcon } from './player-icons';
+import { CloseIcon, KeyboardIcon, MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './player-icons';
+import { PlayerShortcuts, SHORTCUTS_TITLE, useShortcutsHelp } from './player-shortcuts';
 import type { PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
 import { usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';
@@ -11,6 +12,9 @@ import styles from './now-playing-bar.module.css';
 export const NOW_PLAYING_WORDS = {
   region: 'Now playing',
   close: 'Close player',
+  volume: 'Volume',
+  mute: 'Mute',
+  unmute: 'Unmute',
 } as const;
 
 /** The post page of a track (spec §2: /post/{postId}). */
@@ -42,8 +46,54 @@ function BarProgress({ track }: { track: PlayerTrack }) {
   );
 }
 
+/** Elapsed and total time on phones, where the slider has no room beside it (issue 19). */
+function PhoneTime({ track }: { track: PlayerTrack }) {
+  const time = usePlayerTime();
+  const known = usePlayerSelector((state) => state.duration);
+  const duration = known > 0 ? known : (track.durationSeconds ?? 0);
+  const elapsed = duration > 0 ? Math.min(time, duration) : time;
+  // Read from the slider's value text by screen readers; this is for the eye.
+  return (
+    <span className={styles.phoneTime} aria-hidden="true" data-testid="phone-time">
+      {formatDuration(elapsed, Math.floor)} / {duration > 0 ? formatDuration(duration) : '0:00'}
+    </span>
+  );
+}
+
+/** Mute and the volume, remembered on this device (wide screens; phones have their keys). */
+function Volume() {
+  const { setVolume, toggleMute } = usePlayerActions();
+  const volume = usePlayerSelector((state) => state.volume);
+  const muted = usePlayerSelector((state) => state.muted);
+  const level = muted ? 0 : volume;
+  return (
+    <div className={styles.volume}>
+      <button
+        type="button"
+        className={styles.iconButton}
+        aria-label={muted ? NOW_PLAYING_WORDS.unmute : NOW_PLAYING_WORDS.mute}
+        onClick={() => toggleMute()}
+      >
+        {level === 0 ? <MutedIcon size={18} /> : <VolumeIcon size={18} />}
+      </button>
+      <input
+        type="range"
+        className={styles.volumeSlider}
+        aria-label={NOW_PLAYING_WORDS.volume}
+        min={0}
+        max={1}
+        step={0.05}
+        value={level}
+        aria-valuetext={`${Math.round(level * 100)}%`}
+        onChange={(event) => setVolume(Number(event.target.value))}
+      />
+    </div>
+  );
+}
+
 function Bar({ track }: { track: PlayerTrack }) {
   const { toggle, stop } = usePlayerActions();
+  const [helpOpen, setHelpOpen] = useShortcutsHelp();
   const playing = usePlayerSelector((state) => state.playing);
   const buffering = usePlayerSelector((state) => state.playing && state.buffering);
   const error = usePlayerSelector((state) => state.error);
@@ -61,6 +111,7 @@ function Bar({ track }: { track: PlayerTrack }) {
           ) : (
             <span className={styles.artist}>{track.artist}</span>
           )}
+          <PhoneTime track={track} />
         </span>
       </Link>
       <button
@@ -73,9 +124,20 @@ function Bar({ track }: { track: PlayerTrack }) {
         {playing ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
       </button>
       <BarProgress track={track} />
-      <button type="button" className={styles.close} aria-label={NOW_PLAYING_WORDS.close} onClick={() => stop()}>
+      <Volume />
+      <button
+        type="button"
+        className={`${styles.iconButton} ${styles.shortcuts}`}
+        aria-label={SHORTCUTS_TITLE}
+        aria-haspopup="dialog"
+        onClick={() => setHelpOpen(true)}
+      >
+        <KeyboardIcon size={18} />
+      </button>
+      <button type="button" className={styles.iconButton} aria-label={NOW_PLAYING_WORDS.close} onClick={() => stop()}>
         <CloseIcon size={18} />
       </button>
+      <PlayerShortcuts helpOpen={helpOpen} onHelp={setHelpOpen} />
     </section>
   );
 }

@@ -42,6 +42,21 @@ afterEach(() => {
 });
 
 describe('createPlayerStore', () => {
+  it('plays at the volume remembered on this device, and keeps it when the track stops', () => {
+    const media = stubMedia();
+    localStorage.setItem('selfsound.volume', JSON.stringify({ volume: 0.3, muted: true }));
+    const store = createPlayerStore();
+    store.play(TRACK);
+    expect(media.audio().volume).toBe(0.3);
+    expect(media.audio().muted).toBe(true);
+    store.setVolume(0.6);
+    expect(store.getState()).toMatchObject({ volume: 0.6, muted: false });
+    store.stop();
+    expect(store.getState()).toMatchObject({ track: null, volume: 0.6, muted: false });
+    localStorage.setItem('selfsound.volume', 'not json');
+    expect(createPlayerStore().getState()).toMatchObject({ volume: 1, muted: false });
+  });
+
   it('makes no audio element before the first play', () => {
     stubMedia();
     const create = vi.fn(() => document.createElement('audio'));

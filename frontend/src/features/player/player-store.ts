@@ -48,6 +48,9 @@ export interface PlayerState {
   duration: number;
   /** Spec §8: 'Failed to play audio', for the current track. */
   error: string | null;
+  /** 0 to 1, and whether muted: remembered on this device (issue 19). */
+  volume: number;
+  muted: boolean;
 }
 
 export interface PlayerActions {
@@ -60,6 +63,10 @@ export interface PlayerActions {
   seek: (seconds: number) => void;
   /** Stops and forgets the current track (the now-playing bar goes away). */
   stop: () => void;
+  /** Sets the volume (0 to 1; above 0 unmutes), remembered on this device. */
+  setVolume: (volume: number) => void;
+  /** Mutes, or unmutes, remembered on this device. */
+  toggleMute: () => void;
 }
 
 export interface PlayerStore extends PlayerActions {
@@ -76,7 +83,29 @@ export const PLAY_FAILED = 'Failed to play audio';
 /** How far the lock-screen / headset skip buttons jump when they do not say. */
 const SKIP_SECONDS = 10;
 
-const IDLE: PlayerState = { track: null, playing: false, buffering: false, duration: 0, error: null };
+/** Where the volume is remembered on this device. */
+export const VOLUME_KEY = 'selfsound.volume';
+
+/** The volume remembered on this device: full and unmuted when none (or storage is refused). */
+export function storedVolume(): Pick<PlayerState, 'volume' | 'muted'> {
+  try {
+    const stored = JSON.parse(localStorage.getItem(VOLUME_KEY) ?? 'null') as { volume?: unknown; muted?: unknown } | null;
+    const volume = typeof stored?.volume === 'number' && Number.isFinite(stored.volume) ? stored.volume : 1;
+    return { volume: Math.min(1, Math.max(0, volume)), muted: stored?.muted === true };
+  } catch {
+    return { volume: 1, muted: false };
+  }
+}
+
+function rememberVolume(volume: number, muted: boolean) {
+  try {
+    localStorage.setItem(VOLUME_KEY, JSON.stringify({ volume, muted }));
+  } catch {
+    // Storage refused (a private window): the volume holds for this page only.
+  }
+}
+
+const IDLE: PlayerState = { track: null, playing: false, buffering: false, duration: 0, error: null, volume: 1, muted: false };
 
 export function sameTrack(a: Pick<PlayerTrack, 'postId' | 'index'> | null, b: Pick<PlayerTrack, 'postId' | 'index'> | null): boolean {
   return a !== null && b !== null && a.postId === b.postId && a.index === b.index;
@@ -128,7 +157,7 @@ export function pauseThePlayerWhenMediaStarts(player: Pick<PlayerStore, 'pause' 
 }
 
 export function createPlayerStore(createAudio: () => HTMLAudioElement = () => document.createElement('audio')): PlayerStore {
-  let state: PlayerState = IDLE;
+  let state: PlayerState = { ...IDLE, ...storedVolume() };
   let time = 0;
   let audio: HTMLAudioElement | null = null;
   /** Bumped by every play request, so the answer to an older one is ignored. */
@@ -191,6 +220,8 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     if (audio) return audio;
     const el = createAudio();
     el.preload = 'auto';
+    el.volume = state.volume;
+    el.muted = state.muted;
     el.addEventListener('play', () => {
       setState({ playing: !el.paused, error: null });
       pauseOtherMedia(el);
@@ -327,7 +358,25 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
         audio.load();
       }
       setTime(0);
-      setState(IDLE);
+      setState({ ...IDLE, volume: state.volume, muted: state.muted });
+    },
+
+    setVolume(volume) {
+      const to = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
+      const muted = to === 0 ? state.muted : false;
+      if (audio) {
+        audio.volume = to;
+        audio.muted = muted;
+      }
+      setState({ volume: to, muted });
+      rememberVolume(to, muted);
+    },
+
+    toggleMute() {
+      const muted = !state.muted;
+      if (audio) audio.muted = muted;
+      setState({ muted });
+      rememberVolume(state.volume, muted);
     },
 
     dispose() {

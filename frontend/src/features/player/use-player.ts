@@ -31,7 +31,16 @@ export function usePlayerActions(): PlayerActions {
 export function usePlayer(): PlayerState & PlayerActions {
   const store = usePlayerStore();
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  return { ...state, play: store.play, toggle: store.toggle, pause: store.pause, seek: store.seek, stop: store.stop };
+  return {
+    ...state,
+    play: store.play,
+    toggle: store.toggle,
+    pause: store.pause,
+    seek: store.seek,
+    stop: store.stop,
+    setVolume: store.setVolume,
+    toggleMute: store.toggleMute,
+  };
 }
 
 const noSubscription = () => () => {};
