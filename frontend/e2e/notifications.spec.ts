@@ -73,7 +73,7 @@ test('a mention raises the badge live; the row opens the profile and stays read;
   });
   expect(comment.ok()).toBe(true);
   await expect(notificationsLink(page)).toHaveAccessibleName('Notifications, 1 unread', { timeout: 15_000 });
-  await expect(notificationsLink(page).getByTestId('unread-badge')).toHaveText('1');
+  await expect(notificationsLink(page).getByTestId('unread-badge')).toHaveAttribute('data-count', '1');
   await expect(notificationsLink(tab)).toHaveAccessibleName('Notifications, 1 unread');
   // She also starts listening to Ada and likes the post: two more, each as it happens.
   const listen = await request.post(`${server.url}/profiles/listening/${ada.id}`, {
