@@ -19,6 +19,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: './e2e',
+  // Figures to read rather than tests (e2e/*.measure.ts) run only when asked for.
+  testMatch: process.env.SELFSOUND_MEASURE ? '**/*.measure.ts' : '**/*.spec.ts',
   // A tagged run (the PostgreSQL journey, beside the main run) keeps its own results.
   outputDir: process.env.SELFSOUND_E2E_TAG ? `./test-results-${process.env.SELFSOUND_E2E_TAG}` : './test-results',
   globalSetup: './e2e/global-setup.ts',

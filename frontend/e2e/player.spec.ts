@@ -44,6 +44,13 @@ test('a video that starts pauses the track; closing it leaves the track ready to
   const headers = { Authorization: `Bearer ${ana.token}` };
   const tag = Math.random().toString(36).slice(2, 7);
   const track = `Long Tone ${tag}`;
+  // An older, shorter track: on her profile it comes after the long one, so it is next.
+  const short = `Short Tone ${tag}`;
+  const older = await request.post(`${server.url}/posts/audio`, {
+    headers,
+    multipart: { audio_files: { name: `${short}.wav`, mimeType: 'audio/wav', buffer: toneWav(2, 440) } },
+  });
+  expect(older.status(), await older.text()).toBe(201);
   const audio = await request.post(`${server.url}/posts/audio`, {
     headers,
     multipart: { audio_files: { name: `${track}.wav`, mimeType: 'audio/wav', buffer: toneWav(30, 330) } },
@@ -96,6 +103,13 @@ test('a video that starts pauses the track; closing it leaves the track ready to
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
   await shot('player-shortcuts');
   await page.keyboard.press('Escape');
+
+  // Playing a track queued the rest of the list it came from: Next plays the older track, and
+  // at its end nothing is left, so it stops.
+  await bar.getByRole('button', { name: 'Next track' }).click();
+  await expect(bar.getByRole('button', { name: `Pause ${short}` })).toBeVisible();
+  await expect(bar.getByRole('button', { name: `Play ${short}` })).toBeVisible({ timeout: 10_000 });
+  await expect(bar.getByRole('button', { name: 'Next track' })).toBeDisabled();
 
   // The post page offers the track for download, saved under its title.
   await page.goto(`${server.appUrl}/post/${audioId}`);

@@ -4,6 +4,7 @@ import { CoverArt } from './cover-art';
 import { PauseIcon, PlayIcon } from './player-icons';
 import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
+import { useTrackList } from './track-list';
 import { usePlayerActions, usePlayerSelector, usePlayerTime, useTrackStatus } from './use-player';
 import { Waveform } from './waveform';
 import styles from './audio-track.module.css';
@@ -39,6 +40,7 @@ interface ProgressProps {
  */
 function TrackProgress({ track, length, current }: ProgressProps) {
   const { play, seek } = usePlayerActions();
+  const list = useTrackList();
   const time = usePlayerTime(current);
   const known = usePlayerSelector((state) => (current ? state.duration : 0));
   const duration = known > 0 ? known : (track.durationSeconds ?? 0);
@@ -47,7 +49,7 @@ function TrackProgress({ track, length, current }: ProgressProps) {
   const elapsedText = formatDuration(elapsed, Math.floor);
 
   // Seeking in a track that is not playing starts it there, as clicking a waveform does.
-  const seekTo = (seconds: number) => (current ? seek(seconds) : play(track, seconds));
+  const seekTo = (seconds: number) => (current ? seek(seconds) : play(track, seconds, list));
 
   return (
     <>
@@ -66,7 +68,7 @@ function TrackProgress({ track, length, current }: ProgressProps) {
           progress={duration > 0 ? elapsed / duration : 0}
           onSeek={(fraction) => {
             if (duration > 0) seekTo(fraction * duration);
-            else if (!current) play(track);
+            else if (!current) play(track, undefined, list);
           }}
         />
       </div>
@@ -85,6 +87,7 @@ function TrackProgress({ track, length, current }: ProgressProps) {
 export function AudioTrack({ postId, track, index }: { postId: string; track: AudioItem; index: number }) {
   const status = useTrackStatus(postId, index);
   const { play, pause } = usePlayerActions();
+  const list = useTrackList();
   const playerTrack = useMemo(() => toPlayerTrack(postId, index, track), [postId, index, track]);
   const active = status === 'playing' || status === 'loading';
 
@@ -98,7 +101,7 @@ export function AudioTrack({ postId, track, index }: { postId: string; track: Au
             className={styles.play}
             aria-label={playLabel(active, track.title)}
             aria-busy={status === 'loading' || undefined}
-            onClick={() => (active ? pause() : play(playerTrack))}
+            onClick={() => (active ? pause() : play(playerTrack, undefined, list))}
           >
             {active ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
           </button>

@@ -3,7 +3,8 @@
  * tracks (`AudioItem`) with AudioTrack and may read what is playing; the shell mounts the provider. The
  * now-playing bar is not here: the shell loads it on demand, the first time something plays.
  */
-export { AudioTrack } from './audio-track';
+export { AudioTrack, toPlayerTrack } from './audio-track';
+export { TrackList } from './track-list';
 export { PlayerProvider } from './player-context';
 export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
 export { useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';

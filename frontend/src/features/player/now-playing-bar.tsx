@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { formatDuration } from '../../lib/format';
 import { playLabel } from './audio-track';
 import { CoverArt } from './cover-art';
-import { CloseIcon, KeyboardIcon, MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './player-icons';
+import { CloseIcon, KeyboardIcon, MutedIcon, NextIcon, PauseIcon, PlayIcon, PreviousIcon, VolumeIcon } from './player-icons';
+import { placeIn } from './player-store';
 import { PlayerShortcuts, SHORTCUTS_TITLE, useShortcutsHelp } from './player-shortcuts';
 import type { PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
@@ -15,6 +16,8 @@ export const NOW_PLAYING_WORDS = {
   volume: 'Volume',
   mute: 'Mute',
   unmute: 'Unmute',
+  previous: 'Previous track',
+  next: 'Next track',
 } as const;
 
 /** The post page of a track (spec §2: /post/{postId}). */
@@ -91,6 +94,28 @@ function Volume() {
   );
 }
 
+/** Previous and Next through the list the track came from; none for a track played alone. */
+function Skip({ direction }: { direction: 'previous' | 'next' }) {
+  const { previous, next } = usePlayerActions();
+  const queue = usePlayerSelector((state) => state.queue);
+  const track = usePlayerSelector((state) => state.track);
+  if (queue.length < 2) return null;
+  const at = placeIn(queue, track);
+  // Previous always restarts the track; Next needs a track after this one.
+  const disabled = direction === 'next' && (at < 0 || at >= queue.length - 1);
+  return (
+    <button
+      type="button"
+      className={`${styles.iconButton} ${styles.skip} ${direction === 'previous' ? styles.previous : ''}`}
+      aria-label={NOW_PLAYING_WORDS[direction]}
+      disabled={disabled}
+      onClick={() => (direction === 'next' ? next() : previous())}
+    >
+      {direction === 'next' ? <NextIcon size={18} /> : <PreviousIcon size={18} />}
+    </button>
+  );
+}
+
 function Bar({ track }: { track: PlayerTrack }) {
   const { toggle, stop } = usePlayerActions();
   const [helpOpen, setHelpOpen] = useShortcutsHelp();
@@ -114,6 +139,7 @@ function Bar({ track }: { track: PlayerTrack }) {
           <PhoneTime track={track} />
         </span>
       </Link>
+      <Skip direction="previous" />
       <button
         type="button"
         className={styles.play}
@@ -123,6 +149,7 @@ function Bar({ track }: { track: PlayerTrack }) {
       >
         {playing ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
       </button>
+      <Skip direction="next" />
       <BarProgress track={track} />
       <Volume />
       <button

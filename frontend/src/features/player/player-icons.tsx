@@ -51,3 +51,17 @@ export const KeyboardIcon = (p: IconProps) => (
     <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
   </Icon>
 );
+
+export const PreviousIcon = (p: IconProps) => (
+  <Icon {...p} stroke="none" fill="currentColor">
+    <rect x="5" y="5" width="2.4" height="14" rx="1" />
+    <path d="M19 6.1v11.8a1 1 0 0 1-1.53.85L9.3 13.7a1 1 0 0 1 0-1.7l8.17-5.74A1 1 0 0 1 19 6.1Z" />
+  </Icon>
+);
+
+export const NextIcon = (p: IconProps) => (
+  <Icon {...p} stroke="none" fill="currentColor">
+    <rect x="16.6" y="5" width="2.4" height="14" rx="1" />
+    <path d="M5 6.1v11.8a1 1 0 0 0 1.53.85l8.17-5.05a1 1 0 0 0 0-1.7L6.53 6.26A1 1 0 0 0 5 6.1Z" />
+  </Icon>
+);

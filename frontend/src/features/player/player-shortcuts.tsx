@@ -12,6 +12,7 @@ export const SHORTCUTS: readonly { keys: readonly string[]; what: string }[] = [
   { keys: ['Space', 'K'], what: 'Play or pause' },
   { keys: ['←', '→'], what: `Back or forward ${ARROW_SECONDS} seconds` },
   { keys: ['J', 'L'], what: `Back or forward ${JUMP_SECONDS} seconds` },
+  { keys: ['P', 'N'], what: 'Previous or next track' },
   { keys: ['M'], what: 'Mute or unmute' },
   { keys: ['?'], what: 'Show these shortcuts' },
 ];
@@ -35,7 +36,7 @@ function forThePage(event: KeyboardEvent): boolean {
 
 /**
  * The player's keys while a track is loaded (issue 19): Space/K play and pause, ←/→ and J/L
- * move, M mutes, ? lists them in a dialog. Mounted with the now-playing bar.
+ * move, P/N go to the previous or next track, M mutes, ? lists them in a dialog. Mounted with the now-playing bar.
  */
 export function PlayerShortcuts({ helpOpen, onHelp }: { helpOpen: boolean; onHelp: (open: boolean) => void }) {
   const store = usePlayerStore();
@@ -50,6 +51,8 @@ export function PlayerShortcuts({ helpOpen, onHelp }: { helpOpen: boolean; onHel
       j: () => store.seek(at - JUMP_SECONDS),
       l: () => store.seek(at + JUMP_SECONDS),
       m: () => store.toggleMute(),
+      p: () => store.previous(),
+      n: () => store.next(),
       '?': () => onHelp(true),
     };
     const action = actions[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? actions[event.key];

@@ -42,6 +42,34 @@ afterEach(() => {
 });
 
 describe('createPlayerStore', () => {
+  it('queues the rest of the list a track was played from: Next, Previous and the end walk it', () => {
+    const media = stubMedia();
+    const third: PlayerTrack = { ...TRACK, postId: 'p3', title: 'Third', url: '/media/third.mp3' };
+    const list = [TRACK, OTHER, third];
+    const store = createPlayerStore();
+    store.play(OTHER, undefined, list);
+    expect(store.getState().queue).toBe(list);
+    store.next();
+    expect(store.getState().track).toBe(third);
+    store.next();
+    expect(store.getState().track).toBe(third);
+    store.previous();
+    expect(store.getState().track).toBe(OTHER);
+    // Past its first seconds, Previous starts the track again.
+    playTo(media.audio(), 20);
+    store.previous();
+    expect(store.getState().track).toBe(OTHER);
+    expect(media.audio().currentTime).toBe(0);
+    // The end of a track plays the next one; the end of the last stops.
+    fire(media.audio(), 'ended');
+    expect(store.getState()).toMatchObject({ track: third, playing: true });
+    fire(media.audio(), 'ended');
+    expect(store.getState()).toMatchObject({ track: third, playing: false });
+    // A track played alone has only itself.
+    store.play({ ...TRACK, postId: 'alone' });
+    expect(store.getState().queue).toHaveLength(1);
+  });
+
   it('plays at the volume remembered on this device, and keeps it when the track stops', () => {
     const media = stubMedia();
     localStorage.setItem('selfsound.volume', JSON.stringify({ volume: 0.3, muted: true }));

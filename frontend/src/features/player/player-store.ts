@@ -51,11 +51,23 @@ export interface PlayerState {
   /** 0 to 1, and whether muted: remembered on this device (issue 19). */
   volume: number;
   muted: boolean;
+  /**
+   * The list the track was played from (the tracks of the page's posts, in order), which
+   * Previous and Next walk and which plays on when a track ends; the track alone when none.
+   */
+  queue: readonly PlayerTrack[];
 }
 
 export interface PlayerActions {
-  /** Plays `track` (from `at` seconds if given), stopping whatever played before. */
-  play: (track: PlayerTrack, at?: number) => void;
+  /**
+   * Plays `track` (from `at` seconds if given), stopping whatever played before; `queue` is the
+   * list it was played from (kept when omitted and the track is in the current one).
+   */
+  play: (track: PlayerTrack, at?: number, queue?: readonly PlayerTrack[]) => void;
+  /** The queue's next track, if any. */
+  next: () => void;
+  /** Back to the start of the track, or (within its first seconds) the queue's previous one. */
+  previous: () => void;
   /** Pauses the playing track, or plays `track` (the current one when omitted). */
   toggle: (track?: PlayerTrack) => void;
   pause: () => void;
@@ -105,7 +117,24 @@ function rememberVolume(volume: number, muted: boolean) {
   }
 }
 
-const IDLE: PlayerState = { track: null, playing: false, buffering: false, duration: 0, error: null, volume: 1, muted: false };
+const IDLE: PlayerState = {
+  track: null,
+  playing: false,
+  buffering: false,
+  duration: 0,
+  error: null,
+  volume: 1,
+  muted: false,
+  queue: [],
+};
+
+/** Within this many seconds of a track's start, Previous goes to the track before. */
+const RESTART_SECONDS = 3;
+
+/** Where `track` is in `queue`; -1 when it is not. */
+export function placeIn(queue: readonly PlayerTrack[], track: PlayerTrack | null): number {
+  return queue.findIndex((t) => sameTrack(t, track));
+}
 
 export function sameTrack(a: Pick<PlayerTrack, 'postId' | 'index'> | null, b: Pick<PlayerTrack, 'postId' | 'index'> | null): boolean {
   return a !== null && b !== null && a.postId === b.postId && a.index === b.index;
@@ -242,8 +271,14 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     el.addEventListener('durationchange', onDuration);
     el.addEventListener('loadedmetadata', onDuration);
     el.addEventListener('seeked', updatePosition);
-    // Spec §4: at the end the button resets (and the track goes back to its start).
+    // Spec §4: at the end the button resets (and the track goes back to its start); the
+    // queue's next track, if any, plays on.
     el.addEventListener('ended', () => {
+      const after = state.queue[placeIn(state.queue, state.track) + 1];
+      if (after && placeIn(state.queue, state.track) >= 0) {
+        store.play(after);
+        return;
+      }
       setState({ playing: false, buffering: false });
       el.currentTime = 0;
       setTime(0);
@@ -268,6 +303,8 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
       ['seekto', (details) => store.seek(details.seekTime ?? time)],
       ['seekbackward', (details) => store.seek(time - (details.seekOffset ?? SKIP_SECONDS))],
       ['seekforward', (details) => store.seek(time + (details.seekOffset ?? SKIP_SECONDS))],
+      ['previoustrack', () => store.previous()],
+      ['nexttrack', () => store.next()],
     ];
     for (const [action, handler] of handlers) {
       try {
@@ -311,8 +348,10 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
       return () => timeListeners.delete(listener);
     },
 
-    play(track, at) {
+    play(track, at, queue) {
       const el = element();
+      const list = queue && placeIn(queue, track) >= 0 ? queue : placeIn(state.queue, track) >= 0 ? state.queue : [track];
+      if (list !== state.queue) setState({ queue: list });
       const from = at !== undefined && Number.isFinite(at) ? Math.max(0, at) : undefined;
       if (sameTrack(state.track, track) && state.track?.url === track.url) {
         if (from !== undefined) store.seek(from);
@@ -325,6 +364,20 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
       setTime(from ?? 0);
       setState({ track, playing: true, buffering: true, duration: knownDuration(track), error: null });
       start(el);
+    },
+
+    next() {
+      const after = state.queue[placeIn(state.queue, state.track) + 1];
+      if (after && placeIn(state.queue, state.track) >= 0) store.play(after);
+    },
+
+    previous() {
+      const at = placeIn(state.queue, state.track);
+      if (time > RESTART_SECONDS || at <= 0) store.seek(0);
+      else {
+        const before = state.queue[at - 1];
+        if (before) store.play(before);
+      }
     },
 
     toggle(track) {
@@ -358,7 +411,7 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
         audio.load();
       }
       setTime(0);
-      setState({ ...IDLE, volume: state.volume, muted: state.muted });
+      setState({ ...IDLE, volume: state.volume, muted: state.muted, queue: [] });
     },
 
     setVolume(volume) {
@@ -383,7 +436,7 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
       store.stop();
       const session = mediaSession();
       if (session) {
-        for (const action of ['play', 'pause', 'stop', 'seekto', 'seekbackward', 'seekforward'] as const) {
+        for (const action of ['play', 'pause', 'stop', 'seekto', 'seekbackward', 'seekforward', 'previoustrack', 'nexttrack'] as const) {
           try {
             session.setActionHandler(action, null);
           } catch {

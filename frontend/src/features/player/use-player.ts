@@ -40,6 +40,8 @@ export function usePlayer(): PlayerState & PlayerActions {
     stop: store.stop,
     setVolume: store.setVolume,
     toggleMute: store.toggleMute,
+    next: store.next,
+    previous: store.previous,
   };
 }
 

@@ -17,3 +17,4 @@ export {
 export type { DisplayPost } from './types';
 export { FeedList } from './components/feed-list';
 export { PostCard } from './components/post-card';
+export { PostsTrackList } from './components/posts-track-list';

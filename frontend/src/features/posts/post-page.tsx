@@ -11,6 +11,7 @@ import { CommentsSection } from '../comments';
 import { ScoreView } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
+import { PostsTrackList } from './components/posts-track-list';
 import { DownloadLink } from './components/download-link';
 import { QuoteIcon } from './components/post-icons';
 import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
@@ -188,12 +189,15 @@ export function PostPage() {
   } else {
     body = (
       <>
-        <PostCard
-          post={post.data}
-          variant="detail"
-          fullView={fullView(post.data)}
-          onDeleted={() => void navigate('/home', { replace: true })}
-        />
+        <PostsTrackList posts={[post.data]}>
+          <PostCard
+            post={post.data}
+            variant="detail"
+            first
+            fullView={fullView(post.data)}
+            onDeleted={() => void navigate('/home', { replace: true })}
+          />
+        </PostsTrackList>
         <CommentsSection
           postId={post.data.id}
           count={post.data.comments_count}

@@ -10,7 +10,7 @@ import { PROFILE_ERRORS, profileQueries } from './api';
 import { readProfileDraft } from './profile-draft';
 import { EditProfileModal } from './components/edit-profile-modal';
 import { ProfileHeader } from './components/profile-header';
-import { PostCard } from '../posts';
+import { PostCard, PostsTrackList } from '../posts';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';
@@ -85,7 +85,9 @@ export function OwnProfilePage() {
           </button>
         }
       />
-      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={(post) => <PostCard post={post} />} />
+      <PostsTrackList posts={posts.posts}>
+        <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={(post) => <PostCard post={post} />} />
+      </PostsTrackList>
       <EditProfileModal
         open={editing}
         profile={me}

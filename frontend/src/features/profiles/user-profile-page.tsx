@@ -11,7 +11,7 @@ import { profileQueries, type Profile } from './api';
 import { BlockMenu } from './components/block-menu';
 import { ListenButton } from './components/listen-button';
 import { ProfileHeader } from './components/profile-header';
-import { PostCard } from '../posts';
+import { PostCard, PostsTrackList } from '../posts';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';
@@ -146,7 +146,9 @@ function UserProfile({ userId }: { userId: string }) {
           </>
         }
       />
-      <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={(post) => <PostCard post={post} />} />
+      <PostsTrackList posts={posts.posts}>
+        <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={(post) => <PostCard post={post} />} />
+      </PostsTrackList>
     </div>
   );
 }

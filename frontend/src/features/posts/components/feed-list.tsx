@@ -6,6 +6,7 @@ import { LOAD_MORE_WORDS, LoadMoreButton } from '../../../components/load-more-b
 import { Spinner } from '../../../components/spinner';
 import { POST_MESSAGES, postsErrorMessage, type PostPages } from '../api';
 import { PostCard } from './post-card';
+import { PostsTrackList } from './posts-track-list';
 import { QuoteIcon } from './post-icons';
 import styles from './feed-list.module.css';
 
@@ -64,13 +65,15 @@ export function FeedList({
         {posts.length === 0 && !query.hasNextPage ? (
           <EmptyState icon={<QuoteIcon size={26} />} title={POST_MESSAGES.emptyTitle} text={emptyText} />
         ) : (
-          <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>
-            {posts.map((post) => (
-              <li key={post.id}>
-                <PostCard post={post} />
-              </li>
-            ))}
-          </ul>
+          <PostsTrackList posts={posts}>
+            <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>
+              {posts.map((post, index) => (
+                <li key={post.id}>
+                  <PostCard post={post} first={index === 0} />
+                </li>
+              ))}
+            </ul>
+          </PostsTrackList>
         )}
         {query.isFetchNextPageError ? (
           <ErrorNotice

@@ -12,6 +12,23 @@ function frameOf(item: MediaItem): CSSProperties {
   return { aspectRatio: String(Math.min(16 / 9, Math.max(4 / 5, ratio))) };
 }
 
+/**
+ * How a picture of the grid loads: the first post's first one (`lead`) at once and first, as it
+ * is likely the page's largest paint; every other when it comes near the window. Its size is
+ * given, so the page does not move when it arrives.
+ */
+function pictureProps(item: MediaItem, lead: boolean) {
+  return {
+    alt: '',
+    decoding: 'async',
+    loading: lead ? 'eager' : 'lazy',
+    fetchPriority: lead ? 'high' : 'auto',
+    width: item.width ?? undefined,
+    height: item.height ?? undefined,
+    className: styles.media,
+  } as const;
+}
+
 /** 'image 2 of 3', or 'image' when it is the only one. */
 export function mediaLabel(item: MediaItem, index: number, total: number): string {
   return total > 1 ? `${item.type} ${index + 1} of ${total}` : item.type;
@@ -20,9 +37,10 @@ export function mediaLabel(item: MediaItem, index: number, total: number): strin
 /**
  * The pictures and videos of a media post (spec §2 Post card): the feed-sized copy of each image,
  * a video's poster (or its first frame) with a play button, in a tidy grid. Clicking one opens
- * the full-size overlay on it, a video with controls playing.
+ * the full-size overlay on it, a video with controls playing. `first`: the first post of the
+ * page (pictureProps).
  */
-export function MediaGrid({ items }: { items: readonly MediaItem[] }) {
+export function MediaGrid({ items, first = false }: { items: readonly MediaItem[]; first?: boolean }) {
   const [open, setOpen] = useState<number | null>(null);
   const shown = items.slice(0, 5);
   const single = shown.length === 1;
@@ -41,17 +59,9 @@ export function MediaGrid({ items }: { items: readonly MediaItem[] }) {
             aria-haspopup="dialog"
           >
             {item.type === 'image' ? (
-              <img
-                src={item.displaySrc}
-                alt=""
-                loading="lazy"
-                decoding="async"
-                width={item.width ?? undefined}
-                height={item.height ?? undefined}
-                className={styles.media}
-              />
+              <img src={item.displaySrc} {...pictureProps(item, first && index === 0)} />
             ) : item.poster ? (
-              <img src={item.poster} alt="" loading="lazy" decoding="async" className={styles.media} />
+              <img src={item.poster} {...pictureProps(item, first && index === 0)} />
             ) : (
               <video src={item.src} preload="metadata" muted playsInline tabIndex={-1} aria-hidden="true" className={styles.media} />
             )}

@@ -102,10 +102,10 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
 }
 
 /** `detail`: on the post page, where each track can also be downloaded (issue 19). */
-function PostBody({ post, detail }: { post: DisplayPost; detail: boolean }) {
+function PostBody({ post, detail, first }: { post: DisplayPost; detail: boolean; first: boolean }) {
   switch (post.type) {
     case 'media':
-      return <MediaGrid items={post.content} />;
+      return <MediaGrid items={post.content} first={first} />;
     case 'audio':
       return (
         <div className={styles.tracks}>
@@ -146,13 +146,18 @@ interface PostCardProps {
   fullView?: ReactNode;
   /** After the author deleted it from the menu. */
   onDeleted?: () => void;
+  /**
+   * The first post a page shows (a list's first, the post page's own): its pictures load at
+   * once and first, not lazily, as they are likely the page's largest paint (issue 19).
+   */
+  first?: boolean;
 }
 
 /**
  * A post (spec §2 Post card, Post page): the author, the caption, the content by type, then the
  * like and comment buttons. The post page shows it too, as `variant="detail"`.
  */
-export function PostCard({ post, variant = 'card', fullView, onDeleted }: PostCardProps) {
+export function PostCard({ post, variant = 'card', fullView, onDeleted, first = false }: PostCardProps) {
   const headingId = `post-${post.id}-author`;
   const full = variant === 'detail' && fullView !== undefined;
   return (
@@ -166,7 +171,7 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted }: PostCa
       </span>
       <PostHeader post={post} onDeleted={onDeleted} />
       {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
-      <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} />}</div>
+      <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} first={first} />}</div>
       <footer className={styles.actions}>
         <LikeButton post={post} />
         {variant === 'card' ? <CommentLink post={post} /> : full ? <CommentCount count={post.comments_count} /> : null}
