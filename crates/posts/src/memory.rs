@@ -50,6 +50,9 @@ const LISTENING_BYTES: u64 = 16 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
 
+/// How many posts' like state one viewer's outlook holds at most (about 50 KB).
+const LIKED_HELD: usize = 2_000;
+
 /// How many of a post's newest comments are held: their first pages.
 const THREAD_LEN: i64 = 100;
 
@@ -168,8 +171,8 @@ impl quick_cache::Weighter<PostId, Arc<Head>> for Weight {
 
 impl quick_cache::Weighter<Option<UserId>, Arc<Outlook>> for Weight {
     fn weight(&self, _: &Option<UserId>, o: &Arc<Outlook>) -> u64 {
-        // The likes it learns later are not weighed (weights may not change once kept): a few
-        // pages' worth, 24 bytes each, gone with it at the viewer's next like.
+        // The likes it learns later are not weighed (weights may not change once kept): at most
+        // LIKED_HELD of them, 24 bytes each, gone with it at the viewer's next like.
         512 + 16 * o.hidden.len() as u64
     }
 }
@@ -428,7 +431,12 @@ impl Remembered {
 fn likes_of(outlook: &Outlook, conn: Option<&mut DbConnection>, ids: &[PostId]) -> Answer<Vec<bool>> {
     let Some(viewer) = outlook.viewer else { return Ok(Some(vec![false; ids.len()])) };
     let missing: Vec<PostId> = {
-        let liked = outlook.liked();
+        let mut liked = outlook.liked();
+        // Unweighed (weights may not change once kept), so bounded: a long scroll starts over,
+        // before this page is looked up, so that all of it is read again.
+        if liked.len() > LIKED_HELD {
+            liked.clear();
+        }
         ids.iter().filter(|id| !liked.contains_key(id)).copied().collect()
     };
     if !missing.is_empty() {
@@ -445,8 +453,10 @@ fn likes_of(outlook: &Outlook, conn: Option<&mut DbConnection>, ids: &[PostId]) 
             liked.insert(id, found.contains(&id));
         }
     }
+    // One taken out meanwhile (another page of this viewer started the map over): not
+    // answered here.
     let liked = outlook.liked();
-    Ok(Some(ids.iter().map(|id| liked.get(id).copied().unwrap_or(false)).collect()))
+    Ok(ids.iter().map(|id| liked.get(id).copied()).collect())
 }
 
 /// The ids of a page of `list` (newest first) kept by `keep`: None when the list ends before
