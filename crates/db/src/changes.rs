@@ -17,11 +17,14 @@
 //! moment between another process's commit and its arrival here.
 //!
 //! On PostgreSQL nothing is trusted until the listening connection is up, nor while it is down
-//! ([`Changes::listening`]): what another process writes meanwhile goes unheard. Stamps are
+//! ([`Changes::listening`]): what another process writes meanwhile goes unheard. Nothing is
+//! used longer than [`HELD_AT_MOST`] either way: a change made past the program (SQL by hand)
+//! shows within it. Stamps are
 //! kept in a fixed table by the topic's hash: two topics sharing a slot only make something
 //! read again sooner, never kept longer.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use diesel::RunQueryDsl;
 use diesel::sql_types::Text;
@@ -99,7 +102,11 @@ const PAYLOAD_MAX: usize = 7_000;
 
 /// When something was read: compare with [`Changes::unchanged`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Seen(u64);
+pub struct Seen(u64, Instant);
+
+/// The longest anything is used, changed or not: a change made past the program (by hand, in
+/// SQL) shows within this time.
+pub const HELD_AT_MOST: Duration = Duration::from_secs(60);
 
 /// The stamps of one process: the last change of each topic, in a sequence of its own.
 pub struct Changes {
@@ -129,13 +136,14 @@ impl Changes {
 
     /// Now, to be noted before reading what will be kept; none while changes may go unheard.
     pub fn seen(&self) -> Option<Seen> {
-        self.trusted.load(Ordering::SeqCst).then(|| Seen(self.sequence.load(Ordering::SeqCst)))
+        self.trusted.load(Ordering::SeqCst).then(|| Seen(self.sequence.load(Ordering::SeqCst), Instant::now()))
     }
 
-    /// Whether none of `topics` (nor everything) changed since `seen`, and every change since
-    /// was heard.
+    /// Whether none of `topics` (nor everything) changed since `seen`, every change since was
+    /// heard, and `seen` is less than [`HELD_AT_MOST`] ago.
     pub fn unchanged(&self, seen: Seen, topics: impl IntoIterator<Item = Topic>) -> bool {
         self.trusted.load(Ordering::SeqCst)
+            && seen.1.elapsed() < HELD_AT_MOST
             && self.everything.load(Ordering::SeqCst) <= seen.0
             && topics.into_iter().all(|t| self.stamps[t.slot()].load(Ordering::SeqCst) <= seen.0)
     }
@@ -247,7 +255,7 @@ mod tests {
     /// Now, from changes that must be trusted.
     fn now(changes: &Changes) -> Seen {
         assert!(changes.seen().is_some(), "trusted");
-        changes.seen().unwrap_or(Seen(0))
+        changes.seen().unwrap_or(Seen(0, Instant::now()))
     }
 
     #[test]
@@ -280,6 +288,17 @@ mod tests {
         assert!(!changes.unchanged(seen, [Topic::Viewer(u)]) || Topic::Viewer(u).slot() != Topic::User(u).slot());
         let later = now(&changes);
         assert!(changes.unchanged(later, [Topic::Post(p), Topic::User(u)]), "read after the change");
+    }
+
+    #[test]
+    fn nothing_is_used_longer_than_a_minute() {
+        let changes = Changes::new(true);
+        let (p, _) = ids();
+        let seen = now(&changes);
+        assert!(changes.unchanged(seen, [Topic::Post(p)]));
+        if let Some(long_ago) = Instant::now().checked_sub(HELD_AT_MOST) {
+            assert!(!changes.unchanged(Seen(seen.0, long_ago), [Topic::Post(p)]));
+        }
     }
 
     #[test]
