@@ -112,6 +112,9 @@ async function everyScreen(scheme: 'light' | 'dark', { page, request, server }: 
   await visit(`/post/${lyrics}`, (p) => expect(p.getByText('lovely').first()).toBeVisible());
   await page.getByRole('button', { name: /More|options|menu/i }).first().click();
   await check('post menu');
+  await page.getByRole('menuitem', { name: 'Edit post' }).click();
+  await expect(page.getByRole('dialog', { name: 'Edit post' })).toBeVisible();
+  await check('edit post');
   await page.keyboard.press('Escape');
 
   await signInThroughAddress(page, server.appUrl, ben.token);
@@ -125,6 +128,12 @@ async function everyScreen(scheme: 'light' | 'dark', { page, request, server }: 
   await page.getByRole('menuitem', { name: /Report/ }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check('report dialog');
+  await page.keyboard.press('Escape');
+  const own = page.getByRole('article', { name: 'Comment by Ben Axe' });
+  await own.getByRole('button', { name: 'Comment options' }).click();
+  await own.getByRole('menuitem', { name: 'Edit' }).click();
+  await expect(own.getByRole('textbox', { name: 'Edit your comment' })).toBeFocused();
+  await check('comment editor');
   await page.keyboard.press('Escape');
 
   // An admin.

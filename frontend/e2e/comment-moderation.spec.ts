@@ -144,8 +144,8 @@ test("a comment's author deletes it from its menu, and the list and the count fo
   await expect(page.getByLabel('2 comments', { exact: true })).toBeVisible();
   const own = page.getByRole('article', { name: 'Comment by Cleo Comments' });
   await own.getByRole('button', { name: 'Comment options' }).click();
-  // Their own comment: Delete, no Report; someone else's: Report only.
-  await expect(own.getByRole('menuitem')).toHaveText(['Delete', 'Cancel']);
+  // Their own comment: Edit and Delete, no Report; someone else's: Report only.
+  await expect(own.getByRole('menuitem')).toHaveText(['Edit', 'Delete', 'Cancel']);
   await shot('comment-menu-own');
   await own.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete this comment?' });

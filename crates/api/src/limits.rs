@@ -32,10 +32,12 @@ pub enum Action {
     Profile,
     /// An admin suspending an account or lifting a suspension.
     Suspend,
+    /// Editing one's post or comment.
+    Edit,
 }
 
 impl Action {
-    pub const ALL: [Action; 10] = [
+    pub const ALL: [Action; 11] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -46,6 +48,7 @@ impl Action {
         Action::Search,
         Action::Profile,
         Action::Suspend,
+        Action::Edit,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys.
@@ -61,6 +64,7 @@ impl Action {
             Action::Search => "search",
             Action::Profile => "profile",
             Action::Suspend => "suspend",
+            Action::Edit => "edit",
         }
     }
 
@@ -76,6 +80,7 @@ impl Action {
             Action::Search => "searches",
             Action::Profile => "profile changes",
             Action::Suspend => "suspension changes",
+            Action::Edit => "edits",
         }
     }
 
@@ -111,6 +116,7 @@ limited_calls!(
     Searching => Search,
     ProfileEditing => Profile,
     Suspending => Suspend,
+    Editing => Edit,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.
@@ -134,7 +140,7 @@ const LONGEST_WINDOW: Duration = Duration::from_secs(24 * 3600);
 
 /// One [`Limit`] per [`Action`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WriteLimits([Limit; 10]);
+pub struct WriteLimits([Limit; 11]);
 
 impl Default for WriteLimits {
     /// In [`Action::ALL`]'s order; docs/security.md ("Limits") says why each.
@@ -150,6 +156,7 @@ impl Default for WriteLimits {
             Limit::per(120, 5), // search
             Limit::per(30, 60), // profile
             Limit::per(60, 60), // suspend
+            Limit::per(30, 10), // edit (posts and comments: one limit)
         ])
     }
 }

@@ -55,6 +55,8 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("POST", "/posts/{post_id}/comments", "comment"),
     ("DELETE", "/posts/{post_id}/comments/{comment_id}", "comment_delete"),
     ("POST", "/posts/{post_id}/like", "like"),
+    ("PATCH", "/posts/{post_id}", "edit"),
+    ("PATCH", "/posts/{post_id}/comments/{comment_id}", "edit"),
     ("POST", "/profiles/listening/{id}", "listen"),
     ("DELETE", "/profiles/listening/{id}", "listen"),
     ("POST", "/profiles/blocks/{id}", "block"),

@@ -122,6 +122,37 @@ impl App {
         .await
     }
 
+    /// `me` changes the text of their comment on `post`: people it now mentions who were never
+    /// told of it are told, as of a new comment (nobody is told of the edit itself).
+    pub async fn edit_comment(
+        &self,
+        me: UserId,
+        post: PostId,
+        comment: CommentId,
+        text: &str,
+    ) -> Result<posts::Comment, AppError> {
+        let text = text.to_owned();
+        self.notifying(move |conn| {
+            let done = posts::edit_comment(conn, me, post, comment, &text)?;
+            let excerpt = notifications::excerpt(&done.comment.content);
+            let events: Vec<Event> = done
+                .to_notify
+                .iter()
+                .map(|who| Event {
+                    recipient: *who,
+                    sender: me,
+                    kind: Kind::Mention,
+                    post: Some(post),
+                    comment: Some(comment),
+                    excerpt: Some(excerpt.clone()),
+                })
+                .collect();
+            let told = notifications::record(conn, &events)?;
+            Ok((done.comment, told))
+        })
+        .await
+    }
+
     /// A comment by `me` on `post`: the post's author is told of it, and the people it mentions
     /// are told of that (at most ten, none in a block pair with the post's author; an author who
     /// is also mentioned gets the mention alone).

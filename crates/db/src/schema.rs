@@ -94,6 +94,7 @@ diesel::table! {
         created_at -> Timestamp,
         likes_count -> BigInt,
         comments_count -> BigInt,
+        edited_at -> Nullable<Timestamp>,
     }
 }
 
@@ -158,6 +159,7 @@ diesel::table! {
         user_id -> BigInt,
         content -> Text,
         created_at -> Timestamp,
+        edited_at -> Nullable<Timestamp>,
     }
 }
 

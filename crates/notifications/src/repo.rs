@@ -22,8 +22,9 @@ pub const UNREAD_CAP: i64 = 100;
 /// answers whose unread count changed (to be told to their open streams once it commits).
 ///
 /// Rules: nobody is notified of their own action; nothing passes between a block pair; a like
-/// or a listen notifies once, however often it is taken back and given again; someone both
-/// mentioned in a comment and the author of the post it is on gets the mention alone.
+/// or a listen notifies once, however often it is taken back and given again, and a mention
+/// once per comment, however often the comment is edited to drop and add it again; someone
+/// both mentioned in a comment and the author of the post it is on gets the mention alone.
 pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, NotificationError> {
     let mut wanted: Vec<&Event> = events.iter().filter(|e| e.recipient != e.sender).collect();
     let mentioned: HashSet<(UserId, Option<values::PostId>)> =
@@ -43,7 +44,8 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     let now = db::time::now();
     let mut written = Vec::new();
     for e in wanted {
-        if matches!(e.kind, Kind::Like | Kind::Listening) && already_told(conn, e)? {
+        let once = matches!(e.kind, Kind::Like | Kind::Listening) || (e.kind == Kind::Mention && e.comment.is_some());
+        if once && already_told(conn, e)? {
             continue;
         }
         let row = NotificationRow {
@@ -66,13 +68,16 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     Ok(written)
 }
 
-/// Whether the recipient was told of this like or listen before (index: the post's
-/// notifications by sender, or the sender's by recipient).
+/// Whether the recipient was told of this like, listen or mention in a comment before (index:
+/// the comment's notifications, the post's by sender, or the sender's by recipient).
 fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
     let same = notifications::table
         .filter(notifications::sender_id.eq(e.sender))
         .filter(notifications::recipient_id.eq(e.recipient))
         .filter(notifications::kind.eq(e.kind));
+    if let Some(comment) = e.comment {
+        return diesel::select(exists(same.filter(notifications::comment_id.eq(comment)))).get_result(conn);
+    }
     match e.post {
         Some(post) => diesel::select(exists(same.filter(notifications::post_id.eq(post)))).get_result(conn),
         None => diesel::select(exists(same.filter(notifications::post_id.is_null()))).get_result(conn),

@@ -1,15 +1,14 @@
 //! What pages remember between requests, in memory, and why each can never show what the
 //! database would not.
 //!
-//! **Payloads by post id.** A post's payload (its files, tracks, scores or lyrics)
-//! is written once, with the post, and never changes afterwards, so a page reads what does
-//! change (counts, the author's card, the viewer's like, whether the post is still there and
-//! may be shown) from the database every time, and the payloads of posts it has shown before
-//! from here: a page of posts seen before is one statement, not up to five. A deleted post's
-//! entry is never read again (its head is gone) and ages out.
-//!
-//! Whatever comes to change a payload after it is written must forget it here, in every process
-//! (the after-commit signal path of the live notifications reaches them all).
+//! **Payloads by post id.** A post's payload (its files, tracks, scores or lyrics) changes only
+//! when its author edits it, and an edit sets `edited_at` on the post's row in the same
+//! transaction. So a page reads the row (counts, the author's card, the viewer's like, whether
+//! the post is still there and may be shown, when it was last edited) and takes the payloads of
+//! posts it has shown before from here, each only if it was kept for that same `edited_at`: a
+//! page of posts seen before is one statement, not up to five, and an edit made by any process
+//! is seen by every other one with its next read of the row, whether or not a change was heard.
+//! A deleted post's entry is never read again (its row is gone) and ages out.
 //!
 //! **How many people a viewer listens to** ([`Listening`], read at most every ten seconds): it
 //! only chooses which of two walks Listened to takes, and both give the same pages.
@@ -28,6 +27,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use chrono::NaiveDateTime;
 use db::diesel::prelude::*;
 use db::schema::{posts, users};
 use db::{Changes, DbConnection, Seen, Topic};
@@ -95,13 +95,19 @@ const CAPACITY_BYTES: u64 = 32 << 20;
 #[derive(Clone)]
 struct Bytes;
 
-impl quick_cache::Weighter<PostId, Payload> for Bytes {
-    fn weight(&self, _: &PostId, payload: &Payload) -> u64 {
-        payload.approximate_size() as u64
+impl quick_cache::Weighter<PostId, Kept> for Bytes {
+    fn weight(&self, _: &PostId, kept: &Kept) -> u64 {
+        kept.1.approximate_size() as u64
     }
 }
 
-pub(crate) struct PayloadCache(quick_cache::sync::Cache<PostId, Payload, Bytes>);
+/// A payload, and the `edited_at` of the row it was read with.
+type Kept = (Option<NaiveDateTime>, Payload);
+
+/// A post's id and when it was last edited: which version of its payload a page shows.
+pub(crate) type Version = (PostId, Option<NaiveDateTime>);
+
+pub(crate) struct PayloadCache(quick_cache::sync::Cache<PostId, Kept, Bytes>);
 
 impl Default for PayloadCache {
     fn default() -> Self {
@@ -110,22 +116,23 @@ impl Default for PayloadCache {
 }
 
 impl PayloadCache {
-    /// The payloads of `posts` found here; the rest are left in `missing`.
-    pub(crate) fn take(&self, posts: &[PostId], missing: &mut Vec<PostId>) -> HashMap<PostId, Payload> {
+    /// The payloads of `posts` found here as last edited then; the rest are left in `missing`.
+    pub(crate) fn take(&self, posts: &[Version], missing: &mut Vec<PostId>) -> HashMap<PostId, Payload> {
         let mut found = HashMap::with_capacity(posts.len());
-        for id in posts {
+        for (id, edited_at) in posts {
             match self.0.get(id) {
-                Some(payload) => {
+                Some((kept_for, payload)) if kept_for == *edited_at => {
                     found.insert(*id, payload);
                 }
-                None => missing.push(*id),
+                _ => missing.push(*id),
             }
         }
         found
     }
 
-    pub(crate) fn keep(&self, id: PostId, payload: &Payload) {
-        self.0.insert(id, payload.clone());
+    /// Keeps a payload read with a row edited at `edited_at`.
+    pub(crate) fn keep(&self, (id, edited_at): Version, payload: &Payload) {
+        self.0.insert(id, (edited_at, payload.clone()));
     }
 }
 

@@ -83,6 +83,7 @@ fn with_mentions(conn: &mut DbConnection, rows: Vec<(CommentRow, UserCard)>) -> 
             post_id: c.post_id,
             content: c.content,
             created_at: c.created_at,
+            edited_at: c.edited_at,
             author,
         })
         .collect())
@@ -135,16 +136,63 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         .first(conn)
         .optional()?
         .ok_or(PostError::UserNotFound)?;
-    let row =
-        CommentRow { id: CommentId::generate(), post_id: post, user_id: me, content, created_at: db::time::now() };
-    diesel::insert_into(comments::table).values(&row).execute(conn)?;
-
-    let logins = mentioned_logins(&row.content);
-    let mut mentioned: Vec<UserCard> = if logins.is_empty() {
-        Vec::new()
-    } else {
-        users::table.filter(users::login.eq_any(&logins)).select(UserCard::as_select()).load(conn)?
+    let row = CommentRow {
+        id: CommentId::generate(),
+        post_id: post,
+        user_id: me,
+        content,
+        created_at: db::time::now(),
+        edited_at: None,
     };
+    diesel::insert_into(comments::table).values(&row).execute(conn)?;
+    let resolved = resolve_mentions(conn, me, post_author, &row.content)?;
+    insert_mentions(conn, row.id, &resolved.mentioned)?;
+    diesel::update(posts::table.filter(posts::id.eq(post)))
+        .set(posts::comments_count.eq(posts::comments_count + 1))
+        .execute(conn)?;
+    db::changed(conn, &[Topic::Post(post)])?;
+    let to_notify = resolved.to_notify.clone();
+    let comment = Comment {
+        id: row.id,
+        post_id: row.post_id,
+        content: row.content,
+        created_at: row.created_at,
+        edited_at: row.edited_at,
+        author,
+        mentions: resolved.mentions(),
+    };
+    Ok(Commented { comment, post_author, to_notify })
+}
+
+/// The people a comment's text mentions, as a comment by `me` on a post by `post_author` links
+/// and tells them.
+pub(crate) struct Resolved {
+    /// Existing logins, not in a block pair with `me`, by login.
+    pub mentioned: Vec<UserCard>,
+    /// Those to tell, in the order the text names them: at most [`MENTIONS_NOTIFIED`], and none
+    /// in a block pair with the post's author (nothing passes between a block pair through a
+    /// third person).
+    pub to_notify: Vec<UserId>,
+}
+
+impl Resolved {
+    pub(crate) fn mentions(&self) -> Vec<Mention> {
+        self.mentioned.iter().cloned().map(mention).collect()
+    }
+}
+
+pub(crate) fn resolve_mentions(
+    conn: &mut DbConnection,
+    me: UserId,
+    post_author: UserId,
+    content: &str,
+) -> QueryResult<Resolved> {
+    let logins = mentioned_logins(content);
+    if logins.is_empty() {
+        return Ok(Resolved { mentioned: Vec::new(), to_notify: Vec::new() });
+    }
+    let mut mentioned: Vec<UserCard> =
+        users::table.filter(users::login.eq_any(&logins)).select(UserCard::as_select()).load(conn)?;
     let ids: Vec<UserId> = mentioned.iter().map(|u| u.id).collect();
     let blocked = social_graph::blocked_among(conn, me, &ids)?;
     mentioned.retain(|u| !blocked.contains(&u.id));
@@ -158,25 +206,28 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         .take(MENTIONS_NOTIFIED)
         .collect();
     mentioned.sort_by(|a, b| a.login.cmp(&b.login));
+    Ok(Resolved { mentioned, to_notify })
+}
+
+/// Links a comment to the people it mentions.
+pub(crate) fn insert_mentions(conn: &mut DbConnection, comment: CommentId, people: &[UserCard]) -> QueryResult<()> {
     // Row by row: the multi-backend connection has no batch insert (at most 20 mentions).
-    for u in &mentioned {
+    for u in people {
         diesel::insert_into(comment_mentions::table)
-            .values((comment_mentions::comment_id.eq(row.id), comment_mentions::user_id.eq(u.id)))
+            .values((comment_mentions::comment_id.eq(comment), comment_mentions::user_id.eq(u.id)))
             .execute(conn)?;
     }
-    diesel::update(posts::table.filter(posts::id.eq(post)))
-        .set(posts::comments_count.eq(posts::comments_count + 1))
-        .execute(conn)?;
-    db::changed(conn, &[Topic::Post(post)])?;
-    let comment = Comment {
-        id: row.id,
-        post_id: row.post_id,
-        content: row.content,
-        created_at: row.created_at,
-        author,
-        mentions: mentioned.into_iter().map(mention).collect(),
-    };
-    Ok(Commented { comment, post_author, to_notify })
+    Ok(())
+}
+
+/// One comment with its author and the people it mentions, whoever may see it.
+pub(crate) fn one(conn: &mut DbConnection, id: CommentId) -> QueryResult<Option<Comment>> {
+    let rows: Vec<(CommentRow, UserCard)> = comments::table
+        .inner_join(users::table)
+        .filter(comments::id.eq(id))
+        .select((CommentRow::as_select(), UserCard::as_select()))
+        .load(conn)?;
+    Ok(with_mentions(conn, rows)?.into_iter().next())
 }
 
 /// A comment as other rules need it (reporting, deleting): who wrote it, and its post.

@@ -17,6 +17,19 @@ pub enum PostError {
     #[error("User not found")]
     UserNotFound,
 
+    // Edits (issue 19).
+    #[error("You can only edit your own posts")]
+    NotEditor,
+    #[error("You can only edit your own comments")]
+    NotCommentEditor,
+    /// A field of another kind of post.
+    #[error("{field} cannot be changed on {kind}")]
+    EditDoesNotApply { field: &'static str, kind: &'static str },
+    #[error("Send {count} {field}, one for each {item} of the post")]
+    EditCount { field: &'static str, count: usize, item: &'static str },
+    #[error("A {0} cannot be blank")]
+    BlankLabel(&'static str),
+
     // Audio (spec §5 Audio post).
     #[error("Please select at least one audio file")]
     NoAudio,
@@ -113,7 +126,8 @@ impl DomainError for PostError {
         use PostError::*;
         match self {
             NotFound | UserNotFound | CommentNotFound => ErrorKind::NotFound,
-            NotAuthor | NotCommentAuthor => ErrorKind::Forbidden,
+            NotAuthor | NotCommentAuthor | NotEditor | NotCommentEditor => ErrorKind::Forbidden,
+            EditDoesNotApply { .. } | EditCount { .. } | BlankLabel(_) => ErrorKind::Invalid,
             NoAudio
             | NoMedia
             | NoScore

@@ -19,7 +19,7 @@ use values::{PostId, PostKind, UserId};
 
 use std::collections::HashMap;
 
-use crate::cache::Remembered;
+use crate::cache::{Remembered, Version};
 use crate::kinds;
 use crate::model::{Post, PostRow};
 
@@ -261,12 +261,14 @@ fn with_payloads(
     cache: Option<&crate::cache::PayloadCache>,
     heads: Vec<Head>,
 ) -> QueryResult<Vec<Post>> {
-    let ids: Vec<PostId> = heads.iter().map(|(p, _, _)| p.id).collect();
     let mut missing = Vec::new();
     let mut payloads = match cache {
-        Some(cache) => cache.take(&ids, &mut missing),
+        Some(cache) => {
+            let versions: Vec<Version> = heads.iter().map(|(p, _, _)| (p.id, p.edited_at)).collect();
+            cache.take(&versions, &mut missing)
+        }
         None => {
-            missing = ids;
+            missing = heads.iter().map(|(p, _, _)| p.id).collect();
             HashMap::new()
         }
     };
@@ -276,7 +278,8 @@ fn with_payloads(
         let loaded = kinds::load_payloads(conn, &kinds)?;
         if let Some(cache) = cache {
             for (id, payload) in &loaded {
-                cache.keep(*id, payload);
+                let edited_at = heads.iter().find(|(p, _, _)| p.id == *id).and_then(|(p, _, _)| p.edited_at);
+                cache.keep((*id, edited_at), payload);
             }
         }
         payloads.extend(loaded);
@@ -291,6 +294,7 @@ fn with_payloads(
                 id: row.id,
                 caption: row.caption,
                 created_at: row.created_at,
+                edited_at: row.edited_at,
                 likes_count: row.likes_count.max(0),
                 comments_count: row.comments_count.max(0),
                 user_liked: liked.is_some(),

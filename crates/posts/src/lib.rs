@@ -10,6 +10,7 @@
 mod cache;
 mod comments;
 mod create;
+mod edit;
 mod error;
 mod feed;
 pub mod ffmpeg;
@@ -27,6 +28,7 @@ pub use comments::{
     delete_rows as delete_comment_rows, list as comment_page, removable as removable_comment, texts as comment_texts,
     visible_comment,
 };
+pub use edit::{PostEdit, edit_comment};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
 pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};

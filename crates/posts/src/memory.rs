@@ -10,7 +10,7 @@
 //! | a person's newest posts ([`Authored`]) | everyone | they write or delete one ([`Topic::User`]) |
 //! | a post's row and its author's card ([`Head`]) | everyone | its counts change or it is deleted ([`Topic::Post`]), its author's card changes ([`Topic::User`]) |
 //! | what a viewer may not see and which posts they like ([`Outlook`]), whom they listen to ([`Listening`]) | the viewer | they like, listen, block or are blocked ([`Topic::Viewer`]) |
-//! | payloads (`crate::cache::PayloadCache`) | everyone | never: a payload is written once |
+//! | payloads (`crate::cache::PayloadCache`) | everyone | its post's row shows a later `edited_at` |
 //! | a post's newest comments, their authors' and mentioned people's cards ([`Thread`]) | everyone | a comment comes or goes ([`Topic::Post`]), a card changes ([`Topic::User`]) |
 //!
 //! A suspension, a lifted one and a deleted account change everything ([`Topic::Everything`]).
@@ -37,7 +37,7 @@ use db::schema::{likes, listens, posts, users};
 use db::{Changes, DbConnection, Page, Seen, Topic};
 use values::{PostId, PostKind, UserId};
 
-use crate::cache::Remembered;
+use crate::cache::{Remembered, Version};
 use crate::comments;
 use crate::feed::{Feed, FeedPage};
 use crate::kinds;
@@ -313,14 +313,16 @@ impl Remembered {
         }
         let Some(liked) = likes_of(outlook, conn.as_deref_mut(), ids)? else { return Ok(None) };
         let mut missing = Vec::new();
-        let mut payloads = self.payloads.take(ids, &mut missing);
+        let versions: Vec<Version> = heads.iter().map(|h| (h.row.id, h.row.edited_at)).collect();
+        let mut payloads = self.payloads.take(&versions, &mut missing);
         if !missing.is_empty() {
             let Some(conn) = conn else { return Ok(None) };
             let kinds: Vec<(PostId, PostKind)> =
                 heads.iter().filter(|h| missing.contains(&h.row.id)).map(|h| (h.row.id, h.row.kind)).collect();
             let loaded = kinds::load_payloads(conn, &kinds)?;
             for (id, payload) in &loaded {
-                self.payloads.keep(*id, payload);
+                let edited_at = heads.iter().find(|h| h.row.id == *id).and_then(|h| h.row.edited_at);
+                self.payloads.keep((*id, edited_at), payload);
             }
             payloads.extend(loaded);
         }
@@ -332,6 +334,7 @@ impl Remembered {
                 id: head.row.id,
                 caption: head.row.caption.clone(),
                 created_at: head.row.created_at,
+                edited_at: head.row.edited_at,
                 likes_count: head.row.likes_count.max(0),
                 comments_count: head.row.comments_count.max(0),
                 user_liked: liked,

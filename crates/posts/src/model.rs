@@ -17,6 +17,8 @@ pub struct Post {
     pub id: PostId,
     pub caption: Option<String>,
     pub created_at: NaiveDateTime,
+    /// When its author last changed its words; none if never.
+    pub edited_at: Option<NaiveDateTime>,
     pub likes_count: i64,
     pub comments_count: i64,
     pub user_liked: bool,
@@ -85,6 +87,8 @@ pub struct Comment {
     pub post_id: PostId,
     pub content: String,
     pub created_at: NaiveDateTime,
+    /// When its author last changed it; none if never.
+    pub edited_at: Option<NaiveDateTime>,
     pub author: UserCard,
     pub mentions: Vec<Mention>,
 }
@@ -101,6 +105,7 @@ pub(crate) struct PostRow {
     pub created_at: NaiveDateTime,
     pub likes_count: i64,
     pub comments_count: i64,
+    pub edited_at: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -111,4 +116,5 @@ pub(crate) struct CommentRow {
     pub user_id: UserId,
     pub content: String,
     pub created_at: NaiveDateTime,
+    pub edited_at: Option<NaiveDateTime>,
 }

@@ -11,6 +11,7 @@ use crate::PostError;
 use crate::cache::Remembered;
 use crate::comments;
 use crate::create::{self, PROCESSING_SLOTS, Stored};
+use crate::edit::PostEdit;
 use crate::feed::{self, Feed, FeedPage};
 use crate::ffmpeg::Ffmpeg;
 use crate::input::{Caption, LyricsInput};
@@ -107,6 +108,21 @@ impl Posts {
         self.remembered.one(None, id, viewer).ok().flatten()
     }
 
+    /// Changes the words of post `id` by its author (`crate::edit`) in one transaction, and
+    /// answers the post as they now see it.
+    pub async fn edit(&self, me: UserId, id: PostId, edit: PostEdit) -> Result<Post, PostError> {
+        let posts = self.clone();
+        self.db
+            .run(move |conn| {
+                write_tx(conn, |conn| {
+                    let post = feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)?;
+                    crate::edit::edit_post(conn, me, &post, edit)
+                })?;
+                posts.post_on(conn, id, Some(me))
+            })
+            .await
+    }
+
     /// Writes a new post whose files are already stored; if the transaction does not commit,
     /// the files are removed.
     async fn publish(
@@ -139,6 +155,7 @@ impl Posts {
             caption: caption.map(Caption::into_inner),
             created_at: db::time::now(),
             likes_count: 0,
+            edited_at: None,
             comments_count: 0,
         }
     }

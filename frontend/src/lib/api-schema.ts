@@ -559,7 +559,12 @@ export interface paths {
         delete: operations["remove"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Changes the words of one's own post: its caption, the titles and artists of its tracks, the
+         *     titles and composers of its scores, or its song's title, artist and parts (never its
+         *     files). Answers the post as it now is, `edited_at` set when anything changed.
+         */
+        patch: operations["edit"];
         trace?: never;
     };
     "/posts/{post_id}/comments": {
@@ -596,7 +601,11 @@ export interface paths {
         delete: operations["delete_comment"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Changes the text of one's own comment (shown as edited since). People it now mentions who
+         *     were never told of it are told, as of a new comment.
+         */
+        patch: operations["edit_comment"];
         trace?: never;
     };
     "/posts/{post_id}/like": {
@@ -1073,6 +1082,11 @@ export interface components {
             content: string;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When its author last changed it; null if never.
+             */
+            edited_at?: string | null;
             id: string;
             mentions: components["schemas"]["MentionJson"][];
             user: components["schemas"]["UserJson"];
@@ -1190,6 +1204,7 @@ export interface components {
         };
         LyricsPartIn: {
             lyrics?: string | null;
+            /** @description intro, verse, pre-chorus, chorus, bridge or outro */
             type?: string | null;
         };
         LyricsPartJson: {
@@ -1261,6 +1276,21 @@ export interface components {
             /** @description The sender's login. */
             username: string;
         };
+        /** @description What `PATCH /posts/{post_id}` takes: each field left out stays as it is. */
+        PostEditJson: {
+            artistName?: string | null;
+            /** @description Audio: one artist for each track, in order. */
+            artists?: string[] | null;
+            /** @description Any post; null or blank takes the caption away. */
+            caption?: string | null;
+            /** @description Sheet music: one composer for each score, in order. */
+            composers?: string[] | null;
+            parts?: components["schemas"]["LyricsPartIn"][] | null;
+            /** @description Lyrics, as `POST /posts/lyrics` takes them. */
+            songTitle?: string | null;
+            /** @description Audio and sheet music: one title for each track or score, in order. */
+            titles?: string[] | null;
+        };
         /** @description A post (spec §3), its payload under a key named after its type. */
         PostJson: {
             audio?: components["schemas"]["AudioJson"][] | null;
@@ -1269,6 +1299,11 @@ export interface components {
             comments_count: number;
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description When its author last changed its words (caption, titles, lyrics); null if never.
+             */
+            edited_at?: string | null;
             id: string;
             /** Format: int64 */
             likes_count: number;
@@ -3754,6 +3789,122 @@ export interface operations {
             };
         };
     };
+    edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostEditJson"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostJson"];
+                };
+            };
+            /** @description a field the post's kind does not have, a count that does not match, a blank title */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not the author */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not of the right shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`edit` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
     comments: {
         parameters: {
             query?: {
@@ -3976,6 +4127,124 @@ export interface operations {
                 };
             };
             /** @description Past this call's write limit (`comment_delete` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    edit_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: string;
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewCommentJson"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentCreatedJson"];
+                };
+            };
+            /** @description blank or too long */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description not the comment's author */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description the post is missing or hidden by a block; the comment is missing or not on this post */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not of the right shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`edit` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */

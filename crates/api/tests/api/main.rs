@@ -11,6 +11,7 @@ mod caching;
 mod comment_moderation;
 mod common;
 mod crash;
+mod edits;
 mod hardening;
 mod hostile_files;
 mod http;

@@ -47,21 +47,22 @@ export const COMMENT_MESSAGES = {
   loadFailed: 'Failed to load comments',
   tryAgain: 'Try Again',
   postFailed: (status: number | string, body: string) => `Failed to post comment: ${status} ${body}`.trimEnd(),
+  editFailed: (status: number | string, body: string) => `Failed to save comment: ${status} ${body}`.trimEnd(),
 } as const;
 
 /**
  * Spec §8: 'Failed to post comment: {status} {body}'. The body is the server's own words (its
  * `detail`), else what it sent; a request that got no answer says so instead of a status.
  */
-export function commentErrorMessage(error: unknown): string {
+export function commentErrorMessage(error: unknown, words: typeof COMMENT_MESSAGES.postFailed = COMMENT_MESSAGES.postFailed): string {
   if (error instanceof ApiError) {
     const body = error.serverMessage ?? (error.detail !== undefined ? JSON.stringify(error.detail) : error.statusText);
-    return COMMENT_MESSAGES.postFailed(error.status, body);
+    return words(error.status, body);
   }
   if (error instanceof Error && error.name === 'NetworkError') {
-    return COMMENT_MESSAGES.postFailed('Network error', 'Please check your connection and try again.');
+    return words('Network error', 'Please check your connection and try again.');
   }
-  return COMMENT_MESSAGES.postFailed('', error instanceof Error ? error.message : String(error));
+  return words('', error instanceof Error ? error.message : String(error));
 }
 
 /** What the comment list says when it could not load (spec §8: "the message"). */
@@ -108,6 +109,19 @@ export function searchMentions(q: string, signal?: AbortSignal): Promise<Mention
   return request<MentionUserJson[] | null>(`/posts/users/search?${params.toString()}`, { signal }).then((answer) =>
     Array.isArray(answer) ? answer.filter((u) => u && u.id !== undefined && typeof u.login === 'string') : [],
   );
+}
+
+/** PATCH /posts/{id}/comments/{commentId} {content} → 200 {comment}: one's own comment, edited. */
+export function editComment(
+  postId: string,
+  commentId: string,
+  content: string,
+): Promise<{ comment?: CommentInput | null } | undefined> {
+  return request<{ comment?: CommentInput | null } | undefined>(`/posts/${enc(postId)}/comments/${enc(commentId)}`, {
+    method: 'PATCH',
+    json: { content } satisfies components['schemas']['NewCommentJson'],
+    sessionScoped: true,
+  });
 }
 
 /** DELETE /posts/{id}/comments/{commentId} → 204. */
@@ -190,6 +204,18 @@ export function removeCachedComment(queryClient: QueryClient, postId: string, co
   return found;
 }
 
+/** Puts an edited comment in place of the one it was, in every cached copy of the post's list. */
+export function replaceCachedComment(queryClient: QueryClient, postId: string, comment: DisplayComment): void {
+  queryClient.setQueriesData<CommentPages>({ queryKey: commentQueries.all(postId) }, (data) => {
+    if (!data?.pages) return data;
+    const pages = data.pages.map((page) => {
+      const comments = patchItems<DisplayComment>(page.comments, (c) => c.id === comment.id, () => comment);
+      return comments === page.comments ? page : { ...page, comments: comments as DisplayComment[] };
+    });
+    return pages.every((page, i) => page === data.pages[i]) ? data : { ...data, pages };
+  });
+}
+
 /**
  * What else a published comment changes in the cache: the post page counts it on the post
  * (posts' `countCachedComment`), which this feature knows nothing of.
@@ -217,6 +243,29 @@ export function useAddComment(postId: string, onAdded?: CommentAddedHandler) {
         prependCachedComment(queryClient, postId, comment);
       } else {
         await queryClient.invalidateQueries({ queryKey: commentQueries.all(postId) });
+      }
+    },
+  });
+}
+
+/**
+ * Editing one's own comment: the list shows the server's answer (the new text, its mentions,
+ * 'edited') in its place; without one, the list is asked again. A comment that is gone (404)
+ * leaves the list, as after a delete.
+ */
+export function useEditComment(postId: string, onRemoved?: CommentRemovedHandler) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ commentId, content }: { commentId: string; content: string }) => editComment(postId, commentId, content),
+    onSuccess: async (answer) => {
+      const comment = answer?.comment ? toDisplayComment(answer.comment) : null;
+      if (comment) replaceCachedComment(queryClient, postId, comment);
+      else await queryClient.invalidateQueries({ queryKey: commentQueries.all(postId) });
+    },
+    onError: (error, { commentId }) => {
+      if (error instanceof ApiError && error.status === 404) {
+        if (removeCachedComment(queryClient, postId, commentId)) onRemoved?.(queryClient, postId);
+        void queryClient.invalidateQueries({ queryKey: commentQueries.all(postId) });
       }
     },
   });

@@ -16,3 +16,9 @@ export const FlagIcon = (p: IconProps) => (
     <path d="M5 21V4m0 0h11l-1.5 4L16 12H5" />
   </Icon>
 );
+
+export const PencilIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
+  </Icon>
+);

@@ -1,8 +1,9 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { RoleBadge } from '../../components/role-badge';
 import type { CommentRemovedHandler } from './api';
+import { COMMENT_EDIT_WORDS, CommentEditor } from './comment-editor';
 import { CommentMenu } from './comment-menu';
 import type { DisplayComment } from './types';
 import { CommentText, profilePath } from './comment-text';
@@ -29,6 +30,17 @@ export function formatCommentTime(when: string | Date, now: Date = new Date()): 
   return date.toLocaleDateString();
 }
 
+/** 'edited', with when on hover and for screen readers. */
+function EditedMark({ time }: { time: string }) {
+  const date = new Date(time);
+  const when = Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
+  return (
+    <span className={styles.edited} title={when ? COMMENT_EDIT_WORDS.editedAt(when) : undefined}>
+      {COMMENT_EDIT_WORDS.edited}
+    </span>
+  );
+}
+
 /** The comment's time, kept current every minute; the full date and time on hover. */
 function CommentTime({ time }: { time: string }) {
   const [now, setNow] = useState(() => new Date());
@@ -46,10 +58,11 @@ function CommentTime({ time }: { time: string }) {
 }
 
 /**
- * One comment: who wrote it (avatar, name, @login to their profile, role badge), when, what,
- * and its menu (`menu`) at the end of its head.
+ * One comment: who wrote it (avatar, name, @login to their profile, role badge), when (and
+ * 'edited'), what, and its menu (`menu`) at the end of its head. `editor` takes the text's place
+ * while its author edits it.
  */
-export function CommentItem({ comment, menu }: { comment: DisplayComment; menu?: ReactNode }) {
+export function CommentItem({ comment, menu, editor }: { comment: DisplayComment; menu?: ReactNode; editor?: ReactNode }) {
   const name = comment.authorName || comment.authorLogin || 'Unknown User';
   const profile = comment.authorId ? profilePath(comment.authorId) : null;
   return (
@@ -78,10 +91,11 @@ export function CommentItem({ comment, menu }: { comment: DisplayComment; menu?:
             </span>
             <RoleBadge tagId={comment.authorRole} fallback="listener" className={styles.badge} />
             <CommentTime time={comment.createdAt} />
+            {comment.editedAt ? <EditedMark time={comment.editedAt} /> : null}
           </span>
           {menu ? <span className={styles.menu}>{menu}</span> : null}
         </header>
-        <CommentText content={comment.content} mentions={comment.mentions} />
+        {editor ?? <CommentText content={comment.content} mentions={comment.mentions} />}
       </div>
     </article>
   );
@@ -95,15 +109,47 @@ interface CommentListProps {
   onRemoved?: CommentRemovedHandler;
 }
 
-/** Comments, newest first, each with its menu (delete, report). */
+/**
+ * Comments, newest first, each with its menu (edit, delete, report). One at a time is edited in
+ * place; when that ends, the focus goes back to its menu.
+ */
 export function CommentList({ comments, postId, postAuthorId, onRemoved }: CommentListProps) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+
+  function doneEditing(commentId: string) {
+    setEditing(null);
+    window.requestAnimationFrame(() => {
+      const item = listRef.current?.querySelector<HTMLElement>(`[data-comment-id="${CSS.escape(commentId)}"]`);
+      item?.querySelector<HTMLElement>('button[aria-haspopup]')?.focus();
+    });
+  }
+
   return (
-    <ol className={styles.list}>
+    <ol className={styles.list} ref={listRef}>
       {comments.map((comment) => (
-        <li key={comment.id}>
+        <li key={comment.id} data-comment-id={comment.id}>
           <CommentItem
             comment={comment}
-            menu={<CommentMenu postId={postId} comment={comment} postAuthorId={postAuthorId} onRemoved={onRemoved} />}
+            menu={
+              <CommentMenu
+                postId={postId}
+                comment={comment}
+                postAuthorId={postAuthorId}
+                onRemoved={onRemoved}
+                onEdit={() => setEditing(comment.id)}
+              />
+            }
+            editor={
+              editing === comment.id ? (
+                <CommentEditor
+                  postId={postId}
+                  comment={comment}
+                  onRemoved={onRemoved}
+                  onDone={() => doneEditing(comment.id)}
+                />
+              ) : undefined
+            }
           />
         </li>
       ))}

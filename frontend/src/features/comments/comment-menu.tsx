@@ -7,7 +7,7 @@ import { useGoToSignIn, useViewer, type CurrentUser } from '../../lib/session';
 import { getToken } from '../../lib/token-storage';
 import { loadReportDialog } from '../reports';
 import { useDeleteComment, type CommentRemovedHandler } from './api';
-import { BinIcon, FlagIcon } from './comment-icons';
+import { BinIcon, FlagIcon, PencilIcon } from './comment-icons';
 import type { DisplayComment } from './types';
 
 // The dialogs come with their first use, as the post menu's do.
@@ -17,6 +17,7 @@ const prefetchReportDialog = () => void loadReportDialog();
 
 export const COMMENT_MENU_WORDS = {
   options: 'Comment options',
+  edit: 'Edit',
   delete: 'Delete',
   report: 'Report',
   confirmTitle: 'Delete this comment?',
@@ -47,14 +48,16 @@ interface CommentMenuProps {
   /** The post's author, who may delete any comment on it. */
   postAuthorId?: string;
   onRemoved?: CommentRemovedHandler;
+  /** Its author chose Edit: the list shows the editor in its place. */
+  onEdit?: () => void;
 }
 
 /**
- * A comment's three-dot menu: 'Delete' (after a confirmation) for its author, the post's author
+ * A comment's three-dot menu: 'Edit' for its author, 'Delete' (after a confirmation) for its author, the post's author
  * and admins; 'Report' on others' comments (a guest is asked to sign in, as for posts); then
  * 'Cancel'. Nothing shows until the session check has answered.
  */
-export function CommentMenu({ postId, comment, postAuthorId, onRemoved }: CommentMenuProps) {
+export function CommentMenu({ postId, comment, postAuthorId, onRemoved, onEdit }: CommentMenuProps) {
   const viewer = useViewer();
   const toasts = useToast();
   const goToSignIn = useGoToSignIn();
@@ -98,6 +101,12 @@ export function CommentMenu({ postId, comment, postAuthorId, onRemoved }: Commen
     <Menu
       label={COMMENT_MENU_WORDS.options}
       items={[
+        own &&
+          onEdit && {
+            label: COMMENT_MENU_WORDS.edit,
+            icon: <PencilIcon size={18} />,
+            onSelect: onEdit,
+          },
         mayDelete && {
           label: COMMENT_MENU_WORDS.delete,
           icon: <BinIcon size={18} />,

@@ -338,7 +338,7 @@ describe('CommentsSection: each comment’s menu', () => {
     signedInAs(ADA);
     backend(backendState);
     const first = renderOnPost('300');
-    expect(await itemsOf('Comment by Ada')).toEqual(['Delete', 'Cancel']);
+    expect(await itemsOf('Comment by Ada')).toEqual(['Edit', 'Delete', 'Cancel']);
     expect(await itemsOf('Comment by Ben')).toEqual(['Report', 'Cancel']);
     first.unmount();
 
@@ -453,5 +453,92 @@ describe('CommentsSection: each comment’s menu', () => {
     expect(screen.getByTestId('toast')).toHaveTextContent(
       'Report submitted successfully. Thank you for helping keep our community safe.',
     );
+  });
+});
+
+describe('CommentsSection: editing one’s own comment', () => {
+  const ADA_S = (n: number, extra: Partial<CommentInput> = {}) =>
+    comment(n, { author_id: ADA.id, author_name: ADA.name, author_login: ADA.login, ...extra });
+
+  function editing(answer: (content: string) => Response | Promise<Response>) {
+    const sent: unknown[] = [];
+    server.use(
+      http.patch(api('/posts/:postId/comments/:commentId'), async ({ request, params }) => {
+        const body = (await request.json()) as { content: string };
+        sent.push({ path: `${String(params.postId)}/${String(params.commentId)}`, ...body });
+        return answer(body.content);
+      }),
+    );
+    return sent;
+  }
+
+  async function openEditor() {
+    const article = await screen.findByRole('article', { name: 'Comment by Ada' });
+    const user = userEvent.setup();
+    await user.click(within(article).getByRole('button', { name: 'Comment options' }));
+    await user.click(within(article).getByRole('menuitem', { name: 'Edit' }));
+    const box = within(article).getByRole('textbox', { name: 'Edit your comment' });
+    return { article, user, box };
+  }
+
+  it('edits in place: the text in the box, Save sends the trimmed text, the new text shows with “edited”', async () => {
+    signedInAs(ADA);
+    const state = backend({ comments: [ADA_S(1, { content: 'first take' })] });
+    const sent = editing((content) =>
+      HttpResponse.json({ comment: ADA_S(1, { content, edited_at: new Date().toISOString() }) }),
+    );
+    renderPage(<CommentsSection postId="42" count={1} />, { route: '/post/42', path: '/post/:postId' });
+    const { article, user, box } = await openEditor();
+    expect(box).toHaveValue('first take');
+    expect(box).toHaveFocus();
+    await user.clear(box);
+    await user.type(box, '  second take ');
+    await user.click(within(article).getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(within(article).queryByRole('textbox')).toBeNull());
+    expect(sent).toEqual([{ path: '42/1', content: 'second take' }]);
+    expect(article).toHaveTextContent('second take');
+    expect(within(article).getByText('edited')).toBeInTheDocument();
+    // From the answer: the list was not asked again; the focus is back on the comment's menu.
+    expect(state.listCalls).toHaveLength(1);
+    await waitFor(() => expect(within(article).getByRole('button', { name: 'Comment options' })).toHaveFocus());
+  });
+
+  it('Escape and Cancel leave it as it was; unchanged text sends nothing; Enter saves', async () => {
+    signedInAs(ADA);
+    backend({ comments: [ADA_S(1, { content: 'as is' })] });
+    const sent = editing((content) => HttpResponse.json({ comment: ADA_S(1, { content, edited_at: new Date().toISOString() }) }));
+    renderPage(<CommentsSection postId="42" count={1} />, { route: '/post/42', path: '/post/:postId' });
+    let { article, user, box } = await openEditor();
+    await user.type(box, ' more');
+    await user.keyboard('{Escape}');
+    expect(within(article).queryByRole('textbox')).toBeNull();
+    expect(article).toHaveTextContent('as is');
+    expect(article).not.toHaveTextContent('more');
+
+    ({ article, user } = await openEditor());
+    await user.click(within(article).getByRole('button', { name: 'Save' }));
+    expect(within(article).queryByRole('textbox')).toBeNull();
+    expect(sent).toEqual([]);
+
+    ({ article, user, box } = await openEditor());
+    await user.type(box, ' and more{Enter}');
+    await waitFor(() => expect(sent).toEqual([{ path: '42/1', content: 'as is and more' }]));
+    expect(await within(article).findByText('as is and more')).toBeInTheDocument();
+  });
+
+  it('says what the server refused under the box and keeps the text', async () => {
+    signedInAs(ADA);
+    backend({ comments: [ADA_S(1, { content: 'mine' })] });
+    editing(() => HttpResponse.json({ detail: 'Too many edits in a short time. Please try again in 4 minutes.' }, { status: 429 }));
+    renderPage(<CommentsSection postId="42" count={1} />, { route: '/post/42', path: '/post/:postId' });
+    const { article, user, box } = await openEditor();
+    await user.type(box, '!');
+    await user.click(within(article).getByRole('button', { name: 'Save' }));
+    expect(await within(article).findByRole('alert')).toHaveTextContent(
+      'Failed to save comment: 429 Too many edits in a short time. Please try again in 4 minutes.',
+    );
+    expect(box).toHaveValue('mine!');
+    expect(box).toHaveAttribute('aria-invalid', 'true');
   });
 });

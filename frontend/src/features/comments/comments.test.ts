@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMENTS_PAGE_SIZE, commentErrorMessage, nextCommentOffset, type CommentPage } from './api';
 import { formatCommentTime } from './comment-list';
-import { insertMention, mentionAt } from './comment-composer';
+import { insertMention, mentionAt } from './mention-textarea';
 import { splitMentions } from './comment-text';
 import { toDisplayComment } from './transform';
 import { ApiError, NetworkError } from '../../lib/http';
@@ -28,6 +28,7 @@ describe('toDisplayComment', () => {
       id: '1',
       content: 'hello',
       createdAt: '2026-11-23T13:05:00Z',
+      editedAt: null,
       authorId: '7',
       authorName: 'Ana',
       authorLogin: 'ana',

@@ -33,6 +33,7 @@ export function toDisplayComment(json: CommentInput): DisplayComment | null {
     id: String(json.id),
     content: body.trim(),
     createdAt: typeof json.created_at === 'string' ? json.created_at : '',
+    editedAt: typeof json.edited_at === 'string' && json.edited_at !== '' ? json.edited_at : null,
     authorId: authorId === undefined || authorId === null ? '' : String(authorId),
     authorName: text(json.author_name) || text(user?.name) || login,
     authorLogin: login,

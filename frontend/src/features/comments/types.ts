@@ -24,6 +24,8 @@ export interface DisplayComment {
   id: string;
   content: string;
   createdAt: string;
+  /** ISO time of its author's last edit; null if never edited. */
+  editedAt: string | null;
   authorId: string;
   authorName: string;
   authorLogin: string;

@@ -6,13 +6,21 @@
  * that pass are added (while there is room) and the others come back as problems to show.
  */
 
+import {
+  CAPTION_MAX_LENGTH,
+  LABEL_MAX_LENGTH,
+  LYRICS_MAX_PARTS,
+  PART_LABELS,
+  PART_TYPES,
+  isPartType,
+  type PartType,
+} from '../../lib/lyrics-parts';
+
 /** 1MB as the server counts it (a limit of 10MB is 10 × 2^20 bytes). */
 export const MB = 1024 * 1024;
 
-/** Titles, artists and composers: the server keeps at most this many characters. */
-export const LABEL_MAX_LENGTH = 200;
-/** The server refuses a longer caption. */
-export const CAPTION_MAX_LENGTH = 2000;
+/** Titles, artists and composers, and captions: as long as the server keeps them. */
+export { CAPTION_MAX_LENGTH, LABEL_MAX_LENGTH };
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -276,28 +284,13 @@ export function mediaPostProblem(files: readonly FileFacts[]): string | null {
 // ---------------------------------------------------------------------------------------------
 // Lyrics post
 
-export const LYRICS_MAX_PARTS = 10;
-export const PART_TYPES = ['intro', 'verse', 'pre-chorus', 'chorus', 'bridge', 'outro'] as const;
-export type PartType = (typeof PART_TYPES)[number];
-
-export const PART_LABELS: Record<PartType, string> = {
-  intro: 'Intro',
-  verse: 'Verse',
-  'pre-chorus': 'Pre-chorus',
-  chorus: 'Chorus',
-  bridge: 'Bridge',
-  outro: 'Outro',
-};
+export { LYRICS_MAX_PARTS, PART_LABELS, PART_TYPES, isPartType, type PartType };
 
 export const LYRICS_MESSAGES = {
   missingFields: 'Please fill in all required fields',
   tooManyParts: `A song can have at most ${LYRICS_MAX_PARTS} parts`,
   failed: 'Failed to create lyrics post',
 } as const;
-
-export function isPartType(value: string): value is PartType {
-  return (PART_TYPES as readonly string[]).includes(value);
-}
 
 export interface LyricsFields {
   songTitle: string;

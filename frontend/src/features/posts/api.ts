@@ -20,7 +20,7 @@ import { ApiError, SESSION_EXPIRED_MESSAGE, request } from '../../lib/http';
 import { patchPagedItems } from '../../lib/paged-items';
 import { useViewer } from '../../lib/session';
 import { toDisplayPosts, toDisplayPost } from './transform';
-import type { DisplayPost, LikeInput, PostInput } from './types';
+import type { DisplayPost, LikeInput, PostEditJson, PostInput } from './types';
 
 /** Feed and profile post pages hold 10 posts (spec §9). */
 export const POSTS_PAGE_SIZE = 10;
@@ -96,6 +96,11 @@ export async function fetchPost(postId: string, signal?: AbortSignal): Promise<D
 
 export function likePost(postId: string): Promise<LikeInput | undefined> {
   return request<LikeInput | undefined>(`/posts/${enc(postId)}/like`, { method: 'POST' });
+}
+
+/** PATCH /posts/{id} → the post as it now is. */
+export function editPost(postId: string, edit: PostEditJson): Promise<PostInput> {
+  return request<PostInput>(`/posts/${enc(postId)}`, { method: 'PATCH', json: edit, sessionScoped: true });
 }
 
 export function deletePost(postId: string): Promise<void> {
@@ -278,6 +283,30 @@ export function useLikePost(postId: string) {
     onError: (error, variables, context) => {
       console.error('Like failed', error);
       patchCachedPost(queryClient, variables.postId, context?.previous ?? { user_liked: variables.user_liked, likes_count: variables.likes_count });
+    },
+  });
+}
+
+/**
+ * Edit one's own post's words (PATCH /posts/{id}): the server's answer takes the post's place in
+ * every cached list and its detail at once. An answer that cannot be shown has the post fetched
+ * again.
+ */
+export function useEditPost(postId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (edit: PostEditJson) => editPost(postId, edit),
+    onSuccess: async (json) => {
+      const edited = toDisplayPost(json);
+      if (!edited) {
+        await queryClient.invalidateQueries({ queryKey: [...postQueries.details(), postId] });
+        return;
+      }
+      const isIt = (post: DisplayPost) => post.id === postId;
+      // The viewer's own like stays as each copy knows it; the rest is the server's.
+      const apply = (post: DisplayPost): DisplayPost => ({ ...edited, user_liked: post.user_liked, likes_count: post.likes_count });
+      patchPagedItems(queryClient, postQueries.lists(), isIt, apply, { pageField: 'posts' });
+      patchPagedItems(queryClient, [...postQueries.details(), postId], isIt, apply);
     },
   });
 }

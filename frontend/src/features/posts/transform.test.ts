@@ -60,6 +60,7 @@ describe('toDisplayPost', () => {
       role: MUSICIAN,
       avatarUrl: '/static/a.svg',
       createdAt: '2026-11-23T13:05:00Z',
+      editedAt: null,
       likes_count: 3,
       comments_count: 1,
       user_liked: false,
@@ -70,6 +71,12 @@ describe('toDisplayPost', () => {
 
   it.each([true, 1, 'true', '1'] as const)('reads user_liked %j as liked', (user_liked) => {
     expect(toDisplayPost(post({ user_liked }))?.user_liked).toBe(true);
+  });
+
+  it('reads when the post was last edited; none when it never was or the field is missing', () => {
+    expect(toDisplayPost(post({ edited_at: '2026-11-25T10:00:00Z' }))?.editedAt).toBe('2026-11-25T10:00:00Z');
+    expect(toDisplayPost(post({ edited_at: null }))?.editedAt).toBeNull();
+    expect(toDisplayPost(post())?.editedAt).toBeNull();
   });
 
   it('falls back to the login for a missing name, and reads the role when tag_id is missing', () => {

@@ -154,6 +154,7 @@ export function toDisplayPost(json: PostInput): DisplayPost | null {
     role: url(user?.tag_id) ?? url(user?.role),
     avatarUrl: url(user?.avatar_url),
     createdAt: typeof json.created_at === 'string' ? json.created_at : '',
+    editedAt: typeof json.edited_at === 'string' && json.edited_at !== '' ? json.edited_at : null,
     likes_count: count(json.likes_count),
     comments_count: count(json.comments_count),
     user_liked: isLiked(json.user_liked),

@@ -15,6 +15,8 @@ export type PostType = 'media' | 'audio' | 'musicxml' | 'lyrics';
 /** A post as our server sends it; its payload is under the key named after its `type`. */
 export type PostJson = components['schemas']['PostJson'];
 export type LyricsPartJson = components['schemas']['LyricsPartJson'];
+/** PATCH /posts/{id}: each field left out stays as it is (issue 19). */
+export type PostEditJson = components['schemas']['PostEditJson'];
 /** POST /posts/{id}/like */
 export type LikeJson = components['schemas']['LikeJson'];
 
@@ -65,6 +67,8 @@ interface DisplayPostBase {
   avatarUrl: string | null;
   /** ISO time; components show it relative (spec §4). */
   createdAt: string;
+  /** ISO time of its author's last edit of its words; null if never edited. */
+  editedAt: string | null;
   likes_count: number;
   comments_count: number;
   user_liked: boolean;

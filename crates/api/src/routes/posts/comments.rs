@@ -1,7 +1,7 @@
 //! Comments on a post, deleting one, and the mention picker (spec §7 Posts, §3 Comment).
 
 use actix_web::http::header;
-use actix_web::{HttpResponse, delete, get, post, web};
+use actix_web::{HttpResponse, delete, get, patch, post, web};
 use chrono::{DateTime, Utc};
 use posts::{COMMENTS_PAGE, Comment, MENTION_PAGE};
 use serde::{Deserialize, Serialize};
@@ -10,7 +10,7 @@ use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{Limited, MaybeLimited, Session, search_text};
-use crate::limits::{Commenting, DeletingComments, Searching};
+use crate::limits::{Commenting, DeletingComments, Editing, Searching};
 use crate::state::AppState;
 use crate::wire::UserJson;
 
@@ -30,6 +30,8 @@ pub struct CommentJson {
     id: CommentId,
     content: String,
     created_at: DateTime<Utc>,
+    /// When its author last changed it; null if never.
+    edited_at: Option<DateTime<Utc>>,
     user: UserJson,
     #[schema(value_type = String)]
     author_id: UserId,
@@ -45,6 +47,7 @@ fn comment_json(state: &AppState, c: Comment) -> CommentJson {
         id: c.id,
         content: c.content,
         created_at: c.created_at.and_utc(),
+        edited_at: c.edited_at.map(|t| t.and_utc()),
         author_id: c.author.id,
         author_name: c.author.name.clone(),
         author_login: c.author.login.clone(),
@@ -113,6 +116,25 @@ pub async fn add_comment(
 ) -> Result<HttpResponse, ApiError> {
     let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content).await?;
     Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
+}
+
+/// Changes the text of one's own comment (shown as edited since). People it now mentions who
+/// were never told of it are told, as of a new comment.
+#[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path), ("comment_id" = String, Path)),
+    request_body = NewCommentJson,
+    responses((status = 200, body = CommentCreatedJson), (status = 400, body = Detail, description = "blank or too long"),
+        (status = 403, body = Detail, description = "not the comment's author"),
+        (status = 404, body = Detail, description = "the post is missing or hidden by a block; the comment is missing or not on this post")))]
+#[patch("/posts/{post_id}/comments/{comment_id}")]
+pub async fn edit_comment(
+    state: web::Data<AppState>,
+    user: Limited<Editing>,
+    path: web::Path<(PostId, CommentId)>,
+    body: web::Json<NewCommentJson>,
+) -> Result<web::Json<CommentCreatedJson>, ApiError> {
+    let (post, comment) = path.into_inner();
+    let c = state.app.edit_comment(user.0.id, post, comment, &body.content).await?;
+    Ok(web::Json(CommentCreatedJson { comment: comment_json(&state, c) }))
 }
 
 /// Deletes a comment: by its author, the post's author, or an admin (whose deletion of

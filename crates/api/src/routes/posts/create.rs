@@ -220,10 +220,17 @@ pub struct LyricsPostJson {
 
 #[derive(Deserialize, ToSchema)]
 pub struct LyricsPartIn {
+    /// intro, verse, pre-chorus, chorus, bridge or outro
     #[serde(default, rename = "type")]
     part_type: Option<String>,
     #[serde(default)]
     lyrics: Option<String>,
+}
+
+impl LyricsPartIn {
+    pub(super) fn into_input(self) -> posts::LyricsPartInput {
+        posts::LyricsPartInput { part_type: self.part_type, lyrics: self.lyrics }
+    }
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), request_body = LyricsPostJson,
@@ -238,11 +245,7 @@ pub async fn create_lyrics(
     let input = LyricsInput {
         song_title: body.song_title,
         artist_name: body.artist_name,
-        parts: body
-            .parts
-            .into_iter()
-            .map(|p| posts::LyricsPartInput { part_type: p.part_type, lyrics: p.lyrics })
-            .collect(),
+        parts: body.parts.into_iter().map(LyricsPartIn::into_input).collect(),
         caption: body.caption,
     };
     let p = state.posts.create_lyrics(user.0.id, input).await?;

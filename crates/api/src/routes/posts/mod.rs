@@ -7,15 +7,72 @@ mod create;
 mod feeds;
 mod wire;
 
-use actix_web::{HttpResponse, delete, post, web};
-use serde::Serialize;
+use actix_web::{HttpResponse, delete, patch, post, web};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use values::PostId;
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{AuthUser, Limited};
-use crate::limits::Liking;
+use crate::limits::{Editing, Liking};
 use crate::state::AppState;
+use wire::PostJson;
+
+/// What `PATCH /posts/{post_id}` takes: each field left out stays as it is.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PostEditJson {
+    /// Any post; null or blank takes the caption away.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable)]
+    caption: Option<Option<String>>,
+    /// Audio and sheet music: one title for each track or score, in order.
+    titles: Option<Vec<String>>,
+    /// Audio: one artist for each track, in order.
+    artists: Option<Vec<String>>,
+    /// Sheet music: one composer for each score, in order.
+    composers: Option<Vec<String>>,
+    /// Lyrics, as `POST /posts/lyrics` takes them.
+    song_title: Option<String>,
+    artist_name: Option<String>,
+    parts: Option<Vec<create::LyricsPartIn>>,
+}
+
+/// A field that was sent, even as null (`Some(None)`), apart from one left out (`None`).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+impl From<PostEditJson> for posts::PostEdit {
+    fn from(e: PostEditJson) -> Self {
+        posts::PostEdit {
+            caption: e.caption,
+            titles: e.titles,
+            artists: e.artists,
+            composers: e.composers,
+            song_title: e.song_title,
+            artist_name: e.artist_name,
+            parts: e.parts.map(|parts| parts.into_iter().map(create::LyricsPartIn::into_input).collect()),
+        }
+    }
+}
+
+/// Changes the words of one's own post: its caption, the titles and artists of its tracks, the
+/// titles and composers of its scores, or its song's title, artist and parts (never its
+/// files). Answers the post as it now is, `edited_at` set when anything changed.
+#[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)), request_body = PostEditJson,
+    responses((status = 200, body = PostJson), (status = 400, body = Detail, description = "a field the post's kind does not have, a count that does not match, a blank title"),
+        (status = 403, body = Detail, description = "not the author"), (status = 404, body = Detail)))]
+#[patch("/posts/{post_id}")]
+pub async fn edit(
+    state: web::Data<AppState>,
+    user: Limited<Editing>,
+    post_id: web::Path<PostId>,
+    body: web::Json<PostEditJson>,
+) -> Result<web::Json<PostJson>, ApiError> {
+    let p = state.posts.edit(user.0.id, post_id.into_inner(), body.into_inner().into()).await?;
+    Ok(web::Json(PostJson::new(&state, p)))
+}
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)),
     responses((status = 204), (status = 403, body = Detail, description = "not the author"), (status = 404, body = Detail)))]
@@ -64,6 +121,8 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(comments::comments)
         .service(comments::add_comment)
         .service(comments::delete_comment)
+        .service(comments::edit_comment)
+        .service(edit)
         .service(remove)
         .service(feeds::one);
 }

@@ -71,6 +71,8 @@ pub struct PostJson {
     kind: PostKind,
     caption: Option<String>,
     created_at: DateTime<Utc>,
+    /// When its author last changed its words (caption, titles, lyrics); null if never.
+    edited_at: Option<DateTime<Utc>>,
     likes_count: i64,
     comments_count: i64,
     user_liked: bool,
@@ -96,6 +98,7 @@ impl PostJson {
             kind: p.kind(),
             caption: p.caption,
             created_at: p.created_at.and_utc(),
+            edited_at: p.edited_at.map(|t| t.and_utc()),
             likes_count: p.likes_count,
             comments_count: p.comments_count,
             user_liked: p.user_liked,

@@ -298,14 +298,19 @@ describe('Deleting one’s own post', () => {
   const ownOptionsNow = () =>
     within(screen.getByRole('article', { name: 'Post by Ada' })).getByRole('button', { name: 'Post options' });
 
-  it("offers 'Delete post' and 'Cancel'; Cancel closes the menu", async () => {
+  it("offers 'Edit post', 'Delete post' and 'Cancel'; Cancel closes the menu", async () => {
     renderOwnFeed();
     const user = userEvent.setup();
     await user.click(await ownOptions());
     const menu = screen.getByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Delete post', 'Share', 'Cancel']);
-    expect(within(menu).getByRole('menuitem', { name: 'Delete post' })).toHaveFocus();
-    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Edit post',
+      'Delete post',
+      'Share',
+      'Cancel',
+    ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Edit post' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
     expect(within(menu).getByRole('menuitem', { name: 'Cancel' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).toBeNull();
@@ -344,3 +349,106 @@ describe('Deleting one’s own post', () => {
     expect(screen.getAllByRole('article')).toHaveLength(2);
   });
 });
+
+describe('Editing one’s own post', () => {
+  const ADA_CARD = { id: ADA.id, login: 'ada', name: 'Ada', tag_id: null, avatar_url: null };
+
+  function renderOwn(json: PostInput) {
+    signedInAs(ADA);
+    let feed = [json];
+    const sent: unknown[] = [];
+    server.use(
+      http.get(api('/posts/feed'), () => HttpResponse.json(feed)),
+      http.patch(api('/posts/:id'), async ({ request }) => {
+        const edit = (await request.json()) as Record<string, unknown>;
+        sent.push(edit);
+        if (edit.caption === 'refuse me') return HttpResponse.json({ detail: 'Too many edits in a short time.' }, { status: 429 });
+        const edited = { ...feed[0], edited_at: new Date().toISOString() } as PostInput;
+        if ('caption' in edit) edited.caption = edit.caption as string | null;
+        if (edit.titles && edited.audio) {
+          edited.audio = edited.audio.map((t, i) => ({ ...t, title: (edit.titles as string[])[i] }));
+        }
+        if (edit.songTitle && edited.lyrics) edited.lyrics = { ...edited.lyrics, title: edit.songTitle as string };
+        feed = [edited];
+        return HttpResponse.json(edited);
+      }),
+    );
+    function Feed() {
+      return <FeedList query={useInfiniteQuery(postQueries.feed('for-you', ADA.id))} label="For you" />;
+    }
+    renderPage(<Feed />, { route: '/home', path: '/home' });
+    return { sent };
+  }
+
+  async function openDialog() {
+    const user = userEvent.setup();
+    const card = await screen.findByRole('article', { name: 'Post by Ada' });
+    await user.click(await within(card).findByRole('button', { name: 'Post options' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Edit post' }));
+    return { user, card, dialog: await screen.findByRole('dialog', { name: 'Edit post' }) };
+  }
+
+  it('audio: each track’s title and artist and the caption; only what changed is sent; the card shows it, “edited”', async () => {
+    const audio = postJson({
+      id: '9',
+      type: 'audio',
+      lyrics: undefined,
+      user: ADA_CARD,
+      caption: 'demo',
+      audio: [
+        { title: 'One', artist: 'Ada', file_url: '/media/a.mp3', duration: '0:30', cover_url: null },
+        { title: 'Two', artist: 'Ada', file_url: '/media/b.mp3', duration: '0:40', cover_url: null },
+      ],
+    });
+    const { sent } = renderOwn(audio);
+    const { user, card, dialog } = await openDialog();
+    const titles = within(dialog).getAllByRole('textbox', { name: 'Title' });
+    expect(titles.map((t) => (t as HTMLInputElement).value)).toEqual(['One', 'Two']);
+    expect(within(dialog).getByRole('group', { name: 'Track 2' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: /Caption/ })).toHaveValue('demo');
+    await user.clear(titles[1]!);
+    await user.type(titles[1]!, 'Second');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([{ titles: ['One', 'Second'] }]);
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Post updated.');
+    expect(within(card).getByText('edited')).toBeInTheDocument();
+    expect(within(card).getAllByTestId('audio-track').map((t) => t.textContent)).toEqual([
+      '9 #0 One by Ada (0:30)',
+      '9 #1 Second by Ada (0:40)',
+    ]);
+  });
+
+  it('marks a blank title where it is and moves the focus there; sends nothing', async () => {
+    const { sent } = renderOwn(postJson({ id: '10', user: ADA_CARD }));
+    const { user, dialog } = await openDialog();
+    const title = within(dialog).getByRole('textbox', { name: 'Song title' });
+    await user.clear(title);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Song title cannot be blank')).toBeInTheDocument();
+    await waitFor(() => expect(title).toHaveFocus());
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(sent).toEqual([]);
+    await user.type(title, 'Renamed');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent).toEqual([{ songTitle: 'Renamed' }]);
+  });
+
+  it('an unchanged form closes without a call; a refusal is said once, the form kept', async () => {
+    const { sent } = renderOwn(postJson({ id: '11', user: ADA_CARD }));
+    let { user, dialog } = await openDialog();
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sent).toEqual([]);
+
+    ({ user, dialog } = await openDialog());
+    const caption = within(dialog).getByRole('textbox', { name: /Caption/ });
+    await user.clear(caption);
+    await user.type(caption, 'refuse me');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to save post: Too many edits in a short time.');
+    expect(caption).toHaveValue('refuse me');
+  });
+});
+

@@ -7,7 +7,6 @@ import type { DisplayPost } from '../types';
 import { PostMenu } from './post-menu';
 import styles from './post-header.module.css';
 
-type HeaderPost = Pick<DisplayPost, 'id' | 'userId' | 'username' | 'displayName' | 'role' | 'avatarUrl' | 'createdAt'>;
 
 /** An author the server sent neither a name nor a login for (spec §2 says so of profiles). */
 const UNKNOWN_AUTHOR = 'Unknown User';
@@ -18,15 +17,26 @@ export function authorPath(userId: string, viewerId: string | null | undefined):
 }
 
 interface PostHeaderProps {
-  post: HeaderPost;
+  post: DisplayPost;
   /** After the author deleted the post from its menu. */
   onDeleted?: () => void;
 }
 
+/** 'edited' after the time, with when on hover (issue 19). */
+function EditedMark({ time }: { time: string }) {
+  const date = new Date(time);
+  const when = Number.isNaN(date.getTime()) ? undefined : `Edited ${date.toLocaleString()}`;
+  return (
+    <span className={styles.edited} title={when}>
+      edited
+    </span>
+  );
+}
+
 /**
  * The top of a post (spec §2 Post card, Post page): avatar, name and @username opening the
- * author's profile, their role badge (Listener when unknown, spec §3), how long ago, and the
- * three-dot menu.
+ * author's profile, their role badge (Listener when unknown, spec §3), how long ago (and
+ * 'edited'), and the three-dot menu.
  */
 export function PostHeader({ post, onDeleted }: PostHeaderProps) {
   const viewer = useViewer();
@@ -48,7 +58,14 @@ export function PostHeader({ post, onDeleted }: PostHeaderProps) {
       </Link>
       <span className={styles.meta}>
         <RoleBadge tagId={post.role} fallback="listener" className={styles.badge} />
-        <RelativeTime time={post.createdAt} className={styles.time} />
+        {post.editedAt ? (
+          <span className={styles.when}>
+            <RelativeTime time={post.createdAt} className={styles.time} />
+            <EditedMark time={post.editedAt} />
+          </span>
+        ) : (
+          <RelativeTime time={post.createdAt} className={styles.time} />
+        )}
       </span>
       <span className={styles.menu}>
         <PostMenu post={post} onDeleted={onDeleted} />

@@ -9,15 +9,20 @@ import { getToken } from '../../../lib/token-storage';
 import { loadReportDialog } from '../../reports';
 import { POST_MESSAGES, useDeletePost } from '../api';
 import type { DisplayPost } from '../types';
-import { BinIcon, FlagIcon, ShareIcon } from './post-icons';
+import { BinIcon, FlagIcon, PencilIcon, ShareIcon } from './post-icons';
 
 // The dialogs come with their first use: cards are on the first screen, deleting and reporting
 // are rare. The Report dialog is fetched as soon as its item is pointed at or focused.
 const ConfirmDialog = lazy(async () => ({ default: (await import('../../../components/confirm-dialog')).ConfirmDialog }));
 const ReportDialog = lazy(async () => ({ default: (await loadReportDialog()).ReportDialog }));
+const loadEditDialog = () => import('./edit-post-dialog');
+const EditPostDialog = lazy(async () => ({ default: (await loadEditDialog()).EditPostDialog }));
+const prefetchEditDialog = () => void loadEditDialog();
 const prefetchReportDialog = () => void loadReportDialog();
 
 export const POST_MENU_WORDS = {
+  edit: 'Edit post',
+  edited: 'Post updated.',
   share: 'Share',
   copied: 'Link copied',
   copyFailed: (url: string) => `Could not copy the link: ${url}`,
@@ -32,14 +37,14 @@ export const POST_MENU_WORDS = {
 } as const;
 
 interface PostMenuProps {
-  post: Pick<DisplayPost, 'id' | 'userId'>;
+  post: DisplayPost;
   /** After the post was deleted (the post page leaves; a card simply disappears from its list). */
   onDeleted?: () => void;
 }
 
 /**
  * The three-dot menu of a post (spec §2 Post card): 'Share' for everyone (issue 19), 'Report'
- * on posts of others, 'Delete post' (after a confirmation) on one's own, and 'Cancel', which
+ * on posts of others, 'Edit post' and 'Delete post' (after a confirmation) on one's own, and 'Cancel', which
  * closes the menu. A guest who picks
  * Report is asked to sign in (spec §5). Nothing shows until the session check has answered, so
  * the menu does not change under the pointer.
@@ -48,21 +53,22 @@ export function PostMenu({ post, onDeleted }: PostMenuProps) {
   const viewer = useViewer();
   if (viewer === undefined) return null;
   const isAuthor = viewer !== null && viewer.id === post.userId;
-  return <OptionsMenu postId={post.id} isAuthor={isAuthor} guest={viewer === null} onDeleted={onDeleted} />;
+  return <OptionsMenu post={post} isAuthor={isAuthor} guest={viewer === null} onDeleted={onDeleted} />;
 }
 
 interface OptionsMenuProps {
-  postId: string;
+  post: DisplayPost;
   isAuthor: boolean;
   guest: boolean;
   onDeleted?: () => void;
 }
 
-function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
+function OptionsMenu({ post, isAuthor, guest, onDeleted }: OptionsMenuProps) {
+  const postId = post.id;
   const toasts = useToast();
   const goToSignIn = useGoToSignIn();
   const remove = useDeletePost();
-  const [dialog, setDialog] = useState<'confirm' | 'report' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'confirm' | 'report' | null>(null);
   const postHref = useHref(`/post/${encodeURIComponent(postId)}`);
 
   /** The system's share sheet where there is one for touch (phones), else the link copied. */
@@ -118,6 +124,12 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
     <Menu
       label="Post options"
       items={[
+        isAuthor && {
+          label: POST_MENU_WORDS.edit,
+          icon: <PencilIcon size={18} />,
+          onSelect: () => setDialog('edit'),
+          onIntent: prefetchEditDialog,
+        },
         // The confirmation takes over (and shows 'Deleting...' while it works).
         isAuthor && {
           label: POST_MENU_WORDS.delete,
@@ -134,7 +146,18 @@ function OptionsMenu({ postId, isAuthor, guest, onDeleted }: OptionsMenuProps) {
         { label: POST_MENU_WORDS.share, icon: <ShareIcon size={18} />, onSelect: () => void share() },
       ]}
     >
-      {dialog === 'confirm' ? (
+      {dialog === 'edit' ? (
+        <Suspense fallback={null}>
+          <EditPostDialog
+            post={post}
+            onClose={() => setDialog(null)}
+            onSaved={() => {
+              setDialog(null);
+              toasts.show(POST_MENU_WORDS.edited);
+            }}
+          />
+        </Suspense>
+      ) : dialog === 'confirm' ? (
         <Suspense fallback={null}>
           <ConfirmDialog
             open

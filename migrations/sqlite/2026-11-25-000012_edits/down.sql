@@ -1,0 +1,2 @@
+ALTER TABLE comments DROP COLUMN edited_at;
+ALTER TABLE posts DROP COLUMN edited_at;
