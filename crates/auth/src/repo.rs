@@ -255,7 +255,10 @@ pub fn session_is_stale(last_seen: Option<NaiveDateTime>, now: NaiveDateTime) ->
 
 /// Notes that a session was used `now`.
 pub fn touch_session(conn: &mut DbConnection, id: SessionId, now: NaiveDateTime) -> QueryResult<()> {
-    diesel::update(sessions::table.filter(sessions::id.eq(id))).set(sessions::last_seen_at.eq(now)).execute(conn)?;
+    db::Kept::new("UPDATE sessions SET last_seen_at = ? WHERE id = ?")
+        .bind::<db::diesel::sql_types::Timestamp, _>(now)
+        .bind::<db::diesel::sql_types::BigInt, _>(id)
+        .execute(conn)?;
     Ok(())
 }
 

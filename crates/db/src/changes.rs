@@ -211,9 +211,9 @@ pub(crate) fn send(conn: &mut DbConnection, messages: &[(&'static str, String)])
     if messages.is_empty() || !matches!(conn, DbConnection::Postgres(_)) {
         return Ok(());
     }
-    let calls: Vec<String> =
-        (0..messages.len()).map(|i| format!("pg_notify(${}, ${})", 2 * i + 1, 2 * i + 2)).collect();
-    let mut query = diesel::sql_query(format!("SELECT {}", calls.join(", "))).into_boxed();
+    // One text for each number of messages (one or two): kept prepared.
+    let calls = vec!["pg_notify(?, ?)"; messages.len()];
+    let mut query = crate::Kept::made(format!("SELECT {}", calls.join(", ")));
     for (channel, payload) in messages {
         query = query.bind::<Text, _>(*channel).bind::<Text, _>(payload.clone());
     }

@@ -5,6 +5,7 @@ pub mod changes;
 mod conn;
 mod error;
 mod fixed;
+mod kept;
 pub mod model;
 pub mod page;
 pub mod schema;
@@ -15,6 +16,7 @@ pub use changes::{Changes, Seen, Topic, changed};
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, one_writer, write_tx};
 pub use error::DbError;
 pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};
+pub use kept::Kept;
 pub use page::{Keyset, Page, PageRule};
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.

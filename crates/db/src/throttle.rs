@@ -51,21 +51,24 @@ impl Rule {
     }
 }
 
-#[derive(QueryableByName)]
-struct Bucket {
-    #[diesel(sql_type = BigInt)]
-    hits: i64,
-    #[diesel(sql_type = Timestamp)]
-    window_start: NaiveDateTime,
-}
+/// What follows the rows of the upsert: `?` the cutoff twice, then now (`crate::Kept`).
+const ON_CONFLICT: &str = " ON CONFLICT (key) DO UPDATE SET \
+       hits = CASE WHEN throttle_buckets.window_start <= ? THEN 1 ELSE throttle_buckets.hits + 1 END, \
+       window_start = CASE WHEN throttle_buckets.window_start <= ? THEN ? ELSE throttle_buckets.window_start END";
 
-// `$1`..`$3` first appear in order, which both PostgreSQL (positional) and SQLite (named
-// parameters numbered by first appearance) bind the same way.
-const UPSERT: &str = "INSERT INTO throttle_buckets (key, window_start, hits) VALUES ($1, $2, 1) \
-     ON CONFLICT (key) DO UPDATE SET \
-       hits = CASE WHEN throttle_buckets.window_start <= $3 THEN 1 ELSE throttle_buckets.hits + 1 END, \
-       window_start = CASE WHEN throttle_buckets.window_start <= $3 THEN $2 ELSE throttle_buckets.window_start END \
-     RETURNING hits, window_start";
+/// One hit on each of `keys`: a new window when the old one has ended, otherwise one more.
+/// One text for each number of keys (one or two), kept prepared.
+fn upsert(keys: &[&str], now: NaiveDateTime, cutoff: NaiveDateTime) -> crate::Kept {
+    let rows = vec!["(?, ?, 1)"; keys.len()].join(", ");
+    let sql = format!(
+        "INSERT INTO throttle_buckets (key, window_start, hits) VALUES {rows}{ON_CONFLICT} RETURNING key, hits, window_start"
+    );
+    let mut query = crate::Kept::made(sql);
+    for key in keys {
+        query = query.bind::<Text, _>(key.to_string()).bind::<Timestamp, _>(now);
+    }
+    query.bind::<Timestamp, _>(cutoff).bind::<Timestamp, _>(cutoff).bind::<Timestamp, _>(now)
+}
 
 fn window_cutoff(now: NaiveDateTime, rule: Rule) -> NaiveDateTime {
     now - chrono::Duration::from_std(rule.window).unwrap_or_default()
@@ -86,13 +89,7 @@ pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), Throttl
 /// moment each see the count the others left: no more than `max` of them ever get through.
 pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, Throttled> {
     let now = crate::time::now();
-    let bucket: Bucket = crate::one_writer(|| {
-        diesel::sql_query(UPSERT)
-            .bind::<Text, _>(key)
-            .bind::<Timestamp, _>(now)
-            .bind::<Timestamp, _>(window_cutoff(now, rule))
-            .get_result(conn)
-    })?;
+    let bucket: KeyedBucket = crate::one_writer(|| upsert(&[key], now, window_cutoff(now, rule)).get_result(conn))?;
     if bucket.hits > rule.max {
         return Err(Throttled::Full(remaining(bucket.window_start, now, rule)));
     }
@@ -118,27 +115,8 @@ pub fn hit_all(conn: &mut DbConnection, counters: &[(&str, i64)], window: Durati
     }
     let rule = Rule { max: 0, window };
     let now = crate::time::now();
-    // `$1` the first key, `$2` now, then the other keys, then the cutoff: numbered by first
-    // appearance, as both backends bind them.
-    let rows: Vec<String> =
-        (0..counters.len()).map(|i| format!("(${}, $2, 1)", if i == 0 { 1 } else { i + 2 })).collect();
-    let cutoff = counters.len() + 2;
-    let sql = format!(
-        "INSERT INTO throttle_buckets (key, window_start, hits) VALUES {} \
-         ON CONFLICT (key) DO UPDATE SET \
-           hits = CASE WHEN throttle_buckets.window_start <= ${cutoff} THEN 1 ELSE throttle_buckets.hits + 1 END, \
-           window_start = CASE WHEN throttle_buckets.window_start <= ${cutoff} THEN $2 ELSE throttle_buckets.window_start END \
-         RETURNING key, hits, window_start",
-        rows.join(", ")
-    );
-    let mut query = diesel::sql_query(sql).into_boxed::<crate::MultiBackend>();
-    for (i, (key, _)) in counters.iter().enumerate() {
-        query = query.bind::<Text, _>(key.to_string());
-        if i == 0 {
-            query = query.bind::<Timestamp, _>(now);
-        }
-    }
-    let query = query.bind::<Timestamp, _>(window_cutoff(now, rule));
+    let keys: Vec<&str> = counters.iter().map(|(key, _)| *key).collect();
+    let query = upsert(&keys, now, window_cutoff(now, rule));
     let buckets: Vec<KeyedBucket> = crate::one_writer(|| query.load(conn))?;
     let wait = buckets
         .iter()

@@ -60,8 +60,10 @@ pub fn excerpt(text: &str) -> String {
     format!("{}…", cut.trim_end())
 }
 
+// `None` is written as NULL, not `DEFAULT` (the columns have none): one text, so the insert of
+// every like, comment and listen is kept prepared.
 #[derive(Debug, Clone, Insertable)]
-#[diesel(table_name = notifications)]
+#[diesel(table_name = notifications, treat_none_as_default_value = false)]
 pub(crate) struct NotificationRow {
     pub id: NotificationId,
     pub recipient_id: UserId,

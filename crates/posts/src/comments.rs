@@ -7,9 +7,10 @@
 use std::collections::HashMap;
 
 use db::diesel::prelude::*;
+use db::diesel::sql_types::BigInt;
 use db::model::UserCard;
 use db::schema::{comment_mentions, comments, posts, users};
-use db::{DbConnection, Page, PageRule, Topic};
+use db::{DbConnection, Kept, Page, PageRule, Topic};
 use social_graph::fragments;
 use values::{CommentId, PostId, UserId};
 
@@ -147,8 +148,8 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
     diesel::insert_into(comments::table).values(&row).execute(conn)?;
     let resolved = resolve_mentions(conn, me, post_author, &row.content)?;
     insert_mentions(conn, row.id, &resolved.mentioned)?;
-    diesel::update(posts::table.filter(posts::id.eq(post)))
-        .set(posts::comments_count.eq(posts::comments_count + 1))
+    Kept::new("UPDATE posts SET comments_count = comments_count + 1 WHERE id = ?")
+        .bind::<BigInt, _>(post)
         .execute(conn)?;
     db::changed(conn, &[Topic::Post(post)])?;
     let to_notify = resolved.to_notify.clone();

@@ -95,8 +95,9 @@ pub struct Comment {
 
 // --- Rows ----------------------------------------------------------------------------------
 
+// `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = posts)]
+#[diesel(table_name = posts, treat_none_as_default_value = false)]
 pub(crate) struct PostRow {
     pub id: PostId,
     pub user_id: UserId,
@@ -108,8 +109,9 @@ pub(crate) struct PostRow {
     pub edited_at: Option<NaiveDateTime>,
 }
 
+// `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
-#[diesel(table_name = comments)]
+#[diesel(table_name = comments, treat_none_as_default_value = false)]
 pub(crate) struct CommentRow {
     pub id: CommentId,
     pub post_id: PostId,

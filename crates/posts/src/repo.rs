@@ -4,7 +4,7 @@ use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::schema::{comments, likes, posts, users};
-use db::{DbConnection, Topic};
+use db::{DbConnection, Kept, Topic};
 use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
@@ -88,7 +88,7 @@ pub fn existing(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<std::col
     Ok(posts::table.filter(posts::id.eq_any(ids)).select(posts::id).load(conn)?.into_iter().collect())
 }
 
-const INSERT_LIKE: &str = "INSERT INTO likes (post_id, user_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+const INSERT_LIKE: &str = "INSERT INTO likes (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
 
 /// What a like toggle did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +113,7 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
     let (liked, delta) = if removed > 0 {
         (false, -1)
     } else {
-        let added = diesel::sql_query(INSERT_LIKE)
+        let added = Kept::new(INSERT_LIKE)
             .bind::<BigInt, _>(post)
             .bind::<BigInt, _>(me)
             .bind::<Timestamp, _>(db::time::now())
@@ -121,8 +121,9 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
         (true, if added > 0 { 1 } else { 0 })
     };
     if delta != 0 {
-        diesel::update(posts::table.filter(posts::id.eq(post)))
-            .set(posts::likes_count.eq(posts::likes_count + delta))
+        Kept::new("UPDATE posts SET likes_count = likes_count + ? WHERE id = ?")
+            .bind::<BigInt, _>(delta)
+            .bind::<BigInt, _>(post)
             .execute(conn)?;
     }
     let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?;

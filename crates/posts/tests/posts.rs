@@ -485,6 +485,31 @@ async fn a_page_read_again_is_not_prepared_again(db: TestDb) {
     assert!(anew.is_empty(), "prepared on every call: {anew:#?}");
 }
 
+/// A like, an unlike, a comment and counted limits, done again on a fresh connection: every
+/// statement is kept prepared (`db::Kept`), as a page's are, so writes pay neither SQLite's
+/// parser and planner nor PostgreSQL's parse again (issue 18). (A comment naming people looks
+/// them up with `IN` lists, which SQLite prepares for each length.)
+async fn writes_are_not_prepared_again(db: TestDb) {
+    let w = world(db);
+    let (me, ana) = (w.user("me"), w.user("ana"));
+    let target = w.song(ana, "liked").await;
+    let writes = |c: &mut DbConnection| {
+        for _ in 0..2 {
+            db::write_tx(c, |c| posts::toggle_like(c, me, target).map(drop)).unwrap();
+        }
+        db::write_tx(c, |c| posts::add_comment(c, me, target, "lovely").map(drop)).unwrap();
+        let window = std::time::Duration::from_secs(60);
+        db::throttle::hit_all(c, &[("write:like:user:1", 100), ("write:like:client:x", 300)], window).unwrap();
+        db::throttle::hit_counting(c, "signin:x", db::throttle::Rule { max: 100, window }).unwrap();
+    };
+    writes(&mut w.db.get().unwrap());
+    let anew: Vec<String> = prepared_every_time(&w.db.url, writes)
+        .into_iter()
+        .filter(|sql| !["BEGIN", "COMMIT", "ROLLBACK"].iter().any(|tx| sql.to_ascii_uppercase().starts_with(tx)))
+        .collect();
+    assert!(anew.is_empty(), "prepared on every call: {anew:#?}");
+}
+
 /// Suspends `who` the way moderation writes it (the rule is tested through the API).
 fn suspend(w: &World, who: UserId) {
     use db::schema::suspensions;
@@ -675,5 +700,6 @@ test_support::both_backends!(
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
     a_page_read_again_is_not_prepared_again,
+    writes_are_not_prepared_again,
     listened_to_pages_right_across_the_floor_of_the_merge,
 );

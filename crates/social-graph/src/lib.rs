@@ -16,7 +16,7 @@ use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::model::UserCard;
 use db::schema::{blocks, listens, suspensions, users};
-use db::{Db, DbConnection, DbError, Page, PageRule, Topic, write_tx};
+use db::{Db, DbConnection, DbError, Kept, Page, PageRule, Topic, write_tx};
 use values::{DomainError, ErrorKind, UserId};
 
 pub mod fragments;
@@ -104,16 +104,18 @@ pub fn blocked_among(conn: &mut DbConnection, me: UserId, others: &[UserId]) -> 
 // `$1`.. first appear in order, which PostgreSQL (positional) and SQLite (named parameters
 // numbered by first appearance) bind alike; `ON CONFLICT DO NOTHING` is understood by both.
 const INSERT_LISTEN: &str =
-    "INSERT INTO listens (listener_id, listened_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+    "INSERT INTO listens (listener_id, listened_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
 const INSERT_BLOCK: &str =
-    "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
+    "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
 
 fn add_counts(conn: &mut DbConnection, listener: UserId, listened: UserId, delta: i64) -> QueryResult<()> {
-    diesel::update(users::table.filter(users::id.eq(listener)))
-        .set(users::listened_to_count.eq(users::listened_to_count + delta))
+    Kept::new("UPDATE users SET listened_to_count = listened_to_count + ? WHERE id = ?")
+        .bind::<BigInt, _>(delta)
+        .bind::<BigInt, _>(listener)
         .execute(conn)?;
-    diesel::update(users::table.filter(users::id.eq(listened)))
-        .set(users::listeners_count.eq(users::listeners_count + delta))
+    Kept::new("UPDATE users SET listeners_count = listeners_count + ? WHERE id = ?")
+        .bind::<BigInt, _>(delta)
+        .bind::<BigInt, _>(listened)
         .execute(conn)?;
     Ok(())
 }
@@ -129,7 +131,7 @@ pub fn listen(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<boo
     if blocked_between(conn, me, target)? {
         return Err(GraphError::Blocked);
     }
-    let inserted = diesel::sql_query(INSERT_LISTEN)
+    let inserted = Kept::new(INSERT_LISTEN)
         .bind::<BigInt, _>(me)
         .bind::<BigInt, _>(target)
         .bind::<Timestamp, _>(db::time::now())
@@ -169,7 +171,7 @@ pub fn block(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool
     if !user_exists(conn, target)? {
         return Err(GraphError::UserNotFound);
     }
-    let inserted = diesel::sql_query(INSERT_BLOCK)
+    let inserted = Kept::new(INSERT_BLOCK)
         .bind::<BigInt, _>(me)
         .bind::<BigInt, _>(target)
         .bind::<Timestamp, _>(db::time::now())
