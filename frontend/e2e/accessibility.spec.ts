@@ -158,7 +158,8 @@ for (const scheme of ['light', 'dark'] as const) {
     request,
     server,
   }, testInfo) => {
-    test.setTimeout(180_000);
+    // About 40 screens and dialogs, each checked by axe: 2.5-3.3 minutes under CI's load.
+    test.setTimeout(300_000);
     await everyScreen(scheme, { page, request, server }, testInfo);
   });
 }
