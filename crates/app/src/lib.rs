@@ -94,7 +94,7 @@ impl App {
         F: FnOnce(&mut db::DbConnection) -> Result<(T, Vec<UserId>), AppError> + Send + 'static,
         T: Send + 'static,
     {
-        let (value, told) = self.db.run(move |conn| write_tx(conn, f)).await?;
+        let (value, told) = self.db.write(f).await?;
         self.live.committed(&told);
         Ok(value)
     }

@@ -40,7 +40,7 @@ impl App {
     /// again. The audit log gets a row, in the same transaction.
     pub async fn lift_suspension(&self, admin: &Admin, user: UserId) -> Result<(), AppError> {
         let admin = admin.clone();
-        self.db.run(move |conn| write_tx(conn, |conn| Ok::<_, AppError>(moderation::lift(conn, &admin, user)?))).await
+        self.db.write(move |conn| Ok::<_, AppError>(moderation::lift(conn, &admin, user)?)).await
     }
 
     /// The suspended accounts, the latest first, `limit` older than the suspension `before`.

@@ -533,7 +533,7 @@ impl AuthService {
         let Checked { account, after, .. } = self
             .0
             .db
-            .run(move |conn| {
+            .run_writing(move |conn| {
                 let found = session_then(conn, user_id, session_id, then)?;
                 let now = db::time::now();
                 if let Some(checked) = &found

@@ -20,6 +20,7 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 use crate::DbError;
 use crate::changes::{Changes, Topic};
+use crate::writer::Writer;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -123,10 +124,19 @@ type WaitObserver = Box<dyn Fn(Duration, bool) + Send + Sync>;
 
 /// Who is waiting, and who is told how long they waited; shared by every clone of a [`Db`].
 #[derive(Default)]
-struct Usage {
-    queued: AtomicU64,
+pub(crate) struct Usage {
+    pub(crate) queued: AtomicU64,
     waiting: AtomicU64,
     on_wait: OnceLock<WaitObserver>,
+}
+
+impl Usage {
+    /// Tells the observer, if any, that a call waited `waited` and got (or did not get) its turn.
+    pub(crate) fn observe(&self, waited: Duration, got: bool) {
+        if let Some(observe) = self.on_wait.get() {
+            observe(waited, got);
+        }
+    }
 }
 
 /// One call in the blocking-thread queue: leaves it when it starts, or when it is dropped
@@ -182,6 +192,8 @@ pub struct Db {
     wait_limit: Duration,
     /// SQLite's writers of this process, one at a time ([`one_writer`]); none on PostgreSQL.
     writers: Option<Arc<std::sync::Mutex<()>>>,
+    /// SQLite's write transactions, committed in groups by one thread ([`Db::write`]).
+    writer: Option<Arc<Writer>>,
     /// What changed, as this process knows it (`crate::changes`).
     changes: Arc<Changes>,
 }
@@ -216,17 +228,31 @@ impl Db {
             .build(manager)
             .map_err(|e| DbError::Connect(e.to_string()))?;
         let turns = Arc::new(tokio::sync::Semaphore::new(options.max_size as usize));
-        let writers = (backend == Backend::Sqlite).then(Arc::default);
+        let writers: Option<Arc<std::sync::Mutex<()>>> = (backend == Backend::Sqlite).then(Arc::default);
+        let usage: Arc<Usage> = Arc::default();
+        // One process on SQLite hears every change; on PostgreSQL only once it listens.
+        let changes = Arc::new(Changes::new(backend == Backend::Sqlite));
+        let writer = match &writers {
+            Some(gate) => Some(Arc::new(Writer::start(
+                url,
+                SQLITE_PRAGMAS,
+                gate.clone(),
+                changes.clone(),
+                usage.clone(),
+                options.connection_timeout,
+            )?)),
+            None => None,
+        };
         Ok(Db {
             pool,
             backend,
             pool_errors,
-            usage: Arc::default(),
+            usage,
             turns,
             wait_limit: options.connection_timeout,
             writers,
-            // One process on SQLite hears every change; on PostgreSQL only once it listens.
-            changes: Arc::new(Changes::new(backend == Backend::Sqlite)),
+            writer,
+            changes,
         })
     }
 
@@ -319,7 +345,7 @@ impl Db {
             // The wait for a turn and for the connection together stay within the limit.
             let left = wait_limit.saturating_sub(since.elapsed()).max(Duration::from_millis(1));
             let mut conn = checkout(&pool, &usage, Some(left))?;
-            let done = WriterGate::set(writers, changes, || f(&mut conn));
+            let done = WriterGate::set(writers, changes, false, || f(&mut conn));
             if done.is_err() {
                 retire_if_lost(&mut conn);
             }
@@ -329,6 +355,40 @@ impl Db {
         })
         .await
         .map_err(|_| DbError::TaskCancelled)?
+    }
+
+    /// Runs `f` as one write transaction: the one transaction of a use case ([`write_tx`]),
+    /// answered once it has committed. On SQLite it joins the next group of this process's
+    /// writer ([`crate::writer`]): one thread runs write transactions back to back, each under
+    /// its own savepoint, and commits them together, with no turn to wait for at a gate and one
+    /// commit for many. On PostgreSQL, where each connection writes for itself, it is
+    /// [`write_tx`] in [`Db::run`].
+    pub async fn write<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<diesel::result::Error> + From<DbError> + Send + 'static,
+    {
+        match &self.writer {
+            Some(writer) => writer.write(&self.usage, f).await,
+            None => self.run(move |conn| write_tx(conn, f)).await,
+        }
+    }
+
+    /// Runs `f`, whose few writes need no transaction of their own (a counter, a note that a
+    /// session was used): on PostgreSQL as [`Db::run`] does, each statement committing alone;
+    /// on SQLite in the writer's next group, as [`Db::write`] does, where it costs no commit of
+    /// its own. `f` must not open a transaction.
+    pub async fn run_writing<T, E, F>(&self, f: F) -> Result<T, E>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+    {
+        match &self.writer {
+            Some(writer) => writer.write(&self.usage, f).await,
+            None => self.run(f).await,
+        }
     }
 
     /// Runs short reads (a page's index range scans, tens of microseconds on SQLite) on the
@@ -416,8 +476,13 @@ impl Call {
 struct WriterGate;
 
 impl WriterGate {
-    fn set<T>(gate: Option<Arc<std::sync::Mutex<()>>>, changes: Arc<Changes>, f: impl FnOnce() -> T) -> T {
-        CALL.with(|c| *c.borrow_mut() = Call { gate, holding: false, changes: Some(changes), pending: None });
+    fn set<T>(
+        gate: Option<Arc<std::sync::Mutex<()>>>,
+        changes: Arc<Changes>,
+        holding: bool,
+        f: impl FnOnce() -> T,
+    ) -> T {
+        CALL.with(|c| *c.borrow_mut() = Call { gate, holding, changes: Some(changes), pending: None });
         let _cleared = WriterGate;
         f()
     }
@@ -461,12 +526,26 @@ pub(crate) fn stamp_here(topics: &[Topic]) {
     }
 }
 
+/// Runs `f`, the writer thread's whole life ([`crate::writer`]), as the holder of `gate`: it
+/// takes the gate itself around each group, and the writes it runs inside a group must not
+/// wait for it again.
+pub(crate) fn as_group_writer(gate: Arc<std::sync::Mutex<()>>, changes: Arc<Changes>, f: impl FnOnce()) {
+    WriterGate::set(Some(gate), changes, true, f)
+}
+
+/// True when `conn`'s transaction is lost (a savepoint could not be rolled back or released):
+/// it can only be rolled back.
+pub(crate) fn in_error(conn: &mut DbConnection) -> bool {
+    let status = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn);
+    status.transaction_depth().is_err()
+}
+
 /// Starts collecting the changes of a write transaction; [`end_changes`] hands them over.
-fn begin_changes() {
+pub(crate) fn begin_changes() {
     CALL.with(|c| c.borrow_mut().pending = Some(Pending::default()));
 }
 
-fn end_changes() -> Vec<Topic> {
+pub(crate) fn end_changes() -> Vec<Topic> {
     CALL.with(|c| c.borrow_mut().pending.take()).unwrap_or_default().topics
 }
 

@@ -18,6 +18,9 @@ pub enum DbError {
     /// Every connection stayed busy for as long as a call may wait for one.
     #[error("every database connection is busy")]
     Busy,
+    /// The writes of a group ([`crate::Db::write`]) could not be committed; none of them stands.
+    #[error("the write could not be committed: {0}")]
+    Commit(String),
     /// A use case opened a write transaction inside another: a programming error, refused
     /// before anything ran (see `db::write_tx`).
     #[error("write_tx called inside an open transaction: a use case opens exactly one transaction")]

@@ -11,6 +11,7 @@ pub mod page;
 pub mod schema;
 pub mod throttle;
 pub mod time;
+mod writer;
 
 pub use changes::{Changes, Seen, Topic, changed};
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, one_writer, write_tx};

@@ -96,7 +96,92 @@ async fn throttle_window_starts_again_after_it_ends(db: TestDb) {
     assert!(throttle::hit(&mut conn, "k", rule).is_ok(), "a new window");
 }
 
+/// Writes that arrive together (on SQLite they share the writer's commit) do not share their
+/// fate: each that succeeds stands and is answered, one that fails leaves nothing of its own,
+/// one that panics leaves nothing and its caller hears an error; what each changed is told
+/// when its write is answered, and only for writes that stand.
+async fn writes_at_once_stand_or_fall_alone(db: TestDb) {
+    db.write(|c| {
+        insert_user(c, "Taken", "taken");
+        Ok::<_, DbError>(())
+    })
+    .await
+    .unwrap();
+    let mut calls = Vec::new();
+    for i in 0..120 {
+        let db = db.db.clone();
+        calls.push(tokio::spawn(async move {
+            db.write(move |c| {
+                let id = insert_user(c, "Writer", &format!("writer{i}"));
+                db::changed(c, &[db::Topic::User(id)])?;
+                match i % 6 {
+                    // Breaks the unique login after its own insert: both go.
+                    4 => {
+                        insert_user_failing(c, "taken")?;
+                    }
+                    5 => panic!("a write that panics"),
+                    _ => {}
+                }
+                Ok::<_, DbError>(id)
+            })
+            .await
+        }));
+    }
+    let mut stood = 0;
+    for (i, call) in calls.into_iter().enumerate() {
+        let done = call.await.unwrap();
+        match i % 6 {
+            4 => assert!(done.as_ref().is_err_and(DbError::is_unique_violation), "{done:?}"),
+            5 => assert!(done.is_err(), "a panicked write is answered with an error"),
+            _ => {
+                let id = done.unwrap();
+                stood += 1;
+                let found: i64 = users::table.filter(users::id.eq(id)).count().get_result(&mut *db.get().unwrap()).unwrap();
+                assert_eq!(found, 1, "an answered write is committed");
+            }
+        }
+    }
+    assert_eq!(stood, 80);
+    assert_eq!(user_count(&mut db.get().unwrap()), 81, "the ones that stood, and the first");
+    // What a failed write changed is not told; what one that stood changed is.
+    if let Some(seen) = db.changes().seen() {
+        let (kept, lost) = (UserId::generate(), UserId::generate());
+        let failed: Result<(), DbError> = db
+            .write(move |c| {
+                db::changed(c, &[db::Topic::Viewer(lost)])?;
+                insert_user_failing(c, "taken")
+            })
+            .await;
+        assert!(failed.is_err());
+        assert!(db.changes().unchanged(seen, [db::Topic::Viewer(lost)]), "a failed write tells nothing");
+        db.write(move |c| Ok::<_, DbError>(db::changed(c, &[db::Topic::Viewer(kept)])?)).await.unwrap();
+        assert!(!db.changes().unchanged(seen, [db::Topic::Viewer(kept)]), "told by the time it is answered");
+    }
+    // The writer goes on after all that.
+    db.write(|c| {
+        insert_user(c, "After", "after");
+        Ok::<_, DbError>(())
+    })
+    .await
+    .unwrap();
+    assert_eq!(user_count(&mut db.get().unwrap()), 82);
+}
+
+/// Inserts a person with `login`, which must be taken: fails with a unique violation.
+fn insert_user_failing(c: &mut DbConnection, login: &str) -> Result<(), DbError> {
+    diesel::insert_into(users::table)
+        .values((
+            users::id.eq(UserId::generate()),
+            users::name.eq("Second"),
+            users::login.eq(login),
+            users::created_at.eq(db::time::now()),
+        ))
+        .execute(c)?;
+    Ok(())
+}
+
 test_support::both_backends!(
+    writes_at_once_stand_or_fall_alone,
     a_nested_write_tx_is_refused,
     a_failed_write_tx_leaves_nothing,
     pages_by_keyset_and_offset,

@@ -1,7 +1,7 @@
 //! The use cases of moderation alone, one transaction each. Resolving a complaint by deleting
 //! the post spans posts too: `app` puts that together.
 
-use db::{Db, PageRule, write_tx};
+use db::{Db, PageRule};
 use values::{Email, ReportId, UserId};
 
 use crate::analytics::{self, Analytics, Day};
@@ -33,7 +33,7 @@ impl Moderation {
         description: Option<&str>,
     ) -> Result<Filed, ModerationError> {
         let input = ReportInput::parse(reason, description)?;
-        self.db.run(move |conn| write_tx(conn, |conn| repo::file_report(conn, reporter, target, &input))).await
+        self.db.write(move |conn| repo::file_report(conn, reporter, target, &input)).await
     }
 
     /// A page of the complaints list, after the complaint `before` (see [`repo::complaints`]).
@@ -74,6 +74,6 @@ impl Moderation {
     pub async fn set_admin(&self, email: &str, admin: bool, by: &str) -> Result<bool, ModerationError> {
         let email = Email::parse(email).map_err(|_| ModerationError::NoSuchAccount(email.trim().to_owned()))?;
         let by = by.to_owned();
-        self.db.run(move |conn| write_tx(conn, |conn| repo::set_admin(conn, &email, admin, &by))).await
+        self.db.write(move |conn| repo::set_admin(conn, &email, admin, &by)).await
     }
 }

@@ -122,7 +122,7 @@ impl Profiles {
         // One transaction, so two uploads at once cannot both take the same old avatar to delete.
         let swapped = self
             .db
-            .run(move |conn| write_tx(conn, |conn| Ok::<_, ProfileError>(repo::swap_avatar(conn, me, &new_url)?)))
+            .write(move |conn| Ok::<_, ProfileError>(repo::swap_avatar(conn, me, &new_url)?))
             .await;
         match swapped {
             Ok(Some(old)) => {

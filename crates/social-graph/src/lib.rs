@@ -16,7 +16,7 @@ use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::model::UserCard;
 use db::schema::{blocks, listens, suspensions, users};
-use db::{Db, DbConnection, DbError, Kept, Page, PageRule, Topic, write_tx};
+use db::{Db, DbConnection, DbError, Kept, Page, PageRule, Topic};
 use values::{DomainError, ErrorKind, UserId};
 
 pub mod fragments;
@@ -273,15 +273,15 @@ impl SocialGraph {
     }
 
     pub async fn unlisten(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
-        self.db.run(move |conn| write_tx(conn, |conn| unlisten(conn, me, target))).await
+        self.db.write(move |conn| unlisten(conn, me, target)).await
     }
 
     pub async fn block(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
-        self.db.run(move |conn| write_tx(conn, |conn| block(conn, me, target))).await
+        self.db.write(move |conn| block(conn, me, target)).await
     }
 
     pub async fn unblock(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
-        self.db.run(move |conn| write_tx(conn, |conn| unblock(conn, me, target))).await
+        self.db.write(move |conn| unblock(conn, me, target)).await
     }
 
     pub async fn has_blocked(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {
