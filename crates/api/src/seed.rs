@@ -166,6 +166,10 @@ pub async fn run(db: &Db, storage: &Storage, options: &SeedOptions) -> Result<()
         tracing::info!(elapsed = ?started.elapsed(), "seeded listening");
         seed_posts(&mut conn, &user_ids, posts, &files)?;
         tracing::info!(posts, elapsed = ?started.elapsed(), "seeded posts");
+        // The rows went in as SQL of their own, past `posts::insert_post`: their search entries
+        // are written here, all at once.
+        posts::search::index_missing(&mut conn).map_err(|e| format!("indexing posts for search: {e}"))?;
+        tracing::info!(elapsed = ?started.elapsed(), "indexed posts for search");
         recount(&mut conn)?;
         tracing::info!(elapsed = ?started.elapsed(), "seeding done");
         Ok(())

@@ -99,6 +99,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Every post's words, for finding music (issue 20): an FTS5 table on SQLite, a `tsvector`
+    /// on PostgreSQL (`document`, named only in SQL written for it: `posts::search`).
+    posts_search (rowid) {
+        rowid -> BigInt,
+    }
+}
+
+diesel::table! {
     post_media (post_id, position) {
         post_id -> BigInt,
         position -> BigInt,
@@ -253,6 +261,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     listens,
     blocks,
     posts,
+    posts_search,
     post_media,
     post_audio,
     post_scores,

@@ -286,9 +286,10 @@ const PG_FOREIGN_KEYS: &str = "SELECT cl.relname::text AS table_name, a.attname:
      JOIN pg_attribute ra ON ra.attrelid = c.confrelid AND ra.attnum = c.confkey[1] \
      JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE c.contype = 'f' AND n.nspname = 'public'";
 
-/// Structures only one backend has, on purpose: user search is built from what each backend
-/// offers (SQLite: an FTS5 trigram table and its shadow tables, and an index on lower(name);
-/// PostgreSQL: pg_trgm GIN indexes and pattern-ops b-trees). See docs/architecture.md.
+/// Structures only one backend has, on purpose: user search and post search are built from
+/// what each backend offers (SQLite: FTS5 tables and their shadow tables, and an index on
+/// lower(name); PostgreSQL: pg_trgm GIN indexes, pattern-ops b-trees, and a tsvector table under
+/// a GIN index). See docs/architecture.md.
 const SQLITE_ONLY: &[&str] = &[
     "users_search",
     "users_search_config",
@@ -297,9 +298,20 @@ const SQLITE_ONLY: &[&str] = &[
     "users_search_docsize",
     "users_search_idx",
     "users_name_lower_idx",
+    "posts_search",
+    "posts_search_config",
+    "posts_search_data",
+    "posts_search_docsize",
+    "posts_search_idx",
 ];
-const PG_ONLY: &[&str] =
-    &["users_name_trgm_idx", "users_login_trgm_idx", "users_name_prefix_idx", "users_login_prefix_idx"];
+const PG_ONLY: &[&str] = &[
+    "users_name_trgm_idx",
+    "users_login_trgm_idx",
+    "users_name_prefix_idx",
+    "users_login_prefix_idx",
+    "posts_search",
+    "posts_search_document_idx",
+];
 
 /// The schema reduced to what must agree: every table's columns with a portable type,
 /// nullability and primary-key position; every index with its columns and uniqueness; every

@@ -53,9 +53,11 @@ impl FeedPage {
     }
 }
 
-enum Scope {
+enum Scope<'a> {
     Feed(Feed, FeedPage),
     One(PostId),
+    /// These posts, in any order (a page of search results, ordered by its caller).
+    Ids(&'a [PostId]),
 }
 
 type Head = (PostRow, UserCard, Option<UserId>);
@@ -121,7 +123,7 @@ const LISTENED_WINDOW_PG: &str = "posts.id IN (SELECT x.id FROM listens l CROSS 
 fn heads(
     conn: &mut DbConnection,
     cache: Option<&Remembered>,
-    scope: Scope,
+    scope: Scope<'_>,
     viewer: Option<UserId>,
 ) -> QueryResult<Vec<Head>> {
     let mut q = posts::table
@@ -149,6 +151,7 @@ fn heads(
     }
     match scope {
         Scope::One(id) => q.filter(posts::id.eq(id)).load(conn),
+        Scope::Ids(ids) => q.filter(db::one_of(posts::id, ids.iter().map(|id| id.get()))).load(conn),
         Scope::Feed(feed, page) => {
             q = match feed {
                 Feed::ForYou => q,
@@ -252,6 +255,23 @@ pub(crate) fn one_with(
 ) -> QueryResult<Option<Post>> {
     let heads = heads(conn, cache, Scope::One(id), viewer)?;
     Ok(with_payloads(conn, cache.map(|c| &c.payloads), heads)?.into_iter().next())
+}
+
+/// These posts as `viewer` may see them, in the order of `ids` (a page of search results), the
+/// payloads of posts shown before taken from `cache`: one statement, and one per kind of
+/// payload not remembered.
+pub(crate) fn these_with(
+    conn: &mut DbConnection,
+    cache: Option<&Remembered>,
+    ids: &[PostId],
+    viewer: Option<UserId>,
+) -> QueryResult<Vec<Post>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut heads = heads(conn, cache, Scope::Ids(ids), viewer)?;
+    heads.sort_by_key(|(p, _, _)| ids.iter().position(|id| *id == p.id));
+    with_payloads(conn, cache.map(|c| &c.payloads), heads)
 }
 
 /// Adds the payloads: one statement per kind present on the page.

@@ -21,6 +21,7 @@ mod kinds;
 mod memory;
 mod model;
 mod repo;
+pub mod search;
 mod service;
 
 pub use comments::{

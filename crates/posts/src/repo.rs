@@ -15,6 +15,7 @@ use crate::model::PostRow;
 pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn NewPayload) -> Result<(), PostError> {
     diesel::insert_into(posts::table).values(row).execute(conn)?;
     payload.insert(conn)?;
+    crate::search::index(conn, row.id)?;
     let counted = diesel::update(users::table.filter(users::id.eq(row.user_id)))
         .set(users::posts_count.eq(users::posts_count + 1))
         .execute(conn)?;
@@ -36,6 +37,7 @@ pub fn delete_post_rows(conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<S
     let keys = kinds::object_keys(conn, ids)?;
     let authors: Vec<UserId> = posts::table.filter(posts::id.eq_any(ids)).select(posts::user_id).load(conn)?;
     diesel::delete(posts::table.filter(posts::id.eq_any(ids))).execute(conn)?;
+    crate::search::unindex(conn, ids)?;
     let mut changed: Vec<Topic> = ids.iter().map(|id| Topic::Post(*id)).collect();
     changed.push(Topic::Posts);
     for (author, n) in count_each(authors) {

@@ -59,6 +59,18 @@ impl Posts {
         self.db.run(move |conn| posts.list_on(conn, feed, page, viewer)).await
     }
 
+    /// A page of posts matching `search` (`crate::search`), as `viewer` may see them, on the
+    /// caller's connection.
+    pub fn search_on(
+        &self,
+        conn: &mut DbConnection,
+        search: &crate::search::Search,
+        viewer: Option<UserId>,
+    ) -> Result<Vec<Post>, PostError> {
+        let ids = crate::search::page_ids(conn, search, viewer)?;
+        Ok(feed::these_with(conn, Some(&self.remembered), &ids, viewer)?)
+    }
+
     /// One post, as `viewer` may see it (a block between them answers not found).
     pub async fn post(&self, id: PostId, viewer: Option<UserId>) -> Result<Post, PostError> {
         let posts = self.clone();

@@ -7,6 +7,7 @@
 use db::diesel::prelude::*;
 use db::schema::{comments, likes, post_audio, post_media, post_scores, posts as post_table, users};
 use db::{DbConnection, Keyset, Page};
+use posts::search::{Search, SearchText};
 use posts::{
     Comment, FEED_PAGE, Feed, FeedPage, LikeToggle, LyricsInput, LyricsPartInput, Payload, Post, PostError, Posts,
 };
@@ -684,7 +685,200 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     assert_index_backed(&mut c, &statements);
 }
 
+// --- Finding music ---------------------------------------------------------------------------
+
+impl World {
+    /// Titles found for `text` by `viewer`, first page.
+    async fn find(&self, text: &str, viewer: Option<UserId>) -> Vec<PostId> {
+        self.find_page(text, viewer, None, None, 10).await
+    }
+
+    async fn find_page(
+        &self,
+        text: &str,
+        viewer: Option<UserId>,
+        kind: Option<values::PostKind>,
+        before: Option<PostId>,
+        limit: i64,
+    ) -> Vec<PostId> {
+        let Some(text) = SearchText::parse(text) else { return Vec::new() };
+        let search = Search { text, kind, before, limit };
+        let posts = self.posts.clone();
+        let mut c = self.db.get().unwrap();
+        posts.search_on(&mut c, &search, viewer).unwrap().iter().map(|p| p.id).collect()
+    }
+
+    async fn song_by(&self, by: UserId, title: &str, artist: &str, lyrics: &str, caption: Option<&str>) -> PostId {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        let input = LyricsInput {
+            song_title: Some(title.into()),
+            artist_name: Some(artist.into()),
+            parts: vec![LyricsPartInput { part_type: Some("verse".into()), lyrics: Some(lyrics.into()) }],
+            caption: caption.map(str::to_owned),
+        };
+        self.posts.create_lyrics(by, input).await.unwrap().id
+    }
+}
+
+/// Every word a post holds finds it, as a word or the start of one, whatever its accents and
+/// case; all the words typed must be there; the index follows an edit, a deletion, a deleted
+/// account, and the kinds written past the application (the seeder's rows).
+async fn search_finds_posts_by_every_word_they_hold(db: TestDb) {
+    let w = world(db);
+    let (ana, bob) = (w.user("ana"), w.user("bob"));
+    let song = w.song_by(ana, "Moonlight Serenade", "Dvořák Ensemble", "walking under the golden sky", Some("first take")).await;
+    for text in ["moonlight", "MOONL", "mo", "serenade moon", "dvorak", "DVOŘÁK", "Dvořá", "golden sky", "first take", "ensemble walking"] {
+        assert_eq!(w.find(text, None).await, vec![song], "{text}");
+    }
+    for text in ["golden rain", "moonlit", "serenades", "", "  !! "] {
+        assert!(w.find(text, None).await.is_empty(), "{text}");
+    }
+    // An edit is found by its new words only.
+    let edit = posts::PostEdit { song_title: Some("Sunrise Waltz".into()), ..Default::default() };
+    w.posts.edit(ana, song, edit).await.unwrap();
+    assert!(w.find("moonlight", None).await.is_empty());
+    assert_eq!(w.find("sunrise waltz", None).await, vec![song]);
+    // Tracks and scores, as the seeder writes them: their titles, artists and composers.
+    posts_of_every_kind(&w, bob, 1).await;
+    assert_eq!(posts::search::index_missing(&mut w.db.get().unwrap()).unwrap(), 3);
+    assert_eq!(posts::search::index_missing(&mut w.db.get().unwrap()).unwrap(), 0, "each post once");
+    let track = w.find_page("t", None, Some(values::PostKind::Audio), None, 10).await;
+    let score = w.find_page("c", None, Some(values::PostKind::MusicXml), None, 10).await;
+    assert_eq!((track.len(), score.len()), (1, 1));
+    assert!(w.find_page("sunrise", None, Some(values::PostKind::Audio), None, 10).await.is_empty(), "by kind");
+    // Deleted, alone or with its account.
+    w.posts.delete(ana, song).await.unwrap();
+    assert!(w.find("sunrise", None).await.is_empty());
+    let lyrics_by_bob = w.find("lyrics", None).await;
+    assert_eq!(lyrics_by_bob.len(), 1);
+    db::write_tx(&mut w.db.get().unwrap(), |conn| {
+        posts::release_account(conn, bob)?;
+        db::diesel::delete(users::table.filter(users::id.eq(bob))).execute(conn)?;
+        Ok::<_, PostError>(())
+    })
+    .unwrap();
+    assert!(w.find("lyrics", None).await.is_empty());
+    let left: i64 =
+        db::diesel::sql_query("SELECT count(*) AS n FROM posts_search").get_result::<Count>(&mut w.db.get().unwrap()).unwrap().n;
+    assert_eq!(left, 0, "no entry outlives its post");
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = db::diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+/// Search follows the rules of every list: nothing of a person in a block pair with the viewer,
+/// nothing of a suspended person.
+async fn search_hides_what_every_list_hides(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
+    let anas = w.song_by(ana, "River Song", "Ana", "la", None).await;
+    let bobs = w.song_by(bob, "River Song", "Bob", "la", None).await;
+    let cys = w.song_by(cy, "River Song", "Cy", "la", None).await;
+    social_graph::block(&mut w.db.get().unwrap(), bob, me).unwrap();
+    suspend(&w, cy);
+    assert_eq!(w.find("river", Some(me)).await, vec![anas]);
+    assert_eq!(w.find("river", Some(ana)).await, vec![bobs, anas]);
+    assert_eq!(w.find("river", None).await, vec![bobs, anas]);
+    let _ = cys;
+}
+
+/// What a post is called counts more than what it says; equal matches come newest first; the
+/// pages walk every match once, through the ranking and past it (more matches than are ranked).
+async fn search_ranks_names_first_and_pages_through_every_match(db: TestDb) {
+    let w = world(db);
+    let ana = w.user("ana");
+    let in_words = w.song_by(ana, "Song", "Ana", "down by the river", None).await;
+    let in_title = w.song_by(ana, "River", "Ana", "la la", None).await;
+    let in_caption = w.song_by(ana, "Other", "Ana", "la la", Some("river")).await;
+    assert_eq!(w.find("river", None).await, vec![in_title, in_caption, in_words]);
+
+    // More matches than the window ranks, written straight into the tables.
+    let extra = posts::search::WINDOW as usize + 37;
+    {
+        let mut c = w.db.get().unwrap();
+        db::write_tx(&mut c, |c| {
+            for i in 0..extra {
+                let id = PostId::generate();
+                db::diesel::insert_into(post_table::table)
+                    .values((
+                        post_table::id.eq(id),
+                        post_table::user_id.eq(ana),
+                        post_table::kind.eq("lyrics"),
+                        post_table::created_at.eq(db::time::now()),
+                    ))
+                    .execute(c)?;
+                // Every seventh names the river in its title: ranked above the others.
+                let title = if i % 7 == 0 { format!("River {i}") } else { format!("Tune {i}") };
+                db::diesel::sql_query("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES ($1, $2, 'Ana', '[{\"type\":\"verse\",\"lyrics\":\"the river\"}]')")
+                    .bind::<db::diesel::sql_types::BigInt, _>(id)
+                    .bind::<db::diesel::sql_types::Text, _>(title)
+                    .execute(c)?;
+            }
+            Ok::<_, db::DbError>(())
+        })
+        .unwrap();
+        posts::search::index_missing(&mut c).unwrap();
+    }
+    let total = extra + 3;
+    let mut seen: Vec<PostId> = Vec::new();
+    let mut before = None;
+    loop {
+        let page = w.find_page("river", None, None, before, 50).await;
+        if page.is_empty() {
+            break;
+        }
+        before = page.last().copied();
+        seen.extend(page);
+        assert!(seen.len() <= total, "no page repeats a post");
+    }
+    let unique: std::collections::HashSet<_> = seen.iter().collect();
+    assert_eq!((seen.len(), unique.len()), (total, total), "every match once");
+    // The first page: titles naming the river first (of the newest ranked).
+    let first = w.find_page("river", None, None, None, 20).await;
+    let mut c = w.db.get().unwrap();
+    let titled: Vec<String> = db::schema::post_lyrics::table
+        .filter(db::schema::post_lyrics::post_id.eq_any(&first[..5]))
+        .select(db::schema::post_lyrics::title)
+        .load(&mut c)
+        .unwrap();
+    assert!(titled.iter().all(|t| t.starts_with("River")), "{titled:?}");
+}
+
+/// A page of results costs the same statements whatever its length, each index-backed.
+async fn a_search_page_costs_the_same_whatever_its_length(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    posts_of_every_kind(&w, ana, 12).await;
+    posts::search::index_missing(&mut w.db.get().unwrap()).unwrap();
+    social_graph::block(&mut w.db.get().unwrap(), me, bob).unwrap();
+    let mut c = w.db.get().unwrap();
+    let mut seen = Vec::new();
+    // "t" titles every track and every score: 24 posts of two kinds.
+    for limit in [1, 10, 40] {
+        let search = Search { text: SearchText::parse("t").unwrap(), kind: None, before: None, limit };
+        let (found, statements) = counted(&mut c, |c| w.posts.search_on(c, &search, Some(me)).unwrap());
+        assert_eq!(found.len() as i64, limit.min(24));
+        seen.push(statements);
+    }
+    assert_eq!(seen[1], seen[2], "10 and 24 results cost the same");
+    assert_eq!(seen[2], 4, "the matches, the posts, a statement per kind of payload: {seen:?}");
+    let statements = recorded(&mut c, |c| {
+        for (text, kind) in [("lyrics", None), ("t", Some(values::PostKind::Audio)), ("c a", None)] {
+            let search = Search { text: SearchText::parse(text).unwrap(), kind, before: None, limit: 10 };
+            w.posts.search_on(c, &search, Some(me)).unwrap();
+        }
+    });
+    assert_index_backed(&mut c, &statements);
+}
+
 test_support::both_backends!(
+    search_finds_posts_by_every_word_they_hold,
+    search_hides_what_every_list_hides,
+    search_ranks_names_first_and_pages_through_every_match,
+    a_search_page_costs_the_same_whatever_its_length,
     memory_answers_every_page_as_the_database_does,
     every_statement_of_a_page_is_index_backed,
     a_suspended_persons_posts_and_comments_are_hidden,

@@ -720,6 +720,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Posts matching the words of `q`, best matches first (`posts::search`), as the session's
+         *     person may see them, in the feeds' shape; `Link: <...>; rel="next"` when the page is full.
+         */
+        get: operations["search_posts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/user/{user_id}": {
         parameters: {
             query?: never;
@@ -4841,6 +4861,65 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    search_posts: {
+        parameters: {
+            query?: {
+                /** @description The next page: the last post of the page before. */
+                before?: string | null;
+                /** @description 1 to 50 (default 10). */
+                limit?: number | null;
+                /**
+                 * @description What to find: words of titles, artists, composers, lyrics or captions (each may be the
+                 *     start of a word; accents and case do not matter). No words, no posts.
+                 */
+                q?: string | null;
+                /** @description Only posts of this kind: `audio`, `musicxml`, `lyrics` or `media`. */
+                type?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description rel="next" when the page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostJson"][];
+                };
+            };
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

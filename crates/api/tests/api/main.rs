@@ -26,6 +26,7 @@ mod posts;
 mod previews;
 mod profiles;
 mod restart;
+mod search;
 mod security;
 mod shutdown;
 mod suspension;

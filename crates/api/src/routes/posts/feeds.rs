@@ -10,7 +10,7 @@ use values::{PostId, UserId};
 
 use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
-use crate::extract::Session;
+use crate::extract::{Session, search_text};
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
@@ -100,6 +100,66 @@ pub async fn by_user(
     q: web::Query<FeedQuery>,
 ) -> Result<HttpResponse, ApiError> {
     page_of(&state, &req, Feed::User(user_id.into_inner()), session, &q).await
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct PostSearchQuery {
+    /// What to find: words of titles, artists, composers, lyrics or captions (each may be the
+    /// start of a word; accents and case do not matter). No words, no posts.
+    q: Option<String>,
+    /// 1 to 50 (default 10).
+    limit: Option<i64>,
+    /// The next page: the last post of the page before.
+    #[param(value_type = Option<String>)]
+    before: Option<PostId>,
+    /// Only posts of this kind: `audio`, `musicxml`, `lyrics` or `media`.
+    #[serde(rename = "type")]
+    #[param(rename = "type")]
+    kind: Option<String>,
+}
+
+/// Posts matching the words of `q`, best matches first (`posts::search`), as the session's
+/// person may see them, in the feeds' shape; `Link: <...>; rel="next"` when the page is full.
+#[utoipa::path(tag = "posts", params(PostSearchQuery),
+    responses((status = 200, body = [PostJson], headers(("Link" = String, description = "rel=\"next\" when the page is full"))),
+        (status = 400, body = Detail)))]
+#[get("/posts/search")]
+pub async fn search_posts(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    session: Session,
+    q: web::Query<PostSearchQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let kind = match q.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+        None => None,
+        Some(word) => Some(values::PostKind::parse(word).ok_or_else(|| {
+            ApiError::invalid("Unknown type of post: type is one of audio, musicxml, lyrics and media")
+        })?),
+    };
+    let text = search_text(q.q.as_deref())?;
+    let limit = posts::search::SEARCH_PAGE.keyset(q.before, q.limit).limit;
+    let found = match posts::search::SearchText::parse(text) {
+        None => Vec::new(),
+        Some(text) => {
+            let search = posts::search::Search { text, kind, before: q.before, limit };
+            let posts = state.posts.clone();
+            session.read(&state, move |conn, viewer| posts.search_on(conn, &search, viewer)).await?
+        }
+    };
+    let mut res = HttpResponse::Ok();
+    res.insert_header((header::CACHE_CONTROL, "no-cache"));
+    if limit > 0
+        && found.len() as i64 == limit
+        && let Some(last) = found.last()
+    {
+        let mut next = url::form_urlencoded::Serializer::new(String::new());
+        next.append_pair("q", text).append_pair("limit", &limit.to_string()).append_pair("before", &last.id.to_string());
+        if let Some(kind) = kind {
+            next.append_pair("type", kind.as_str());
+        }
+        res.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), next.finish())));
+    }
+    Ok(res.json(found.into_iter().map(|p| PostJson::new(&state, p)).collect::<Vec<_>>()))
 }
 
 #[utoipa::path(tag = "posts", params(("post_id" = String, Path)),

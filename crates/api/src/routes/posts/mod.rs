@@ -112,6 +112,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(feeds::feed)
         .service(feeds::listened_to)
         .service(feeds::by_user)
+        .service(feeds::search_posts)
         .service(comments::mention_search)
         .service(create::create_audio)
         .service(create::create_media)

@@ -1,0 +1,1 @@
+DROP TABLE posts_search;
