@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
+import { Tabs } from '../../components/tabs';
 import { SESSION_EXPIRED_MESSAGE, onSessionExpired } from '../../lib/http';
 import { useGoToSignIn } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -43,7 +44,6 @@ export function HomePage() {
   const tab = tabOf(params);
   const [opened, setOpened] = useState<ReadonlySet<FeedTab>>(() => new Set([tab]));
   const baseId = useId();
-  const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
   // Whichever way a tab opens (a click changes the address, as do Back and links), its feed is
   // fetched from then on.
   if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
@@ -60,42 +60,18 @@ export function HomePage() {
     );
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
-    event.preventDefault();
-    const index = TABS.findIndex((t) => t.id === tab);
-    const next = (index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length;
-    const target = TABS[next];
-    if (target) {
-      select(target.id);
-      tabRefs.current[next]?.focus();
-    }
-  }
-
   return (
     <div className={styles.page}>
       <h1 className="visually-hidden">Home</h1>
       <div className={styles.tabsBar} data-feed-tabs>
-        <div role="tablist" aria-label="Feeds" className={styles.tabs} onKeyDown={onKeyDown}>
-          {TABS.map((t, index) => (
-            <button
-              key={t.id}
-              ref={(el) => {
-                tabRefs.current[index] = el;
-              }}
-              type="button"
-              role="tab"
-              id={`${baseId}-tab-${t.id}`}
-              aria-selected={tab === t.id}
-              aria-controls={`${baseId}-panel-${t.id}`}
-              tabIndex={tab === t.id ? 0 : -1}
-              className={styles.tab}
-              onClick={() => select(t.id)}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          tabs={TABS}
+          selected={tab}
+          onSelect={select}
+          label="Feeds"
+          tabId={(id) => `${baseId}-tab-${id}`}
+          panelId={(id) => `${baseId}-panel-${id}`}
+        />
       </div>
 
       {TABS.map((t) => (
