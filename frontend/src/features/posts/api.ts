@@ -10,6 +10,7 @@
  */
 import {
   infiniteQueryOptions,
+  keepPreviousData,
   queryOptions,
   useMutation,
   useQueryClient,
@@ -26,6 +27,9 @@ import type { DisplayPost, LikeInput, PostEditJson, PostInput } from './types';
 export const POSTS_PAGE_SIZE = 10;
 
 export type FeedKind = 'for-you' | 'listened-to';
+
+/** Which posts a search shows: every kind, or the wire's `type` of one. */
+export type SearchKind = 'all' | 'audio' | 'musicxml' | 'lyrics' | 'media';
 
 const FEED_PATHS: Record<FeedKind, string> = {
   'for-you': '/posts/feed',
@@ -76,9 +80,17 @@ export function postsErrorMessage(error: unknown, fallback: string): string {
 
 const enc = encodeURIComponent;
 
-/** A page of posts: `?limit=10`, then `&before=<id of the last post>` (docs/posts.md). */
-export async function fetchPostPage(path: string, before: string | null, signal?: AbortSignal): Promise<PostPage> {
-  const params = new URLSearchParams({ limit: String(POSTS_PAGE_SIZE) });
+/**
+ * A page of posts: `?limit=10`, then `&before=<id of the last post>` (docs/posts.md); `query`
+ * adds the list's own parameters (a search's words and kind).
+ */
+export async function fetchPostPage(
+  path: string,
+  before: string | null,
+  signal?: AbortSignal,
+  query: Record<string, string> = {},
+): Promise<PostPage> {
+  const params = new URLSearchParams({ ...query, limit: String(POSTS_PAGE_SIZE) });
   if (before) params.set('before', before);
   const answer = await request<PostInput[] | null>(`${path}?${params.toString()}`, { signal });
   const list = Array.isArray(answer) ? answer : [];
@@ -167,6 +179,24 @@ export const postQueries = {
       getNextPageParam: (last: PostPage) => nextProfileCursor(last),
       enabled: Boolean(userId) && viewerId !== undefined,
       retry: retryOnlyServerErrors,
+      meta: { shows: LIST_TOPICS },
+    }),
+  /**
+   * Posts matching `text` (GET /posts/search, issue 20), best first, of one kind or all; a page
+   * is full at 10, as the feeds'. Nothing is asked for text with no words.
+   */
+  search: (text: string, kind: SearchKind, viewerId: string | null | undefined) =>
+    infiniteQueryOptions({
+      queryKey: [...postQueries.lists(), 'search', text.trim(), kind, viewerId ?? null] as const,
+      queryFn: ({ pageParam, signal }) =>
+        fetchPostPage('/posts/search', pageParam, signal, kind === 'all' ? { q: text.trim() } : { q: text.trim(), type: kind }),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last: PostPage) => nextFeedCursor(last),
+      // Only text with a word in it finds anything (letters or digits, as the server reads it).
+      enabled: viewerId !== undefined && /[\p{L}\p{N}]/u.test(text),
+      retry: retryOnlyServerErrors,
+      // Keep the results on screen while the next words' arrive.
+      placeholderData: keepPreviousData,
       meta: { shows: LIST_TOPICS },
     }),
   details: () => [...postQueries.all(), 'detail'] as const,

@@ -13,6 +13,7 @@ export {
   postsErrorMessage,
   useViewerId,
   type PostPages,
+  type SearchKind,
 } from './api';
 export type { DisplayPost } from './types';
 export { FeedList } from './components/feed-list';

@@ -264,4 +264,74 @@ describe('SearchPage', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByText('Ben')).toBeInTheDocument();
   });
+
+  describe('Music', () => {
+    function song(id: string, title: string) {
+      return {
+        id,
+        type: 'lyrics',
+        caption: null,
+        created_at: '2026-11-23T13:05:00Z',
+        likes_count: 0,
+        comments_count: 0,
+        user_liked: false,
+        user: { id: '42', login: 'ana', name: 'Ana', tag_id: null, avatar_url: null },
+        lyrics: { title, artist: 'Ana', lyrics_text: 'la', parts: [] },
+      };
+    }
+
+    /** Answers music searches with `found` for every query, recording each query string. */
+    function musicServer(found: ReturnType<typeof song>[]) {
+      const asked: string[] = [];
+      server.use(
+        http.get(api('/posts/search'), ({ request }) => {
+          asked.push(new URL(request.url).search);
+          return HttpResponse.json(found);
+        }),
+      );
+      return asked;
+    }
+
+    it('People is the default tab; Music asks nothing until words are typed, then finds posts', async () => {
+      signedInAs(null);
+      searchServer([ben]);
+      const asked = musicServer([song('9', 'River Song')]);
+      renderSearch();
+      const user = userEvent.setup();
+      expect(screen.getByRole('tab', { name: 'People' })).toHaveAttribute('aria-selected', 'true');
+      await user.click(screen.getByRole('tab', { name: 'Music' }));
+      expect(currentLocation()).toBe('/search?tab=music');
+      expect(screen.getByRole('heading', { name: 'Find music' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Search music')).toBeInTheDocument();
+      expect(asked).toEqual([]);
+      await user.type(screen.getByPlaceholderText('Search'), 'river');
+      expect(await screen.findByRole('heading', { name: 'River Song' })).toBeInTheDocument();
+      expect(asked).toEqual(['?q=river&limit=10']);
+      expect(currentLocation()).toBe('/search?tab=music&q=river');
+    });
+
+    it('narrows to one kind, kept in the address', async () => {
+      signedInAs(null);
+      const asked = musicServer([song('9', 'River Song')]);
+      renderSearch('/search?tab=music&q=river');
+      await screen.findByRole('heading', { name: 'River Song' });
+      await userEvent.setup().click(screen.getByRole('radio', { name: 'Scores' }));
+      await waitFor(() => expect(asked.at(-1)).toBe('?q=river&type=musicxml&limit=10'));
+      expect(currentLocation()).toBe('/search?tab=music&q=river&type=musicxml');
+      expect(screen.getByRole('radio', { name: 'Scores' })).toBeChecked();
+    });
+
+    it("says 'No results found.' when nothing matches, and asks nothing for text without words", async () => {
+      signedInAs(null);
+      const asked = musicServer([]);
+      renderSearch('/search?tab=music&q=zzz');
+      expect(await screen.findByText('No results found.')).toBeInTheDocument();
+      expect(screen.getByText('Try other words, or another kind of post.')).toBeInTheDocument();
+      const box = screen.getByPlaceholderText('Search');
+      await userEvent.setup().clear(box);
+      await userEvent.setup().type(box, '***');
+      expect(await screen.findByText('No results found.')).toBeInTheDocument();
+      expect(asked).toEqual(['?q=zzz&limit=10']);
+    });
+  });
 });

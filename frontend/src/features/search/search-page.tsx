@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
+import { Tabs } from '../../components/tabs';
 import { SearchIcon } from '../../components/nav-icons';
 import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
@@ -9,6 +10,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { sessionQueries } from '../../lib/session';
 import { ApiError } from '../../lib/http';
+import { FeedList, postQueries, useViewerId, type SearchKind } from '../posts';
 import { LISTEN_MESSAGES, LISTEN_STATES, useListenAction, useListening, type ListeningState } from '../profiles';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
 import styles from './search-page.module.css';
@@ -19,47 +21,107 @@ export const SEARCH_MESSAGES = {
   discover: 'New on SelfSound',
   results: 'People',
   failed: 'Search failed. Please try again.',
+  people: 'People',
+  music: 'Music',
+  findMusic: 'Find music',
+  findMusicText: 'Search titles, artists, composers and lyrics.',
+  noMusic: 'Try other words, or another kind of post.',
+  kinds: 'Kind of post',
 } as const;
 
+export type SearchTab = 'people' | 'music';
+
+const TABS: ReadonlyArray<{ id: SearchTab; label: string }> = [
+  { id: 'people', label: SEARCH_MESSAGES.people },
+  { id: 'music', label: SEARCH_MESSAGES.music },
+];
+
+/** The kinds a music search may be narrowed to, as the wire names them. */
+export const MUSIC_KINDS: ReadonlyArray<{ id: SearchKind; label: string }> = [
+  { id: 'all', label: 'All' },
+  { id: 'audio', label: 'Audio' },
+  { id: 'musicxml', label: 'Scores' },
+  { id: 'lyrics', label: 'Lyrics' },
+  { id: 'media', label: 'Media' },
+];
+
+/** Whether `text` has a word to search for (letters or digits): the server finds nothing else. */
+export function hasSearchWords(text: string): boolean {
+  return /[\p{L}\p{N}]/u.test(text);
+}
+
+function tabOf(params: URLSearchParams): SearchTab {
+  return params.get('tab') === 'music' ? 'music' : 'people';
+}
+
+function kindOf(params: URLSearchParams): SearchKind {
+  return MUSIC_KINDS.find((k) => k.id === params.get('type'))?.id ?? 'all';
+}
+
 /**
- * User search (spec §2 Search): a debounced box (300 ms, trimmed, an empty query left out) and
- * the people found, each opening their profile and with Listen / Unlisten. With nothing typed
- * the page lists the newest people, which is what the server answers to an empty query.
+ * Search (spec §2 Search): one debounced box (300 ms, trimmed, an empty query left out) over two
+ * tabs. People (the spec's, and the default): the people found, each opening their profile and
+ * with Listen / Unlisten; with nothing typed, the newest people, which is what the server
+ * answers to an empty query. Music (issue 20): posts whose titles, artists, composers, lyrics or
+ * captions match, best first, as cards with the player, narrowed to one kind if asked. The
+ * words, the tab and the kind live in the address, so Back and a reload find the same results.
  */
 export function SearchPage() {
   usePageTitle('Search');
   const inputId = useId();
+  const baseId = useId();
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState(() => params.get('q') ?? '');
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const tab = tabOf(params);
+  const kind = kindOf(params);
   const me = useQuery(sessionQueries.me());
+  const viewerId = useViewerId();
   const listening = useListening();
 
-  // The query lives in the address too, so Back from a profile finds the same results. It is
-  // written as the person types, not when the debounce settles: a write then could land just
+  /** Writes `changes` into the address (an empty value takes its parameter away). */
+  const setParam = (changes: Record<string, string>) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+
+  // Written as the person types, not when the debounce settles: a write then could land just
   // after a click had navigated elsewhere (a guest's Listen → /sign-in) and undo it.
   const onType = (value: string) => {
     setText(value);
     const q = value.trim();
-    if ((params.get('q') ?? '') !== q) setParams(q ? { q } : {}, { replace: true });
+    if ((params.get('q') ?? '') !== q) setParam({ q });
   };
 
-  // Wait for the session check so the search is asked once, as the right person.
+  // Wait for the session check so the search is asked once, as the right person; each tab asks
+  // only while it is open.
   const results = useQuery({
     ...searchQueries.profiles(query, me.data?.id ?? null),
-    enabled: !me.isPending,
+    enabled: !me.isPending && tab === 'people',
   });
+  const musicQuery = postQueries.search(query, kind, viewerId);
+  const music = useInfiniteQuery({ ...musicQuery, enabled: tab === 'music' && musicQuery.enabled !== false });
+  const hasWords = hasSearchWords(query);
 
   const typing = text.trim() !== query;
   const hits = results.data ?? [];
-  const searching = typing || results.isFetching || results.isPending;
+  const searching =
+    typing || (tab === 'people' ? results.isFetching || results.isPending : query !== '' && music.isFetching);
 
   return (
     <div className={styles.page}>
       <h1 className="visually-hidden">Search</h1>
       <form role="search" className={styles.searchBox} onSubmit={(e) => e.preventDefault()}>
         <label htmlFor={inputId} className="visually-hidden">
-          Search people
+          {tab === 'music' ? 'Search music' : 'Search people'}
         </label>
         <span className={styles.searchIcon} aria-hidden="true">
           <SearchIcon size={20} />
@@ -76,14 +138,73 @@ export function SearchPage() {
           spellCheck={false}
           enterKeyHint="search"
         />
-        {searching && !results.isPending ? (
+        {searching && !(tab === 'people' && results.isPending) ? (
           <span className={styles.inputSpinner}>
             <Spinner size="sm" label="Searching" />
           </span>
         ) : null}
       </form>
 
-      <section className={styles.results} aria-labelledby="search-results-title" aria-busy={searching}>
+      <div className={styles.tabs}>
+        <Tabs
+          tabs={TABS}
+          selected={tab}
+          onSelect={(next) => setParam({ tab: next === 'people' ? '' : next })}
+          label="Search for"
+          tabId={(id) => `${baseId}-tab-${id}`}
+          panelId={(id) => `${baseId}-panel-${id}`}
+        />
+      </div>
+
+      {tab === 'music' ? (
+        <section
+          role="tabpanel"
+          id={`${baseId}-panel-music`}
+          aria-labelledby={`${baseId}-tab-music`}
+          className={styles.results}
+          aria-busy={searching}
+        >
+          <fieldset className={styles.kinds}>
+            <legend className="visually-hidden">{SEARCH_MESSAGES.kinds}</legend>
+            {MUSIC_KINDS.map((k) => (
+              <label key={k.id} className={styles.kind}>
+                <input
+                  type="radio"
+                  name={`${baseId}-kind`}
+                  value={k.id}
+                  checked={kind === k.id}
+                  onChange={() => setParam({ type: k.id === 'all' ? '' : k.id })}
+                />
+                <span>{k.label}</span>
+              </label>
+            ))}
+          </fieldset>
+          {hasWords ? (
+            <FeedList
+              query={music}
+              label={SEARCH_MESSAGES.music}
+              emptyTitle={SEARCH_MESSAGES.noResults}
+              emptyText={SEARCH_MESSAGES.noMusic}
+              errorFallback={SEARCH_MESSAGES.failed}
+              header={<h2 className="visually-hidden">{SEARCH_MESSAGES.music}</h2>}
+            />
+          ) : query ? (
+            <p className={styles.empty}>{SEARCH_MESSAGES.noResults}</p>
+          ) : (
+            <div className={styles.hint}>
+              <h2>{SEARCH_MESSAGES.findMusic}</h2>
+              <p>{SEARCH_MESSAGES.findMusicText}</p>
+            </div>
+          )}
+        </section>
+      ) : (
+      <section
+        role="tabpanel"
+        id={`${baseId}-panel-people`}
+        aria-labelledby={`${baseId}-tab-people`}
+        className={styles.results}
+        aria-busy={searching}
+      >
         <h2 id="search-results-title" className={styles.caption}>
           {query ? SEARCH_MESSAGES.results : SEARCH_MESSAGES.discover}
         </h2>
@@ -114,6 +235,7 @@ export function SearchPage() {
           </ul>
         )}
       </section>
+      )}
     </div>
   );
 }

@@ -20,7 +20,9 @@ interface FeedListProps {
   query: UseInfiniteQueryResult<PostPages>;
   /** Names the list for screen readers ('For you'). */
   label: string;
-  /** The line under 'No posts yet' (spec §8). */
+  /** What an empty list says: 'No posts yet' (spec §8) unless told. */
+  emptyTitle?: string;
+  /** The line under it (spec §8). */
   emptyText?: string;
   /** What a failure says when there is no HTTP status to tell (spec §8: 'Failed to load feed'). */
   errorFallback?: string;
@@ -36,6 +38,7 @@ interface FeedListProps {
 export function FeedList({
   query,
   label,
+  emptyTitle = POST_MESSAGES.emptyTitle,
   emptyText = POST_MESSAGES.emptyText,
   errorFallback = POST_MESSAGES.feedFailed,
   header,
@@ -63,7 +66,7 @@ export function FeedList({
     content = (
       <>
         {posts.length === 0 && !query.hasNextPage ? (
-          <EmptyState icon={<QuoteIcon size={26} />} title={POST_MESSAGES.emptyTitle} text={emptyText} />
+          <EmptyState icon={<QuoteIcon size={26} />} title={emptyTitle} text={emptyText} />
         ) : (
           <PostsTrackList posts={posts}>
             <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>
