@@ -62,6 +62,22 @@ async function everyScreen(scheme: 'light' | 'dark', { page, request, server }: 
   });
   expect(repeated.status(), await repeated.text()).toBe(201);
   const repeatedId = String(((await repeated.json()) as { id: string }).id);
+  // A score of two parts: its page shows the player, with mute and solo for each part.
+  const part = (id: string, name: string) => `<score-part id="${id}"><part-name>${name}</part-name></score-part>`;
+  const measure = '<measure number="1"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes>' +
+    '<note><pitch><step>C</step><octave>5</octave></pitch><duration>4</duration><type>whole</type></note></measure>';
+  const scoreXml = `<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list>${part('P1', 'Flute')}${part('P2', 'Cello')}</part-list>` +
+    `<part id="P1">${measure}</part><part id="P2">${measure}</part></score-partwise>`;
+  const scorePost = await request.post(`${server.url}/posts/musicxml`, {
+    headers,
+    multipart: {
+      musicxml_files: { name: 'axe.musicxml', mimeType: 'application/xml', buffer: Buffer.from(scoreXml) },
+      titles: `Axe Duet ${project}`,
+      composers: 'Ana',
+    },
+  });
+  expect(scorePost.status(), await scorePost.text()).toBe(201);
+  const score = String(((await scorePost.json()) as { id: string }).id);
   await request.post(`${server.url}/posts/${lyrics}/comments`, {
     headers: { Authorization: `Bearer ${ben.token}` },
     data: { content: `@${ana.login} lovely` },
@@ -91,6 +107,13 @@ async function everyScreen(scheme: 'light' | 'dark', { page, request, server }: 
   await visit(`/profile/${ana.id}`, heading('Ana Axe'));
   await visit(`/post/${repeatedId}`, (p) => expect(p.getByText('a verse between').first()).toBeVisible());
   await visit('/search', (p) => expect(p.getByRole('searchbox').or(p.getByRole('textbox')).first()).toBeVisible());
+  await visit(`/search?tab=music&q=${encodeURIComponent(`Axe Song ${project}`)}`, (p) =>
+    expect(p.getByRole('article').first()).toBeVisible(),
+  );
+  await visit(`/post/${score}`, (p) => expect(p.getByRole('button', { name: 'Play score' })).toBeVisible());
+  await page.getByText('Parts (2)').click();
+  await expect(page.getByRole('button', { name: 'Solo Cello' })).toBeVisible();
+  await check('score player parts');
 
   // A member: Ana, mentioned in Ben's comment (a notification); then Ben, who listens to her.
   await signInThroughAddress(page, server.appUrl, ana.token);

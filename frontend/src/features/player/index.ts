@@ -5,6 +5,15 @@
  */
 export { AudioTrack, toPlayerTrack } from './audio-track';
 export { TrackList } from './track-list';
+export { PauseIcon, PlayIcon } from './player-icons';
 export { PlayerProvider } from './player-context';
-export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
+export {
+  PLAY_FAILED,
+  type AudioItem,
+  type MediaEngine,
+  type MediaEvent,
+  type PlayerActions,
+  type PlayerState,
+  type PlayerTrack,
+} from './player-store';
 export { useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPlayerStore, pauseThePlayerWhenMediaStarts, type PlayerTrack } from './player-store';
+import { createPlayerStore, pauseThePlayerWhenMediaStarts, type MediaEngine, type MediaEvent, type PlayerTrack } from './player-store';
 import { fire, playTo, setDuration, stubMedia } from './test-media';
 
 const TRACK: PlayerTrack = {
@@ -220,5 +220,98 @@ describe('createPlayerStore', () => {
       video.remove();
       preview.remove();
     }
+  });
+
+  describe('with an engine of its own (a score played by the synthesiser)', () => {
+    /** An engine that keeps time by hand and says what it was asked. */
+    function fakeEngine() {
+      const listeners = new Set<(event: MediaEvent) => void>();
+      const log: string[] = [];
+      let at = 0;
+      let playing = false;
+      const engine: MediaEngine = {
+        play: () => {
+          log.push('play');
+          playing = true;
+          for (const l of listeners) l('play');
+        },
+        pause: () => {
+          log.push('pause');
+          if (playing) for (const l of listeners) l('pause');
+          playing = false;
+        },
+        seek: (s) => {
+          log.push(`seek ${s}`);
+          at = s;
+        },
+        currentTime: () => at,
+        duration: () => 42,
+        setVolume: (v, m) => log.push(`volume ${v} ${m}`),
+        stop: () => log.push('stop'),
+        onEvent: (l) => {
+          listeners.add(l);
+          return () => listeners.delete(l);
+        },
+      };
+      return { engine, log, end: () => listeners.forEach((l) => l('ended')), isPlaying: () => playing };
+    }
+
+    it('plays, pauses, seeks, takes the volume and stops through the engine; the <audio> element rests', () => {
+      const media = stubMedia();
+      const fake = fakeEngine();
+      const store = createPlayerStore();
+      const score: PlayerTrack = { ...TRACK, postId: 's1', title: 'Etude', artist: 'Clara', engine: fake.engine };
+      store.play(score);
+      expect(store.getState()).toMatchObject({ track: score, playing: true, duration: 42 });
+      expect(media.elements).toHaveLength(0);
+      store.seek(10);
+      expect(store.getTime()).toBe(10);
+      store.setVolume(0.5);
+      store.toggle();
+      expect(store.getState().playing).toBe(false);
+      store.toggle();
+      expect(store.getState().playing).toBe(true);
+      fake.end();
+      expect(store.getState().playing).toBe(false);
+      store.stop();
+      expect(fake.log).toEqual(['volume 1 false', 'play', 'seek 10', 'volume 0.5 false', 'pause', 'volume 0.5 false', 'play', 'pause', 'stop']);
+      expect(store.getState().track).toBeNull();
+    });
+
+    it('one medium at a time: a track pauses the score, and the score pauses a playing track and videos', () => {
+      const media = stubMedia();
+      const fake = fakeEngine();
+      const store = createPlayerStore();
+      const score: PlayerTrack = { ...TRACK, postId: 's1', engine: fake.engine };
+      store.play(TRACK);
+      fire(media.audio(), 'play');
+      const video = document.createElement('video');
+      document.body.append(video);
+      Object.defineProperty(video, 'paused', { configurable: true, value: false });
+      const pauseVideo = vi.spyOn(video, 'pause').mockImplementation(() => {});
+      store.play(score);
+      expect(media.pause).toHaveBeenCalled();
+      expect(pauseVideo).toHaveBeenCalled();
+      expect(fake.isPlaying()).toBe(true);
+      store.play(OTHER);
+      expect(fake.isPlaying()).toBe(false);
+      expect(store.getState().track).toBe(OTHER);
+      video.remove();
+    });
+
+    it('a video that starts pauses the score', () => {
+      stubMedia();
+      const fake = fakeEngine();
+      const store = createPlayerStore();
+      const stop = pauseThePlayerWhenMediaStarts(store);
+      store.play({ ...TRACK, engine: fake.engine });
+      const video = document.createElement('video');
+      document.body.append(video);
+      video.dispatchEvent(new Event('play'));
+      expect(fake.isPlaying()).toBe(false);
+      expect(store.getState().playing).toBe(false);
+      stop();
+      video.remove();
+    });
   });
 });

@@ -25,6 +25,28 @@ export interface AudioItem {
   peaks: Int8Array | null;
 }
 
+/** What a sound source other than the player's own <audio> element tells it. */
+export type MediaEvent = 'play' | 'pause' | 'ended' | 'time' | 'durationchange';
+
+/**
+ * A source of sound the player drives in place of its <audio> element (a score played by the
+ * synthesiser, issue 20): the now-playing bar, the media keys, the volume and "one medium at a
+ * time" work for it as for a track. Times are in seconds.
+ */
+export interface MediaEngine {
+  /** Plays from where it is. */
+  play(): void;
+  pause(): void;
+  seek(seconds: number): void;
+  currentTime(): number;
+  duration(): number;
+  setVolume(volume: number, muted: boolean): void;
+  /** Stops and lets go of what it holds; it may be played again. */
+  stop(): void;
+  /** Tells what happens on its own (it ended, its position or length moved). */
+  onEvent(listener: (event: MediaEvent) => void): () => void;
+}
+
 /** The track being played: a displayed audio item plus where it came from. */
 export interface PlayerTrack {
   postId: string;
@@ -36,6 +58,8 @@ export interface PlayerTrack {
   url: string;
   durationSeconds: number | null;
   peaks: Int8Array | null;
+  /** Played by this instead of the <audio> element (then `url` is only what it plays). */
+  engine?: MediaEngine;
 }
 
 export interface PlayerState {
@@ -162,7 +186,7 @@ function mediaSession(): MediaSession | null {
  * <video> of the page (a video in the overlay) pauses. The other way round is
  * `pauseThePlayerWhenMediaStarts`.
  */
-function pauseOtherMedia(mine: HTMLMediaElement) {
+function pauseOtherMedia(mine: HTMLMediaElement | null) {
   if (typeof document === 'undefined') return;
   for (const other of document.querySelectorAll<HTMLMediaElement>('audio, video')) {
     if (other !== mine && !other.paused && !other.muted) other.pause();
@@ -189,6 +213,8 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
   let state: PlayerState = { ...IDLE, ...storedVolume() };
   let time = 0;
   let audio: HTMLAudioElement | null = null;
+  /** The engine of the current track, if it has one, and how to stop listening to it. */
+  let engine: { of: MediaEngine; off: () => void } | null = null;
   /** Bumped by every play request, so the answer to an older one is ignored. */
   let request = 0;
   const listeners = new Set<() => void>();
@@ -237,7 +263,7 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
       session.setPositionState({
         duration: state.duration,
         position: Math.min(time, state.duration),
-        playbackRate: audio?.playbackRate ?? 1,
+        playbackRate: engine ? 1 : (audio?.playbackRate ?? 1),
       });
     } catch {
       // A browser that disagrees about the numbers keeps its own idea of the position.
@@ -336,6 +362,42 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     );
   }
 
+  /** Lets go of the current track's engine (paused, and no longer heard). */
+  function releaseEngine() {
+    if (!engine) return;
+    engine.off();
+    engine.of.pause();
+    engine = null;
+  }
+
+  /** Plays `track` with its engine: the <audio> element rests meanwhile. */
+  function playEngine(track: PlayerTrack, of: MediaEngine, from: number | undefined) {
+    request++;
+    audio?.pause();
+    if (engine?.of !== of) {
+      releaseEngine();
+      const off = of.onEvent((event) => {
+        if (engine?.of !== of) return;
+        if (event === 'play') {
+          setState({ playing: true, buffering: false, error: null });
+          pauseOtherMedia(null);
+        } else if (event === 'pause') setState({ playing: false, buffering: false });
+        else if (event === 'ended') {
+          setState({ playing: false, buffering: false });
+          setTime(0);
+        } else if (event === 'durationchange') setState({ duration: of.duration() });
+        setTime(of.currentTime());
+        updatePosition();
+      });
+      engine = { of, off };
+    }
+    of.setVolume(state.volume, state.muted);
+    if (from !== undefined) of.seek(from);
+    setState({ track, playing: true, buffering: false, duration: of.duration(), error: null });
+    setTime(of.currentTime());
+    of.play();
+  }
+
   const store: PlayerStore = {
     getState: () => state,
     subscribe(listener) {
@@ -349,10 +411,15 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     },
 
     play(track, at, queue) {
-      const el = element();
       const list = queue && placeIn(queue, track) >= 0 ? queue : placeIn(state.queue, track) >= 0 ? state.queue : [track];
       if (list !== state.queue) setState({ queue: list });
       const from = at !== undefined && Number.isFinite(at) ? Math.max(0, at) : undefined;
+      if (track.engine) {
+        playEngine(track, track.engine, from);
+        return;
+      }
+      releaseEngine();
+      const el = element();
       if (sameTrack(state.track, track) && state.track?.url === track.url) {
         if (from !== undefined) store.seek(from);
         setState({ playing: true, buffering: el.readyState < 3, error: null });
@@ -391,10 +458,18 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
       // A pending play() is rejected with an AbortError; that answer is not a failure.
       request++;
       audio?.pause();
+      engine?.of.pause();
       setState({ playing: false, buffering: false });
     },
 
     seek(seconds) {
+      if (engine && state.track?.engine === engine.of) {
+        const to = Math.min(Math.max(0, Number.isFinite(seconds) ? seconds : 0), state.duration || Infinity);
+        engine.of.seek(to);
+        setTime(engine.of.currentTime());
+        updatePosition();
+        return;
+      }
       if (!state.track || !audio) return;
       const limit = state.duration || Infinity;
       const to = Math.min(Math.max(0, Number.isFinite(seconds) ? seconds : 0), limit);
@@ -405,6 +480,11 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
 
     stop() {
       request++;
+      if (engine) {
+        const of = engine.of;
+        releaseEngine();
+        of.stop();
+      }
       if (audio) {
         audio.pause();
         audio.removeAttribute('src');
@@ -421,6 +501,7 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
         audio.volume = to;
         audio.muted = muted;
       }
+      engine?.of.setVolume(to, muted);
       setState({ volume: to, muted });
       rememberVolume(to, muted);
     },
@@ -428,6 +509,7 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     toggleMute() {
       const muted = !state.muted;
       if (audio) audio.muted = muted;
+      engine?.of.setVolume(state.volume, muted);
       setState({ muted });
       rememberVolume(state.volume, muted);
     },

@@ -113,7 +113,7 @@ function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
 // ---------------------------------------------------------------------------------------------
 // Scores
 
-function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
+function ScoresView({ postId, scores }: { postId: string; scores: readonly MusicXmlItem[] }) {
   return (
     <div className={styles.scores}>
       {scores.map((score, index) => (
@@ -129,7 +129,11 @@ function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
               className={`btn btn-secondary ${styles.download}`}
             />
           </div>
-          <ScoreView url={score.downloadUrl} title={score.fileName} />
+          <ScoreView
+            url={score.downloadUrl}
+            title={score.fileName}
+            player={{ postId, index, composer: score.composer }}
+          />
         </section>
       ))}
     </div>
@@ -142,7 +146,7 @@ function ScoresView({ scores }: { scores: readonly MusicXmlItem[] }) {
 /** Lyrics and scores have a body of their own here, in full; other posts show as their card. */
 function fullView(post: DisplayPost): ReactNode {
   if (post.type === 'lyrics') return <LyricsView lyrics={post.content} />;
-  if (post.type === 'musicxml') return <ScoresView scores={post.content} />;
+  if (post.type === 'musicxml') return <ScoresView postId={post.id} scores={post.content} />;
   return undefined;
 }
 

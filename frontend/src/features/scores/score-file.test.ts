@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
+import { zip } from '../../test/zip';
 import { ScoreFileError, decodeXml, fetchScore, isZip, parseMusicXml } from './score-file';
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list/></score-partwise>';
@@ -29,18 +30,52 @@ describe('score files', () => {
     expect(() => parseMusicXml('<html><body/></html>')).toThrow(/Unsupported MusicXML root <html>/);
   });
 
-  it('fetches a .musicxml as a Document and an .mxl as a Blob; a failed answer is an error', async () => {
-    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
+  it('fetches a .musicxml and an .mxl (stored or deflated) as a Document; a failed answer is an error', async () => {
+    const stored = zip([
+      ['META-INF/container.xml', CONTAINER, false],
+      ['score/etude.xml', XML, false],
+    ]);
+    const deflated = zip([
+      ['META-INF/container.xml', CONTAINER, true],
+      ['score/etude.xml', XML, true],
+    ]);
+    const bare = zip([['piece.musicxml', XML, true]]);
     server.use(
       http.get(at('/media/a.musicxml'), () => new HttpResponse(XML, { headers: { 'Content-Type': 'application/xml' } })),
-      http.get(at('/media/b.mxl'), () => new HttpResponse(zip, { headers: { 'Content-Type': 'application/octet-stream' } })),
+      http.get(at('/media/b.mxl'), () => new HttpResponse(stored, { headers: { 'Content-Type': 'application/octet-stream' } })),
+      http.get(at('/media/c.mxl'), () => new HttpResponse(deflated, { headers: { 'Content-Type': 'application/octet-stream' } })),
+      http.get(at('/media/d.mxl'), () => new HttpResponse(bare, { headers: { 'Content-Type': 'application/octet-stream' } })),
+      http.get(at('/media/e.mxl'), () => new HttpResponse(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))),
       http.get(at('/media/gone.xml'), () => new HttpResponse(null, { status: 404 })),
     );
-    const doc = await fetchScore('/media/a.musicxml');
-    expect(doc).toBeInstanceOf(Document);
-    const blob = await fetchScore('/media/b.mxl');
-    expect(blob).toBeInstanceOf(Blob);
-    expect(new Uint8Array(await (blob as Blob).arrayBuffer())).toEqual(zip);
+    for (const path of ['/media/a.musicxml', '/media/b.mxl', '/media/c.mxl', '/media/d.mxl']) {
+      const doc = await fetchScore(path);
+      expect(doc.documentElement.nodeName, path).toBe('score-partwise');
+    }
+    await expect(fetchScore('/media/e.mxl')).rejects.toThrow(ScoreFileError);
     await expect(fetchScore('/media/gone.xml')).rejects.toThrow('HTTP 404');
   });
+
+  it('turns a timewise score into a partwise one, part by part', () => {
+    const doc = parseMusicXml(
+      '<score-timewise version="3.1"><work><work-title>T</work-title></work><part-list><score-part id="P1"/><score-part id="P2"/></part-list>' +
+        '<measure number="1"><part id="P1"><note n="a"/></part><part id="P2"><note n="b"/></part></measure>' +
+        '<measure number="2" implicit="no"><part id="P1"><note n="c"/></part><part id="P2"><note n="d"/></part></measure></score-timewise>',
+    );
+    const root = doc.documentElement;
+    expect(root.nodeName).toBe('score-partwise');
+    expect(root.getAttribute('version')).toBe('3.1');
+    const parts = Array.from(root.getElementsByTagName('part'));
+    expect(parts.map((p) => p.getAttribute('id'))).toEqual(['P1', 'P2']);
+    const notes = (p: Element) => Array.from(p.getElementsByTagName('note')).map((n) => n.getAttribute('n'));
+    expect(parts.map(notes)).toEqual([
+      ['a', 'c'],
+      ['b', 'd'],
+    ]);
+    expect(parts[0]?.getElementsByTagName('measure')[1]?.getAttribute('implicit')).toBe('no');
+    expect(root.getElementsByTagName('work-title')[0]?.textContent).toBe('T');
+  });
 });
+
+const CONTAINER =
+  '<?xml version="1.0"?><container><rootfiles><rootfile full-path="score/etude.xml" media-type="application/vnd.recordare.musicxml+xml"/></rootfiles></container>';

@@ -1,20 +1,18 @@
 /**
- * Getting a MusicXML file ready for OpenSheetMusicDisplay: fetched from our own origin, then
- * either a compressed `.mxl` (a zip, handed over as a Blob for OSMD to unpack) or the text of a
- * `.musicxml`/`.xml` file, parsed here into a Document.
+ * Getting a MusicXML file ready to be drawn (OpenSheetMusicDisplay) and played (playback/): fetched
+ * from our own origin, unpacked when it is a compressed `.mxl` (a zip), its text decoded and
+ * parsed into a Document, and a `score-timewise` score turned into the `score-partwise` form
+ * both readers take (OSMD reads only partwise).
  *
  * Why parse the text here: OSMD's `load(string)` takes a short string that does not start with
  * `<?xml` for a URL and fetches it, and rejects a longer one; a Document always means "this is
- * the score".
+ * the score", and the player reads the same one.
  */
 
-/** The file could not be fetched or is not a score OSMD can read. */
-export class ScoreFileError extends Error {
-  override readonly name = 'ScoreFileError';
-}
+import { ScoreFileError } from './score-file-error';
+import { scoreInArchive } from './unzip';
 
-/** What OSMD's `load` is given. */
-export type ScoreSource = Blob | Document;
+export { ScoreFileError };
 
 /** A zip (every .mxl) starts with the local file header "PK\x03\x04". */
 export function isZip(bytes: Uint8Array): boolean {
@@ -40,20 +38,68 @@ export function decodeXml(bytes: Uint8Array): string {
   return new TextDecoder('utf-8').decode(bytes);
 }
 
-/** The score in a MusicXML text, or a ScoreFileError when it is not well-formed partwise XML. */
+/**
+ * The score in a MusicXML text, partwise (a timewise score is turned around), or a
+ * ScoreFileError when it is not well-formed MusicXML.
+ */
 export function parseMusicXml(text: string): Document {
   const doc = new DOMParser().parseFromString(text, 'application/xml');
   if (doc.getElementsByTagName('parsererror').length > 0) throw new ScoreFileError('The file is not well-formed XML');
   const root = doc.documentElement?.nodeName.toLowerCase();
+  if (root === 'score-timewise') return toPartwise(doc);
   if (root !== 'score-partwise') throw new ScoreFileError(`Unsupported MusicXML root <${root ?? 'none'}>`);
   return doc;
 }
 
-/** Fetches a score file (same origin, with cookies) and prepares it for OSMD. */
-export async function fetchScore(url: string, signal?: AbortSignal): Promise<ScoreSource> {
+/**
+ * A `score-timewise` score (measures holding parts) as `score-partwise` (parts holding
+ * measures), as MusicXML's own XSLT does: the header as it is, then each part of the part list
+ * with its music of every measure, under that measure's attributes.
+ */
+export function toPartwise(timewise: Document): Document {
+  const from = timewise.documentElement;
+  const doc = document.implementation.createDocument(null, 'score-partwise', null);
+  const root = doc.documentElement;
+  for (const attribute of Array.from(from.attributes)) root.setAttribute(attribute.name, attribute.value);
+  const measures: Element[] = [];
+  for (let el = from.firstElementChild; el; el = el.nextElementSibling) {
+    if (el.localName === 'measure') measures.push(el);
+    else root.appendChild(doc.importNode(el, true));
+  }
+  const listed = Array.from(from.getElementsByTagName('score-part')).map((p) => p.getAttribute('id') ?? '');
+  const ids = listed.length > 0 ? listed : [...new Set(measures.flatMap((m) => Array.from(m.children).map((p) => p.getAttribute('id') ?? '')))];
+  for (const id of ids) {
+    const part = doc.createElement('part');
+    part.setAttribute('id', id);
+    for (const measure of measures) {
+      const music = Array.from(measure.children).find((p) => p.localName === 'part' && p.getAttribute('id') === id);
+      const out = doc.createElement('measure');
+      for (const attribute of Array.from(measure.attributes)) out.setAttribute(attribute.name, attribute.value);
+      for (let el = music?.firstElementChild; el; el = el.nextElementSibling) out.appendChild(doc.importNode(el, true));
+      part.appendChild(out);
+    }
+    root.appendChild(part);
+  }
+  return doc;
+}
+
+/** The names of a score's parts, in order ('Part 2' for one without a name). */
+export function partNames(doc: Document): string[] {
+  const listed = new Map(
+    Array.from(doc.getElementsByTagName('score-part')).map((p) => [
+      p.getAttribute('id') ?? '',
+      p.getElementsByTagName('part-name')[0]?.textContent?.trim() ?? '',
+    ]),
+  );
+  return Array.from(doc.documentElement.children)
+    .filter((el) => el.localName === 'part')
+    .map((part, index) => listed.get(part.getAttribute('id') ?? '') || `Part ${index + 1}`);
+}
+
+/** Fetches a score file (same origin, with cookies) as a partwise Document, unpacked if zipped. */
+export async function fetchScore(url: string, signal?: AbortSignal): Promise<Document> {
   const response = await fetch(new URL(url, document.baseURI), { signal, credentials: 'same-origin' });
   if (!response.ok) throw new ScoreFileError(`HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (isZip(bytes)) return new Blob([bytes], { type: 'application/vnd.recordare.musicxml' });
-  return parseMusicXml(decodeXml(bytes));
+  return parseMusicXml(decodeXml(isZip(bytes) ? await scoreInArchive(bytes) : bytes));
 }

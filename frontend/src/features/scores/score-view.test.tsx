@@ -1,8 +1,12 @@
 import { StrictMode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render as renderBare, screen, waitFor, type RenderOptions } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
+import { zip } from '../../test/zip';
+import { PlayerProvider } from '../player';
 import { OSMD_OPTIONS, SCORE_RESIZE_DEBOUNCE_MS, ScoreView } from './score-view';
 
 /**
@@ -44,13 +48,20 @@ const fake = vi.hoisted(() => {
 vi.mock('opensheetmusicdisplay', () => ({ OpenSheetMusicDisplay: fake.FakeOsmd }));
 
 const { FakeOsmd } = fake;
-const XML = '<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list/></score-partwise>';
+
+/** Rendered under the app's player, as the post page is. */
+const render = (ui: ReactElement, options?: RenderOptions) => renderBare(ui, { wrapper: PlayerProvider, ...options });
+const XML =
+  '<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list>' +
+  '<score-part id="P1"><part-name>Violin</part-name></score-part><score-part id="P2"><part-name>Piano</part-name></score-part>' +
+  '</part-list><part id="P1"><measure number="1"/></part><part id="P2"><measure number="1"/></part></score-partwise>';
 const at = (path: string) => new URL(path, document.baseURI).href;
 
 function serveScores() {
   server.use(
     http.get(at('/media/song.musicxml'), () => new HttpResponse(XML, { headers: { 'Content-Type': 'application/xml' } })),
-    http.get(at('/media/song.mxl'), () => new HttpResponse(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 9, 9]))),
+    http.get(at('/media/song.mxl'), () => new HttpResponse(zip([['song.xml', XML, true]]))),
+    http.get(at('/media/broken.mxl'), () => new HttpResponse(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 9, 9]))),
     http.get(at('/media/missing.musicxml'), () => new HttpResponse('Not found', { status: 404 })),
   );
 }
@@ -85,10 +96,37 @@ describe('ScoreView', () => {
     expect(figure().querySelector('svg')).not.toBeNull();
   });
 
-  it('hands a compressed .mxl to OSMD as a Blob to unpack', async () => {
+  it('unpacks a compressed .mxl and hands OSMD the score inside', async () => {
     render(<ScoreView url="/media/song.mxl" title="Song" />);
     await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
-    expect(FakeOsmd.instances[0]?.loaded).toBeInstanceOf(Blob);
+    expect((FakeOsmd.instances[0]?.loaded as Document).getElementsByTagName('part')).toHaveLength(2);
+  });
+
+  it('offers the file for download when an .mxl cannot be unpacked', async () => {
+    render(<ScoreView url="/media/broken.mxl" title="Song" />);
+    expect(await screen.findByRole('alert')).toHaveTextContent('This score could not be displayed.');
+    expect(FakeOsmd.instances).toHaveLength(0);
+  });
+
+  it('offers a player on the post page: play, tempo, count-in, metronome, each part muted or soloed', async () => {
+    render(<ScoreView url="/media/song.musicxml" title="Song" player={{ postId: '7', index: 0, composer: 'Clara' }} />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    expect(screen.getByRole('button', { name: 'Play score' })).toBeInTheDocument();
+    expect(screen.getByRole('slider', { name: 'Tempo' })).toHaveValue('100');
+    expect(screen.getByRole('checkbox', { name: 'Count-in' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Metronome' })).not.toBeChecked();
+    await userEvent.click(screen.getByText('Parts (2)'));
+    const mute = screen.getByRole('button', { name: 'Mute Violin' });
+    expect(mute).toHaveAttribute('aria-pressed', 'false');
+    await userEvent.click(mute);
+    expect(mute).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Solo Piano' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('offers no player where the score is only shown', async () => {
+    render(<ScoreView url="/media/song.musicxml" title="Song" />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    expect(screen.queryByRole('button', { name: 'Play score' })).not.toBeInTheDocument();
   });
 
   it('offers the file for download when it cannot be fetched', async () => {
@@ -99,8 +137,8 @@ describe('ScoreView', () => {
   });
 
   it('offers the file for download when OSMD cannot read it', async () => {
-    FakeOsmd.failLoad = new Error('OpenSheetMusicDisplay: Invalid MXL file');
-    render(<ScoreView url="/media/song.mxl" title="Song" />);
+    FakeOsmd.failLoad = new Error('OpenSheetMusicDisplay: Invalid MusicXML file');
+    render(<ScoreView url="/media/song.musicxml" title="Song" />);
     expect(await screen.findByRole('alert')).toHaveTextContent('This score could not be displayed.');
     expect(screen.getByRole('link', { name: 'Download Song' })).toHaveAttribute('download');
   });

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { IOSMDOptions, OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
 import { Spinner } from '../../components/spinner';
-import { fetchScore } from './score-file';
+import { ScoreControls } from './score-controls';
+import { fetchScore, partNames } from './score-file';
+import { useScorePlayback, type ScoreIdentity } from './use-score-playback';
 import styles from './score-view.module.css';
 
 export const SCORE_WORDS = {
@@ -16,8 +18,10 @@ export const SCORE_RESIZE_DEBOUNCE_MS = 200;
 /**
  * What OSMD is told. The page's CSP (style-src 'self') allows what OSMD's SVG backend does:
  * CSSOM writes (`el.style.x = ...`) and SVG presentation attributes, no <style> elements, no
- * style="" attributes. The cursor is off: it would be an <img> with a generated data: URL and a
- * window scroll listener, and nothing here plays the score. Automatic resizing is off: OSMD's
+ * style="" attributes. OSMD's own cursor is off: it would be an <img> with a generated data: URL
+ * and a window scroll listener; the player draws its own (use-score-playback.ts). Rests over
+ * several measures stay one measure each, so every written measure has its place to point at.
+ * Automatic resizing is off: OSMD's
  * own window listener is never removed (a leak per score shown); ScoreView watches its box.
  * Title and composer are shown by the page above the score, so OSMD does not draw them again.
  */
@@ -31,6 +35,7 @@ export const OSMD_OPTIONS: IOSMDOptions = {
   drawComposer: false,
   drawLyricist: false,
   drawCredits: false,
+  autoGenerateMultipleRestMeasuresFromRestMeasures: false,
 };
 
 /** Smaller notes on a phone, so a system holds more than one measure. */
@@ -72,14 +77,33 @@ interface ScoreViewProps {
   url: string;
   /** The score's title, for the figure's name and the download link. */
   title: string;
+  /** Which post's score it is, when it may be played (the post page). */
+  player?: ScoreIdentity;
 }
 
 /**
  * A MusicXML file drawn as sheet music, fitted to the width it is given and laid out again when
  * that changes. While it loads a spinner shows; if it cannot be drawn, a Download link stays.
  */
-export function ScoreView({ url, title }: ScoreViewProps) {
+export function ScoreView({ url, title, player }: ScoreViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLDivElement | null>(null);
+  const cursorRef = useRef<HTMLDivElement>(null);
+  const osmdRef = useRef<OpenSheetMusicDisplay | null>(null);
+  const docRef = useRef<Document | null>(null);
+  const [drawn, setDrawn] = useState(0);
+  const [parts, setParts] = useState<readonly string[]>([]);
+  const playback = useScorePlayback({
+    identity: player,
+    title,
+    url,
+    osmd: osmdRef,
+    doc: docRef,
+    host: hostRef,
+    canvas: canvasRef,
+    cursor: cursorRef,
+    drawn,
+  });
   // The status belongs to one url: a new url starts at 'loading' without an extra render.
   const [result, setResult] = useState<{ url: string; status: Status }>({ url, status: 'loading' });
   const status: Status = result.url === url ? result.status : 'loading';
@@ -92,6 +116,7 @@ export function ScoreView({ url, title }: ScoreViewProps) {
     const target = document.createElement('div');
     target.className = styles.canvas ?? '';
     host.appendChild(target);
+    canvasRef.current = target;
 
     const controller = new AbortController();
     let osmd: OpenSheetMusicDisplay | null = null;
@@ -105,6 +130,7 @@ export function ScoreView({ url, title }: ScoreViewProps) {
       drawnWidth = host.clientWidth;
       osmd.Zoom = zoomFor(drawnWidth);
       osmd.render();
+      setDrawn((n) => n + 1);
     };
 
     const show = async () => {
@@ -113,6 +139,9 @@ export function ScoreView({ url, title }: ScoreViewProps) {
       osmd = new Osmd(target, OSMD_OPTIONS);
       await osmd.load(source, title);
       if (disposed) return;
+      osmdRef.current = osmd;
+      docRef.current = source;
+      setParts(partNames(source));
       draw();
       setResult({ url, status: 'ready' });
       if (typeof ResizeObserver === 'function') {
@@ -143,13 +172,21 @@ export function ScoreView({ url, title }: ScoreViewProps) {
       observer?.disconnect();
       window.clearTimeout(resizeTimer);
       osmd?.clear();
+      osmdRef.current = null;
       target.remove();
     };
   }, [url, title]);
 
   return (
     <figure className={styles.score} aria-label={`Score: ${title}`} aria-busy={status === 'loading'} data-status={status}>
-      <div ref={hostRef} className={status === 'error' ? styles.hidden : styles.host} />
+      {player && status === 'ready' ? <ScoreControls playback={playback} partNames={parts} title={title} /> : null}
+      <div
+        ref={hostRef}
+        className={status === 'error' ? styles.hidden : player ? `${styles.host} ${styles.playable}` : styles.host}
+        onClick={player ? (e) => void playback.playAt(e.clientX, e.clientY) : undefined}
+      >
+        {player ? <div ref={cursorRef} className={styles.cursor} hidden aria-hidden="true" data-score-cursor /> : null}
+      </div>
       {status === 'loading' ? (
         <div className={styles.loading}>
           <Spinner size="md" label="" />

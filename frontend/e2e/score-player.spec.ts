@@ -1,0 +1,276 @@
+/**
+ * Hearing a score (issue 20), in real Chromium with the real synthesiser: a score made here (two
+ * parts, a repeat, a tempo change) plays with sound (read from the Web Audio analyser every sound
+ * passes through), the cursor walks the measures in the order they are played, a muted part
+ * falls silent while the other goes on, and scores of every common shape (an .mxl archive, a
+ * timewise score with a transposing instrument, a piano grand staff with a pickup, two voices,
+ * chords, ties and tuplets) are drawn and played without an error.
+ */
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test, uniqueEmail } from './support/fixtures';
+import { signInThroughAddress, signedUpAccount } from './support/accounts';
+import { watchCsp } from './support/csp';
+import { zip } from '../src/test/zip';
+
+const note = (step: string, octave: number, duration: number, extra = '', alter = 0) =>
+  `<note><pitch><step>${step}</step>${alter ? `<alter>${alter}</alter>` : ''}<octave>${octave}</octave></pitch><duration>${duration}</duration>${extra}</note>`;
+const attrs = (extra = '') =>
+  `<attributes><divisions>1</divisions><key><fifths>0</fifths></key><time><beats>4</beats><beat-type>4</beat-type></time>${extra}</attributes>`;
+
+/**
+ * Two parts, each holding one pitch all through (piano C2 at 65 Hz, violin A6 at 1760 Hz, far above every
+ * partial of the piano's, so each can be heard apart): measures 1-2 repeated at ♩ = 240, measure 3 at ♩ = 120. Played:
+ * 1 2 1 2 3, in 6 seconds.
+ */
+const PRACTICE = `<?xml version="1.0" encoding="UTF-8"?>
+<score-partwise version="4.0">
+  <part-list>
+    <score-part id="P1"><part-name>Piano</part-name><midi-instrument id="P1-I1"><midi-channel>1</midi-channel><midi-program>1</midi-program></midi-instrument></score-part>
+    <score-part id="P2"><part-name>Violin</part-name><midi-instrument id="P2-I1"><midi-channel>2</midi-channel><midi-program>41</midi-program></midi-instrument></score-part>
+  </part-list>
+  <part id="P1">
+    <measure number="1">${attrs('<clef><sign>F</sign><line>4</line></clef>')}<direction placement="above"><direction-type><metronome><beat-unit>quarter</beat-unit><per-minute>240</per-minute></metronome></direction-type><sound tempo="240"/></direction>${note('C', 2, 4, '<type>whole</type>')}</measure>
+    <measure number="2">${note('C', 2, 4, '<type>whole</type>')}<barline location="right"><bar-style>light-heavy</bar-style><repeat direction="backward"/></barline></measure>
+    <measure number="3"><direction placement="above"><direction-type><words>Slower</words></direction-type><sound tempo="120"/></direction>${note('C', 2, 4, '<type>whole</type>')}</measure>
+  </part>
+  <part id="P2">
+    <measure number="1">${attrs('<clef><sign>G</sign><line>2</line></clef>')}${note('A', 6, 4, '<type>whole</type>')}</measure>
+    <measure number="2">${note('A', 6, 4, '<type>whole</type>')}<barline location="right"><bar-style>light-heavy</bar-style><repeat direction="backward"/></barline></measure>
+    <measure number="3">${note('A', 6, 4, '<type>whole</type>')}</measure>
+  </part>
+</score-partwise>
+`;
+
+/** A piano grand staff: a pickup, two voices on the upper staff, chords, a tie across the bar, triplets. */
+const GRAND_STAFF = `<?xml version="1.0" encoding="UTF-8"?>
+<score-partwise version="3.1">
+  <part-list><score-part id="P1"><part-name>Piano</part-name></score-part></part-list>
+  <part id="P1">
+    <measure number="0" implicit="yes">
+      <attributes><divisions>6</divisions><key><fifths>-1</fifths></key><time><beats>3</beats><beat-type>4</beat-type></time><staves>2</staves>
+        <clef number="1"><sign>G</sign><line>2</line></clef><clef number="2"><sign>F</sign><line>4</line></clef></attributes>
+      <sound tempo="100"/>
+      ${note('C', 5, 6, '<voice>1</voice><type>quarter</type><staff>1</staff>')}
+      <backup><duration>6</duration></backup>
+      <note><rest/><duration>6</duration><voice>5</voice><type>quarter</type><staff>2</staff></note>
+    </measure>
+    <measure number="1">
+      ${note('F', 5, 12, '<voice>1</voice><type>half</type><staff>1</staff>')}
+      ${note('E', 5, 6, '<voice>1</voice><type>quarter</type><staff>1</staff><tie type="start"/><notations><tied type="start"/></notations>')}
+      <backup><duration>18</duration></backup>
+      ${note('A', 4, 6, '<voice>2</voice><type>quarter</type><stem>down</stem><staff>1</staff>')}
+      ${note('B', 4, 6, '<voice>2</voice><type>quarter</type><stem>down</stem><staff>1</staff>', -1)}
+      ${note('G', 4, 6, '<voice>2</voice><type>quarter</type><stem>down</stem><staff>1</staff>')}
+      <backup><duration>18</duration></backup>
+      ${note('F', 3, 18, '<voice>5</voice><type>half</type><dot/><staff>2</staff>')}
+      ${note('A', 3, 18, '<chord/><voice>5</voice><type>half</type><dot/><staff>2</staff>')}
+      ${note('C', 4, 18, '<chord/><voice>5</voice><type>half</type><dot/><staff>2</staff>')}
+    </measure>
+    <measure number="2">
+      ${note('E', 5, 6, '<voice>1</voice><type>quarter</type><staff>1</staff><tie type="stop"/><notations><tied type="stop"/></notations>')}
+      ${['D', 'C', 'D'].map((s) => note(s, 5, 2, '<voice>1</voice><type>eighth</type><time-modification><actual-notes>3</actual-notes><normal-notes>2</normal-notes></time-modification><staff>1</staff>')).join('')}
+      ${note('C', 5, 6, '<voice>1</voice><type>quarter</type><staff>1</staff>')}
+      <backup><duration>18</duration></backup>
+      ${note('C', 3, 18, '<voice>5</voice><type>half</type><dot/><staff>2</staff>')}
+      ${note('G', 3, 18, '<chord/><voice>5</voice><type>half</type><dot/><staff>2</staff>')}
+      <barline location="right"><bar-style>light-heavy</bar-style></barline>
+    </measure>
+  </part>
+</score-partwise>
+`;
+
+/** Timewise, with a clarinet in B♭ (written a tone above how it sounds) over a bassoon. */
+const TIMEWISE = `<?xml version="1.0" encoding="UTF-8"?>
+<score-timewise version="4.0">
+  <part-list>
+    <score-part id="P1"><part-name>Clarinet in B♭</part-name></score-part>
+    <score-part id="P2"><part-name>Bassoon</part-name></score-part>
+  </part-list>
+  <measure number="1">
+    <part id="P1">${attrs('<clef><sign>G</sign><line>2</line></clef><transpose><diatonic>-1</diatonic><chromatic>-2</chromatic></transpose>')}<direction><direction-type><dynamics><mf/></dynamics></direction-type></direction>${note('D', 5, 2, '<type>half</type>')}${note('E', 5, 2, '<type>half</type>')}</part>
+    <part id="P2">${attrs('<clef><sign>F</sign><line>4</line></clef>')}${note('C', 2, 4, '<type>whole</type>')}</part>
+  </measure>
+  <measure number="2">
+    <part id="P1">${note('D', 5, 4, '<type>whole</type>')}</part>
+    <part id="P2">${note('G', 2, 4, '<type>whole</type>')}</part>
+  </measure>
+</score-timewise>
+`;
+
+const CONTAINER =
+  '<?xml version="1.0" encoding="UTF-8"?><container><rootfiles><rootfile full-path="score.xml" media-type="application/vnd.recordare.musicxml+xml"/></rootfiles></container>';
+
+/** Every analyser made on the page, so the test can read what the page sounds like. */
+async function listen(page: Page) {
+  await page.addInitScript(() => {
+    const made: AnalyserNode[] = [];
+    (window as unknown as { __analysers: AnalyserNode[] }).__analysers = made;
+    const create = BaseAudioContext.prototype.createAnalyser;
+    BaseAudioContext.prototype.createAnalyser = function (this: BaseAudioContext) {
+      const analyser = create.call(this);
+      made.push(analyser);
+      return analyser;
+    };
+  });
+}
+
+/** The loudest level (dB) around `hz`, and the overall RMS, as the page's analyser hears now. */
+async function hear(page: Page, hz: number): Promise<{ db: number; rms: number }> {
+  return page.evaluate((freq) => {
+    const analyser = (window as unknown as { __analysers: AnalyserNode[] }).__analysers.at(-1);
+    if (!analyser) return { db: -Infinity, rms: 0 };
+    // Each reading blends with the one before it unless smoothing is off: this moment's alone.
+    analyser.smoothingTimeConstant = 0;
+    const spectrum = new Float32Array(analyser.frequencyBinCount);
+    analyser.getFloatFrequencyData(spectrum);
+    const bin = Math.round(freq / (analyser.context.sampleRate / analyser.fftSize));
+    let db = -Infinity;
+    for (let i = Math.max(0, bin - 2); i <= bin + 2; i++) db = Math.max(db, spectrum[i] ?? -Infinity);
+    const wave = new Float32Array(analyser.fftSize);
+    analyser.getFloatTimeDomainData(wave);
+    const rms = Math.sqrt(wave.reduce((sum, v) => sum + v * v, 0) / wave.length);
+    return { db, rms };
+  }, hz);
+}
+
+/** The measures the cursor shows while the score plays to its end, each once per visit. */
+async function cursorWalk(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const seen: string[] = [];
+        const started = performance.now();
+        const timer = window.setInterval(() => {
+          const cursor = document.querySelector<HTMLElement>('[data-score-cursor]');
+          const measure = cursor && !cursor.hidden ? cursor.dataset.measure : undefined;
+          const playing = document.querySelector('button[aria-label="Pause score"]') !== null;
+          // At the end the cursor goes back to the start, ready to play again: not a measure played.
+          if (playing && measure && seen.at(-1) !== measure) seen.push(measure);
+          if ((!playing && performance.now() - started > 1500) || performance.now() - started > 20_000) {
+            window.clearInterval(timer);
+            resolve(seen);
+          }
+        }, 30);
+      }),
+  );
+}
+
+async function postScore(
+  request: APIRequestContext,
+  url: string,
+  token: string,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  title: string,
+): Promise<string> {
+  const res = await request.post(`${url}/posts/musicxml`, {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { musicxml_files: file, titles: title, composers: 'E2E Composer' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return String(((await res.json()) as { id: string }).id);
+}
+
+test('a score plays with sound, its cursor follows the repeats, and a muted part falls silent', async ({
+  page,
+  request,
+  server,
+  shot,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const csp = watchCsp(page);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await listen(page);
+  const ana = await signedUpAccount(request, server, uniqueEmail('score-player', testInfo.project.name), 'Ana Score');
+  const id = await postScore(
+    request,
+    server.url,
+    ana.token,
+    { name: 'practice.musicxml', mimeType: 'application/xml', buffer: Buffer.from(PRACTICE) },
+    'Practice Piece',
+  );
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  await page.goto(`${server.appUrl}/post/${id}`);
+  const figure = page.getByRole('figure', { name: 'Score: Practice Piece' });
+  await expect(figure).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
+
+  // Play: sound, the now-playing bar names the score and its composer, the cursor walks 1 2 1 2 3.
+  await page.getByRole('button', { name: 'Play score' }).click();
+  const walk = cursorWalk(page);
+  await expect.poll(async () => (await hear(page, 65)).rms, { timeout: 5_000 }).toBeGreaterThan(0.01);
+  const bar = page.getByRole('region', { name: 'Now playing' });
+  await expect(bar).toContainText('Practice Piece');
+  await expect(bar).toContainText('E2E Composer');
+  await expect(page.locator('[data-score-cursor]')).toBeVisible();
+  await shot('score-playing');
+  expect(await walk).toEqual(['1', '2', '1', '2', '3']);
+  await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
+
+  // Muting the violin silences its A6 while the piano's C2 goes on.
+  await page.getByText('Parts (2)').click();
+  await page.getByRole('button', { name: 'Play score' }).click();
+  let before = -Infinity;
+  await expect.poll(async () => (before = (await hear(page, 1760)).db), { timeout: 5_000 }).toBeGreaterThan(-50);
+  await page.getByRole('button', { name: 'Mute Violin' }).click();
+  await expect.poll(async () => (await hear(page, 1760)).db, { timeout: 3_000 }).toBeLessThan(before - 25);
+  expect((await hear(page, 65)).rms).toBeGreaterThan(0.005);
+  await shot('score-muted');
+  // Solo the violin: the piano goes quiet instead.
+  await page.getByRole('button', { name: 'Mute Violin' }).click();
+  await page.getByRole('button', { name: 'Solo Violin' }).click();
+  await expect.poll(async () => (await hear(page, 1760)).db, { timeout: 3_000 }).toBeGreaterThan(before - 10);
+  await expect.poll(async () => (await hear(page, 65)).db, { timeout: 3_000 }).toBeLessThan(-60);
+  // Pausing in the now-playing bar pauses the score.
+  await bar.getByRole('button', { name: /Pause/ }).click();
+  await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
+  // Paused, the score's audio clock stops (and with it every sound).
+  const clock = () =>
+    page.evaluate(() => (window as unknown as { __analysers: AnalyserNode[] }).__analysers.at(-1)?.context.state);
+  await expect.poll(clock, { timeout: 3_000 }).toBe('suspended');
+
+  // A click on a measure plays from there; the tempo slider, count-in and metronome answer.
+  await page.getByRole('slider', { name: 'Tempo' }).fill('50');
+  await expect(page.getByRole('slider', { name: 'Tempo' })).toHaveAttribute('aria-valuetext', '50%');
+  await page.getByRole('checkbox', { name: 'Metronome' }).check();
+  const third = await page.evaluate(() => {
+    const svg = document.querySelector('figure svg');
+    const box = svg?.getBoundingClientRect();
+    return box ? { x: box.left + box.width * 0.85, y: box.top + box.height * 0.3 } : null;
+  });
+  expect(third).not.toBeNull();
+  if (third) await page.mouse.click(third.x, third.y);
+  await expect(page.getByRole('button', { name: 'Pause score' })).toBeVisible();
+  await expect(page.locator('[data-score-cursor]')).not.toHaveAttribute('data-measure', '1');
+  await page.getByRole('button', { name: 'Pause score' }).click();
+  expect(errors).toEqual([]);
+  expect(csp).toEqual([]);
+});
+
+test('scores of every common shape are drawn and played without an error', async ({ page, request, server, shot }, testInfo) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await listen(page);
+  const ana = await signedUpAccount(request, server, uniqueEmail('score-shapes', testInfo.project.name), 'Ana Shapes');
+  const scores = [
+    { name: 'grand.mxl', mimeType: 'application/vnd.recordare.musicxml', buffer: Buffer.from(zip([['META-INF/container.xml', CONTAINER, true], ['score.xml', GRAND_STAFF, true]])), title: 'Grand Staff Piece' },
+    { name: 'timewise.musicxml', mimeType: 'application/xml', buffer: Buffer.from(TIMEWISE), title: 'Timewise Duet' },
+  ];
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  for (const score of scores) {
+    const id = await postScore(request, server.url, ana.token, score, score.title);
+    await page.goto(`${server.appUrl}/post/${id}`);
+    const figure = page.getByRole('figure', { name: `Score: ${score.title}` });
+    await expect(figure).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Play score' }).click();
+    await expect.poll(async () => (await hear(page, 440)).rms, { timeout: 5_000 }).toBeGreaterThan(0.005);
+    await expect(page.locator('[data-score-cursor]')).toBeVisible();
+    await shot(`score-shape-${score.name.split('.')[0]}`);
+    await page.getByRole('button', { name: 'Pause score' }).click();
+  }
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,389 @@
+/**
+ * Plays a score's timeline (timeline.ts) through the synthesiser (synth.ts): notes are
+ * scheduled on the audio clock a moment ahead (a look-ahead scheduler, so timing never depends
+ * on the page's timers), at a chosen share of the score's tempo, with parts muted or soloed, an
+ * optional metronome and a measure of count-in. It is the app player's `MediaEngine`, so the
+ * now-playing bar, the media keys and "one medium at a time" drive it as they drive a track.
+ */
+
+import type { MediaEngine, MediaEvent } from '../../player';
+import { Synth, type Channel } from './synth';
+import { measureAt, quarterAt, secondsAt, type Timeline } from './timeline';
+
+/** How far ahead notes are scheduled, and how often the scheduler looks. */
+const LOOK_AHEAD_SECONDS = 0.25;
+const TICK_MS = 25;
+/** Between pressing Play and the first note, so the first notes are not late. */
+const START_DELAY = 0.06;
+
+export const TEMPO_RANGE = { min: 0.5, max: 1.5 } as const;
+
+export interface PartControl {
+  muted: boolean;
+  solo: boolean;
+}
+
+type Listener = () => void;
+
+export class ScorePlayer implements MediaEngine {
+  private context: AudioContext | null = null;
+  private synth: Synth | null = null;
+  private channels: Channel[] = [];
+  private readonly controls: PartControl[];
+  private rate = 1;
+  private metronomeOn = false;
+  private countInOn = false;
+  private volume = 1;
+  private mutedAll = false;
+
+  /** Where playback is (quarters) while paused; where it started while playing. */
+  private from = 0;
+  /** Audio-clock second at which quarter `from` sounds (after the count-in). */
+  private startAt = 0;
+  private playing = false;
+  private timer: number | undefined;
+  private timeTimer: number | undefined;
+  /** The next note, beat and measure to schedule. */
+  private nextNote = 0;
+  private nextBeat = 0;
+  private beats: Array<{ q: number; accent: boolean }> = [];
+  private readonly listeners = new Set<(event: MediaEvent) => void>();
+  private readonly changeListeners = new Set<Listener>();
+  private changes = 0;
+
+  constructor(
+    readonly timeline: Timeline,
+    private readonly createContext: () => AudioContext = () => new AudioContext({ latencyHint: 'interactive' }),
+  ) {
+    this.controls = timeline.parts.map(() => ({ muted: false, solo: false }));
+    this.beats = beatsOf(timeline);
+  }
+
+  // --- MediaEngine ----------------------------------------------------------------------------
+
+  play(): void {
+    if (this.playing) return;
+    const ctx = this.ensureContext();
+    void ctx.resume();
+    if (this.from >= this.timeline.length) this.from = 0;
+    this.playing = true;
+    this.schedule(this.countInOn);
+    this.emit('play');
+    this.changed();
+  }
+
+  pause(): void {
+    if (!this.playing) return;
+    this.from = this.quarter();
+    this.halt();
+    void this.context?.suspend();
+    this.emit('pause');
+    this.changed();
+  }
+
+  seek(seconds: number): void {
+    this.seekQuarter(quarterAt(this.timeline.tempos, Math.max(0, seconds), this.rate));
+  }
+
+  currentTime(): number {
+    return secondsAt(this.timeline.tempos, this.quarter(), this.rate);
+  }
+
+  duration(): number {
+    return secondsAt(this.timeline.tempos, this.timeline.length, this.rate);
+  }
+
+  setVolume(volume: number, muted: boolean): void {
+    this.volume = volume;
+    this.mutedAll = muted;
+    this.applyGains();
+  }
+
+  stop(): void {
+    this.halt();
+    this.from = 0;
+    void this.context?.close();
+    this.context = null;
+    this.synth = null;
+    this.channels = [];
+    this.changed();
+  }
+
+  onEvent(listener: (event: MediaEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // --- The score's own controls ---------------------------------------------------------------
+
+  /** Anything shown changed: playing, tempo, parts, metronome. */
+  subscribe(listener: Listener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** Counts the changes told to `subscribe`rs (a snapshot for React). */
+  version(): number {
+    return this.changes;
+  }
+
+  /** Tells the `subscribe`rs to look again (a view that was not ready the last time). */
+  touch(): void {
+    this.changed();
+  }
+
+  isPlaying(): boolean {
+    return this.playing;
+  }
+
+  /** The quarter sounding now (during a count-in, where it will start). */
+  quarter(): number {
+    if (!this.playing || !this.context) return this.from;
+    const elapsed = this.context.currentTime - this.startAt;
+    if (elapsed <= 0) return this.from;
+    const base = secondsAt(this.timeline.tempos, this.from, this.rate);
+    return Math.min(this.timeline.length, quarterAt(this.timeline.tempos, base + elapsed, this.rate));
+  }
+
+  /** The performed measure sounding now. */
+  measure(): number {
+    return measureAt(this.timeline, this.quarter());
+  }
+
+  seekQuarter(q: number): void {
+    const to = Math.max(0, Math.min(this.timeline.length, q));
+    if (this.playing) {
+      this.halt(false);
+      this.from = to;
+      this.schedule(false);
+    } else {
+      this.from = to;
+    }
+    this.emit('time');
+    this.changed();
+  }
+
+  /** Starts playing at the first time written measure `written` is played (from `after` on, if given). */
+  playFromMeasure(written: number): void {
+    const performed = this.timeline.measures.find((m) => m.written === written);
+    if (!performed) return;
+    this.seekQuarter(performed.start);
+    if (!this.playing) this.play();
+  }
+
+  tempo(): number {
+    return this.rate;
+  }
+
+  /** A share of the score's tempo, 0.5 to 1.5. */
+  setTempo(rate: number): void {
+    const next = Math.min(TEMPO_RANGE.max, Math.max(TEMPO_RANGE.min, rate));
+    if (next === this.rate) return;
+    const at = this.quarter();
+    if (this.playing) this.halt(false);
+    this.rate = next;
+    this.from = at;
+    if (this.playing) this.schedule(false);
+    this.emit('durationchange');
+    this.changed();
+  }
+
+  parts(): readonly PartControl[] {
+    return this.controls;
+  }
+
+  setPart(index: number, change: Partial<PartControl>): void {
+    const part = this.controls[index];
+    if (!part) return;
+    Object.assign(part, change);
+    this.applyGains();
+    this.changed();
+  }
+
+  metronome(): boolean {
+    return this.metronomeOn;
+  }
+
+  setMetronome(on: boolean): void {
+    this.metronomeOn = on;
+    if (this.playing) {
+      // Beats already scheduled stay; from here on the new choice holds.
+      this.nextBeat = this.beats.findIndex((b) => b.q >= this.quarter() + 0.01);
+      if (this.nextBeat < 0) this.nextBeat = this.beats.length;
+    }
+    this.changed();
+  }
+
+  countIn(): boolean {
+    return this.countInOn;
+  }
+
+  setCountIn(on: boolean): void {
+    this.countInOn = on;
+    this.changed();
+  }
+
+  /** The analyser all sound passes through (the tests read it). */
+  analyser(): AnalyserNode | null {
+    return this.synth?.analyser ?? null;
+  }
+
+  // --- Inside ---------------------------------------------------------------------------------
+
+  private ensureContext(): AudioContext {
+    if (this.context && this.synth) return this.context;
+    const ctx = this.createContext();
+    const synth = new Synth(ctx);
+    this.context = ctx;
+    this.synth = synth;
+    this.channels = this.timeline.parts.map((p) => synth.channel(p.program, p.percussion, p.volume));
+    this.applyGains();
+    return ctx;
+  }
+
+  private applyGains() {
+    const anySolo = this.controls.some((c) => c.solo);
+    this.channels.forEach((channel, i) => {
+      const c = this.controls[i];
+      const on = c && !c.muted && (!anySolo || c.solo);
+      channel.gain.gain.value = on ? 1 : 0;
+    });
+    if (this.synth) this.synth.master.gain.value = this.mutedAll ? 0 : this.volume;
+  }
+
+  /** Stops what is scheduled; `stopped`: playback ends too (not a re-anchoring). */
+  private halt(stopped = true) {
+    window.clearInterval(this.timer);
+    window.clearInterval(this.timeTimer);
+    this.timer = undefined;
+    this.timeTimer = undefined;
+    this.synth?.hush();
+    if (stopped) this.playing = false;
+  }
+
+  /** Starts scheduling from `this.from`, after a measure of count-in if asked. */
+  private schedule(countIn: boolean) {
+    const ctx = this.context;
+    const synth = this.synth;
+    if (!ctx || !synth) return;
+    let start = ctx.currentTime + START_DELAY;
+    if (countIn) start += this.scheduleCountIn(synth, start);
+    this.startAt = start;
+    const notes = this.timeline.notes;
+    // Notes that began before `from` and still sound there sound from there.
+    this.nextNote = firstAtOrAfter(notes, this.from);
+    for (let i = 0; i < this.nextNote; i++) {
+      const n = notes[i];
+      if (!n || n.start + n.duration <= this.from + 0.05) continue;
+      const channel = this.channels[n.part];
+      if (channel) synth.note(channel, n.midi, start, this.seconds(n.start + n.duration) - this.seconds(this.from), n.velocity);
+    }
+    this.nextBeat = this.beats.findIndex((b) => b.q >= this.from - 1e-6);
+    if (this.nextBeat < 0) this.nextBeat = this.beats.length;
+    this.tick();
+    this.timer = window.setInterval(() => this.tick(), TICK_MS);
+    this.timeTimer = window.setInterval(() => this.emit('time'), 250);
+  }
+
+  /** A measure of clicks before `start`, in the time and tempo where playback starts. */
+  private scheduleCountIn(synth: Synth, start: number): number {
+    const measure = this.timeline.measures[measureAt(this.timeline, this.from)];
+    const beats = Math.max(1, Math.min(12, measure?.beats ?? 4));
+    const beatLength = measure?.beatLength ?? 1;
+    const bpm = tempoAt(this.timeline, this.from) * this.rate;
+    const beatSeconds = (beatLength * 60) / bpm;
+    for (let b = 0; b < beats; b++) synth.click(start + b * beatSeconds, b === 0);
+    return beats * beatSeconds;
+  }
+
+  /** Seconds from the start of the piece to quarter `q` at the current rate. */
+  private seconds(q: number): number {
+    return secondsAt(this.timeline.tempos, q, this.rate);
+  }
+
+  private tick() {
+    const ctx = this.context;
+    const synth = this.synth;
+    if (!ctx || !synth || !this.playing) return;
+    const base = this.seconds(this.from);
+    const horizon = ctx.currentTime + LOOK_AHEAD_SECONDS - this.startAt + base;
+    const notes = this.timeline.notes;
+    while (this.nextNote < notes.length) {
+      const n = notes[this.nextNote];
+      if (!n) break;
+      const at = this.seconds(n.start);
+      if (at > horizon) break;
+      const channel = this.channels[n.part];
+      if (channel) {
+        const when = this.startAt + at - base;
+        synth.note(channel, n.midi, Math.max(when, ctx.currentTime), this.seconds(n.start + n.duration) - at, n.velocity);
+      }
+      this.nextNote++;
+    }
+    if (this.metronomeOn) {
+      while (this.nextBeat < this.beats.length) {
+        const beat = this.beats[this.nextBeat];
+        if (!beat) break;
+        const at = this.seconds(beat.q);
+        if (at > horizon) break;
+        synth.click(Math.max(this.startAt + at - base, ctx.currentTime), beat.accent);
+        this.nextBeat++;
+      }
+    }
+    if (this.quarter() >= this.timeline.length) this.ended();
+  }
+
+  private ended() {
+    this.halt();
+    this.from = 0;
+    void this.context?.suspend();
+    this.emit('ended');
+    this.changed();
+  }
+
+  private emit(event: MediaEvent) {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  private changed() {
+    this.changes++;
+    for (const listener of [...this.changeListeners]) listener();
+  }
+}
+
+/** The index of the first note starting at or after quarter `q`. */
+function firstAtOrAfter(notes: Timeline['notes'], q: number): number {
+  let lo = 0;
+  let hi = notes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((notes[mid]?.start ?? 0) < q - 1e-9) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Every beat of the performance, the first of each measure accented. */
+function beatsOf(timeline: Timeline): Array<{ q: number; accent: boolean }> {
+  const beats: Array<{ q: number; accent: boolean }> = [];
+  for (const m of timeline.measures) {
+    const step = m.beatLength > 0 ? m.beatLength : 1;
+    // A pickup measure's beats count back from its end, as they are felt.
+    const count = Math.max(1, Math.round(m.length / step));
+    const first = m.start + m.length - count * step;
+    for (let b = 0; b < count; b++) {
+      const q = first + b * step;
+      if (q >= m.start - 1e-9) beats.push({ q, accent: b === 0 && count === m.beats });
+    }
+  }
+  return beats;
+}
+
+function tempoAt(timeline: Timeline, q: number): number {
+  let bpm = timeline.tempos[0]?.bpm ?? 120;
+  for (const t of timeline.tempos) {
+    if (t.at > q) break;
+    bpm = t.bpm;
+  }
+  return bpm;
+}

@@ -1,0 +1,154 @@
+import { useEffect, useId, useState } from 'react';
+import { PauseIcon, PlayIcon, usePlayerTime } from '../player';
+import { Spinner } from '../../components/spinner';
+import { formatDuration } from '../../lib/format';
+import type { useScorePlayback } from './use-score-playback';
+import styles from './score-controls.module.css';
+
+export const SCORE_PLAYER_WORDS = {
+  play: 'Play score',
+  pause: 'Pause score',
+  tempo: 'Tempo',
+  countIn: 'Count-in',
+  metronome: 'Metronome',
+  parts: 'Parts',
+  mute: 'Mute',
+  solo: 'Solo',
+  failed: 'This score could not be played.',
+  hint: 'Click a measure to play from there.',
+} as const;
+
+/** The tempo slider's steps, as a share of the score's own tempo (percent). */
+const TEMPO = { min: 50, max: 150, step: 5 } as const;
+
+interface Settings {
+  tempo: number;
+  countIn: boolean;
+  metronome: boolean;
+  parts: Array<{ muted: boolean; solo: boolean }>;
+}
+
+interface ScoreControlsProps {
+  playback: ReturnType<typeof useScorePlayback>;
+  /** The parts the score names, in order (for mute and solo). */
+  partNames: readonly string[];
+  title: string;
+}
+
+/**
+ * A score's player (issue 20): Play/Pause, where it is, the tempo (50-150 %), a measure of
+ * count-in, a metronome, and each part muted or soloed (a learner practises against the others).
+ * The settings can be chosen before the first Play; the engine takes them when it arrives.
+ */
+export function ScoreControls({ playback, partNames, title }: ScoreControlsProps) {
+  const { engine, status, playing, isCurrent, toggle } = playback;
+  const id = useId();
+  const [settings, setSettings] = useState<Settings>(() => ({
+    tempo: 100,
+    countIn: false,
+    metronome: false,
+    parts: partNames.map(() => ({ muted: false, solo: false })),
+  }));
+  const time = usePlayerTime(isCurrent);
+
+  // The engine follows what is chosen here, from the moment it exists.
+  useEffect(() => {
+    if (!engine) return;
+    engine.setTempo(settings.tempo / 100);
+    engine.setCountIn(settings.countIn);
+    engine.setMetronome(settings.metronome);
+    settings.parts.forEach((part, index) => engine.setPart(index, part));
+  }, [engine, settings]);
+
+  const setPart = (index: number, change: Partial<Settings['parts'][number]>) =>
+    setSettings((s) => ({ ...s, parts: s.parts.map((p, i) => (i === index ? { ...p, ...change } : p)) }));
+  const duration = engine?.duration() ?? null;
+
+  return (
+    <div className={styles.controls} role="group" aria-label={`Player: ${title}`}>
+      <div className={styles.main}>
+        <button
+          type="button"
+          className={styles.play}
+          onClick={() => void toggle()}
+          aria-label={playing ? SCORE_PLAYER_WORDS.pause : SCORE_PLAYER_WORDS.play}
+          aria-busy={status === 'loading' || undefined}
+        >
+          {status === 'loading' ? <Spinner size="sm" label="" /> : playing ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
+        </button>
+        <span className={styles.time} aria-label="Position">
+          {formatDuration(isCurrent ? time : 0, Math.floor)}
+          {duration !== null ? ` / ${formatDuration(duration)}` : null}
+        </span>
+        <div className={styles.tempo}>
+          <label htmlFor={`${id}-tempo`}>{SCORE_PLAYER_WORDS.tempo}</label>
+          <input
+            id={`${id}-tempo`}
+            type="range"
+            min={TEMPO.min}
+            max={TEMPO.max}
+            step={TEMPO.step}
+            value={settings.tempo}
+            aria-valuetext={`${settings.tempo}%`}
+            onChange={(e) => setSettings((s) => ({ ...s, tempo: Number(e.target.value) }))}
+          />
+          <output htmlFor={`${id}-tempo`}>{settings.tempo}%</output>
+        </div>
+      </div>
+      <div className={styles.options}>
+        <label className={styles.toggle}>
+          <input type="checkbox" checked={settings.countIn} onChange={(e) => setSettings((s) => ({ ...s, countIn: e.target.checked }))} />
+          <span>{SCORE_PLAYER_WORDS.countIn}</span>
+        </label>
+        <label className={styles.toggle}>
+          <input
+            type="checkbox"
+            checked={settings.metronome}
+            onChange={(e) => setSettings((s) => ({ ...s, metronome: e.target.checked }))}
+          />
+          <span>{SCORE_PLAYER_WORDS.metronome}</span>
+        </label>
+        {partNames.length > 1 ? (
+          <details className={styles.parts}>
+            <summary>
+              {SCORE_PLAYER_WORDS.parts} ({partNames.length})
+            </summary>
+            <ul>
+              {partNames.map((name, index) => {
+                const part = settings.parts[index] ?? { muted: false, solo: false };
+                return (
+                  <li key={`${name}-${index}`}>
+                    <span className={styles.partName}>{name}</span>
+                    <button
+                      type="button"
+                      className={styles.partButton}
+                      aria-pressed={part.muted}
+                      aria-label={`${SCORE_PLAYER_WORDS.mute} ${name}`}
+                      onClick={() => setPart(index, { muted: !part.muted })}
+                    >
+                      {SCORE_PLAYER_WORDS.mute}
+                    </button>
+                    <button
+                      type="button"
+                      className={styles.partButton}
+                      aria-pressed={part.solo}
+                      aria-label={`${SCORE_PLAYER_WORDS.solo} ${name}`}
+                      onClick={() => setPart(index, { solo: !part.solo })}
+                    >
+                      {SCORE_PLAYER_WORDS.solo}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </details>
+        ) : null}
+      </div>
+      {status === 'error' ? (
+        <p className={styles.failed} role="alert">
+          {SCORE_PLAYER_WORDS.failed}
+        </p>
+      ) : null}
+    </div>
+  );
+}
