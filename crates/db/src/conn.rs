@@ -72,9 +72,12 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for Pragmas {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
         match conn {
             DbConnection::Sqlite(c) => c.batch_execute(SQLITE_PRAGMAS).map_err(diesel::r2d2::Error::QueryError),
-            DbConnection::Postgres(c) => {
-                c.batch_execute("SET TIME ZONE 'UTC'").map_err(diesel::r2d2::Error::QueryError)
-            }
+            // No parallel workers: our statements are small, and under many requests at once
+            // starting workers for one (a full-text search's bitmap scan took 5 ms to start
+            // them) only takes the cores from the others.
+            DbConnection::Postgres(c) => c
+                .batch_execute("SET TIME ZONE 'UTC'; SET max_parallel_workers_per_gather = 0")
+                .map_err(diesel::r2d2::Error::QueryError),
         }
     }
 }

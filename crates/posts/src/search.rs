@@ -4,30 +4,29 @@
 //! **The index.** Each post has one entry in `posts_search`, its key the post's id, written in
 //! the transaction that writes the post ([`index`], from `repo::insert_post`), written again in
 //! the one that edits it (`edit::edit_post`) and removed in the one that deletes it
-//! ([`unindex`]; on PostgreSQL by cascade). An entry has two parts ranked apart: the names of
-//! what the post holds (titles, artists, composers) and what it says (lyrics, caption). SQLite
-//! keeps them in an FTS5 table (tokenizer `unicode61 remove_diacritics 2`, prefix indexes of 2
-//! and 3 characters), PostgreSQL as a `tsvector` (configuration `simple`, names weighted A, words
-//! B, accents folded by `unaccent`) under a GIN index. The document of a post is the same SQL
+//! ([`unindex`]; on PostgreSQL by cascade). An entry has two parts: the names of what the post
+//! holds (titles, artists, composers) and what it says (lyrics, caption). SQLite keeps them in an
+//! FTS5 table (tokenizer `unicode61 remove_diacritics 2`, prefix indexes of 2 to 6 characters),
+//! PostgreSQL as a `tsvector` (configuration `simple`, names weighted A, words B, accents folded by
+//! `unaccent`) under a GIN index. The document of a post is the same SQL
 //! the migration filled the index with ([`DOCUMENT_SQLITE`], [`DOCUMENT_POSTGRES`]).
 //!
-//! **A query** is the words of the text (letters and digits), each matched as a word or the
-//! start of one (`beeth` finds Beethoven), all of them required; accents and case never
-//! matter.
+//! **A query** is the words of the text (letters and digits), all of them required, accents and
+//! case aside; every word but the last is a whole word, and the last (still being typed, perhaps)
+//! is the start of one (`moonlight sona` finds Moonlight Sonata), by its first six letters when
+//! it is longer (`beethoven` finds what `beetho` does).
 //!
-//! **Ranking, bounded.** The newest [`WINDOW`] posts that match (and that the viewer may see:
-//! the block and suspension rules of every list) are read newest first, one index walk, with
-//! their score (SQLite's BM25, PostgreSQL's `ts_rank`; names count more than words); they are
-//! ranked by score, and the pages go through that ranking. Past it come older matches, newest
-//! first. So a rare query is ranked whole, and a word found in a hundred thousand posts costs
-//! what a page of a thousand does: the best of the recent ones first, the rest after them.
-//! Pages follow `before={id}`, the last post of the page before: in the ranking, or past it.
-//! A page costs a fixed number of statements: the window, older matches when the ranking runs
-//! out, the posts with their authors, and one per kind of payload.
+//! **Ranking, bounded by the index.** Posts that name the words (titles, artists, composers)
+//! come first, then the other matches (lyrics, captions); each of the two newest first. Both are
+//! walks of the full-text index newest first that stop after a page, so a word found in a hundred
+//! thousand posts costs what a rare one does. Pages follow `before={id}`, the last post of the
+//! page before: a probe tells which of the two it was in, and the page goes on from there. A page
+//! costs a fixed number of statements: that probe, the walk (and the next group's when the first
+//! runs out), the posts with their authors, and one per kind of payload.
 
 use db::diesel::prelude::*;
 use db::diesel::query_builder::{AstPass, QueryFragment, QueryId};
-use db::diesel::sql_types::{BigInt, Bool, Double, Text};
+use db::diesel::sql_types::{BigInt, Bool, Text};
 use db::schema::{posts, posts_search};
 use db::{DbConnection, Kept, MultiBackend, PageRule};
 use social_graph::fragments;
@@ -36,13 +35,13 @@ use values::{PostId, PostKind, UserId};
 /// Search results: 10 a page by default (as the feeds), at most 50.
 pub const SEARCH_PAGE: PageRule = PageRule::new(10, 50);
 
-/// How many of the newest matches are ranked by score.
-pub const WINDOW: i64 = 500;
-
 /// The most words of a query that count (the rest are left out), and the most characters of
 /// one word.
 const MOST_WORDS: usize = 8;
 const LONGEST_WORD: usize = 40;
+
+/// The longest start of a word that is looked up as one (the migration's longest prefix index).
+const LONGEST_PREFIX: usize = 6;
 
 /// A post's document on SQLite, for the post bound to `?` (the migration's backfill is this
 /// SELECT over every post).
@@ -151,29 +150,88 @@ impl SearchText {
         (!words.is_empty()).then_some(SearchText { words })
     }
 
-    /// FTS5's query: every word quoted, all of them required, each of two characters or more
-    /// also as a prefix (`"beeth"*`; a single letter, the `s` of "Beethoven's", only as
-    /// itself: as a prefix it would be most of the index). A quoted word is tokenized by the
-    /// table's own tokenizer, so accents fold alike.
-    fn fts5(&self) -> String {
-        let word = |w: &String| if w.chars().count() > 1 { format!("\"{w}\"*") } else { format!("\"{w}\"") };
-        self.words.iter().map(word).collect::<Vec<_>>().join(" ")
+    /// The last word as the start of a word, when it is one (two characters or more): its
+    /// first [`LONGEST_PREFIX`] characters. Prefixes up to that long have an index of their own
+    /// (`prefix` in the migration), walked like a word's; a longer one would gather every word
+    /// that starts so first (a common word: 40 ms at a million posts, against 3).
+    fn prefix(&self) -> Option<String> {
+        let last = self.words.last()?;
+        (last.chars().count() > 1).then(|| last.chars().take(LONGEST_PREFIX).collect())
     }
 
-    /// PostgreSQL's `to_tsquery` text, the same words: `beeth:* & s` (words hold only letters
-    /// and digits, so nothing in them is tsquery syntax).
-    fn tsquery(&self) -> String {
-        let word = |w: &String| if w.chars().count() > 1 { format!("{w}:*") } else { w.clone() };
-        self.words.iter().map(word).collect::<Vec<_>>().join(" & ")
+    /// The words as FTS5 terms: each quoted (a quoted word is tokenized by the table's own
+    /// tokenizer, so accents fold alike), the last as a prefix when it is one.
+    fn fts5_terms(&self) -> String {
+        let prefix = self.prefix();
+        let last = self.words.len() - 1;
+        let term = |(i, w): (usize, &String)| match &prefix {
+            Some(p) if i == last => format!("\"{p}\"*"),
+            _ => format!("\"{w}\""),
+        };
+        self.words.iter().enumerate().map(term).collect::<Vec<_>>().join(" ")
+    }
+
+    /// FTS5's query for `tier`: the words in the names column, or anywhere but not all there.
+    fn fts5(&self, tier: Tier) -> String {
+        let terms = self.fts5_terms();
+        match tier {
+            Tier::Names => format!("{{names}} : ({terms})"),
+            Tier::Others => format!("({terms}) NOT ({{names}} : ({terms}))"),
+        }
+    }
+
+    /// PostgreSQL's `to_tsquery` text, the same words (letters and digits only, so nothing in
+    /// them is tsquery syntax), in the names (weight A) or anywhere: `moonlight:A & sona:*A`.
+    fn tsquery(&self, names: bool) -> String {
+        let prefix = self.prefix();
+        let last = self.words.len() - 1;
+        let weight = if names { "A" } else { "" };
+        let term = |(i, w): (usize, &String)| match &prefix {
+            Some(p) if i == last => format!("{p}:*{weight}"),
+            _ if weight.is_empty() => w.clone(),
+            _ => format!("{w}:{weight}"),
+        };
+        self.words.iter().enumerate().map(term).collect::<Vec<_>>().join(" & ")
     }
 }
 
-/// `posts_search` matches the query: FTS5's `MATCH`, or `@@` on PostgreSQL. Fixed text with
-/// one bind, so its statement is kept prepared.
+/// The two groups of matches, shown in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    /// Every word in what the post is called: titles, artists, composers.
+    Names,
+    /// The other matches: the words in the lyrics or the caption.
+    Others,
+}
+
+/// `posts_search` matches the query of one tier: FTS5's `MATCH` on SQLite; on PostgreSQL `@@`
+/// the names' query, or the whole query and not the names'. Fixed text for each, its query
+/// bound, so its statement is kept prepared.
 #[derive(Debug, Clone)]
 struct Matches {
     sqlite: bool,
-    query: String,
+    /// PostgreSQL: whether the full-text index may answer it (`@@`), or each row is checked
+    /// (`ts_match_vq`, the same test, which no index answers): so a walk by key stays one.
+    indexed: bool,
+    tier: Tier,
+    /// FTS5's query; or PostgreSQL's queries: the names', then the whole.
+    queries: Vec<String>,
+}
+
+impl Matches {
+    fn new(conn: &DbConnection, text: &SearchText, tier: Tier) -> Matches {
+        match conn {
+            DbConnection::Sqlite(_) => Matches { sqlite: true, indexed: true, tier, queries: vec![text.fts5(tier)] },
+            DbConnection::Postgres(_) => {
+                Matches { sqlite: false, indexed: true, tier, queries: vec![text.tsquery(true), text.tsquery(false)] }
+            }
+        }
+    }
+
+    /// The same test, checked row by row on PostgreSQL (see `indexed`).
+    fn row_by_row(self) -> Matches {
+        Matches { indexed: false, ..self }
+    }
 }
 
 impl db::diesel::Expression for Matches {
@@ -190,47 +248,32 @@ impl QueryId for Matches {
 }
 impl QueryFragment<MultiBackend> for Matches {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, MultiBackend>) -> QueryResult<()> {
-        if self.sqlite {
-            out.push_sql("posts_search MATCH ");
+        // `document @@ query`, or the function behind `@@`, which no index answers.
+        let (open, close) = if self.indexed {
+            ("posts_search.document @@ to_tsquery('simple', unaccent(", "))")
         } else {
-            out.push_sql("posts_search.document @@ to_tsquery('simple', unaccent(");
-        }
-        out.push_bind_param::<Text, String>(&self.query)?;
-        if !self.sqlite {
-            out.push_sql("))");
-        }
-        Ok(())
-    }
-}
-
-/// How well a post matches, higher is better: BM25 with names weighing four times words
-/// (SQLite; its `bm25` is lower for better), `ts_rank` over the weighted vector (PostgreSQL).
-#[derive(Debug, Clone)]
-struct Score {
-    sqlite: bool,
-    query: String,
-}
-
-impl db::diesel::Expression for Score {
-    type SqlType = Double;
-}
-impl<QS> db::diesel::AppearsOnTable<QS> for Score {}
-impl<QS> db::diesel::SelectableExpression<QS> for Score {}
-impl db::diesel::expression::ValidGrouping<()> for Score {
-    type IsAggregate = db::diesel::expression::is_aggregate::Never;
-}
-impl QueryId for Score {
-    type QueryId = ();
-    const HAS_STATIC_QUERY_ID: bool = false;
-}
-impl QueryFragment<MultiBackend> for Score {
-    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, MultiBackend>) -> QueryResult<()> {
-        if self.sqlite {
-            out.push_sql("-bm25(posts_search, 4.0, 1.0)");
-        } else {
-            out.push_sql("ts_rank(posts_search.document, to_tsquery('simple', unaccent(");
-            out.push_bind_param::<Text, String>(&self.query)?;
-            out.push_sql(")))::float8");
+            ("ts_match_vq(posts_search.document, to_tsquery('simple', unaccent(", ")))")
+        };
+        match (self.sqlite, self.tier, self.queries.as_slice()) {
+            (true, _, [query]) => {
+                out.push_sql("posts_search MATCH ");
+                out.push_bind_param::<Text, String>(query)?;
+            }
+            (false, Tier::Names, [names, _]) => {
+                out.push_sql(open);
+                out.push_bind_param::<Text, String>(names)?;
+                out.push_sql(close);
+            }
+            (false, Tier::Others, [names, all]) => {
+                out.push_sql(open);
+                out.push_bind_param::<Text, String>(all)?;
+                out.push_sql(close);
+                out.push_sql(" AND NOT ");
+                out.push_sql(open);
+                out.push_bind_param::<Text, String>(names)?;
+                out.push_sql(close);
+            }
+            _ => out.push_sql("1 = 0"),
         }
         Ok(())
     }
@@ -246,65 +289,113 @@ pub struct Search {
     pub limit: i64,
 }
 
-/// The newest `limit` matches older than `older_than` (all when none) that `viewer` may see,
-/// newest first, with their scores. One statement: a walk of the index newest first.
+/// The newest `limit` matches of `tier` older than `older_than` (all when none) that `viewer`
+/// may see, newest first: a walk of the index newest first, stopped after `limit`.
+///
+/// On PostgreSQL in two steps, because its planner cannot tell a rare word from a common one
+/// when a word is a prefix (it guesses 2% of rows either way), and walked newest first a word
+/// in no post reads every row (0.9 s at a million posts): first the 5,000 posts below where the
+/// page starts, by key, each row checked (a common word fills the page there: 0.3 ms), then,
+/// only if the page is not full, the older ones through the GIN index, sorted. Each statement is
+/// written so that only its own plan is possible (the row-by-row test no index answers; `+ 0`
+/// keeps the key's index out of the other), so a plan made once for any words holds for all.
 fn matches(
     conn: &mut DbConnection,
     search: &Search,
     viewer: Option<UserId>,
+    tier: Tier,
     older_than: Option<PostId>,
     limit: i64,
-) -> QueryResult<Vec<(PostId, f64)>> {
-    let sqlite = matches!(conn, DbConnection::Sqlite(_));
-    let query = if sqlite { search.text.fts5() } else { search.text.tsquery() };
-    let mut q = posts_search::table
-        .inner_join(posts::table.on(posts::id.eq(posts_search::rowid)))
-        .filter(Matches { sqlite, query: query.clone() })
-        .filter(fragments::not_suspended(posts::user_id))
-        .select((posts::id, Score { sqlite, query }))
-        .into_boxed();
-    if let Some(v) = viewer {
-        q = q.filter(fragments::not_blocked(posts::user_id, v));
+) -> QueryResult<Vec<PostId>> {
+    let postgres = matches!(conn, DbConnection::Postgres(_));
+    let query = |matching: Matches| {
+        let mut q = posts_search::table
+            .inner_join(posts::table.on(posts::id.eq(posts_search::rowid)))
+            .filter(matching)
+            .filter(fragments::not_suspended(posts::user_id))
+            .select(posts::id)
+            .into_boxed();
+        if let Some(v) = viewer {
+            q = q.filter(fragments::not_blocked(posts::user_id, v));
+        }
+        if let Some(kind) = search.kind {
+            q = q.filter(posts::kind.eq(kind));
+        }
+        q
+    };
+    let matching = Matches::new(conn, &search.text, tier);
+    if !postgres {
+        let mut q = query(matching);
+        if let Some(before) = older_than {
+            q = q.filter(posts_search::rowid.lt(before.get()));
+        }
+        return db::limit_in_text(q.order(posts_search::rowid.desc()), limit).load(conn);
     }
-    if let Some(kind) = search.kind {
-        q = q.filter(posts::kind.eq(kind));
+    // Where the walk by key ends: the 5,000th post below the start (none: fewer are left, and
+    // the walk takes them all). The limits in the text, so that PostgreSQL plans each statement
+    // once (`db::limit_in_text`).
+    let start = older_than.map_or(i64::MAX, PostId::get);
+    let floor: Option<i64> = Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id);
+    let recent = query(matching.clone().row_by_row())
+        .filter(posts_search::rowid.lt(start))
+        .filter(posts_search::rowid.ge(floor.unwrap_or(0)));
+    let mut found: Vec<PostId> = db::limit_in_text(recent.order(posts_search::rowid.desc()), limit).load(conn)?;
+    let rest = limit - found.len() as i64;
+    if let Some(floor) = floor
+        && rest > 0
+    {
+        let older = query(matching).filter((posts_search::rowid + 0_i64).lt(floor));
+        found.extend(db::limit_in_text(older.order((posts_search::rowid + 0_i64).desc()), rest).load::<PostId>(conn)?);
     }
-    if let Some(before) = older_than {
-        q = q.filter(posts_search::rowid.lt(before.get()));
-    }
-    // The limit in the text (one of two: the window, or a page's rest), so that PostgreSQL
-    // plans the statement once (`db::limit_in_text`).
-    db::limit_in_text(q.order(posts_search::rowid.desc()), limit).load(conn)
+    Ok(found)
+}
+
+/// The 5,000th post below where a page starts, which PostgreSQL walks by key (checking each
+/// row) before it asks the full-text index for the posts below it. 5,000 balances the two at a
+/// million posts: a word in fewer than one post in 500 costs about 1.5 µs a post walked (up to
+/// 8 ms), one in more fills the page there, and what goes to the index is then at most ~2,000
+/// matches at ~4.5 µs each. Counting from the page's start (not from the newest post) keeps a
+/// deep page of a common word as cheap as the first. One index-only walk of the posts' key.
+const WINDOW_FLOOR: &str = "SELECT p.id FROM posts p WHERE p.id < ? ORDER BY p.id DESC OFFSET 4999 LIMIT 1";
+
+#[derive(QueryableByName)]
+struct Floor {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+}
+
+/// Whether post `id` names the words (the first tier): one probe of the index by key.
+fn names_the_words(conn: &mut DbConnection, text: &SearchText, id: PostId) -> QueryResult<bool> {
+    posts_search::table
+        .filter(Matches::new(conn, text, Tier::Names))
+        .filter(posts_search::rowid.eq(id.get()))
+        .select(posts_search::rowid)
+        .first::<i64>(conn)
+        .optional()
+        .map(|found| found.is_some())
 }
 
 /// The ids of a page of `search` for `viewer`, in the order they are shown (see the module).
 pub(crate) fn page_ids(conn: &mut DbConnection, search: &Search, viewer: Option<UserId>) -> QueryResult<Vec<PostId>> {
-    let limit = search.limit.max(0) as usize;
+    let limit = search.limit.max(0);
     if limit == 0 {
         return Ok(Vec::new());
     }
-    let window = matches(conn, search, viewer, None, WINDOW)?;
-    let complete = (window.len() as i64) < WINDOW;
-    let oldest = window.last().map(|(id, _)| *id);
-    let mut ranked = window;
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-    // Where the page starts: after `before` in the ranking; past the ranking when `before`
-    // is older than every post in it. A `before` that is neither (deleted, or hidden since)
-    // ends the ranking: nothing is shown twice.
-    let (mut ids, older_than): (Vec<PostId>, Option<PostId>) = match search.before {
-        None => (ranked.iter().map(|(id, _)| *id).take(limit).collect(), oldest),
-        Some(before) => match ranked.iter().position(|(id, _)| *id == before) {
-            Some(at) => (ranked[at + 1..].iter().map(|(id, _)| *id).take(limit).collect(), oldest),
-            None if oldest.is_some_and(|o| before < o) => (Vec::new(), Some(before)),
-            None => (Vec::new(), oldest),
-        },
+    // Where the page starts: after `before` in the tier it is in (a post that matches nothing
+    // any more, deleted or edited since, goes on among the others, older than it).
+    let (start, older_than) = match search.before {
+        None => (Tier::Names, None),
+        Some(before) if names_the_words(conn, &search.text, before)? => (Tier::Names, Some(before)),
+        Some(before) => (Tier::Others, Some(before)),
     };
-    if ids.len() < limit
-        && !complete
-        && let Some(older_than) = older_than
-    {
-        let rest = limit - ids.len();
-        ids.extend(matches(conn, search, viewer, Some(older_than), rest as i64)?.into_iter().map(|(id, _)| id));
+    let mut ids = Vec::new();
+    if start == Tier::Names {
+        ids = matches(conn, search, viewer, Tier::Names, older_than, limit)?;
+    }
+    let rest = limit - ids.len() as i64;
+    if rest > 0 {
+        let from = if start == Tier::Others { older_than } else { None };
+        ids.extend(matches(conn, search, viewer, Tier::Others, from, rest)?);
     }
     Ok(ids)
 }
@@ -318,8 +409,18 @@ mod tests {
     fn words_are_what_is_matched() {
         let t = SearchText::parse("  Beethoven's  Mondschein-Sonate, op.27 ").unwrap();
         assert_eq!(t.words, ["beethoven", "s", "mondschein", "sonate", "op", "27"]);
-        assert_eq!(t.fts5(), "\"beethoven\"* \"s\" \"mondschein\"* \"sonate\"* \"op\"* \"27\"*");
-        assert_eq!(t.tsquery(), "beethoven:* & s & mondschein:* & sonate:* & op:* & 27:*");
+        assert_eq!(t.fts5_terms(), "\"beethoven\" \"s\" \"mondschein\" \"sonate\" \"op\" \"27\"*");
+        assert_eq!(
+            t.fts5(Tier::Others),
+            format!("({}) NOT ({{names}} : ({}))", t.fts5_terms(), t.fts5_terms())
+        );
+        assert_eq!(t.tsquery(false), "beethoven & s & mondschein & sonate & op & 27:*");
+        assert_eq!(t.tsquery(true), "beethoven:A & s:A & mondschein:A & sonate:A & op:A & 27:*A");
+        let long = SearchText::parse("Moonlight Beethoven").unwrap();
+        assert_eq!(long.fts5_terms(), "\"moonlight\" \"beetho\"*");
+        assert_eq!(long.tsquery(true), "moonlight:A & beetho:*A");
+        let one_letter = SearchText::parse("a").unwrap();
+        assert_eq!((one_letter.fts5_terms(), one_letter.tsquery(false)), ("\"a\"".to_owned(), "a".to_owned()));
         assert_eq!(SearchText::parse("Dvořák").unwrap().words, ["dvořák"]);
         assert!(SearchText::parse(" '\"*:&|!()<> ").is_none(), "no words, no query");
         let many = SearchText::parse(&"a ".repeat(100)).unwrap();

@@ -1,7 +1,8 @@
 -- Finding music (issue 20): every post's words in a full-text index, its rowid the post id.
 -- Two columns, ranked apart: `names` (titles, artists, composers: what a post is called) and
 -- `words` (lyrics and caption: what it says). Accents and case are folded by the tokenizer,
--- and prefixes of 2 and 3 characters have their own index, so a word typed halfway is found.
+-- and prefixes of 2 to 6 characters have their own index, so a word typed halfway is found by
+-- walking an index rather than by gathering every word that starts so.
 -- Contentless: the text lives in the posts' own tables; the index keeps only what it needs to
 -- match and rank (contentless_delete lets a post's entry be removed and written again).
 -- Kept by the application in the transaction that writes, edits or deletes the post
@@ -12,7 +13,7 @@ CREATE VIRTUAL TABLE posts_search USING fts5 (
     content = '',
     contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2',
-    prefix = '2 3'
+    prefix = '2 3 4 5 6'
 );
 INSERT INTO posts_search (rowid, names, words)
 SELECT p.id,
