@@ -53,16 +53,30 @@ async fn page_of(
         (None, Feed::ListenedTo) => session.read_signed_in(state, move |conn, me| read(conn, Some(me))).await?,
         (None, Feed::ForYou | Feed::User(_)) => session.read(state, read).await?,
     };
+    Ok(list_answer(state, req, found, page.limit(), &[]))
+}
+
+/// A list of posts as the lists answer it: the feeds' shape, never cached by the browser, and
+/// when the page is full, `Link: <path?params&limit=..&before=<last id>>; rel="next"` (the
+/// keyset cursor, so Load More never shows a post twice).
+fn list_answer(
+    state: &AppState,
+    req: &HttpRequest,
+    found: Vec<posts::Post>,
+    limit: i64,
+    params: &[(&str, &str)],
+) -> HttpResponse {
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-cache"));
-    let limit = page.limit();
     if limit > 0
         && found.len() as i64 == limit
         && let Some(last) = found.last()
     {
-        res.insert_header((header::LINK, format!("<{}?limit={limit}&before={}>; rel=\"next\"", req.path(), last.id)));
+        let mut next = url::form_urlencoded::Serializer::new(String::new());
+        next.extend_pairs(params).append_pair("limit", &limit.to_string()).append_pair("before", &last.id.to_string());
+        res.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), next.finish())));
     }
-    Ok(res.json(found.into_iter().map(|p| PostJson::new(state, p)).collect::<Vec<_>>()))
+    res.json(found.into_iter().map(|p| PostJson::new(state, p)).collect::<Vec<_>>())
 }
 
 #[utoipa::path(tag = "posts", params(FeedQuery),
@@ -146,20 +160,11 @@ pub async fn search_posts(
             session.read(&state, move |conn, viewer| posts.search_on(conn, &search, viewer)).await?
         }
     };
-    let mut res = HttpResponse::Ok();
-    res.insert_header((header::CACHE_CONTROL, "no-cache"));
-    if limit > 0
-        && found.len() as i64 == limit
-        && let Some(last) = found.last()
-    {
-        let mut next = url::form_urlencoded::Serializer::new(String::new());
-        next.append_pair("q", text).append_pair("limit", &limit.to_string()).append_pair("before", &last.id.to_string());
-        if let Some(kind) = kind {
-            next.append_pair("type", kind.as_str());
-        }
-        res.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), next.finish())));
+    let mut params = vec![("q", text)];
+    if let Some(kind) = kind {
+        params.push(("type", kind.as_str()));
     }
-    Ok(res.json(found.into_iter().map(|p| PostJson::new(&state, p)).collect::<Vec<_>>()))
+    Ok(list_answer(&state, &req, found, limit, &params))
 }
 
 #[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
