@@ -24,9 +24,9 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use diesel::Connection;
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::sqlite::SqliteConnection;
-use diesel::Connection;
 
 use crate::DbError;
 use crate::changes::{Changes, Topic};

@@ -136,7 +136,8 @@ async fn writes_at_once_stand_or_fall_alone(db: TestDb) {
             _ => {
                 let id = done.unwrap();
                 stood += 1;
-                let found: i64 = users::table.filter(users::id.eq(id)).count().get_result(&mut *db.get().unwrap()).unwrap();
+                let found: i64 =
+                    users::table.filter(users::id.eq(id)).count().get_result(&mut *db.get().unwrap()).unwrap();
                 assert_eq!(found, 1, "an answered write is committed");
             }
         }

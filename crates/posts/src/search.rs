@@ -112,9 +112,8 @@ pub fn index_missing(conn: &mut DbConnection) -> QueryResult<usize> {
             db::diesel::sql_query(sql).execute(conn)
         }
         DbConnection::Postgres(_) => {
-            let sql = format!(
-                "{DOCUMENT_POSTGRES} WHERE NOT EXISTS (SELECT 1 FROM posts_search s WHERE s.rowid = p.id)) d"
-            );
+            let sql =
+                format!("{DOCUMENT_POSTGRES} WHERE NOT EXISTS (SELECT 1 FROM posts_search s WHERE s.rowid = p.id)) d");
             db::diesel::sql_query(sql).execute(conn)
         }
     }
@@ -335,7 +334,8 @@ fn matches(
     // the walk takes them all). The limits in the text, so that PostgreSQL plans each statement
     // once (`db::limit_in_text`).
     let start = older_than.map_or(i64::MAX, PostId::get);
-    let floor: Option<i64> = Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id);
+    let floor: Option<i64> =
+        Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id);
     let recent = query(matching.clone().row_by_row())
         .filter(posts_search::rowid.lt(start))
         .filter(posts_search::rowid.ge(floor.unwrap_or(0)));
@@ -410,10 +410,7 @@ mod tests {
         let t = SearchText::parse("  Beethoven's  Mondschein-Sonate, op.27 ").unwrap();
         assert_eq!(t.words, ["beethoven", "s", "mondschein", "sonate", "op", "27"]);
         assert_eq!(t.fts5_terms(), "\"beethoven\" \"s\" \"mondschein\" \"sonate\" \"op\" \"27\"*");
-        assert_eq!(
-            t.fts5(Tier::Others),
-            format!("({}) NOT ({{names}} : ({}))", t.fts5_terms(), t.fts5_terms())
-        );
+        assert_eq!(t.fts5(Tier::Others), format!("({}) NOT ({{names}} : ({}))", t.fts5_terms(), t.fts5_terms()));
         assert_eq!(t.tsquery(false), "beethoven & s & mondschein & sonate & op & 27:*");
         assert_eq!(t.tsquery(true), "beethoven:A & s:A & mondschein:A & sonate:A & op:A & 27:*A");
         let long = SearchText::parse("Moonlight Beethoven").unwrap();

@@ -726,8 +726,21 @@ impl World {
 async fn search_finds_posts_by_every_word_they_hold(db: TestDb) {
     let w = world(db);
     let (ana, bob) = (w.user("ana"), w.user("bob"));
-    let song = w.song_by(ana, "Moonlight Serenade", "Dvořák Ensemble", "walking under the golden sky", Some("first take")).await;
-    for text in ["moonlight", "MOONL", "mo", "serenade moon", "dvorak", "DVOŘÁK", "Dvořá", "golden sky", "first take", "ensemble walking"] {
+    let song = w
+        .song_by(ana, "Moonlight Serenade", "Dvořák Ensemble", "walking under the golden sky", Some("first take"))
+        .await;
+    for text in [
+        "moonlight",
+        "MOONL",
+        "mo",
+        "serenade moon",
+        "dvorak",
+        "DVOŘÁK",
+        "Dvořá",
+        "golden sky",
+        "first take",
+        "ensemble walking",
+    ] {
         assert_eq!(w.find(text, None).await, vec![song], "{text}");
     }
     for text in ["golden rain", "moonbeam", "walks", "golden ski", "", "  !! "] {
@@ -760,8 +773,10 @@ async fn search_finds_posts_by_every_word_they_hold(db: TestDb) {
     })
     .unwrap();
     assert!(w.find("lyrics", None).await.is_empty());
-    let left: i64 =
-        db::diesel::sql_query("SELECT count(*) AS n FROM posts_search").get_result::<Count>(&mut w.db.get().unwrap()).unwrap().n;
+    let left: i64 = db::diesel::sql_query("SELECT count(*) AS n FROM posts_search")
+        .get_result::<Count>(&mut w.db.get().unwrap())
+        .unwrap()
+        .n;
     assert_eq!(left, 0, "no entry outlives its post");
 }
 
@@ -883,7 +898,11 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
     let next = Search { before: first.last().map(|p| p.id), ..search };
     let (found, statements) = counted(&mut c, |c| w.posts.search_on(c, &next, Some(me)).unwrap());
     let floor = usize::from(matches!(&mut *c, DbConnection::Postgres(_)));
-    assert_eq!((found.len(), statements), (10, 3 + floor), "the probe, the walk, the posts (their payloads remembered)");
+    assert_eq!(
+        (found.len(), statements),
+        (10, 3 + floor),
+        "the probe, the walk, the posts (their payloads remembered)"
+    );
     let statements = recorded(&mut c, |c| {
         for (text, kind) in [("lyrics", None), ("t", Some(values::PostKind::Audio)), ("c a", None)] {
             let search = Search { text: SearchText::parse(text).unwrap(), kind, before: None, limit: 10 };

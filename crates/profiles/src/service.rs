@@ -120,10 +120,7 @@ impl Profiles {
         let url = storage::url_of(&key);
         let new_url = url.clone();
         // One transaction, so two uploads at once cannot both take the same old avatar to delete.
-        let swapped = self
-            .db
-            .write(move |conn| Ok::<_, ProfileError>(repo::swap_avatar(conn, me, &new_url)?))
-            .await;
+        let swapped = self.db.write(move |conn| Ok::<_, ProfileError>(repo::swap_avatar(conn, me, &new_url)?)).await;
         match swapped {
             Ok(Some(old)) => {
                 if let Some(key) = old.as_deref().and_then(avatar_key) {

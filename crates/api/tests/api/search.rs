@@ -82,11 +82,15 @@ async fn music_is_found_by_its_words_in_the_feeds_shape(db: TestDb) {
     assert_eq!((seen[0]["user_liked"].clone(), seen[0]["likes_count"].clone()), (json!(true), json!(1)));
 
     // Edited words are found at once; a deleted post is gone at once.
-    let edited = app.call(Method::PATCH, &format!("/posts/{song_id}"), Some(&ana), Some(json!({"songTitle": "Sunrise"}))).await;
+    let edited =
+        app.call(Method::PATCH, &format!("/posts/{song_id}"), Some(&ana), Some(json!({"songTitle": "Sunrise"}))).await;
     assert_eq!(edited.status, StatusCode::OK, "{:?}", edited.body);
     assert!(find(&app, "q=moonlight", None).await.as_array().unwrap().is_empty());
     assert_eq!(ids(&find(&app, "q=sunrise", None).await), [song_id]);
-    assert_eq!(app.call(Method::DELETE, &format!("/posts/{song_id}"), Some(&ana), None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(
+        app.call(Method::DELETE, &format!("/posts/{song_id}"), Some(&ana), None).await.status,
+        StatusCode::NO_CONTENT
+    );
     assert!(find(&app, "q=sunrise", None).await.as_array().unwrap().is_empty());
 
     // A block hides both sides' posts from each other.
