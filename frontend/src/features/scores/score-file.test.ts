@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
 import { zip } from '../../test/zip';
+import { MOST_BYTES, scoreInArchive } from './unzip';
 import { ScoreFileError, decodeXml, fetchScore, isZip, parseMusicXml } from './score-file';
 
 const XML = '<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list/></score-partwise>';
@@ -54,6 +55,14 @@ describe('score files', () => {
     }
     await expect(fetchScore('/media/e.mxl')).rejects.toThrow(ScoreFileError);
     await expect(fetchScore('/media/gone.xml')).rejects.toThrow('HTTP 404');
+  });
+
+  it('refuses an .mxl whose score inflates past 32 MB, without holding more than that', async () => {
+    const bomb = zip([['score.xml', `<score-partwise>${' '.repeat(MOST_BYTES + 1024)}</score-partwise>`, true]]);
+    expect(bomb.length).toBeLessThan(200_000);
+    await expect(scoreInArchive(bomb)).rejects.toThrow('The score in the .mxl archive is too large');
+    await expect(scoreInArchive(zip([['META-INF/container.xml', CONTAINER, true]]))).rejects.toThrow('holds no score');
+    await expect(scoreInArchive(new Uint8Array(64))).rejects.toThrow('not a zip archive');
   });
 
   it('turns a timewise score into a partwise one, part by part', () => {

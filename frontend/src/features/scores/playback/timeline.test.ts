@@ -163,5 +163,7 @@ describe('the performance of a score', () => {
     expect(t.measures[1]?.length).toBe(4);
     const plain: Written = { forwardRepeat: false, backwardRepeat: null, ending: null, segno: false, coda: false, daCapo: true, dalSegno: false, toCoda: false, fine: false };
     expect(performanceOrder([plain, plain]).length).toBeLessThan(10);
+    // A repeat asked a billion times plays at most 20,000 measures.
+    expect(performanceOrder([{ ...plain, daCapo: false, backwardRepeat: 1e9 }])).toHaveLength(20_000);
   });
 });
