@@ -13,9 +13,23 @@ let playbackLoading: Promise<Playback> | null = null;
 
 /**
  * The engine of each score played on this visit, by file: a score goes on playing (in the
- * now-playing bar) when its page is left, and its page, opened again, shows the same one.
+ * now-playing bar) when its page is left, and its page, opened again, shows the same one. At most
+ * `KEPT_ENGINES`: each holds an audio context, of which a browser allows only a few; the oldest
+ * not playing lets go of its own (played again, it makes a new one).
  */
 const engines = new Map<string, { engine: Engine; track: PlayerTrack }>();
+const KEPT_ENGINES = 3;
+
+function keep(url: string, kept: { engine: Engine; track: PlayerTrack }) {
+  engines.set(url, kept);
+  for (const [key, old] of engines) {
+    if (engines.size <= KEPT_ENGINES) break;
+    if (key !== url && !old.engine.isPlaying()) {
+      old.engine.stop();
+      engines.delete(key);
+    }
+  }
+}
 function loadPlayback(): Promise<Playback> {
   playbackLoading ??= import('./playback');
   playbackLoading.catch(() => {
@@ -89,7 +103,7 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
         peaks: null,
         engine: made,
       };
-      engines.set(url, { engine: made, track: track.current });
+      keep(url, { engine: made, track: track.current });
       setEngine(made);
       setStatus('ready');
       return made;
