@@ -74,7 +74,16 @@ export function SearchPage() {
   const [text, setText] = useState(() => params.get('q') ?? '');
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const tab = tabOf(params);
-  const kind = kindOf(params);
+  // The kind chosen shows at once: the address changes in a router transition that commits a
+  // moment later, and until then a radio bound to the address alone would spring back (and a
+  // second click be lost). The address stays the truth: when it changes (Back, a link), it wins.
+  const addressKind = kindOf(params);
+  const [kind, setKind] = useState(addressKind);
+  const [seenKind, setSeenKind] = useState(addressKind);
+  if (addressKind !== seenKind) {
+    setSeenKind(addressKind);
+    setKind(addressKind);
+  }
   const me = useQuery(sessionQueries.me());
   const viewerId = useViewerId();
   const listening = useListening();
@@ -173,7 +182,10 @@ export function SearchPage() {
                   name={`${baseId}-kind`}
                   value={k.id}
                   checked={kind === k.id}
-                  onChange={() => setParam({ type: k.id === 'all' ? '' : k.id })}
+                  onChange={() => {
+                    setKind(k.id);
+                    setParam({ type: k.id === 'all' ? '' : k.id });
+                  }}
                 />
                 <span>{k.label}</span>
               </label>
