@@ -247,11 +247,14 @@ impl QueryId for Matches {
 }
 impl QueryFragment<MultiBackend> for Matches {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, MultiBackend>) -> QueryResult<()> {
-        // `document @@ query`, or the function behind `@@`, which no index answers.
+        // `document @@ query`, or the function behind `@@`, which no index answers. The query
+        // is a subquery so that it is made once a statement: written inline, PostgreSQL made
+        // it again (`unaccent`, `to_tsquery`) for every row it checked, which was most of a
+        // walk's cost (a word in no post, 5,000 posts walked: 13 ms, now 2.6).
         let (open, close) = if self.indexed {
-            ("posts_search.document @@ to_tsquery('simple', unaccent(", "))")
+            ("posts_search.document @@ (SELECT to_tsquery('simple', unaccent(", ")))")
         } else {
-            ("ts_match_vq(posts_search.document, to_tsquery('simple', unaccent(", ")))")
+            ("ts_match_vq(posts_search.document, (SELECT to_tsquery('simple', unaccent(", "))))")
         };
         match (self.sqlite, self.tier, self.queries.as_slice()) {
             (true, _, [query]) => {
@@ -352,9 +355,9 @@ fn matches(
 
 /// The 5,000th post below where a page starts, which PostgreSQL walks by key (checking each
 /// row) before it asks the full-text index for the posts below it. 5,000 balances the two at a
-/// million posts: a word in fewer than one post in 500 costs about 1.5 µs a post walked (up to
-/// 8 ms), one in more fills the page there, and what goes to the index is then at most ~2,000
-/// matches at ~4.5 µs each. Counting from the page's start (not from the newest post) keeps a
+/// million posts: a word in fewer than one post in 500 costs about 0.5 µs a post walked (up to
+/// 3 ms, since the query is made once a statement), one in more fills the page there, and what
+/// goes to the index is then at most ~2,000 matches at a few µs each. Counting from the page's start (not from the newest post) keeps a
 /// deep page of a common word as cheap as the first. One index-only walk of the posts' key.
 const WINDOW_FLOOR: &str = "SELECT p.id FROM posts p WHERE p.id < ? ORDER BY p.id DESC OFFSET 4999 LIMIT 1";
 
