@@ -1,11 +1,12 @@
 import { useEffect, useId, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { Tabs } from '../../components/tabs';
 import { SESSION_EXPIRED_MESSAGE, onSessionExpired } from '../../lib/http';
 import { useGoToSignIn } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
+import { useAddressParams } from '../../lib/use-address-params';
 import { FeedList, POST_MESSAGES, postQueries, useViewerId } from '../posts';
 import styles from './home-page.module.css';
 
@@ -40,7 +41,7 @@ export const HOME_WORDS = {
  */
 export function HomePage() {
   usePageTitle('Home');
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useAddressParams();
   const tab = tabOf(params);
   const [opened, setOpened] = useState<ReadonlySet<FeedTab>>(() => new Set([tab]));
   const baseId = useId();
@@ -48,17 +49,7 @@ export function HomePage() {
   // fetched from then on.
   if (!opened.has(tab)) setOpened(new Set([...opened, tab]));
 
-  function select(next: FeedTab) {
-    setParams(
-      (current) => {
-        const updated = new URLSearchParams(current);
-        if (next === 'for-you') updated.delete(FEED_PARAM);
-        else updated.set(FEED_PARAM, next);
-        return updated;
-      },
-      { replace: true },
-    );
-  }
+  const select = (next: FeedTab) => setParam({ [FEED_PARAM]: next === 'for-you' ? '' : next });
 
   return (
     <div className={styles.page}>

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { Tabs } from '../../components/tabs';
 import { SearchIcon } from '../../components/nav-icons';
 import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
+import { useAddressParams } from '../../lib/use-address-params';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { sessionQueries } from '../../lib/session';
@@ -70,37 +70,14 @@ export function SearchPage() {
   usePageTitle('Search');
   const inputId = useId();
   const baseId = useId();
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useAddressParams();
   const [text, setText] = useState(() => params.get('q') ?? '');
   const query = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const tab = tabOf(params);
-  // The kind chosen shows at once: the address changes in a router transition that commits a
-  // moment later, and until then a radio bound to the address alone would spring back (and a
-  // second click be lost). The address stays the truth: when it changes (Back, a link), it wins.
-  const addressKind = kindOf(params);
-  const [kind, setKind] = useState(addressKind);
-  const [seenKind, setSeenKind] = useState(addressKind);
-  if (addressKind !== seenKind) {
-    setSeenKind(addressKind);
-    setKind(addressKind);
-  }
+  const kind = kindOf(params);
   const me = useQuery(sessionQueries.me());
   const viewerId = useViewerId();
   const listening = useListening();
-
-  /** Writes `changes` into the address (an empty value takes its parameter away). */
-  const setParam = (changes: Record<string, string>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
 
   // Written as the person types, not when the debounce settles: a write then could land just
   // after a click had navigated elsewhere (a guest's Listen → /sign-in) and undo it.
@@ -182,10 +159,7 @@ export function SearchPage() {
                   name={`${baseId}-kind`}
                   value={k.id}
                   checked={kind === k.id}
-                  onChange={() => {
-                    setKind(k.id);
-                    setParam({ type: k.id === 'all' ? '' : k.id });
-                  }}
+                  onChange={() => setParam({ type: k.id === 'all' ? '' : k.id })}
                 />
                 <span>{k.label}</span>
               </label>
