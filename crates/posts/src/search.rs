@@ -357,8 +357,9 @@ fn matches(
 /// row) before it asks the full-text index for the posts below it. 5,000 balances the two at a
 /// million posts: a word in fewer than one post in 500 costs about 0.5 µs a post walked (up to
 /// 3 ms, since the query is made once a statement), one in more fills the page there, and what
-/// goes to the index is then at most ~2,000 matches at a few µs each. Counting from the page's start (not from the newest post) keeps a
-/// deep page of a common word as cheap as the first. One index-only walk of the posts' key.
+/// goes to the index is then at most ~2,000 matches at a few µs each. Counting from the page's
+/// start (not from the newest post) keeps a deep page of a common word as cheap as the first.
+/// One index-only walk of the posts' key.
 const WINDOW_FLOOR: &str = "SELECT p.id FROM posts p WHERE p.id < ? ORDER BY p.id DESC OFFSET 4999 LIMIT 1";
 
 #[derive(QueryableByName)]
