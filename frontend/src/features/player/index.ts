@@ -7,13 +7,6 @@ export { AudioTrack, toPlayerTrack } from './audio-track';
 export { TrackList } from './track-list';
 export { PauseIcon, PlayIcon } from './player-icons';
 export { PlayerProvider } from './player-context';
-export {
-  PLAY_FAILED,
-  type AudioItem,
-  type MediaEngine,
-  type MediaEvent,
-  type PlayerActions,
-  type PlayerState,
-  type PlayerTrack,
-} from './player-store';
+export type { MediaEngine, MediaEvent } from './media-engine';
+export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
 export { useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPlayerStore, pauseThePlayerWhenMediaStarts, type MediaEngine, type MediaEvent, type PlayerTrack } from './player-store';
+import type { MediaEngine, MediaEvent } from './media-engine';
+import { createPlayerStore, pauseThePlayerWhenMediaStarts, type PlayerTrack } from './player-store';
 import { fire, playTo, setDuration, stubMedia } from './test-media';
 
 const TRACK: PlayerTrack = {

@@ -1,13 +1,18 @@
 /**
  * The app's one audio player (spec §4 "Audio playback": one track at a time; the play button
- * flips to pause and resets at the end). A single <audio> element, created on the first play,
- * plays whatever track was asked for last; React reads the store through useSyncExternalStore.
+ * flips to pause and resets at the end). It plays whatever track was asked for last through that
+ * track's `MediaEngine`: a score's own, else the one <audio> element every track shares
+ * (audio-engine.ts, made on the first play). Every action takes one path whatever the engine;
+ * React reads the store through useSyncExternalStore.
  *
  * Two subscriptions, so the cheap question "is this track playing?" is not asked 4×/s: `state`
  * (track, playing, buffering, duration, error) changes on user actions and media events;
  * `time` (the position) changes on every timeupdate and only the current track's progress and
  * the now-playing bar listen to it.
  */
+
+import { AudioEngine } from './audio-engine';
+import type { MediaEngine, MediaEvent } from './media-engine';
 
 /**
  * A track as an audio post shows it (spec §3 "Displayed post model"; posts turn the wire's items
@@ -25,28 +30,6 @@ export interface AudioItem {
   peaks: Int8Array | null;
 }
 
-/** What a sound source other than the player's own <audio> element tells it. */
-export type MediaEvent = 'play' | 'pause' | 'ended' | 'time' | 'durationchange';
-
-/**
- * A source of sound the player drives in place of its <audio> element (a score played by the
- * synthesiser, issue 20): the now-playing bar, the media keys, the volume and "one medium at a
- * time" work for it as for a track. Times are in seconds.
- */
-export interface MediaEngine {
-  /** Plays from where it is. */
-  play(): void;
-  pause(): void;
-  seek(seconds: number): void;
-  currentTime(): number;
-  duration(): number;
-  setVolume(volume: number, muted: boolean): void;
-  /** Stops and lets go of what it holds; it may be played again. */
-  stop(): void;
-  /** Tells what happens on its own (it ended, its position or length moved). */
-  onEvent(listener: (event: MediaEvent) => void): () => void;
-}
-
 /** The track being played: a displayed audio item plus where it came from. */
 export interface PlayerTrack {
   postId: string;
@@ -58,7 +41,7 @@ export interface PlayerTrack {
   url: string;
   durationSeconds: number | null;
   peaks: Int8Array | null;
-  /** Played by this instead of the <audio> element (then `url` is only what it plays). */
+  /** What plays it when it has its own (a score's synthesiser); else the <audio> element plays `url`. */
   engine?: MediaEngine;
 }
 
@@ -68,7 +51,7 @@ export interface PlayerState {
   playing: boolean;
   /** Waiting for data (starting or stalled). */
   buffering: boolean;
-  /** Seconds, from the element once it knows, else the track's own; 0 when unknown. */
+  /** Seconds, from the engine once it knows, else the track's own; 0 when unknown. */
   duration: number;
   /** Spec §8: 'Failed to play audio', for the current track. */
   error: string | null;
@@ -178,18 +161,14 @@ function mediaSession(): MediaSession | null {
 }
 
 /**
- * `createAudio` makes the element on the first play (never before: a page with no playing
- * track holds no media element and loads nothing).
+ * One medium plays at a time (issue 19): when the player starts, every sounding <audio> or
+ * <video> of the page (a video in the overlay) pauses. The player's own element is not in the
+ * page. The other way round is `pauseThePlayerWhenMediaStarts`.
  */
-/**
- * One medium plays at a time (issue 19): when the player starts, every other sounding <audio> or
- * <video> of the page (a video in the overlay) pauses. The other way round is
- * `pauseThePlayerWhenMediaStarts`.
- */
-function pauseOtherMedia(mine: HTMLMediaElement | null) {
+function pauseOtherMedia() {
   if (typeof document === 'undefined') return;
   for (const other of document.querySelectorAll<HTMLMediaElement>('audio, video')) {
-    if (other !== mine && !other.paused && !other.muted) other.pause();
+    if (!other.paused && !other.muted) other.pause();
   }
 }
 
@@ -209,14 +188,16 @@ export function pauseThePlayerWhenMediaStarts(player: Pick<PlayerStore, 'pause' 
   return () => document.removeEventListener('play', onPlay, true);
 }
 
-export function createPlayerStore(createAudio: () => HTMLAudioElement = () => document.createElement('audio')): PlayerStore {
+export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerStore {
   let state: PlayerState = { ...IDLE, ...storedVolume() };
   let time = 0;
-  let audio: HTMLAudioElement | null = null;
-  /** The engine of the current track, if it has one, and how to stop listening to it. */
-  let engine: { of: MediaEngine; off: () => void } | null = null;
+  /** What plays a track without an engine of its own: the one <audio> element, made on first use. */
+  let audio: AudioEngine | null = null;
+  /** The engine of the current track, and how to stop listening to it. */
+  let current: { of: MediaEngine; off: () => void } | null = null;
   /** Bumped by every play request, so the answer to an older one is ignored. */
   let request = 0;
+  let sessionAttached = false;
   const listeners = new Set<() => void>();
   const timeListeners = new Set<() => void>();
 
@@ -260,68 +241,18 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     const session = mediaSession();
     if (!session || typeof session.setPositionState !== 'function' || !state.duration) return;
     try {
-      session.setPositionState({
-        duration: state.duration,
-        position: Math.min(time, state.duration),
-        playbackRate: engine ? 1 : (audio?.playbackRate ?? 1),
-      });
+      // Nothing in the app plays faster or slower than written (a score's tempo is its length).
+      session.setPositionState({ duration: state.duration, position: Math.min(time, state.duration), playbackRate: 1 });
     } catch {
       // A browser that disagrees about the numbers keeps its own idea of the position.
     }
   }
 
-  /** The element, with its listeners, made on first use. */
-  function element(): HTMLAudioElement {
-    if (audio) return audio;
-    const el = createAudio();
-    el.preload = 'auto';
-    el.volume = state.volume;
-    el.muted = state.muted;
-    el.addEventListener('play', () => {
-      setState({ playing: !el.paused, error: null });
-      pauseOtherMedia(el);
-    });
-    el.addEventListener('playing', () => setState({ playing: !el.paused, buffering: false }));
-    // After a new src is set the old track's pause is not ours to report: only a real pause is.
-    el.addEventListener('pause', () => {
-      if (el.paused) setState({ playing: false, buffering: false });
-    });
-    el.addEventListener('waiting', () => setState({ buffering: true }));
-    el.addEventListener('timeupdate', () => setTime(el.currentTime));
-    const onDuration = () => {
-      if (Number.isFinite(el.duration) && el.duration > 0) {
-        setState({ duration: el.duration });
-        updatePosition();
-      }
-    };
-    el.addEventListener('durationchange', onDuration);
-    el.addEventListener('loadedmetadata', onDuration);
-    el.addEventListener('seeked', updatePosition);
-    // Spec §4: at the end the button resets (and the track goes back to its start); the
-    // queue's next track, if any, plays on.
-    el.addEventListener('ended', () => {
-      const after = state.queue[placeIn(state.queue, state.track) + 1];
-      if (after && placeIn(state.queue, state.track) >= 0) {
-        store.play(after);
-        return;
-      }
-      setState({ playing: false, buffering: false });
-      el.currentTime = 0;
-      setTime(0);
-      updatePosition();
-    });
-    el.addEventListener('error', () => {
-      if (!state.track || !el.error) return;
-      setState({ playing: false, buffering: false, error: PLAY_FAILED });
-    });
-    audio = el;
-    attachMediaSession();
-    return el;
-  }
-
+  /** The system's media controls (lock screen, headset) drive the store from the first play on. */
   function attachMediaSession() {
     const session = mediaSession();
-    if (!session) return;
+    if (sessionAttached || !session) return;
+    sessionAttached = true;
     const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
       ['play', () => store.toggle()],
       ['pause', () => store.pause()],
@@ -341,12 +272,69 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     }
   }
 
-  function start(el: HTMLAudioElement) {
+  /** What the current engine tells, as the store's state. */
+  function heard(of: MediaEngine, event: MediaEvent) {
+    if (current?.of !== of) return;
+    switch (event) {
+      case 'play':
+        setState({ playing: true, error: null });
+        pauseOtherMedia();
+        break;
+      case 'playing':
+        setState({ playing: true, buffering: false });
+        break;
+      case 'pause':
+        setState({ playing: false, buffering: false });
+        break;
+      case 'waiting':
+        setState({ buffering: true });
+        break;
+      case 'durationchange':
+        setState({ duration: of.duration() });
+        break;
+      case 'ended': {
+        // Spec §4: at the end the button resets; the queue's next track, if any, plays on.
+        const at = placeIn(state.queue, state.track);
+        const after = state.queue[at + 1];
+        if (after && at >= 0) {
+          store.play(after);
+          return;
+        }
+        setState({ playing: false, buffering: false });
+        break;
+      }
+      case 'error':
+        if (state.track) setState({ playing: false, buffering: false, error: PLAY_FAILED });
+        break;
+      case 'time':
+      case 'seeked':
+        break;
+    }
+    setTime(of.currentTime());
+    if (event === 'seeked' || event === 'durationchange' || event === 'ended') updatePosition();
+  }
+
+  /** Makes `of` the current engine; the one before is paused and no longer heard. */
+  function attach(of: MediaEngine) {
+    if (current?.of === of) return;
+    release();
+    current = { of, off: of.onEvent((event) => heard(of, event)) };
+    attachMediaSession();
+  }
+
+  function release() {
+    if (!current) return;
+    current.off();
+    current.of.pause();
+    current = null;
+  }
+
+  /** Asks the engine to play; a refusal is 'Failed to play audio' unless a newer request came. */
+  function start(of: MediaEngine) {
     const mine = ++request;
     let result: Promise<void>;
     try {
-      // An old browser answers nothing: then the media events tell the rest.
-      result = Promise.resolve(el.play());
+      result = Promise.resolve(of.play());
     } catch (error) {
       result = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -362,40 +350,8 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     );
   }
 
-  /** Lets go of the current track's engine (paused, and no longer heard). */
-  function releaseEngine() {
-    if (!engine) return;
-    engine.off();
-    engine.of.pause();
-    engine = null;
-  }
-
-  /** Plays `track` with its engine: the <audio> element rests meanwhile. */
-  function playEngine(track: PlayerTrack, of: MediaEngine, from: number | undefined) {
-    request++;
-    audio?.pause();
-    if (engine?.of !== of) {
-      releaseEngine();
-      const off = of.onEvent((event) => {
-        if (engine?.of !== of) return;
-        if (event === 'play') {
-          setState({ playing: true, buffering: false, error: null });
-          pauseOtherMedia(null);
-        } else if (event === 'pause') setState({ playing: false, buffering: false });
-        else if (event === 'ended') {
-          setState({ playing: false, buffering: false });
-          setTime(0);
-        } else if (event === 'durationchange') setState({ duration: of.duration() });
-        setTime(of.currentTime());
-        updatePosition();
-      });
-      engine = { of, off };
-    }
-    of.setVolume(state.volume, state.muted);
-    if (from !== undefined) of.seek(from);
-    setState({ track, playing: true, buffering: false, duration: of.duration(), error: null });
-    setTime(of.currentTime());
-    of.play();
+  function clamp(seconds: number, duration: number): number {
+    return Math.min(Math.max(0, Number.isFinite(seconds) ? seconds : 0), duration || Infinity);
   }
 
   const store: PlayerStore = {
@@ -413,24 +369,16 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     play(track, at, queue) {
       const list = queue && placeIn(queue, track) >= 0 ? queue : placeIn(state.queue, track) >= 0 ? state.queue : [track];
       if (list !== state.queue) setState({ queue: list });
-      const from = at !== undefined && Number.isFinite(at) ? Math.max(0, at) : undefined;
-      if (track.engine) {
-        playEngine(track, track.engine, from);
-        return;
-      }
-      releaseEngine();
-      const el = element();
-      if (sameTrack(state.track, track) && state.track?.url === track.url) {
-        if (from !== undefined) store.seek(from);
-        setState({ playing: true, buffering: el.readyState < 3, error: null });
-        start(el);
-        return;
-      }
-      el.src = track.url;
-      if (from !== undefined) el.currentTime = from;
-      setTime(from ?? 0);
-      setState({ track, playing: true, buffering: true, duration: knownDuration(track), error: null });
-      start(el);
+      const of = track.engine ?? (audio ??= new AudioEngine(createAudio));
+      const again = current?.of === of && sameTrack(state.track, track) && state.track?.url === track.url;
+      attach(of);
+      of.setVolume(state.volume, state.muted);
+      if (!again) of.load?.(track.url, knownDuration(track));
+      if (at !== undefined && Number.isFinite(at)) of.seek(clamp(at, of.duration()));
+      setState({ track, playing: true, buffering: of.waiting?.() ?? false, duration: of.duration(), error: null });
+      setTime(of.currentTime());
+      updatePosition();
+      start(of);
     },
 
     next() {
@@ -457,39 +405,22 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     pause() {
       // A pending play() is rejected with an AbortError; that answer is not a failure.
       request++;
-      audio?.pause();
-      engine?.of.pause();
+      current?.of.pause();
       setState({ playing: false, buffering: false });
     },
 
     seek(seconds) {
-      if (engine && state.track?.engine === engine.of) {
-        const to = Math.min(Math.max(0, Number.isFinite(seconds) ? seconds : 0), state.duration || Infinity);
-        engine.of.seek(to);
-        setTime(engine.of.currentTime());
-        updatePosition();
-        return;
-      }
-      if (!state.track || !audio) return;
-      const limit = state.duration || Infinity;
-      const to = Math.min(Math.max(0, Number.isFinite(seconds) ? seconds : 0), limit);
-      audio.currentTime = to;
-      setTime(to);
+      if (!state.track || !current) return;
+      current.of.seek(clamp(seconds, state.duration));
+      setTime(current.of.currentTime());
       updatePosition();
     },
 
     stop() {
       request++;
-      if (engine) {
-        const of = engine.of;
-        releaseEngine();
-        of.stop();
-      }
-      if (audio) {
-        audio.pause();
-        audio.removeAttribute('src');
-        audio.load();
-      }
+      const was = current?.of;
+      release();
+      was?.stop();
       setTime(0);
       setState({ ...IDLE, volume: state.volume, muted: state.muted, queue: [] });
     },
@@ -497,27 +428,24 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
     setVolume(volume) {
       const to = Math.min(1, Math.max(0, Number.isFinite(volume) ? volume : 1));
       const muted = to === 0 ? state.muted : false;
-      if (audio) {
-        audio.volume = to;
-        audio.muted = muted;
-      }
-      engine?.of.setVolume(to, muted);
+      current?.of.setVolume(to, muted);
       setState({ volume: to, muted });
       rememberVolume(to, muted);
     },
 
     toggleMute() {
       const muted = !state.muted;
-      if (audio) audio.muted = muted;
-      engine?.of.setVolume(state.volume, muted);
+      current?.of.setVolume(state.volume, muted);
       setState({ muted });
       rememberVolume(state.volume, muted);
     },
 
     dispose() {
       store.stop();
+      audio?.stop();
+      audio = null;
       const session = mediaSession();
-      if (session) {
+      if (session && sessionAttached) {
         for (const action of ['play', 'pause', 'stop', 'seekto', 'seekbackward', 'seekforward', 'previoustrack', 'nexttrack'] as const) {
           try {
             session.setActionHandler(action, null);
@@ -526,7 +454,7 @@ export function createPlayerStore(createAudio: () => HTMLAudioElement = () => do
           }
         }
       }
-      audio = null;
+      sessionAttached = false;
     },
   };
   return store;

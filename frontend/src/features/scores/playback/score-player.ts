@@ -159,7 +159,7 @@ export class ScorePlayer implements MediaEngine {
     } else {
       this.from = to;
     }
-    this.emit('time');
+    this.emit('seeked');
     this.changed();
   }
 
