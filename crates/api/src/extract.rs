@@ -124,7 +124,8 @@ async fn authenticate_limited(
         }
     }
     if count_signed_out {
-        state.db.run(move |conn| limits::hit(conn, action, limit, None, &client)).await?;
+        let counted = move |conn: &mut DbConnection| Ok::<_, db::DbError>(limits::hit(conn, action, limit, None, &client));
+        state.db.write_without_transaction(counted).await??;
     }
     Ok(None)
 }

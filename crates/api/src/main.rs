@@ -232,8 +232,7 @@ fn admin(config: &Config, grant: bool, email: &str) -> Result<(), api::server::S
     let db = db::Db::connect(&config.database_url, &db::PoolOptions { max_size: 1, ..Default::default() })?;
     let address = values::Email::parse(email)
         .map_err(|_| api::server::StartError::Setup(format!("not an e-mail address: {email}")))?;
-    let mut conn = db.get()?;
-    let changed = db::write_tx(&mut conn, |c| moderation::set_admin(c, &address, grant, "command line")).map_err(
+    let changed = db.write_blocking(|c| moderation::set_admin(c, &address, grant, "command line")).map_err(
         |e| match e {
             moderation::ModerationError::NotVerified(_) => api::server::StartError::Setup(format!(
                 "{e}. Once its owner has opened the verification link, run this again (an address in \

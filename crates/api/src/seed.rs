@@ -97,9 +97,10 @@ fn insert(conn: &mut DbConnection, table: &str, columns: &str, rows: &[String]) 
     Ok(())
 }
 
-/// Runs `f` in transactions of about [`ROWS_PER_TRANSACTION`] rows.
-fn in_tx(conn: &mut DbConnection, f: impl FnOnce(&mut DbConnection) -> Result<(), String>) -> Result<(), String> {
-    db::write_tx(conn, |conn| f(conn).map_err(SeedError)).map_err(|e: SeedError| e.0)
+/// Runs `f`, about [`ROWS_PER_TRANSACTION`] rows, as one write (a command of its own: it waits
+/// for it here).
+fn in_tx(db: &Db, f: impl FnOnce(&mut DbConnection) -> Result<(), String>) -> Result<(), String> {
+    db.write_blocking(|conn| f(conn).map_err(SeedError)).map_err(|e: SeedError| e.0)
 }
 
 #[derive(Debug)]
@@ -155,22 +156,19 @@ pub async fn run(db: &Db, storage: &Storage, options: &SeedOptions) -> Result<()
     let (users, posts) = (options.users, options.posts);
     let db = db.clone();
     tokio::task::spawn_blocking(move || {
-        let mut conn = db.get().map_err(|e| e.to_string())?;
-        if let DbConnection::Sqlite(_) = &mut *conn {
-            // A made-up database need not survive a power cut while it is being made.
-            db::diesel::sql_query("PRAGMA synchronous = OFF").execute(&mut *conn).map_err(|e| e.to_string())?;
-        }
-        let user_ids = seed_users(&mut conn, users, &hash)?;
+        let user_ids = seed_users(&db, users, &hash)?;
         tracing::info!(users, elapsed = ?started.elapsed(), "seeded people");
-        seed_listening(&mut conn, &user_ids)?;
+        seed_listening(&db, &user_ids)?;
         tracing::info!(elapsed = ?started.elapsed(), "seeded listening");
-        seed_posts(&mut conn, &user_ids, posts, &files)?;
+        seed_posts(&db, &user_ids, posts, &files)?;
         tracing::info!(posts, elapsed = ?started.elapsed(), "seeded posts");
         // The rows went in as SQL of their own, past `posts::insert_post`: their search entries
         // are written here, all at once.
-        posts::search::index_missing(&mut conn).map_err(|e| format!("indexing posts for search: {e}"))?;
+        in_tx(&db, |conn| {
+            posts::search::index_missing(conn).map(drop).map_err(|e| format!("indexing posts for search: {e}"))
+        })?;
         tracing::info!(elapsed = ?started.elapsed(), "indexed posts for search");
-        recount(&mut conn)?;
+        recount(&db)?;
         tracing::info!(elapsed = ?started.elapsed(), "seeding done");
         Ok(())
     })
@@ -178,7 +176,7 @@ pub async fn run(db: &Db, storage: &Storage, options: &SeedOptions) -> Result<()
     .map_err(|e| e.to_string())?
 }
 
-fn seed_users(conn: &mut DbConnection, n: usize, hash: &str) -> Result<Vec<i64>, String> {
+fn seed_users(db: &Db, n: usize, hash: &str) -> Result<Vec<i64>, String> {
     let mut rng = rand::rng();
     let start = Utc::now() - Duration::days(400);
     let mut ids = Vec::with_capacity(n);
@@ -202,7 +200,7 @@ fn seed_users(conn: &mut DbConnection, n: usize, hash: &str) -> Result<Vec<i64>,
         ));
         if rows.len() == ROWS_PER_TRANSACTION || i + 1 == n {
             let batch = std::mem::take(&mut rows);
-            in_tx(conn, |c| {
+            in_tx(db, |c| {
                 insert(
                     c,
                     "users",
@@ -217,7 +215,7 @@ fn seed_users(conn: &mut DbConnection, n: usize, hash: &str) -> Result<Vec<i64>,
 
 /// Everyone listens to a few people, chosen with a long tail (a few are listened to by many);
 /// the first two seeded people listen to 100 and 1,000 for the benchmark.
-fn seed_listening(conn: &mut DbConnection, users: &[i64]) -> Result<(), String> {
+fn seed_listening(db: &Db, users: &[i64]) -> Result<(), String> {
     let mut rng = rand::rng();
     let now = stamp(Utc::now() - Duration::days(30));
     let mut rows = Vec::new();
@@ -243,13 +241,13 @@ fn seed_listening(conn: &mut DbConnection, users: &[i64]) -> Result<(), String> 
         }
         if rows.len() >= ROWS_PER_TRANSACTION || i + 1 == n {
             let batch = std::mem::take(&mut rows);
-            in_tx(conn, |c| insert(c, "listens", "listener_id, listened_id, created_at", &batch))?;
+            in_tx(db, |c| insert(c, "listens", "listener_id, listened_id, created_at", &batch))?;
         }
     }
     Ok(())
 }
 
-fn seed_posts(conn: &mut DbConnection, users: &[i64], n: usize, files: &Files) -> Result<(), String> {
+fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), String> {
     let mut rng = rand::rng();
     let start = Utc::now() - Duration::days(365);
     let step = if n == 0 { 0 } else { 365 * 24 * 3600 * 1000 / n as i64 };
@@ -317,7 +315,7 @@ fn seed_posts(conn: &mut DbConnection, users: &[i64], n: usize, files: &Files) -
         ));
         if batch.len() >= ROWS_PER_TRANSACTION || i + 1 == n {
             let full = std::mem::take(&mut batch);
-            in_tx(conn, |c| full.write(c))?;
+            in_tx(db, |c| full.write(c))?;
         }
     }
     Ok(())
@@ -361,18 +359,24 @@ impl Batch {
 }
 
 /// The counters kept on the user rows, from the rows just written (one statement each).
-fn recount(conn: &mut DbConnection) -> Result<(), String> {
-    for sql in [
-        "UPDATE users SET posts_count = (SELECT count(*) FROM posts p WHERE p.user_id = users.id)",
-        "UPDATE users SET listeners_count = (SELECT count(*) FROM listens l WHERE l.listened_id = users.id)",
-        "UPDATE users SET listened_to_count = (SELECT count(*) FROM listens l WHERE l.listener_id = users.id)",
-    ] {
-        db::diesel::sql_query(sql).execute(conn).map_err(|e| format!("counting: {e}"))?;
-    }
+fn recount(db: &Db) -> Result<(), String> {
+    in_tx(db, |conn| {
+        for sql in [
+            "UPDATE users SET posts_count = (SELECT count(*) FROM posts p WHERE p.user_id = users.id)",
+            "UPDATE users SET listeners_count = (SELECT count(*) FROM listens l WHERE l.listened_id = users.id)",
+            "UPDATE users SET listened_to_count = (SELECT count(*) FROM listens l WHERE l.listener_id = users.id)",
+        ] {
+            db::diesel::sql_query(sql).execute(conn).map_err(|e| format!("counting: {e}"))?;
+        }
+        Ok(())
+    })?;
     // Fresh statistics, so the planners know the tables' sizes; on PostgreSQL also the
     // visibility map autovacuum would set on a live site in time, without which every
     // index-only scan (a page's probes of `listens`, of `posts (user_id, id)`) reads the table
-    // too: 1 ms more for a Listened to page.
+    // too: 1 ms more for a Listened to page. (Not a write of rows, and VACUUM cannot run
+    // inside a transaction: on a connection of its own.)
+    let mut conn = db.get().map_err(|e| e.to_string())?;
+    let conn = &mut *conn;
     let analyze = if matches!(conn, DbConnection::Postgres(_)) { "VACUUM ANALYZE" } else { "ANALYZE" };
     db::diesel::sql_query(analyze).execute(conn).map_err(|e| e.to_string())?;
     Ok(())

@@ -104,10 +104,12 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         (None, None) => tracing::info!("SELFSOUND_FFMPEG=off: video uploads answer 503"),
     }
     let posts = posts::Posts::new(db.clone(), storage.clone(), ffmpeg);
-    let live = notifications::Live::for_database(&config.database_url, &db)?;
-    let notifications = notifications::Notifications::new(db.clone(), live.clone());
+    // What other processes sharing a PostgreSQL database change: heard so that what this one
+    // remembers follows it, and its live streams hear of it.
+    db.hear_other_processes()?;
+    let notifications = notifications::Notifications::new(db.clone());
     let moderation = moderation::Moderation::new(db.clone());
-    let app = app::App::new(db.clone(), storage.clone(), live.clone());
+    let app = app::App::new(db.clone(), storage.clone());
     let trusted_origins = config.trusted_origins();
     let auth = AuthService::new(
         db.clone(),
@@ -121,16 +123,8 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             reset_page: config.reset_link.clone(),
             throttle: config.throttle.clone(),
             on_verified: admins_on_verification(config.admin_emails.clone()),
-            on_sessions_ended: streams_end_with_their_sessions(&notifications),
         },
     );
-    // Sessions ended outside auth (a suspension, a deleted account) or in another process are
-    // forgotten by this one's checked sessions the moment it hears of them.
-    let known = auth.known_sessions();
-    live.on_sessions_ended(move |users| match users {
-        Some(users) => known.forget(users),
-        None => known.forget_all(),
-    });
     Ok(AppState {
         db,
         storage,
@@ -147,20 +141,6 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     })
 }
 
-/// When auth ends sessions of a person, their live notification streams whose sessions are
-/// gone end at once, in every process (issue 16: within 20 s before).
-fn streams_end_with_their_sessions(notifications: &notifications::Notifications) -> auth::OnSessionsEnded {
-    let notifications = notifications.clone();
-    auth::OnSessionsEnded::new(move |user| {
-        let notifications = notifications.clone();
-        tokio::spawn(async move {
-            if let Err(e) = notifications.sessions_ended(user).await {
-                tracing::warn!(error = %values::error_chain(&e), "could not tell live streams that sessions ended");
-            }
-        });
-    })
-}
-
 /// `ADMIN_EMAILS`: the verified accounts with these addresses get the admin role at start. An
 /// address without an account, or whose account is not verified yet, is reported: it gets the
 /// role the moment its address is verified ([`admins_on_verification`]).
@@ -168,9 +148,8 @@ fn grant_configured_admins(db: &Db, emails: &[values::Email]) -> Result<(), Star
     if emails.is_empty() {
         return Ok(());
     }
-    let mut conn = db.get()?;
     for email in emails {
-        match db::write_tx(&mut conn, |c| moderation::set_admin(c, email, true, "ADMIN_EMAILS")) {
+        match db.write_blocking(|c| moderation::set_admin(c, email, true, "ADMIN_EMAILS")) {
             Ok(true) => tracing::info!(email = email.as_str(), "granted the admin role (ADMIN_EMAILS)"),
             Ok(false) => {}
             Err(moderation::ModerationError::NoSuchAccount(_) | moderation::ModerationError::NotVerified(_)) => {

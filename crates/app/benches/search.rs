@@ -87,12 +87,12 @@ const LAST: [&str; 32] = [
     "Montgomery",
 ];
 
-fn fill(conn: &mut DbConnection, users: usize) {
-    let sqlite = matches!(conn, DbConnection::Sqlite(_));
+fn fill(db: &db::Db, users: usize) {
+    let sqlite = db.backend() == db::Backend::Sqlite;
     let started = Instant::now();
     let now = db::time::now();
     let first_id = UserId::generate().get();
-    db::write_tx(conn, |conn| {
+    db.write_blocking(|conn| {
         for batch in 0..users / 500 {
             let mut sql =
                 String::from("INSERT INTO users (id, name, login, email, email_verified, created_at) VALUES ");
@@ -142,7 +142,7 @@ fn fill(conn: &mut DbConnection, users: usize) {
     })
     .unwrap();
     let analyze = if sqlite { "ANALYZE" } else { "ANALYZE users" };
-    diesel::sql_query(analyze).execute(conn).unwrap();
+    diesel::sql_query(analyze).execute(&mut *db.get().unwrap()).unwrap();
     println!("  inserted {users} users in {:.1} s", started.elapsed().as_secs_f64());
 }
 
@@ -213,10 +213,9 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 async fn run(label: &str, test_db: TestDb) {
     println!("\n== {label} ==");
-    fill(&mut test_db.get().unwrap(), USERS);
+    fill(&test_db, USERS);
     let media = tempfile::tempdir().unwrap();
-    let app =
-        App::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap(), notifications::Live::in_process());
+    let app = App::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap());
     let viewer = Some(UserId::try_from(1).unwrap());
     println!("  {:<34} {:>8} {:>8} {:>8} {:>7}", "query", "median", "p95", "max", "hits");
     for (what, q) in [

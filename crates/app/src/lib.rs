@@ -4,15 +4,15 @@
 //! are removed only after it has committed.
 //!
 //! Notifications are written inside the transaction of what caused them (a like, a comment, a
-//! listen); once it has committed, [`notifications::Live`] tells the open streams of this
-//! process (on PostgreSQL the transaction's own `NOTIFY` tells every process).
+//! listen), which names the unread counts it changed; once it has committed, the open streams
+//! of every process hear of it (`db::changes`).
 
 use std::collections::HashSet;
 
 use db::model::UserCard;
-use db::{Db, DbError, write_tx};
+use db::{Db, DbError};
 use moderation::{Action, Admin, Decision, Scope};
-use notifications::{Event, Kind, Live};
+use notifications::{Event, Kind};
 use posts::RemovedBy;
 use storage::Storage;
 use values::{CommentId, DomainError, ErrorKind, PostId, ReportId, UserId};
@@ -79,32 +79,19 @@ pub struct Liked {
 pub struct App {
     db: Db,
     storage: Storage,
-    live: Live,
 }
 
 impl App {
-    pub fn new(db: Db, storage: Storage, live: Live) -> App {
-        App { db, storage, live }
-    }
-
-    /// Runs `f` as one use case: one transaction, whose notifications are told to the open
-    /// streams once it has committed (`f` answers its result and whom it notified).
-    async fn notifying<T, F>(&self, f: F) -> Result<T, AppError>
-    where
-        F: FnOnce(&mut db::DbConnection) -> Result<(T, Vec<UserId>), AppError> + Send + 'static,
-        T: Send + 'static,
-    {
-        let (value, told) = self.db.write(f).await?;
-        self.live.committed(&told);
-        Ok(value)
+    pub fn new(db: Db, storage: Storage) -> App {
+        App { db, storage }
     }
 
     /// Likes the post, or takes the like back; a new like tells the author (once per person
     /// and post, however often it is taken back and given again).
     pub async fn toggle_like(&self, me: UserId, post: PostId) -> Result<Liked, AppError> {
-        self.notifying(move |conn| {
+        self.db.write(move |conn| {
             let t = posts::toggle_like(conn, me, post)?;
-            let told = if t.added {
+            if t.added {
                 let like = Event {
                     recipient: t.author,
                     sender: me,
@@ -113,11 +100,9 @@ impl App {
                     comment: None,
                     excerpt: None,
                 };
-                notifications::record(conn, &[like])?
-            } else {
-                Vec::new()
-            };
-            Ok((Liked { liked: t.liked, likes_count: t.likes_count }, told))
+                notifications::record(conn, &[like])?;
+            }
+            Ok::<_, AppError>(Liked { liked: t.liked, likes_count: t.likes_count })
         })
         .await
     }
@@ -132,7 +117,7 @@ impl App {
         text: &str,
     ) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
-        self.notifying(move |conn| {
+        self.db.write(move |conn| {
             let done = posts::edit_comment(conn, me, post, comment, &text)?;
             let excerpt = notifications::excerpt(&done.comment.content);
             let events: Vec<Event> = done
@@ -147,8 +132,8 @@ impl App {
                     excerpt: Some(excerpt.clone()),
                 })
                 .collect();
-            let told = notifications::record(conn, &events)?;
-            Ok((done.comment, told))
+            notifications::record(conn, &events)?;
+            Ok::<_, AppError>(done.comment)
         })
         .await
     }
@@ -158,7 +143,7 @@ impl App {
     /// is also mentioned gets the mention alone).
     pub async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
-        self.notifying(move |conn| {
+        self.db.write(move |conn| {
             let done = posts::add_comment(conn, me, post, &text)?;
             let excerpt = notifications::excerpt(&done.comment.content);
             let event = |recipient: UserId, kind: Kind| Event {
@@ -171,8 +156,8 @@ impl App {
             };
             let mut events = vec![event(done.post_author, Kind::Comment)];
             events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
-            let told = notifications::record(conn, &events)?;
-            Ok((done.comment, told))
+            notifications::record(conn, &events)?;
+            Ok::<_, AppError>(done.comment)
         })
         .await
     }
@@ -180,9 +165,9 @@ impl App {
     /// `me` starts listening to `target`, who is told (once, however often `me` stops and
     /// starts again). Answers whether anything changed.
     pub async fn listen(&self, me: UserId, target: UserId) -> Result<bool, AppError> {
-        self.notifying(move |conn| {
+        self.db.write(move |conn| {
             let added = social_graph::listen(conn, me, target)?;
-            let told = if added {
+            if added {
                 let listen = Event {
                     recipient: target,
                     sender: me,
@@ -191,11 +176,9 @@ impl App {
                     comment: None,
                     excerpt: None,
                 };
-                notifications::record(conn, &[listen])?
-            } else {
-                Vec::new()
-            };
-            Ok((added, told))
+                notifications::record(conn, &[listen])?;
+            }
+            Ok::<_, AppError>(added)
         })
         .await
     }
@@ -215,26 +198,23 @@ impl App {
         scope: Scope,
     ) -> Result<Decision, AppError> {
         let admin = admin.clone();
-        let (decision, objects, told) = self
+        let (decision, objects) = self
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let decision = moderation::decide(conn, &admin, report, action, scope)?;
-                    let (objects, told) = match (decision.action, decision.comment) {
-                        (Action::DeletePost, _) => (posts::delete_post_rows(conn, &[decision.post])?, Vec::new()),
-                        (Action::DeleteComment, Some(comment)) => {
-                            let told = notifications::forget_comment(conn, comment)?;
-                            // Already gone (its author deleted it): the reports close all the same.
-                            posts::delete_comment_rows(conn, comment)?;
-                            (Vec::new(), told)
-                        }
-                        (Action::DeleteComment, None) | (Action::Ignore, _) => (Vec::new(), Vec::new()),
-                    };
-                    Ok::<_, AppError>((decision, objects, told))
-                })
+            .write(move |conn| {
+                let decision = moderation::decide(conn, &admin, report, action, scope)?;
+                let objects = match (decision.action, decision.comment) {
+                    (Action::DeletePost, _) => posts::delete_post_rows(conn, &[decision.post])?,
+                    (Action::DeleteComment, Some(comment)) => {
+                        notifications::forget_comment(conn, comment)?;
+                        // Already gone (its author deleted it): the reports close all the same.
+                        posts::delete_comment_rows(conn, comment)?;
+                        Vec::new()
+                    }
+                    (Action::DeleteComment, None) | (Action::Ignore, _) => Vec::new(),
+                };
+                Ok::<_, AppError>((decision, objects))
             })
             .await?;
-        self.live.committed(&told);
         self.remove_objects(objects, "a removed post's").await;
         Ok(decision)
     }
@@ -251,16 +231,16 @@ impl App {
         post: PostId,
         comment: CommentId,
     ) -> Result<RemovedBy, AppError> {
-        self.notifying(move |conn| {
+        self.db.write(move |conn| {
             let (found, by) = posts::removable_comment(conn, me, post, comment, admin.is_some())?;
-            let told = notifications::forget_comment(conn, comment)?;
+            notifications::forget_comment(conn, comment)?;
             if !posts::delete_comment_rows(conn, comment)? {
                 return Err(posts::PostError::CommentNotFound.into());
             }
             if let (RemovedBy::Moderator, Some(admin)) = (by, &admin) {
                 moderation::comment_removed(conn, admin, &found)?;
             }
-            Ok((by, told))
+            Ok::<_, AppError>(by)
         })
         .await
     }
@@ -280,21 +260,18 @@ impl App {
     /// stops working at once. The objects are
     /// removed after the commit; one that cannot be removed now is left to the hourly sweep.
     pub async fn delete_account(&self, user: UserId) -> Result<(), AppError> {
+        // Its live streams end once it commits, in every process (auth names its sessions
+        // ended), not at their next session check.
         let objects = self
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    social_graph::release_account(conn, user)?;
-                    let mut objects = posts::release_account(conn, user)?;
-                    objects.extend(profiles::release_account(conn, user)?);
-                    auth::release_account(conn, user)?;
-                    notifications::signal_sessions_ended(conn, &[user])?;
-                    Ok::<_, AppError>(objects)
-                })
+            .write(move |conn| {
+                social_graph::release_account(conn, user)?;
+                let mut objects = posts::release_account(conn, user)?;
+                objects.extend(profiles::release_account(conn, user)?);
+                auth::release_account(conn, user)?;
+                Ok::<_, AppError>(objects)
             })
             .await?;
-        // Its live streams end now, in every process, not at their next session check.
-        self.live.sessions_ended(&[user]);
         self.remove_objects(objects, "a deleted account's").await;
         Ok(())
     }

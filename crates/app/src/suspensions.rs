@@ -1,7 +1,7 @@
-//! Suspending an account and lifting it: moderation's decision, auth's sessions and the live
-//! streams of notifications, in one transaction, with the streams told after the commit.
+//! Suspending an account and lifting it: moderation's decision and auth's sessions in one
+//! transaction; the live streams of the account's sessions end once it commits.
 
-use db::{Keyset, write_tx};
+use db::Keyset;
 use moderation::{Admin, SUSPENSIONS_PAGE, Suspension, SuspensionReason};
 use values::{ReportId, UserId};
 
@@ -10,9 +10,9 @@ use crate::{App, AppError};
 impl App {
     /// `admin` suspends `user` for `reason` (answering the complaint `report`, when given): the
     /// suspension and its audit entry, and the end of every session of the account, in one
-    /// transaction; once it has committed, the account's live streams end in every process (on
-    /// PostgreSQL the transaction's own `NOTIFY` tells them). What the account wrote is hidden
-    /// from then on by the lists' own filters.
+    /// transaction; once it has committed, the account's live streams end in every process
+    /// (auth names its sessions ended). What the account wrote is hidden from then on by the
+    /// lists' own filters.
     pub async fn suspend(
         &self,
         admin: &Admin,
@@ -23,17 +23,12 @@ impl App {
         let reason = SuspensionReason::parse(reason)?;
         let admin = admin.clone();
         self.db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    moderation::suspend(conn, &admin, user, &reason, report)?;
-                    auth::end_sessions(conn, user)?;
-                    notifications::signal_sessions_ended(conn, &[user])?;
-                    Ok::<_, AppError>(())
-                })
+            .write(move |conn| {
+                moderation::suspend(conn, &admin, user, &reason, report)?;
+                auth::end_sessions(conn, user)?;
+                Ok::<_, AppError>(())
             })
-            .await?;
-        self.live.sessions_ended(&[user]);
-        Ok(())
+            .await
     }
 
     /// `admin` lifts `user`'s suspension: they may sign in again, and what they wrote shows

@@ -6,7 +6,7 @@
 use app::{App, AppError};
 use db::diesel::prelude::*;
 use db::schema::{comments, listens, sessions, users};
-use db::{DbConnection, write_tx};
+use db::DbConnection;
 use profiles::Profiles;
 use test_support::{TestDb, insert_user};
 use values::{SessionId, UserId};
@@ -22,7 +22,7 @@ fn harness(db: TestDb) -> Harness {
     let media = tempfile::tempdir().unwrap();
     let storage = storage::Storage::local(media.path()).unwrap();
     Harness {
-        app: App::new(db.db.clone(), storage.clone(), notifications::Live::in_process()),
+        app: App::new(db.db.clone(), storage.clone()),
         profiles: Profiles::new(db.db.clone(), storage),
         media,
         db,
@@ -52,9 +52,9 @@ async fn deleting_an_account_cleans_up_every_domain(db: TestDb) {
     let (gone, stays, fan) = (user(&h, "Gone", "gone"), user(&h, "Stays", "stays"), user(&h, "Fan", "fan"));
     {
         let mut c = h.db.get().unwrap();
-        social_graph::listen(&mut c, gone, stays).unwrap();
-        social_graph::listen(&mut c, fan, gone).unwrap();
-        social_graph::listen(&mut c, fan, stays).unwrap();
+        h.db.write_blocking(|c| social_graph::listen(c, gone, stays)).unwrap();
+        h.db.write_blocking(|c| social_graph::listen(c, fan, gone)).unwrap();
+        h.db.write_blocking(|c| social_graph::listen(c, fan, stays)).unwrap();
         diesel::insert_into(sessions::table)
             .values((
                 sessions::id.eq(SessionId::generate()),
@@ -95,7 +95,7 @@ async fn a_use_case_failing_halfway_leaves_nothing(db: TestDb) {
     let h = harness(db);
     let (a, b) = (user(&h, "A", "a"), user(&h, "B", "b"));
     let mut c = h.db.get().unwrap();
-    let result: Result<(), AppError> = write_tx(&mut c, |tx| {
+    let result: Result<(), AppError> = h.db.write_blocking(|tx| {
         social_graph::listen(tx, a, b)?; // social-graph writes a row and two counters...
         delete_then_fail(tx, a)?; // ...then profiles refuses, and the whole use case with it
         Ok(())
@@ -154,7 +154,7 @@ async fn search_treats_special_characters_as_text(db: TestDb) {
 async fn search_marks_people_the_searcher_listens_to(db: TestDb) {
     let h = harness(db);
     let (me, a, b) = (user(&h, "Me", "me"), user(&h, "Anna", "anna"), user(&h, "Annabel", "annabel"));
-    social_graph::listen(&mut h.db.get().unwrap(), me, b).unwrap();
+    h.db.write_blocking(|c| social_graph::listen(c, me, b)).unwrap();
     let hits = h.app.search_people(Some(me), "anna", Some(20)).await.unwrap();
     let active: Vec<(UserId, bool)> = hits.iter().map(|h| (h.user.id, h.active)).collect();
     assert!(active.contains(&(a, false)) && active.contains(&(b, true)));

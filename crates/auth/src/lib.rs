@@ -15,10 +15,10 @@ mod sessions;
 pub mod token;
 
 pub use error::{AuthError, GoogleFailure};
-pub use known::{KNOWN_FOR, KnownSessions};
+pub use known::KNOWN_FOR;
 pub use model::{Account, CurrentUser};
 pub use repo::{end_sessions, release_account};
 pub use service::{
-    AuthConfig, AuthService, ClientInfo, GoogleStart, OnSessionsEnded, OnVerified, SignupOutcome, ThrottleRules,
+    AuthConfig, AuthService, ClientInfo, GoogleStart, OnVerified, SignupOutcome, ThrottleRules,
 };
 pub use sessions::{SessionInfo, describe_device};

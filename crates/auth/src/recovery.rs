@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use db::write_tx;
 use values::{Email, SessionId, UserId};
 
 use crate::oidc::random_token;
@@ -37,7 +36,7 @@ impl AuthService {
         let hash = sha256_hex(&raw);
         self.0
             .db
-            .run(move |conn| {
+            .write(move |conn| {
                 Ok::<_, AuthError>(repo::replace_reset_token(
                     conn,
                     user_id,
@@ -62,24 +61,19 @@ impl AuthService {
         let hash = password::hash_blocking(NewPassword::parse(new_password)?).await?;
         let token_hash = sha256_hex(token);
         let on_verified = self.0.config.on_verified.clone();
-        let user = self
-            .0
+        self.0
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let user = repo::take_reset_token(conn, &token_hash)?.ok_or(AuthError::BadResetLink)?;
-                    let was_verified = repo::account_by_id(conn, user)?.is_some_and(|a| a.email_verified);
-                    repo::set_password(conn, user, &hash, true)?;
-                    repo::delete_sessions_except(conn, user, None)?;
-                    if !was_verified {
-                        address_proved(conn, user, &on_verified)?;
-                    }
-                    Ok::<_, AuthError>(user)
-                })
+            .write(move |conn| {
+                let user = repo::take_reset_token(conn, &token_hash)?.ok_or(AuthError::BadResetLink)?;
+                let was_verified = repo::account_by_id(conn, user)?.is_some_and(|a| a.email_verified);
+                repo::set_password(conn, user, &hash, true)?;
+                repo::delete_sessions_except(conn, user, None)?;
+                if !was_verified {
+                    address_proved(conn, user, &on_verified)?;
+                }
+                Ok::<_, AuthError>(())
             })
-            .await?;
-        self.sessions_ended(user);
-        Ok(())
+            .await
     }
 
     /// Changes the password of a signed-in person who knows the current one. Wrong guesses
@@ -111,16 +105,12 @@ impl AuthService {
         let hash = password::hash_blocking(new_password).await?;
         self.0
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    repo::set_password(conn, user_id, &hash, false)?;
-                    repo::delete_reset_tokens(conn, user_id)?;
-                    repo::delete_sessions_except(conn, user_id, Some(session_id))?;
-                    Ok::<_, AuthError>(())
-                })
+            .write(move |conn| {
+                repo::set_password(conn, user_id, &hash, false)?;
+                repo::delete_reset_tokens(conn, user_id)?;
+                repo::delete_sessions_except(conn, user_id, Some(session_id))?;
+                Ok::<_, AuthError>(())
             })
-            .await?;
-        self.sessions_ended(user_id);
-        Ok(())
+            .await
     }
 }

@@ -1,7 +1,7 @@
 //! Queries of accounts, sessions, verification tokens and OIDC hand-offs.
 
 use chrono::NaiveDateTime;
-use db::DbConnection;
+use db::{DbConnection, Topic};
 use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
 use db::schema::{
@@ -73,6 +73,7 @@ pub fn link_google(conn: &mut DbConnection, id: UserId, sub: &str, unverified_na
 /// and with it (cascade) its sessions, so every token it had stops working at once.
 pub fn release_account(conn: &mut DbConnection, id: UserId) -> Result<(), AuthError> {
     diesel::delete(users::table.filter(users::id.eq(id))).execute(conn)?;
+    db::changed(conn, &[Topic::Sessions(id)])?;
     Ok(())
 }
 
@@ -284,16 +285,29 @@ pub fn live_sessions(conn: &mut DbConnection, user_id: UserId) -> QueryResult<Ve
 
 /// Ends one of a person's sessions; 0 when it is not theirs (or gone already).
 pub fn delete_own_session(conn: &mut DbConnection, user_id: UserId, id: SessionId) -> QueryResult<usize> {
-    diesel::delete(sessions::table.filter(sessions::id.eq(id)).filter(sessions::user_id.eq(user_id))).execute(conn)
+    let ended =
+        diesel::delete(sessions::table.filter(sessions::id.eq(id)).filter(sessions::user_id.eq(user_id))).execute(conn)?;
+    sessions_ended(conn, user_id, ended)
 }
 
 /// Ends every session of a person but `keep`.
 pub fn delete_sessions_except(conn: &mut DbConnection, user_id: UserId, keep: Option<SessionId>) -> QueryResult<usize> {
     let mine = sessions::table.filter(sessions::user_id.eq(user_id));
-    match keep {
-        Some(keep) => diesel::delete(mine.filter(sessions::id.ne(keep))).execute(conn),
-        None => diesel::delete(mine).execute(conn),
+    let ended = match keep {
+        Some(keep) => diesel::delete(mine.filter(sessions::id.ne(keep))).execute(conn)?,
+        None => diesel::delete(mine).execute(conn)?,
+    };
+    sessions_ended(conn, user_id, ended)
+}
+
+/// Names the end of `ended` sessions of `user_id` as a change of the write under way, so that
+/// what remembers sessions forgets them and the live streams of those sessions end, in every
+/// process, once it commits.
+fn sessions_ended(conn: &mut DbConnection, user_id: UserId, ended: usize) -> QueryResult<usize> {
+    if ended > 0 {
+        db::changed(conn, &[Topic::Sessions(user_id)])?;
     }
+    Ok(ended)
 }
 
 /// Ends every session of a person: a suspension does, in its own transaction (`app`).
@@ -328,8 +342,9 @@ pub fn session_account(
         .optional()
 }
 
-pub fn delete_session(conn: &mut DbConnection, session_id: SessionId) -> QueryResult<usize> {
-    diesel::delete(sessions::table.filter(sessions::id.eq(session_id))).execute(conn)
+/// Ends the session `session_id` of `user_id` (sign-out); 0 when it is gone already.
+pub fn delete_session(conn: &mut DbConnection, user_id: UserId, session_id: SessionId) -> QueryResult<usize> {
+    delete_own_session(conn, user_id, session_id)
 }
 
 // --- OIDC hand-offs ---

@@ -3,11 +3,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use db::{Db, DbConnection, write_tx};
+use db::{Db, DbConnection};
 use sha2::{Digest, Sha256};
 use values::{Email, Name, SessionId, UserId};
 
-use crate::known::KnownSessions;
+use crate::known::{Known, KnownSessions, known_sessions};
 use crate::mail::Mailer;
 use crate::model::{CurrentUser, NewAccount};
 use crate::oidc::{IdClaims, OidcClient, random_token};
@@ -75,35 +75,6 @@ pub struct AuthConfig {
     pub throttle: ThrottleRules,
     /// What other domains attach to the moment an address is proved.
     pub on_verified: OnVerified,
-    /// Who is told once sessions have ended.
-    pub on_sessions_ended: OnSessionsEnded,
-}
-
-type SessionsEndedFn = dyn Fn(UserId) + Send + Sync;
-
-/// Told, after the commit, whenever sessions of a person end here: a sign-out, ending one
-/// session, "sign out everywhere", a password change or reset. Auth knows nothing of who
-/// listens (it must not depend on the domains above it): the api layer ends the person's live
-/// notification streams whose sessions are gone. By default nobody is told.
-#[derive(Clone, Default)]
-pub struct OnSessionsEnded(Option<Arc<SessionsEndedFn>>);
-
-impl OnSessionsEnded {
-    pub fn new(f: impl Fn(UserId) + Send + Sync + 'static) -> OnSessionsEnded {
-        OnSessionsEnded(Some(Arc::new(f)))
-    }
-
-    pub(crate) fn tell(&self, user: UserId) {
-        if let Some(f) = &self.0 {
-            f(user);
-        }
-    }
-}
-
-impl std::fmt::Debug for OnSessionsEnded {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() { "OnSessionsEnded(..)" } else { "OnSessionsEnded(none)" })
-    }
 }
 
 type VerifiedFn =
@@ -249,7 +220,8 @@ pub(crate) fn later(d: Duration) -> chrono::NaiveDateTime {
 
 impl AuthService {
     pub fn new(db: Db, keys: TokenKeys, mailer: Mailer, oidc: Option<OidcClient>, config: AuthConfig) -> Self {
-        AuthService(Arc::new(Inner { db, keys, mailer, oidc, config, known: KnownSessions::default() }))
+        let known = known_sessions(db.changes().clone());
+        AuthService(Arc::new(Inner { db, keys, mailer, oidc, config, known }))
     }
 
     pub fn config(&self) -> &AuthConfig {
@@ -282,7 +254,7 @@ impl AuthService {
         let existing = self
             .0
             .db
-            .run(move |conn| {
+            .write_without_transaction(move |conn| {
                 throttle::hit(conn, &client_key, rules.signup_per_client)?;
                 throttle::hit(conn, &account_key, rules.signup_per_account)?;
                 Ok::<_, AuthError>(repo::account_by_email(conn, lookup.as_str())?)
@@ -295,16 +267,14 @@ impl AuthService {
         let raw = random_token();
         let pending =
             Pending { name: name.clone(), email: email.clone(), password_hash: hash, token_hash: sha256_hex(&raw) };
-        let kind = self
-            .0
-            .db
-            .run(move |conn| match write_tx(conn, |conn| pending.keep(conn)) {
-                // Two first sign-ups of one address (or one login) at the same moment: the other
-                // made the row; this one joins it as a repeated sign-up.
-                Err(AuthError::Db(e)) if e.is_unique_violation() => write_tx(conn, |conn| pending.keep(conn)),
-                other => other,
-            })
-            .await?;
+        let pending = Arc::new(pending);
+        let first = pending.clone();
+        let kind = match self.0.db.write(move |conn| first.keep(conn)).await {
+            // Two first sign-ups of one address (or one login) at the same moment: the other
+            // made the row; this one joins it as a repeated sign-up.
+            Err(AuthError::Db(e)) if e.is_unique_violation() => self.0.db.write(move |conn| pending.keep(conn)).await,
+            other => other,
+        }?;
         self.mail_link(&email, name.as_str(), &raw).await;
         match kind {
             SignupKind::First => Ok(SignupOutcome { email: email.as_str().to_owned() }),
@@ -336,7 +306,7 @@ impl AuthService {
         let lookup = email.clone();
         self.0
             .db
-            .run(move |conn| {
+            .write_without_transaction(move |conn| {
                 throttle::hit(conn, &client_key, per_client)?;
                 // One statement, so two requests at once cannot both pass the cooldown.
                 throttle::hit(conn, &cooldown_key, cooldown).map_err(|e| match e {
@@ -360,15 +330,13 @@ impl AuthService {
         let verified = self
             .0
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let Some(signup) = repo::take_signup(conn, &hash)? else { return Ok(false) };
-                    if !repo::verify_signup(conn, &signup)? {
-                        return Ok(false);
-                    }
-                    address_proved(conn, signup.user_id, &on_verified)?;
-                    Ok::<_, AuthError>(true)
-                })
+            .write(move |conn| {
+                let Some(signup) = repo::take_signup(conn, &hash)? else { return Ok(false) };
+                if !repo::verify_signup(conn, &signup)? {
+                    return Ok(false);
+                }
+                address_proved(conn, signup.user_id, &on_verified)?;
+                Ok::<_, AuthError>(true)
             })
             .await?;
         if verified { Ok(()) } else { Err(AuthError::BadVerificationLink) }
@@ -392,13 +360,11 @@ impl AuthService {
         let renewed = self
             .0
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let Some(signup) = repo::latest_signup(conn, account.id)? else { return Ok(None) };
-                    let renewed =
-                        repo::renew_signup_link(conn, &signup.token_hash, &new_hash, later(VERIFICATION_LIFETIME))?;
-                    Ok::<_, AuthError>(renewed.then_some(signup.name))
-                })
+            .write(move |conn| {
+                let Some(signup) = repo::latest_signup(conn, account.id)? else { return Ok(None) };
+                let renewed =
+                    repo::renew_signup_link(conn, &signup.token_hash, &new_hash, later(VERIFICATION_LIFETIME))?;
+                Ok::<_, AuthError>(renewed.then_some(signup.name))
             })
             .await?;
         if let Some(name) = renewed {
@@ -418,7 +384,7 @@ impl AuthService {
         let client_key = format!("login:{}", client.addr);
         self.0
             .db
-            .run({
+            .write_without_transaction({
                 let rule = self.0.config.throttle.login_per_client;
                 move |conn| throttle::hit(conn, &client_key, rule)
             })
@@ -447,7 +413,7 @@ impl AuthService {
         let (account, stored, failures) = self
             .0
             .db
-            .run({
+            .write_without_transaction({
                 let (account_key, pair_key) = (account_key.clone(), pair_key.clone());
                 move |conn| {
                     // Each attempt counts as a failure *before* its password is checked, in one
@@ -479,7 +445,7 @@ impl AuthService {
             Some(a) if ok => {
                 self.0
                     .db
-                    .run(move |conn| {
+                    .write_without_transaction(move |conn| {
                         throttle::take_back(conn, &account_key)?;
                         throttle::take_back(conn, &pair_key)
                     })
@@ -499,7 +465,7 @@ impl AuthService {
         let user_agent = user_agent.map(|ua| ua.chars().take(300).collect::<String>());
         self.0
             .db
-            .run(move |conn| {
+            .write(move |conn| {
                 if repo::is_suspended(conn, user_id)? {
                     return Err(AuthError::Suspended);
                 }
@@ -533,7 +499,7 @@ impl AuthService {
         let Checked { account, after, .. } = self
             .0
             .db
-            .run_writing(move |conn| {
+            .write_without_transaction(move |conn| {
                 let found = session_then(conn, user_id, session_id, then)?;
                 let now = db::time::now();
                 if let Some(checked) = &found
@@ -550,74 +516,54 @@ impl AuthService {
 
     /// [`AuthService::authenticate_then`] for `then` that only reads (a page), answering who
     /// is asking. A session checked a moment ago is taken as standing without asking the
-    /// database again ([`crate::known`]: forgotten the moment it may have ended); otherwise
-    /// the check and `then` run on one connection. On SQLite both may run on the calling thread
-    /// ([`db::Db::read`]), with no hand-off to a blocking thread. The note that the session was
-    /// used, a write, is made apart when it is due (once in `TOUCH_EVERY`), on a blocking
-    /// thread, where waiting for the write lock harms no one.
+    /// database again ([`crate::known`]: forgotten the moment one of its person's sessions
+    /// ends); otherwise the check and `then` run on one connection. On SQLite both may run on
+    /// the calling thread ([`db::Db::read`]), with no hand-off to a blocking thread. The note
+    /// that the session was used, a write, is made apart when it is due (once in
+    /// `TOUCH_EVERY`).
     pub async fn authenticate_reading<T, F>(&self, token: &str, then: F) -> Result<(UserId, T), AuthError>
     where
         F: FnOnce(&mut db::DbConnection, UserId) -> T + Send + 'static,
         T: Send + 'static,
     {
         let (user_id, session_id) = self.0.keys.verify(token)?;
-        let now = db::time::now();
-        let known = &self.0.known;
-        let (last_seen, after) = match known.get(session_id, user_id, now) {
-            Some(session) => {
-                let after = self.0.db.read(move |conn| Ok::<_, AuthError>(then(conn, user_id))).await?;
-                (session.last_seen, after)
-            }
-            None => {
-                let generation = known.generation();
-                let Checked { account, last_seen, expires_at, after } = self
-                    .0
-                    .db
-                    .read(move |conn| session_then(conn, user_id, session_id, then))
-                    .await?
+        let known = self.0.known.clone();
+        let (session, after) = self
+            .0
+            .db
+            .read(move |conn| {
+                let session = known
+                    .get_or_read(&(session_id, user_id), Some(conn), |conn| standing(conn, user_id, session_id))?
                     .ok_or(AuthError::Unauthenticated)?;
-                known.keep(generation, session_id, account.id, last_seen, expires_at);
-                (last_seen, after)
-            }
-        };
-        if repo::session_is_stale(last_seen, now) {
-            self.0.db.run(move |conn| Ok::<_, AuthError>(repo::touch_session(conn, session_id, now)?)).await?;
-            known.seen(session_id, now);
+                Ok::<_, AuthError>((session, then(conn, user_id)))
+            })
+            .await?;
+        let now = db::time::now();
+        if repo::session_is_stale(session.last_seen, now) {
+            self.0
+                .db
+                .write_without_transaction(move |conn| Ok::<_, AuthError>(repo::touch_session(conn, session_id, now)?))
+                .await?;
+            self.0.known.refresh((session_id, user_id), &session, Known { last_seen: Some(now), ..**session });
         }
         Ok((user_id, after))
     }
 
     /// Who `token` signs in, when its session was checked a moment ago and needs no marking as
     /// used: a read answered from memory then asks nothing of the database at all. None
-    /// otherwise ([`Auth::authenticate_reading`] checks it).
+    /// otherwise ([`AuthService::authenticate_reading`] checks it).
     pub fn known_viewer(&self, token: &str) -> Option<UserId> {
         let (user_id, session_id) = self.0.keys.verify(token).ok()?;
-        let now = db::time::now();
-        let session = self.0.known.get(session_id, user_id, now)?;
-        (!repo::session_is_stale(session.last_seen, now)).then_some(user_id)
-    }
-
-    /// The sessions this process checked a moment ago: what ends sessions outside auth (a
-    /// suspension, a deleted account, and any of it in another process) forgets them there.
-    pub fn known_sessions(&self) -> KnownSessions {
-        self.0.known.clone()
+        let session = self.0.known.get(&(session_id, user_id))?;
+        (!repo::session_is_stale(session.last_seen, db::time::now())).then_some(user_id)
     }
 
     /// Ends the session a token names. Tokens that name nothing are ignored: logging out always
     /// succeeds from the person's point of view.
     pub async fn logout(&self, token: &str) -> Result<(), AuthError> {
         let Ok((user_id, session_id)) = self.0.keys.verify(token) else { return Ok(()) };
-        let ended = self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_session(conn, session_id)?)).await?;
-        if ended > 0 {
-            self.sessions_ended(user_id);
-        }
+        self.0.db.write(move |conn| Ok::<_, AuthError>(repo::delete_session(conn, user_id, session_id)?)).await?;
         Ok(())
-    }
-
-    /// Tells whoever listens that sessions of `user` ended (after their transaction committed).
-    pub(crate) fn sessions_ended(&self, user: UserId) {
-        self.0.known.forget(&[user]);
-        self.0.config.on_sessions_ended.tell(user);
     }
 
     /// Forgets expired sessions, links, unfinished Google sign-ins and old throttle windows.
@@ -626,7 +572,7 @@ impl AuthService {
         let oidc_cutoff = db::time::now() - chrono::Duration::from_std(OIDC_LOGIN_LIFETIME).unwrap_or_default();
         self.0
             .db
-            .run(move |conn| {
+            .write(move |conn| {
                 let a = repo::sweep_expired(conn, oidc_cutoff)?;
                 let b = throttle::sweep(conn, Duration::from_secs(24 * 3600))?;
                 Ok::<_, AuthError>(a + b)
@@ -661,7 +607,7 @@ impl AuthService {
         let row_state = state.clone();
         self.0
             .db
-            .run(move |conn| {
+            .write(move |conn| {
                 Ok::<_, AuthError>(repo::insert_oidc_login(conn, &row_state, &verifier, &nonce, &return_to)?)
             })
             .await?;
@@ -683,7 +629,7 @@ impl AuthService {
         let pending = match state {
             Some(s) if s.len() <= 200 && browser_state == Some(s) => {
                 let s = s.to_owned();
-                self.0.db.run(move |conn| Ok::<_, AuthError>(repo::take_oidc_login(conn, &s)?)).await
+                self.0.db.write(move |conn| Ok::<_, AuthError>(repo::take_oidc_login(conn, &s)?)).await
             }
             _ => Ok(None),
         };
@@ -729,8 +675,7 @@ impl AuthService {
         let oidc = self.0.oidc.as_ref().ok_or(AuthError::GoogleNotConfigured)?;
         let claims = oidc.exchange(code, verifier, nonce).await?;
         let on_verified = self.0.config.on_verified.clone();
-        let user_id =
-            self.0.db.run(move |conn| write_tx(conn, |conn| google_account(conn, &claims, &on_verified))).await?;
+        let user_id = self.0.db.write(move |conn| google_account(conn, &claims, &on_verified)).await?;
         self.start_session(user_id, client.user_agent).await
     }
 }
@@ -791,27 +736,31 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
     }
 }
 
-/// A session found standing: its account, when it was last used and when it expires, and what
-/// was run after the check.
+/// A session found standing: its account, when it was last used, and what was run after the
+/// check.
 struct Checked<T> {
     account: crate::Account,
     last_seen: Option<chrono::NaiveDateTime>,
-    expires_at: chrono::NaiveDateTime,
     after: T,
 }
 
 /// The live session's account and when its use was last noted, then `then` for its person, on
-/// one connection (what both ways of authenticating a request share); none when the session has
-/// ended, expired or belongs to a suspended account.
+/// one connection; none when the session has ended, expired or belongs to a suspended account.
 fn session_then<T>(
     conn: &mut db::DbConnection,
     user_id: UserId,
     session_id: values::SessionId,
     then: impl FnOnce(&mut db::DbConnection, UserId) -> T,
 ) -> Result<Option<Checked<T>>, AuthError> {
-    let Some((account, last_seen, expires_at)) = repo::session_account(conn, user_id, session_id)? else {
+    let Some((account, last_seen, _)) = repo::session_account(conn, user_id, session_id)? else {
         return Ok(None);
     };
     let after = then(conn, account.id);
-    Ok(Some(Checked { account, last_seen, expires_at, after }))
+    Ok(Some(Checked { account, last_seen, after }))
+}
+
+/// The live session as a read remembers it ([`crate::known`]); none as [`session_then`].
+fn standing(conn: &mut db::DbConnection, user_id: UserId, session_id: values::SessionId) -> Result<Option<Known>, AuthError> {
+    Ok(repo::session_account(conn, user_id, session_id)?
+        .map(|(account, last_seen, expires_at)| Known { user: account.id, last_seen, expires_at }))
 }

@@ -37,18 +37,16 @@ impl AuthService {
     /// Ends one of the person's own sessions (another person's is "not found").
     pub async fn end_session(&self, user_id: UserId, session_id: SessionId) -> Result<(), AuthError> {
         let ended =
-            self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_own_session(conn, user_id, session_id)?)).await?;
+            self.0.db.write(move |conn| Ok::<_, AuthError>(repo::delete_own_session(conn, user_id, session_id)?)).await?;
         if ended == 0 {
             return Err(AuthError::NoSuchSession);
         }
-        self.sessions_ended(user_id);
         Ok(())
     }
 
     /// Ends every session of the person, the one asking included.
     pub async fn logout_everywhere(&self, user_id: UserId) -> Result<(), AuthError> {
-        self.0.db.run(move |conn| Ok::<_, AuthError>(repo::delete_sessions_except(conn, user_id, None)?)).await?;
-        self.sessions_ended(user_id);
+        self.0.db.write(move |conn| Ok::<_, AuthError>(repo::delete_sessions_except(conn, user_id, None)?)).await?;
         Ok(())
     }
 }

@@ -1,97 +1,41 @@
-//! What changed, so that memory may answer for the database.
+//! What changed: the stamps that tell what is remembered whether it may still be used, and the
+//! news of it for whoever watches.
 //!
-//! A write names what it changed, where it changes it: [`changed`] with [`Topic`]s (a post's
-//! row, a person's card and list of posts, what a viewer likes, blocks and listens to, the set
-//! of posts, everything). Nothing is told before the write's transaction commits: inside
-//! [`crate::write_tx`] the topics wait, and on commit
-//! - this process stamps them ([`Changes`], the one of the [`crate::Db`] whose call wrote),
-//!   before the use case answers, so whoever wrote reads their write;
+//! A write names what it changed, where it changes it: [`changed`] with [`Topic`]s. Nothing is
+//! told before the write commits: the names wait in the write's scope (`crate::scope`), and on
+//! commit
+//! - this process stamps them ([`Changes::stamp`], the one of the [`crate::Db`] whose door the
+//!   write came through) before the use case answers, so whoever wrote reads their write, and
+//!   tells them to whoever watches ([`Changes::watch`]: the live notification streams);
 //! - on PostgreSQL the transaction has sent them with `pg_notify` on [`CHANNEL`] (delivered on
-//!   commit, dropped on rollback), and every process's listening thread stamps them when they
-//!   arrive ([`Changes::heard`], within its polling interval).
+//!   commit, dropped on rollback), and every other process's listening thread
+//!   (`crate::listen`) stamps and tells them when they arrive ([`Changes::heard`]).
 //!
-//! Something kept in memory notes [`Changes::seen`] *before* it reads the database, and is
-//! used again only while [`Changes::unchanged`] says none of the topics it was read from were
-//! stamped since. A write committed before the note was read by the read; one committed after
-//! is stamped after the note. So what is kept shows nothing the database would not, beyond the
-//! moment between another process's commit and its arrival here.
+//! What is remembered notes [`Changes::seen`] *before* it reads the database, and is used again
+//! only while [`Changes::unchanged`] says none of the topics it was read from were stamped
+//! since (`crate::Held` does both, for everything remembered). A write committed before the
+//! note was read by the read; one committed after is stamped after the note. So what is kept
+//! shows nothing the database would not, beyond the moment between another process's commit
+//! and its arrival here.
 //!
 //! On PostgreSQL nothing is trusted until the listening connection is up, nor while it is down
 //! ([`Changes::listening`]): what another process writes meanwhile goes unheard. Nothing is
 //! used longer than [`HELD_AT_MOST`] either way: a change made past the program (SQL by hand)
-//! shows within it. Stamps are
-//! kept in a fixed table by the topic's hash: two topics sharing a slot only make something
-//! read again sooner, never kept longer.
+//! shows within it. Stamps are kept in a fixed table by the topic's hash: two topics sharing a
+//! slot only make something read again sooner, never kept longer.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use diesel::RunQueryDsl;
 use diesel::sql_types::Text;
-use values::{PostId, UserId};
+use tokio::sync::broadcast;
 
-use crate::DbConnection;
+use crate::{DbConnection, Topic, scope};
 
 /// The PostgreSQL channel changes travel on.
 pub const CHANNEL: &str = "selfsound_changes";
-
-/// What a write changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Topic {
-    /// Anything: a rare write that changes too much to name (a suspension, a deleted account).
-    Everything,
-    /// Which posts exist: a post written or deleted anywhere.
-    Posts,
-    /// A post's row: its counts, its text, its payload, whether it exists.
-    Post(PostId),
-    /// A person's card (name, login, avatar, badge) and the list of their posts.
-    User(UserId),
-    /// What a person likes, listens to and blocks, and who blocks them.
-    Viewer(UserId),
-}
-
-impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `p<id>`, `u<id>`, `v<id>`.
-    fn write(self, out: &mut String) {
-        use std::fmt::Write;
-        let _ = match self {
-            Topic::Everything => write!(out, "*"),
-            Topic::Posts => write!(out, "n"),
-            Topic::Post(id) => write!(out, "p{id}"),
-            Topic::User(id) => write!(out, "u{id}"),
-            Topic::Viewer(id) => write!(out, "v{id}"),
-        };
-    }
-
-    fn read(item: &str) -> Option<Topic> {
-        let id = || item.get(1..)?.parse::<i64>().ok();
-        match item.as_bytes().first()? {
-            b'*' => Some(Topic::Everything),
-            b'n' => Some(Topic::Posts),
-            b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
-            b'u' => UserId::try_from(id()?).ok().map(Topic::User),
-            b'v' => UserId::try_from(id()?).ok().map(Topic::Viewer),
-            _ => None,
-        }
-    }
-
-    /// The topic's slot in the table of stamps.
-    fn slot(self) -> usize {
-        let (tag, id) = match self {
-            Topic::Everything => (0_u64, 0_i64),
-            Topic::Posts => (1, 0),
-            Topic::Post(id) => (2, id.get()),
-            Topic::User(id) => (3, id.get()),
-            Topic::Viewer(id) => (4, id.get()),
-        };
-        // splitmix64's finaliser: ids that differ in a few bits land far apart.
-        let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^= x >> 31;
-        (x as usize) & (SLOTS - 1)
-    }
-}
 
 /// Slots in the table of stamps (2 MB): under a thousand writes a second, something depending
 /// on twenty topics meets a stranger's stamp about once in thirteen seconds.
@@ -100,13 +44,41 @@ const SLOTS: usize = 1 << 18;
 /// A `NOTIFY` payload stays well under PostgreSQL's 8,000 bytes: past this, one `*`.
 const PAYLOAD_MAX: usize = 7_000;
 
+/// How many batches of news a watcher may fall behind before it hears [`Told::Everything`].
+const WATCH_BACKLOG: usize = 256;
+
 /// When something was read: compare with [`Changes::unchanged`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen(u64, Instant);
 
+impl Seen {
+    /// How long ago it was noted.
+    pub fn age(&self) -> Duration {
+        self.1.elapsed()
+    }
+}
+
 /// The longest anything is used, changed or not: a change made past the program (by hand, in
 /// SQL) shows within this time.
 pub const HELD_AT_MOST: Duration = Duration::from_secs(60);
+
+/// What a watcher hears: topics that changed, or that anything may have (changes were missed,
+/// or one changed everything).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Told {
+    Topics(Arc<[Topic]>),
+    Everything,
+}
+
+impl Told {
+    /// Whether `topic` may have changed.
+    pub fn names(&self, topic: Topic) -> bool {
+        match self {
+            Told::Topics(topics) => topics.contains(&topic),
+            Told::Everything => true,
+        }
+    }
+}
 
 /// The stamps of one process: the last change of each topic, in a sequence of its own.
 pub struct Changes {
@@ -115,6 +87,10 @@ pub struct Changes {
     stamps: Box<[AtomicU64]>,
     /// Whether this process hears every change (false on PostgreSQL while not listening).
     trusted: AtomicBool,
+    news: broadcast::Sender<Told>,
+    /// Marks what this process sends to the others, so that its own news, coming back from
+    /// PostgreSQL, is not told twice.
+    sender: u64,
 }
 
 impl std::fmt::Debug for Changes {
@@ -131,6 +107,8 @@ impl Changes {
             everything: AtomicU64::new(0),
             stamps: (0..SLOTS).map(|_| AtomicU64::new(0)).collect(),
             trusted: AtomicBool::new(trusted),
+            news: broadcast::channel(WATCH_BACKLOG).0,
+            sender: rand_u64(),
         }
     }
 
@@ -145,108 +123,125 @@ impl Changes {
         self.trusted.load(Ordering::SeqCst)
             && seen.1.elapsed() < HELD_AT_MOST
             && self.everything.load(Ordering::SeqCst) <= seen.0
-            && topics.into_iter().all(|t| self.stamps[t.slot()].load(Ordering::SeqCst) <= seen.0)
+            && topics.into_iter().all(|t| self.stamps[t.slot(SLOTS)].load(Ordering::SeqCst) <= seen.0)
     }
 
-    /// Stamps `topics` as changed now (their write has committed).
+    /// Stamps `topics` as changed now (their write has committed), and tells the watchers.
     pub fn stamp(&self, topics: &[Topic]) {
+        let everything = self.stamp_quietly(topics);
+        if !topics.is_empty() && self.news.receiver_count() > 0 {
+            // Nobody watching is no error.
+            let _ = self.news.send(if everything { Told::Everything } else { Told::Topics(topics.into()) });
+        }
+    }
+
+    /// Stamps `topics` without telling the watchers; answers whether they named everything.
+    fn stamp_quietly(&self, topics: &[Topic]) -> bool {
         if topics.is_empty() {
-            return;
+            return false;
         }
         let now = self.sequence.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut everything = false;
         for topic in topics {
             match topic {
-                Topic::Everything => self.everything.fetch_max(now, Ordering::SeqCst),
-                t => self.stamps[t.slot()].fetch_max(now, Ordering::SeqCst),
+                Topic::Everything => {
+                    everything = true;
+                    self.everything.fetch_max(now, Ordering::SeqCst)
+                }
+                t => self.stamps[t.slot(SLOTS)].fetch_max(now, Ordering::SeqCst),
             };
         }
+        everything
     }
 
-    /// A `NOTIFY` payload from [`CHANNEL`]: another process's changes (or this one's, again).
-    /// What cannot be read is taken as everything.
+    /// The news of every change from now on. A watcher that falls behind hears
+    /// [`broadcast::error::RecvError::Lagged`]: anything may have changed meanwhile.
+    pub fn watch(&self) -> broadcast::Receiver<Told> {
+        self.news.subscribe()
+    }
+
+    /// A `NOTIFY` payload from [`CHANNEL`]: another process's changes. What cannot be read is
+    /// taken as everything; this process's own, coming back, were stamped at their commit.
     pub fn heard(&self, payload: &str) {
-        let mut topics = Vec::new();
-        for item in payload.split(',').filter(|i| !i.is_empty()) {
-            topics.push(Topic::read(item).unwrap_or(Topic::Everything));
+        let mut items = payload.split(',').filter(|i| !i.is_empty()).peekable();
+        if items.peek().is_some_and(|first| *first == self.signature()) {
+            return;
         }
+        let topics: Vec<Topic> = items
+            .filter(|item| !item.starts_with('@'))
+            .map(|item| Topic::read(item).unwrap_or(Topic::Everything))
+            .collect();
         self.stamp(&topics);
     }
 
     /// Whether every change is being heard from now on (the listening connection is up) or not
-    /// (it was lost). Either way whatever was read before may have missed something.
+    /// (it was lost). Either way whatever was read before may have missed something; watchers
+    /// hear that everything changed once it is up again, when reading again is of use.
     pub fn listening(&self, yes: bool) {
-        if !yes {
-            self.trusted.store(false, Ordering::SeqCst);
-        }
-        self.stamp(&[Topic::Everything]);
         if yes {
+            self.stamp(&[Topic::Everything]);
             self.trusted.store(true, Ordering::SeqCst);
+        } else {
+            self.trusted.store(false, Ordering::SeqCst);
+            self.stamp_quietly(&[Topic::Everything]);
         }
     }
-}
 
-/// The payload that names `topics`.
-fn payload(topics: &[Topic]) -> String {
-    let mut out = String::new();
-    for topic in topics {
-        if !out.is_empty() {
+    /// The first item of every payload this process sends.
+    fn signature(&self) -> String {
+        format!("@{:x}", self.sender)
+    }
+
+    /// The payload that tells other processes `topics` changed.
+    fn payload(&self, topics: &[Topic]) -> String {
+        let mut out = self.signature();
+        for topic in topics {
             out.push(',');
+            topic.write(&mut out);
+            if out.len() > PAYLOAD_MAX {
+                return format!("{},*", self.signature());
+            }
         }
-        topic.write(&mut out);
-        if out.len() > PAYLOAD_MAX {
-            return "*".to_owned();
+        out
+    }
+
+    /// Tells every other process on PostgreSQL that `topics` changed, in one statement: on
+    /// commit, when inside a transaction. Nothing on SQLite (one process).
+    pub(crate) fn send(&self, conn: &mut DbConnection, topics: &[Topic]) -> diesel::QueryResult<()> {
+        if topics.is_empty() || !matches!(conn, DbConnection::Postgres(_)) {
+            return Ok(());
         }
-    }
-    out
-}
-
-/// The message that tells other processes `topics` changed; none for none.
-pub(crate) fn message(topics: &[Topic]) -> Option<(&'static str, String)> {
-    (!topics.is_empty()).then(|| (CHANNEL, payload(topics)))
-}
-
-/// Sends `messages` (channel, payload) to every process listening on PostgreSQL, in one
-/// statement: on commit, when inside a transaction. Nothing on SQLite (one process).
-pub(crate) fn send(conn: &mut DbConnection, messages: &[(&'static str, String)]) -> diesel::QueryResult<()> {
-    if messages.is_empty() || !matches!(conn, DbConnection::Postgres(_)) {
-        return Ok(());
-    }
-    // One text for each number of messages (one or two): kept prepared.
-    let calls = vec!["pg_notify(?, ?)"; messages.len()];
-    let mut query = crate::Kept::made(format!("SELECT {}", calls.join(", ")));
-    for (channel, payload) in messages {
-        query = query.bind::<Text, _>(*channel).bind::<Text, _>(payload.clone());
-    }
-    query.execute(conn).map(|_| ())
-}
-
-/// Sends `payload` on `channel` to every process listening on PostgreSQL (nothing on SQLite):
-/// inside [`crate::write_tx`] with what the transaction changed, in one statement at its end
-/// (delivered on commit, dropped on rollback); at once otherwise.
-pub fn notify(conn: &mut DbConnection, channel: &'static str, payload: String) -> diesel::QueryResult<()> {
-    if !matches!(conn, DbConnection::Postgres(_)) {
-        return Ok(());
-    }
-    match crate::conn::defer_message(channel, payload) {
-        None => Ok(()),
-        Some(message) => send(conn, &[message]),
+        crate::Kept::new("SELECT pg_notify(?, ?)")
+            .bind::<Text, _>(CHANNEL)
+            .bind::<Text, _>(self.payload(topics))
+            .execute(conn)
+            .map(|_| ())
     }
 }
 
-/// Notes that the write under way on `conn` changed `topics`: told once its transaction
-/// commits (inside [`crate::write_tx`]), at once otherwise (the write has committed already).
+/// A random number, without a crate for it: the standard library's randomly keyed hasher.
+fn rand_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(Instant::now().elapsed().as_nanos());
+    hasher.finish()
+}
+
+/// Notes that the write under way on `conn` changed `topics`: told once it commits. Refused
+/// outside a write (`crate::scope`): every write comes through a door of [`crate::Db`].
 pub fn changed(conn: &mut DbConnection, topics: &[Topic]) -> diesel::QueryResult<()> {
-    if crate::conn::defer_changes(topics) {
-        return Ok(());
+    let _ = conn;
+    if scope::name(topics) {
+        Ok(())
+    } else {
+        Err(diesel::result::Error::QueryBuilderError("db::changed outside a write: write through Db::write".into()))
     }
-    send(conn, &message(topics).into_iter().collect::<Vec<_>>())?;
-    crate::conn::stamp_here(topics);
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use values::{PostId, UserId};
 
     fn ids() -> (PostId, UserId) {
         (PostId::generate(), UserId::generate())
@@ -259,19 +254,22 @@ mod tests {
     }
 
     #[test]
-    fn a_topic_travels_in_a_payload_and_back() {
+    fn a_payload_names_its_topics_and_its_sender() {
         let (p, u) = ids();
+        let changes = Changes::new(true);
         let topics = [Topic::Everything, Topic::Posts, Topic::Post(p), Topic::User(u), Topic::Viewer(u)];
-        let read: Vec<Option<Topic>> = payload(&topics).split(',').map(Topic::read).collect();
+        let payload = changes.payload(&topics);
+        let mut items = payload.split(',');
+        assert_eq!(items.next(), Some(changes.signature().as_str()));
+        let read: Vec<Option<Topic>> = items.map(Topic::read).collect();
         assert_eq!(read, topics.map(Some));
-        assert_eq!(Topic::read("q1"), None);
-        assert_eq!(Topic::read("p-x"), None);
     }
 
     #[test]
     fn a_long_payload_is_everything() {
+        let changes = Changes::new(true);
         let many: Vec<Topic> = (0..1_000).map(|_| Topic::Post(PostId::generate())).collect();
-        assert_eq!(payload(&many), "*");
+        assert_eq!(changes.payload(&many), format!("{},*", changes.signature()));
     }
 
     #[test]
@@ -285,7 +283,10 @@ mod tests {
         assert!(changes.unchanged(seen, [Topic::Post(p), Topic::User(u)]), "another post changed");
         changes.stamp(&[Topic::User(u)]);
         assert!(!changes.unchanged(seen, [Topic::Post(p), Topic::User(u)]));
-        assert!(!changes.unchanged(seen, [Topic::Viewer(u)]) || Topic::Viewer(u).slot() != Topic::User(u).slot());
+        assert!(
+            !changes.unchanged(seen, [Topic::Viewer(u)])
+                || Topic::Viewer(u).slot(SLOTS) != Topic::User(u).slot(SLOTS)
+        );
         let later = now(&changes);
         assert!(changes.unchanged(later, [Topic::Post(p), Topic::User(u)]), "read after the change");
     }
@@ -316,11 +317,36 @@ mod tests {
         let changes = Changes::new(true);
         let (p, u) = ids();
         let seen = now(&changes);
-        changes.heard(&format!("p{p}"));
+        changes.heard(&format!("@1f,p{p}"));
         assert!(!changes.unchanged(seen, [Topic::Post(p)]));
         assert!(changes.unchanged(seen, [Topic::User(u)]));
         changes.heard("garbled");
         assert!(!changes.unchanged(seen, [Topic::User(u)]));
+    }
+
+    #[test]
+    fn its_own_news_coming_back_is_not_heard_again() {
+        let changes = Changes::new(true);
+        let mut watching = changes.watch();
+        let (p, _) = ids();
+        changes.heard(&changes.payload(&[Topic::Post(p)]));
+        assert!(watching.try_recv().is_err(), "sent by this process: told at its commit");
+        changes.heard(&Changes::new(true).payload(&[Topic::Post(p)]));
+        assert_eq!(watching.try_recv().ok(), Some(Told::Topics(vec![Topic::Post(p)].into())));
+    }
+
+    #[test]
+    fn watchers_hear_what_is_stamped() {
+        let changes = Changes::new(true);
+        let mut watching = changes.watch();
+        let (_, u) = ids();
+        changes.stamp(&[Topic::Unread(u)]);
+        let told = watching.try_recv().ok();
+        assert!(told.as_ref().is_some_and(|t| t.names(Topic::Unread(u)) && !t.names(Topic::Sessions(u))));
+        changes.stamp(&[]);
+        assert!(watching.try_recv().is_err(), "nothing changed, nothing told");
+        changes.stamp(&[Topic::Everything]);
+        assert_eq!(watching.try_recv().ok(), Some(Told::Everything));
     }
 
     #[test]

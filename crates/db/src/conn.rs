@@ -1,35 +1,40 @@
-//! The connection type over both backends, the pool, start-up migrations and write transactions.
+//! The connection type over both backends, the pool, start-up migrations, and reads.
 //!
-//! **One use case, one transaction.** Repository functions of the domain crates take
-//! `&mut DbConnection` and run inside whatever transaction their caller has open; the entry point
-//! of a use case (one service method per user action) opens exactly one [`write_tx`]. A
-//! `write_tx` inside another is refused with [`DbError::NestedTransaction`] on both backends, so
-//! a composition mistake fails loudly in the first test that runs it instead of silently turning
-//! into a savepoint (PostgreSQL) or an error halfway (SQLite).
+//! Reads take a pooled connection ([`Db::run`], [`Db::read`]); writes come through the doors of
+//! `crate::write` ([`Db::write`] and its two siblings), never a pooled connection of their own.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
-use diesel::pg::PgConnection;
+use diesel::connection::{SimpleConnection, TransactionManager};
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, HandleError, Pool};
 use diesel::sqlite::SqliteConnection;
 use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 use crate::DbError;
-use crate::changes::{Changes, Topic};
+use crate::changes::Changes;
 use crate::writer::Writer;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
-/// One connection to either backend; every query in the project is written once against it.
-#[derive(diesel::MultiConnection)]
-pub enum DbConnection {
-    Postgres(PgConnection),
-    Sqlite(SqliteConnection),
+pub use connection::{DbConnection, MultiBackend};
+
+mod connection {
+    // Diesel's derive implements the transaction methods by calling them on each backend.
+    #![allow(clippy::disallowed_methods)]
+
+    use diesel::pg::PgConnection;
+    use diesel::sqlite::SqliteConnection;
+
+    /// One connection to either backend; every query in the project is written once against it.
+    #[derive(diesel::MultiConnection)]
+    pub enum DbConnection {
+        Postgres(PgConnection),
+        Sqlite(SqliteConnection),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,26 +149,26 @@ impl Usage {
 
 /// One call in the blocking-thread queue: leaves it when it starts, or when it is dropped
 /// without running (a runtime shutting down).
-struct Queued(Arc<Usage>);
+struct InQueue(Arc<Usage>);
 
-impl Queued {
-    fn enter(usage: &Arc<Usage>) -> Queued {
+impl InQueue {
+    fn enter(usage: &Arc<Usage>) -> InQueue {
         usage.queued.fetch_add(1, Ordering::Relaxed);
-        Queued(usage.clone())
+        InQueue(usage.clone())
     }
 }
 
-impl Drop for Queued {
+impl Drop for InQueue {
     fn drop(&mut self) {
         self.0.queued.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
-type Pooled = diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>;
+pub(crate) type Pooled = diesel::r2d2::PooledConnection<ConnectionManager<DbConnection>>;
 
 /// Takes a connection from `pool` (waiting up to `timeout`, or the pool's own timeout),
 /// counting the wait.
-fn checkout(
+pub(crate) fn checkout(
     pool: &Pool<ConnectionManager<DbConnection>>,
     usage: &Usage,
     timeout: Option<Duration>,
@@ -184,21 +189,24 @@ fn checkout(
 /// The shared handle to the database: a pool, and the backend it talks to.
 #[derive(Clone)]
 pub struct Db {
-    pool: Pool<ConnectionManager<DbConnection>>,
+    pub(crate) pool: Pool<ConnectionManager<DbConnection>>,
     backend: Backend,
+    /// Where it connects, for the thread that hears other processes ([`Db::hear_other_processes`]).
+    url: Arc<str>,
     pool_errors: Arc<AtomicU64>,
-    usage: Arc<Usage>,
+    pub(crate) usage: Arc<Usage>,
     /// One permit per connection: calls wait here, first come first served, rather than on the
     /// pool, whose waiters are woken in no particular order (some waited 150 ms while others
     /// passed them: the p99 of a PostgreSQL page under 32 connections).
     turns: Arc<tokio::sync::Semaphore>,
     wait_limit: Duration,
-    /// SQLite's writers of this process, one at a time ([`one_writer`]); none on PostgreSQL.
-    writers: Option<Arc<std::sync::Mutex<()>>>,
+    /// SQLite's writers of this process, one at a time: the writer thread around each group,
+    /// and [`Db::write_blocking`]; none on PostgreSQL.
+    pub(crate) gate: Option<Arc<std::sync::Mutex<()>>>,
     /// SQLite's write transactions, committed in groups by one thread ([`Db::write`]).
-    writer: Option<Arc<Writer>>,
+    pub(crate) writer: Option<Arc<Writer>>,
     /// What changed, as this process knows it (`crate::changes`).
-    changes: Arc<Changes>,
+    pub(crate) changes: Arc<Changes>,
 }
 
 impl Db {
@@ -231,11 +239,11 @@ impl Db {
             .build(manager)
             .map_err(|e| DbError::Connect(e.to_string()))?;
         let turns = Arc::new(tokio::sync::Semaphore::new(options.max_size as usize));
-        let writers: Option<Arc<std::sync::Mutex<()>>> = (backend == Backend::Sqlite).then(Arc::default);
+        let gate: Option<Arc<std::sync::Mutex<()>>> = (backend == Backend::Sqlite).then(Arc::default);
         let usage: Arc<Usage> = Arc::default();
         // One process on SQLite hears every change; on PostgreSQL only once it listens.
         let changes = Arc::new(Changes::new(backend == Backend::Sqlite));
-        let writer = match &writers {
+        let writer = match &gate {
             Some(gate) => Some(Arc::new(Writer::start(
                 url,
                 SQLITE_PRAGMAS,
@@ -249,11 +257,12 @@ impl Db {
         Ok(Db {
             pool,
             backend,
+            url: url.into(),
             pool_errors,
             usage,
             turns,
             wait_limit: options.connection_timeout,
-            writers,
+            gate,
             writer,
             changes,
         })
@@ -287,10 +296,20 @@ impl Db {
         self.backend
     }
 
-    /// What changed, as this process knows it: what is kept in memory checks it, and the
-    /// listening thread of PostgreSQL's notifications tells it what other processes changed.
+    /// What changed, as this process knows it: what is kept in memory checks it
+    /// ([`crate::Held`]), and whoever watches hears it.
     pub fn changes(&self) -> &Arc<Changes> {
         &self.changes
+    }
+
+    /// On PostgreSQL, starts the thread that hears what other processes sharing the database
+    /// change (`crate::listen`); until it is listening, nothing remembered is trusted. On
+    /// SQLite (one process) there is nothing to hear.
+    pub fn hear_other_processes(&self) -> std::io::Result<()> {
+        match self.backend {
+            Backend::Postgres => crate::listen::start(&self.url, &self.changes),
+            Backend::Sqlite => Ok(()),
+        }
     }
 
     /// Runs pending migrations. On PostgreSQL an advisory lock makes processes that start
@@ -311,17 +330,14 @@ impl Db {
         done.map_err(|e| DbError::Migration(e.to_string()))
     }
 
-    /// Gets a pooled connection (blocking). Prefer [`Db::run`] from async code. What is
-    /// written on it from this thread is stamped in this `Db`'s [`Changes`] (until the thread
-    /// runs another `Db`'s call).
+    /// Gets a pooled connection (blocking), to read: prefer [`Db::run`] from async code, and
+    /// write through [`Db::write`] or [`Db::write_blocking`].
     pub fn get(&self) -> Result<Pooled, DbError> {
-        let conn = checkout(&self.pool, &self.usage, None)?;
-        CALL.with(|c| c.borrow_mut().changes = Some(self.changes.clone()));
-        Ok(conn)
+        checkout(&self.pool, &self.usage, None)
     }
 
     /// Runs blocking database work on tokio's blocking threads, so request threads never wait
-    /// on the pool or on the database.
+    /// on the pool or on the database. Reads: a write comes through [`Db::write`].
     pub async fn run<T, E, F>(&self, f: F) -> Result<T, E>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
@@ -329,9 +345,8 @@ impl Db {
         E: From<DbError> + Send + 'static,
     {
         let pool = self.pool.clone();
-        let queued = Queued::enter(&self.usage);
-        let (since, wait_limit, writers) = (Instant::now(), self.wait_limit, self.writers.clone());
-        let changes = self.changes.clone();
+        let queued = InQueue::enter(&self.usage);
+        let (since, wait_limit) = (Instant::now(), self.wait_limit);
         let turn = match tokio::time::timeout(self.wait_limit, self.turns.clone().acquire_owned()).await {
             Ok(Ok(turn)) => turn,
             Ok(Err(_)) => return Err(DbError::TaskCancelled.into()),
@@ -348,7 +363,7 @@ impl Db {
             // The wait for a turn and for the connection together stay within the limit.
             let left = wait_limit.saturating_sub(since.elapsed()).max(Duration::from_millis(1));
             let mut conn = checkout(&pool, &usage, Some(left))?;
-            let done = WriterGate::set(writers, changes, false, || f(&mut conn));
+            let done = f(&mut conn);
             if done.is_err() {
                 retire_if_lost(&mut conn);
             }
@@ -358,40 +373,6 @@ impl Db {
         })
         .await
         .map_err(|_| DbError::TaskCancelled)?
-    }
-
-    /// Runs `f` as one write transaction: the one transaction of a use case ([`write_tx`]),
-    /// answered once it has committed. On SQLite it joins the next group of this process's
-    /// writer ([`crate::writer`]): one thread runs write transactions back to back, each under
-    /// its own savepoint, and commits them together, with no turn to wait for at a gate and one
-    /// commit for many. On PostgreSQL, where each connection writes for itself, it is
-    /// [`write_tx`] in [`Db::run`].
-    pub async fn write<T, E, F>(&self, f: F) -> Result<T, E>
-    where
-        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
-        T: Send + 'static,
-        E: From<diesel::result::Error> + From<DbError> + Send + 'static,
-    {
-        match &self.writer {
-            Some(writer) => writer.write(&self.usage, f).await,
-            None => self.run(move |conn| write_tx(conn, f)).await,
-        }
-    }
-
-    /// Runs `f`, whose few writes need no transaction of their own (a counter, a note that a
-    /// session was used): on PostgreSQL as [`Db::run`] does, each statement committing alone;
-    /// on SQLite in the writer's next group, as [`Db::write`] does, where it costs no commit of
-    /// its own. `f` must not open a transaction.
-    pub async fn run_writing<T, E, F>(&self, f: F) -> Result<T, E>
-    where
-        F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
-        T: Send + 'static,
-        E: From<DbError> + Send + 'static,
-    {
-        match &self.writer {
-            Some(writer) => writer.write(&self.usage, f).await,
-            None => self.run(f).await,
-        }
     }
 
     /// Runs short reads (a page's index range scans, tens of microseconds on SQLite) on the
@@ -426,7 +407,7 @@ impl Db {
     /// for the connection (a readiness check must answer quickly, whatever the pool's timeout).
     pub async fn ping(&self, within: Duration) -> Result<(), DbError> {
         let pool = self.pool.clone();
-        let queued = Queued::enter(&self.usage);
+        let queued = InQueue::enter(&self.usage);
         tokio::task::spawn_blocking(move || {
             let usage = queued.0.clone();
             drop(queued);
@@ -449,129 +430,6 @@ fn retire_if_lost(conn: &mut DbConnection) {
     }
 }
 
-thread_local! {
-    /// The [`Db`] call running on this thread: its writer gate and whether this thread holds it
-    /// now, its [`Changes`], and the changes of the write transaction under way (none outside
-    /// one).
-    static CALL: std::cell::RefCell<Call> = const { std::cell::RefCell::new(Call::NONE) };
-}
-
-struct Call {
-    gate: Option<Arc<std::sync::Mutex<()>>>,
-    holding: bool,
-    changes: Option<Arc<Changes>>,
-    pending: Option<Pending>,
-}
-
-/// What a write transaction tells once it commits: the topics it changed, and messages to
-/// other processes (`pg_notify` channel and payload) sent with them in one statement.
-#[derive(Default)]
-pub(crate) struct Pending {
-    pub topics: Vec<Topic>,
-    pub messages: Vec<(&'static str, String)>,
-}
-
-impl Call {
-    const NONE: Call = Call { gate: None, holding: false, changes: None, pending: None };
-}
-
-/// Sets the writer gate and the changes for the calls [`Db::run`] makes on its blocking thread.
-struct WriterGate;
-
-impl WriterGate {
-    fn set<T>(
-        gate: Option<Arc<std::sync::Mutex<()>>>,
-        changes: Arc<Changes>,
-        holding: bool,
-        f: impl FnOnce() -> T,
-    ) -> T {
-        CALL.with(|c| *c.borrow_mut() = Call { gate, holding, changes: Some(changes), pending: None });
-        let _cleared = WriterGate;
-        f()
-    }
-}
-
-impl Drop for WriterGate {
-    fn drop(&mut self) {
-        CALL.with(|c| *c.borrow_mut() = Call::NONE);
-    }
-}
-
-/// Keeps `topics` for the end of the write transaction under way on this thread; false when
-/// there is none.
-pub(crate) fn defer_changes(topics: &[Topic]) -> bool {
-    CALL.with(|c| match &mut c.borrow_mut().pending {
-        Some(pending) => {
-            pending.topics.extend_from_slice(topics);
-            true
-        }
-        None => false,
-    })
-}
-
-/// Keeps a message for the end of the write transaction under way on this thread; gives it
-/// back when there is none.
-pub(crate) fn defer_message(channel: &'static str, payload: String) -> Option<(&'static str, String)> {
-    CALL.with(|c| match &mut c.borrow_mut().pending {
-        Some(pending) => {
-            pending.messages.push((channel, payload));
-            None
-        }
-        None => Some((channel, payload)),
-    })
-}
-
-/// Stamps `topics` in the [`Changes`] of the call running on this thread, or of the `Db` this
-/// thread last took a connection from ([`Db::get`]).
-pub(crate) fn stamp_here(topics: &[Topic]) {
-    if let Some(changes) = CALL.with(|c| c.borrow().changes.clone()) {
-        changes.stamp(topics);
-    }
-}
-
-/// Runs `f`, the writer thread's whole life ([`crate::writer`]), as the holder of `gate`: it
-/// takes the gate itself around each group, and the writes it runs inside a group must not
-/// wait for it again.
-pub(crate) fn as_group_writer(gate: Arc<std::sync::Mutex<()>>, changes: Arc<Changes>, f: impl FnOnce()) {
-    WriterGate::set(Some(gate), changes, true, f)
-}
-
-/// True when `conn`'s transaction is lost (a savepoint could not be rolled back or released):
-/// it can only be rolled back.
-pub(crate) fn in_error(conn: &mut DbConnection) -> bool {
-    let status = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn);
-    status.transaction_depth().is_err()
-}
-
-/// Starts collecting the changes of a write transaction; [`end_changes`] hands them over.
-pub(crate) fn begin_changes() {
-    CALL.with(|c| c.borrow_mut().pending = Some(Pending::default()));
-}
-
-pub(crate) fn end_changes() -> Vec<Topic> {
-    CALL.with(|c| c.borrow_mut().pending.take()).unwrap_or_default().topics
-}
-
-/// Runs `f`, a write, as this process's one SQLite writer of the moment. Writers queue here and
-/// are woken the moment the one before them is done, where SQLite's own busy handler has them
-/// sleep 1, 2, 5 … 100 ms between tries (under 32 writers a like's p99 was 100-235 ms). The
-/// gate is the one of the [`Db`] whose call runs on this thread ([`Db::run`] sets it), so a
-/// use case's transaction finds it without passing it down; elsewhere (PostgreSQL, a
-/// connection taken with [`Db::get`], a write already holding it) `f` simply runs. Other
-/// processes on the same file still meet SQLite's lock and its busy handler.
-pub fn one_writer<T>(f: impl FnOnce() -> T) -> T {
-    let gate = CALL.with(|c| match &*c.borrow() {
-        Call { gate: Some(gate), holding: false, .. } => Some(gate.clone()),
-        _ => None,
-    });
-    let Some(gate) = gate else { return f() };
-    let _held = gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    CALL.with(|c| c.borrow_mut().holding = true);
-    let done = f();
-    CALL.with(|c| c.borrow_mut().holding = false);
-    done
-}
-
 /// True while `conn` is inside a transaction.
 pub fn in_transaction(conn: &mut DbConnection) -> bool {
     let status = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn);
@@ -579,54 +437,9 @@ pub fn in_transaction(conn: &mut DbConnection) -> bool {
     !matches!(status.transaction_depth(), Ok(None))
 }
 
-/// Runs `f` in one transaction meant to write: the one transaction of a use case. On SQLite it
-/// starts with `BEGIN IMMEDIATE`, so the write lock is taken up front and a concurrent writer
-/// waits (busy_timeout) instead of failing halfway with SQLITE_BUSY; on PostgreSQL it is a plain
-/// transaction. Called inside another transaction it refuses with
-/// [`DbError::NestedTransaction`] and runs nothing.
-pub fn write_tx<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
-where
-    F: FnOnce(&mut DbConnection) -> Result<T, E>,
-    E: From<diesel::result::Error> + From<DbError>,
-{
-    if in_transaction(conn) {
-        return Err(DbError::NestedTransaction.into());
-    }
-    begin_changes();
-    let done = match conn {
-        // What changed, and the messages, are sent inside the transaction, in one statement:
-        // PostgreSQL delivers them on commit.
-        DbConnection::Postgres(_) => conn.transaction(|conn| {
-            let value = f(conn)?;
-            let messages = CALL.with(|c| {
-                let call = c.borrow();
-                let pending = call.pending.as_ref();
-                let changed = pending.and_then(|p| crate::changes::message(&p.topics));
-                changed.into_iter().chain(pending.map(|p| p.messages.clone()).unwrap_or_default()).collect::<Vec<_>>()
-            });
-            crate::changes::send(conn, &messages)?;
-            Ok(value)
-        }),
-        DbConnection::Sqlite(_) => one_writer(|| {
-            if let DbConnection::Sqlite(c) = &mut *conn {
-                AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?;
-            }
-            match f(conn) {
-                Ok(value) => {
-                    <DbConnection as Connection>::TransactionManager::commit_transaction(conn)?;
-                    Ok(value)
-                }
-                Err(e) => {
-                    // The error that made us roll back is the one worth reporting.
-                    let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(conn);
-                    Err(e)
-                }
-            }
-        }),
-    };
-    let topics = end_changes();
-    if done.is_ok() {
-        stamp_here(&topics);
-    }
-    done
+/// True when `conn`'s transaction is lost (a savepoint could not be rolled back or released):
+/// it can only be rolled back.
+pub(crate) fn in_error(conn: &mut DbConnection) -> bool {
+    let status = <DbConnection as Connection>::TransactionManager::transaction_manager_status_mut(conn);
+    status.transaction_depth().is_err()
 }

@@ -21,9 +21,9 @@ pub enum DbError {
     /// The writes of a group ([`crate::Db::write`]) could not be committed; none of them stands.
     #[error("the write could not be committed: {0}")]
     Commit(String),
-    /// A use case opened a write transaction inside another: a programming error, refused
-    /// before anything ran (see `db::write_tx`).
-    #[error("write_tx called inside an open transaction: a use case opens exactly one transaction")]
+    /// A use case began a write inside another: a programming error, refused before anything
+    /// ran (see `crate::write`).
+    #[error("a write began inside another: a use case is exactly one write")]
     NestedTransaction,
 }
 

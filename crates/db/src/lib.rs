@@ -1,24 +1,32 @@
 //! The data layer: one Diesel code path over SQLite and PostgreSQL, the r2d2 pool, embedded
-//! migrations, write transactions that compose, paging, UTC time, and fixed-window counters.
+//! migrations, the one door writes come through, what changed and what is remembered because of
+//! it, paging, UTC time, and fixed-window counters.
 
 pub mod changes;
 mod conn;
 mod error;
 mod fixed;
+mod held;
 mod kept;
+mod listen;
 pub mod model;
 pub mod page;
 pub mod schema;
+mod scope;
 pub mod throttle;
 pub mod time;
+mod topic;
+mod write;
 mod writer;
 
-pub use changes::{Changes, Seen, Topic, changed};
-pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction, one_writer, write_tx};
+pub use changes::{Changes, Seen, Told, changed};
+pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction};
 pub use error::DbError;
 pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};
+pub use held::{Held, Holdable, Noted};
 pub use kept::Kept;
 pub use page::{Keyset, Page, PageRule};
+pub use topic::Topic;
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.
 pub use diesel;

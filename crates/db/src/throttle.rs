@@ -89,7 +89,7 @@ pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), Throttl
 /// moment each see the count the others left: no more than `max` of them ever get through.
 pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, Throttled> {
     let now = crate::time::now();
-    let bucket: KeyedBucket = crate::one_writer(|| upsert(&[key], now, window_cutoff(now, rule)).get_result(conn))?;
+    let bucket: KeyedBucket = upsert(&[key], now, window_cutoff(now, rule)).get_result(conn)?;
     if bucket.hits > rule.max {
         return Err(Throttled::Full(remaining(bucket.window_start, now, rule)));
     }
@@ -117,7 +117,7 @@ pub fn hit_all(conn: &mut DbConnection, counters: &[(&str, i64)], window: Durati
     let now = crate::time::now();
     let keys: Vec<&str> = counters.iter().map(|(key, _)| *key).collect();
     let query = upsert(&keys, now, window_cutoff(now, rule));
-    let buckets: Vec<KeyedBucket> = crate::one_writer(|| query.load(conn))?;
+    let buckets: Vec<KeyedBucket> = query.load(conn)?;
     let wait = buckets
         .iter()
         .filter(|b| counters.iter().any(|(key, max)| *key == b.key && b.hits > *max))

@@ -15,9 +15,9 @@
 //! case stays one transaction in what it can see and what it can leave behind; it only shares
 //! its commit.
 //!
-//! The thread holds the process's writer gate ([`crate::one_writer`]) while a group is open,
-//! so a write that does not come through here (rare ones on a pooled connection) waits for
-//! the group instead of meeting SQLite's lock and its busy handler.
+//! The thread holds the process's writer gate while a group is open, so a write that cannot
+//! come through here ([`crate::Db::write_blocking`]) waits for the group instead of meeting
+//! SQLite's lock and its busy handler.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
@@ -25,12 +25,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use diesel::Connection;
-use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
+use diesel::connection::{SimpleConnection, TransactionManager};
 use diesel::sqlite::SqliteConnection;
 
-use crate::DbError;
-use crate::changes::{Changes, Topic};
+use crate::changes::Changes;
 use crate::conn::{DbConnection, Usage};
+use crate::scope::Scope;
+use crate::{DbError, Topic};
 
 /// The most jobs one transaction holds: a group's commit waits for its last job, so a bound
 /// keeps the first job's answer from waiting on an endless stream behind it.
@@ -44,23 +45,24 @@ const LONGEST_GROUP: Duration = Duration::from_millis(20);
 type Job = Box<dyn FnOnce(&mut DbConnection) -> Ran + Send>;
 
 /// Hands a job's result to its caller, given the group's commit error if it failed.
-type Answer = Box<dyn FnOnce(Option<&DbError>) + Send>;
+type Reply = Box<dyn FnOnce(Option<&DbError>) + Send>;
 
-/// A job that ran: whether it wants its writes kept, and how to answer its caller (with the
+/// A job that ran: whether it wants its writes kept, and how to reply to its caller (with the
 /// commit's error when the group failed to commit).
 pub(crate) struct Ran {
     ok: bool,
-    answer: Answer,
+    reply: Reply,
 }
 
-struct Queued {
+/// A job waiting for the writer, and since when.
+struct Waiting {
     job: Job,
     since: Instant,
 }
 
 /// The handle every clone of a [`crate::Db`] shares; the thread ends when the last is dropped.
 pub(crate) struct Writer {
-    jobs: mpsc::Sender<Queued>,
+    jobs: mpsc::Sender<Waiting>,
 }
 
 impl Writer {
@@ -75,24 +77,23 @@ impl Writer {
     ) -> Result<Writer, DbError> {
         let mut conn = SqliteConnection::establish(url).map_err(|e| DbError::Connect(e.to_string()))?;
         conn.batch_execute(pragmas)?;
-        let (jobs, queue) = mpsc::channel::<Queued>();
+        let (jobs, queue) = mpsc::channel::<Waiting>();
         std::thread::Builder::new()
             .name("sqlite-writer".into())
             .spawn(move || {
                 let mut conn = DbConnection::Sqlite(conn);
-                crate::conn::as_group_writer(gate.clone(), changes.clone(), || {
-                    while let Ok(first) = queue.recv() {
-                        group(&mut conn, &gate, &changes, &usage, wait_limit, first, &queue);
-                    }
-                });
+                while let Ok(first) = queue.recv() {
+                    group(&mut conn, &gate, &changes, &usage, wait_limit, first, &queue);
+                }
             })
             .map_err(|e| DbError::Connect(format!("could not start the writer thread: {e}")))?;
         Ok(Writer { jobs })
     }
 
     /// Runs `f` as one write transaction in the writer's next group; answers once the group
-    /// has committed (or failed to).
-    pub(crate) async fn write<T, E, F>(&self, usage: &Usage, f: F) -> Result<T, E>
+    /// has committed (or failed to). What `f` wrote is rolled back when it fails, unless
+    /// `keep_failed` (statements that each count on their own, as outside a transaction).
+    pub(crate) async fn write<T, E, F>(&self, usage: &Usage, keep_failed: bool, f: F) -> Result<T, E>
     where
         F: FnOnce(&mut DbConnection) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
@@ -101,8 +102,8 @@ impl Writer {
         let (tell, told) = tokio::sync::oneshot::channel::<Result<T, E>>();
         let job: Job = Box::new(move |conn| {
             let done = f(conn);
-            let ok = done.is_ok();
-            let answer = move |failed: Option<&DbError>| {
+            let ok = keep_failed || done.is_ok();
+            let reply = move |failed: Option<&DbError>| {
                 let answer = match (done, failed) {
                     (Ok(_), Some(e)) => Err(DbError::Commit(e.to_string()).into()),
                     (done, _) => done,
@@ -110,10 +111,10 @@ impl Writer {
                 // The caller may have gone (its client hung up): nobody to tell.
                 let _ = tell.send(answer);
             };
-            Ran { ok, answer: Box::new(answer) }
+            Ran { ok, reply: Box::new(reply) }
         });
         usage.queued.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let sent = self.jobs.send(Queued { job, since: Instant::now() });
+        let sent = self.jobs.send(Waiting { job, since: Instant::now() });
         if sent.is_err() {
             usage.queued.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
             return Err(DbError::TaskCancelled.into());
@@ -130,14 +131,14 @@ fn group(
     changes: &Changes,
     usage: &Usage,
     wait_limit: Duration,
-    first: Queued,
-    queue: &mpsc::Receiver<Queued>,
+    first: Waiting,
+    queue: &mpsc::Receiver<Waiting>,
 ) {
     type Tm = <DbConnection as Connection>::TransactionManager;
     let held = gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let opened = Instant::now();
     let begun = match conn {
-        DbConnection::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE"),
+        DbConnection::Sqlite(c) => crate::write::begin_immediate(c),
         DbConnection::Postgres(_) => Err(diesel::result::Error::BrokenTransactionManager),
     };
     if let Err(e) = begun {
@@ -150,7 +151,7 @@ fn group(
     let mut topics: Vec<Topic> = Vec::new();
     let mut lost = false;
     let mut next = Some(first);
-    while let Some(Queued { job, since }) = next.take() {
+    while let Some(Waiting { job, since }) = next.take() {
         usage.queued.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         let waited = since.elapsed();
         usage.observe(waited, waited < wait_limit);
@@ -190,7 +191,7 @@ fn group(
     }
     drop(held);
     for one in ran {
-        (one.answer)(failed.as_ref());
+        (one.reply)(failed.as_ref());
     }
 }
 
@@ -199,7 +200,7 @@ enum Outcome {
     Kept(Ran, Vec<Topic>),
     /// It failed: rolled back to its savepoint, the group goes on.
     RolledBack(Ran),
-    /// It panicked: rolled back, and its answer went with it (its caller hears "busy").
+    /// It panicked: rolled back, and its reply went with it (its caller hears "busy").
     Panicked,
     /// The transaction itself is lost: the group cannot commit.
     Lost(Ran),
@@ -207,14 +208,16 @@ enum Outcome {
 
 /// Runs one job under a savepoint: kept when it succeeds, rolled back when it fails or
 /// panics.
+#[allow(clippy::disallowed_methods)]
 fn one_job(conn: &mut DbConnection, job: Job) -> Outcome {
     type Tm = <DbConnection as Connection>::TransactionManager;
+    // Only this thread's jobs open scopes here, one at a time.
+    let Some(scope) = Scope::open() else { return Outcome::Panicked };
     if Tm::begin_transaction(conn).is_err() {
         return Outcome::Panicked;
     }
-    crate::conn::begin_changes();
     let ran = std::panic::catch_unwind(AssertUnwindSafe(|| job(conn)));
-    let written = crate::conn::end_changes();
+    let written = scope.close();
     match ran {
         Ok(ran) if ran.ok => match Tm::commit_transaction(conn) {
             Ok(()) => Outcome::Kept(ran, written),
@@ -228,7 +231,7 @@ fn one_job(conn: &mut DbConnection, job: Job) -> Outcome {
             tracing::error!("a write panicked; its savepoint was rolled back");
             match Tm::rollback_transaction(conn) {
                 Ok(()) => Outcome::Panicked,
-                Err(_) => Outcome::Lost(Ran { ok: false, answer: Box::new(|_| {}) }),
+                Err(_) => Outcome::Lost(Ran { ok: false, reply: Box::new(|_| {}) }),
             }
         }
     }

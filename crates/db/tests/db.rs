@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Bool, Text};
 use db::schema::users;
-use db::{Boxed, DbConnection, DbError, Keyset, PageRule, PoolOptions, write_tx};
+use db::{Boxed, DbConnection, DbError, Keyset, PageRule, PoolOptions};
 use test_support::{TestDb, insert_user};
 use values::UserId;
 
@@ -16,13 +16,14 @@ fn user_count(conn: &mut DbConnection) -> i64 {
     users::table.count().get_result(conn).unwrap()
 }
 
-/// A write transaction inside another is refused before it runs anything, and the outer one
-/// is not harmed: it can still commit.
+/// A write inside another is refused before it runs anything, and the outer one is not
+/// harmed: it can still commit.
 async fn a_nested_write_tx_is_refused(db: TestDb) {
     let mut c = db.get().unwrap();
-    let outer: Result<(), DbError> = write_tx(&mut c, |tx| {
+    let inner_db = db.db.clone();
+    let outer: Result<(), DbError> = db.write_blocking(|tx| {
         insert_user(tx, "Outer", "outer");
-        let inner: Result<(), DbError> = write_tx(tx, |tx| {
+        let inner: Result<(), DbError> = inner_db.write_blocking(|tx| {
             insert_user(tx, "Inner", "inner");
             Ok(())
         });
@@ -38,7 +39,7 @@ async fn a_nested_write_tx_is_refused(db: TestDb) {
 /// What a use case wrote before it failed is rolled back with it.
 async fn a_failed_write_tx_leaves_nothing(db: TestDb) {
     let mut c = db.get().unwrap();
-    let result: Result<(), DbError> = write_tx(&mut c, |tx| {
+    let result: Result<(), DbError> = db.write_blocking(|tx| {
         insert_user(tx, "First", "first");
         // The second write breaks the unique login: the whole use case fails.
         diesel::insert_into(users::table)
@@ -53,7 +54,7 @@ async fn a_failed_write_tx_leaves_nothing(db: TestDb) {
     });
     assert!(result.as_ref().is_err_and(DbError::is_unique_violation), "{result:?}");
     assert_eq!(user_count(&mut c), 0);
-    write_tx(&mut c, |tx| {
+    db.write_blocking(|tx| {
         insert_user(tx, "Again", "again");
         Ok::<_, DbError>(())
     })

@@ -82,17 +82,17 @@ async fn decisions_resolve_reports_and_are_audited(db: TestDb) {
     tick();
     let r3 = id(m.report(bob, Target::Post(fine), Some("Other"), Some("I just dislike it")).await.unwrap());
 
-    let ignored = db::write_tx(&mut c, |c| moderation::decide(c, &root, r3, Action::Ignore, Scope::Report)).unwrap();
+    let ignored = db.write_blocking(|c| moderation::decide(c, &root, r3, Action::Ignore, Scope::Report)).unwrap();
     tick();
     assert_eq!((ignored.post, ignored.resolved.clone()), (fine, vec![r3]));
     let deleted =
-        db::write_tx(&mut c, |c| moderation::decide(c, &root, r1, Action::DeletePost, Scope::Report)).unwrap();
+        db.write_blocking(|c| moderation::decide(c, &root, r1, Action::DeletePost, Scope::Report)).unwrap();
     assert_eq!(deleted.post, spam);
     assert_eq!(deleted.resolved.len(), 2, "every open report on the post");
     assert!(deleted.resolved.contains(&r2));
-    let again = db::write_tx(&mut c, |c| moderation::decide(c, &root, r2, Action::Ignore, Scope::Report));
+    let again = db.write_blocking(|c| moderation::decide(c, &root, r2, Action::Ignore, Scope::Report));
     assert!(matches!(again, Err(ModerationError::AlreadyResolved)));
-    let missing = db::write_tx(&mut c, |c| {
+    let missing = db.write_blocking(|c| {
         moderation::decide(c, &root, values::ReportId::generate(), Action::Ignore, Scope::Report)
     });
     assert!(matches!(missing, Err(ModerationError::ReportNotFound)));
@@ -206,7 +206,7 @@ async fn the_complaints_list_costs_the_same_whatever_its_length(db: TestDb) {
         let filed = m.report(reporter, Target::Post(post), Some("Spam"), None).await.unwrap();
         if i % 3 == 0 {
             let Filed::New(r) = filed else { panic!("a new report") };
-            db::write_tx(&mut c, |c| moderation::decide(c, &root, r, Action::Ignore, Scope::Report)).unwrap();
+            db.write_blocking(|c| moderation::decide(c, &root, r, Action::Ignore, Scope::Report)).unwrap();
         }
     }
     for (limit, filter) in [(1, ComplaintFilter::Resolved), (4, ComplaintFilter::Resolved), (12, ComplaintFilter::All)]
@@ -227,8 +227,8 @@ async fn the_complaints_list_costs_the_same_whatever_its_length(db: TestDb) {
     assert_index_backed(&mut c, &statements);
 }
 
-fn comment_on(c: &mut DbConnection, who: UserId, post: values::PostId, text: &str) -> CommentId {
-    db::write_tx(c, |c| posts::add_comment(c, who, post, text)).unwrap().comment.id
+fn comment_on(db: &db::Db, who: UserId, post: values::PostId, text: &str) -> CommentId {
+    db.write_blocking(|c| posts::add_comment(c, who, post, text)).unwrap().comment.id
 }
 
 fn block(c: &mut DbConnection, blocker: UserId, blocked: UserId) {
@@ -261,7 +261,7 @@ async fn comments_are_reported_with_the_rules_of_posts(db: TestDb) {
         insert_user(&mut c, "Dee", "dee"),
     );
     let post = insert_post(&mut c, ana);
-    let rude = comment_on(&mut c, bob, post, "you are all terrible");
+    let rude = comment_on(&db, bob, post, "you are all terrible");
     let report = |who, reason| m.report(who, Target::Comment(rude), reason, None);
     assert!(matches!(report(cy, None).await, Err(ModerationError::ReasonRequired)));
     assert!(matches!(report(bob, Some("Spam")).await, Err(ModerationError::OwnComment)));
@@ -316,7 +316,7 @@ async fn decisions_about_comments_close_what_they_delete(db: TestDb) {
         insert_user(&mut c, "Dee", "dee"),
     );
     let post = insert_post(&mut c, ana);
-    let (rude, odd) = (comment_on(&mut c, bob, post, "rude"), comment_on(&mut c, bob, post, "odd"));
+    let (rude, odd) = (comment_on(&db, bob, post, "rude"), comment_on(&db, bob, post, "odd"));
     let on = |t, who| m.report(who, t, Some("Spam"), None);
     let r_rude = filed_id(on(Target::Comment(rude), cy).await.unwrap());
     tick();
@@ -324,7 +324,7 @@ async fn decisions_about_comments_close_what_they_delete(db: TestDb) {
     let r_odd = filed_id(on(Target::Comment(odd), cy).await.unwrap());
     let r_odd2 = filed_id(on(Target::Comment(odd), dee).await.unwrap());
     let r_post = filed_id(on(Target::Post(post), cy).await.unwrap());
-    let decide = |c: &mut DbConnection, r, a, s| db::write_tx(c, |c| moderation::decide(c, &root, r, a, s));
+    let decide = |_: &mut DbConnection, r, a, s| db.write_blocking(|c| moderation::decide(c, &root, r, a, s));
 
     assert!(matches!(decide(&mut c, r_rude, Action::DeletePost, Scope::Report), Err(ModerationError::AboutComment)));
     assert!(matches!(decide(&mut c, r_post, Action::DeleteComment, Scope::Report), Err(ModerationError::AboutPost)));
@@ -373,10 +373,10 @@ async fn an_admin_removing_a_comment_is_audited(db: TestDb) {
     let (ana, bob, cy) =
         (insert_user(&mut c, "Ana", "ana"), insert_user(&mut c, "Bob", "bob"), insert_user(&mut c, "Cy", "cyd"));
     let post = insert_post(&mut c, ana);
-    let rude = comment_on(&mut c, bob, post, "rude");
+    let rude = comment_on(&db, bob, post, "rude");
     let r = filed_id(m.report(cy, Target::Comment(rude), Some("Spam"), None).await.unwrap());
     let found = posts::visible_comment(&mut c, rude, root.id()).unwrap().unwrap();
-    let closed = db::write_tx(&mut c, |c| moderation::comment_removed(c, &root, &found)).unwrap();
+    let closed = db.write_blocking(|c| moderation::comment_removed(c, &root, &found)).unwrap();
     assert_eq!(closed, vec![r]);
     type AuditRow = (String, Option<ReportId>, Option<CommentId>, Option<UserId>);
     let audit: Vec<AuditRow> = admin_actions::table
@@ -396,7 +396,7 @@ async fn pending_complaints_are_grouped_by_item_most_reported_first(db: TestDb) 
     let ana = insert_user(&mut c, "Ana", "ana");
     let reporters: Vec<UserId> = (0..4).map(|i| insert_user(&mut c, &format!("R{i}"), &format!("rep{i}"))).collect();
     let (p1, p2, p3) = (insert_post(&mut c, ana), insert_post(&mut c, ana), insert_post(&mut c, ana));
-    let rude = comment_on(&mut c, ana, p1, "rude");
+    let rude = comment_on(&db, ana, p1, "rude");
     // p1: 1, p2: 2 (Spam, Other), rude: 3 (Spam, Spam, Hate speech), p3: 1 (newest).
     m.report(reporters[0], Target::Post(p1), Some("Spam"), None).await.unwrap();
     tick();
@@ -440,7 +440,7 @@ async fn the_grouped_list_costs_the_same_whatever_its_length(db: TestDb) {
     let reporters: Vec<UserId> = (0..3).map(|i| insert_user(&mut c, &format!("R{i}"), &format!("rep{i}"))).collect();
     for i in 0..8 {
         let post = insert_post(&mut c, ana);
-        let target = if i % 2 == 0 { Target::Post(post) } else { Target::Comment(comment_on(&mut c, ana, post, "x")) };
+        let target = if i % 2 == 0 { Target::Post(post) } else { Target::Comment(comment_on(&db, ana, post, "x")) };
         for who in reporters.iter().take(1 + i % 3) {
             m.report(*who, target, Some("Spam"), None).await.unwrap();
         }

@@ -11,9 +11,8 @@ use crate::repo::signal;
 
 /// Deletes the notifications naming a comment that is being deleted (a comment on someone's
 /// post, a mention in it), inside the deleting transaction, and answers whose unread count went
-/// down (signalled on PostgreSQL like [`crate::record`]; to be told to this process's streams
-/// once it commits). The foreign key would cascade too; deleting them here first is what lets
-/// the badges follow.
+/// down (their streams are told once it commits, as for [`crate::record`]). The foreign key
+/// would cascade too; deleting them here first is what lets the badges follow.
 pub fn forget_comment(conn: &mut DbConnection, comment: CommentId) -> Result<Vec<UserId>, NotificationError> {
     let about = notifications::table.filter(notifications::comment_id.eq(comment));
     let mut unread: Vec<UserId> =

@@ -7,14 +7,14 @@
 //!   and on again does not notify twice.
 //! - [`Notifications`] holds this domain's own use cases: the list, marking read, the unread
 //!   count.
-//! - [`Live`] tells open streams that someone's unread count may have changed: in-process on
-//!   SQLite, and through PostgreSQL's `NOTIFY` when several processes share one database (see
-//!   [`live`]); [`Streams`] are this process's open streams, at most a few a person, each
-//!   change counted once for all of a person's streams.
+//! - Live delivery: every write that changes someone's notifications names their unread count
+//!   ([`db::Topic::Unread`], [`signal`]) and every write that ends sessions names them
+//!   ([`db::Topic::Sessions`]); once it commits, `db::changes` tells this process and, through
+//!   PostgreSQL's `NOTIFY`, every other one. [`Streams`] are this process's open streams, at
+//!   most a few a person, each change counted once for all of a person's streams.
 
 mod error;
 mod forget;
-pub mod live;
 mod model;
 mod repo;
 mod service;
@@ -22,8 +22,7 @@ mod streams;
 
 pub use error::NotificationError;
 pub use forget::forget_comment;
-pub use live::{Live, Signal};
 pub use model::{Event, Kind, Notification, excerpt};
-pub use repo::{UNREAD_CAP, list, record, signal, signal_sessions_ended, unread_count};
+pub use repo::{UNREAD_CAP, list, record, signal, unread_count};
 pub use service::{NOTIFICATIONS_PAGE, Notifications};
 pub use streams::{Heard, STREAMS_PER_PERSON, Stream, Streams};

@@ -6,12 +6,11 @@ use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
 use db::model::UserCard;
 use db::schema::{notifications, sessions, users};
-use db::{DbConnection, Page};
+use db::{DbConnection, Page, Topic};
 use social_graph::fragments;
 use values::{NotificationId, SessionId, UserId};
 
 use crate::NotificationError;
-use crate::live::{CHANNEL, ENDED};
 use crate::model::{Event, Kind, ListedRow, Notification, NotificationRow};
 
 /// The unread badge counts up to this many (and shows "99+" past 99): counting further would
@@ -19,7 +18,8 @@ use crate::model::{Event, Kind, ListedRow, Notification, NotificationRow};
 pub const UNREAD_CAP: i64 = 100;
 
 /// Writes the notifications `events` call for, inside the transaction of what caused them, and
-/// answers whose unread count changed (to be told to their open streams once it commits).
+/// answers whose unread count changed (their open streams are told once it commits:
+/// [`signal`]).
 ///
 /// Rules: nobody is notified of their own action; nothing passes between a block pair; a like
 /// or a listen notifies once, however often it is taken back and given again, and a mention
@@ -84,34 +84,11 @@ fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
     }
 }
 
-/// Tells every process sharing a PostgreSQL database, once the transaction commits, that these
-/// people's unread counts may have changed (`NOTIFY` is delivered on commit and dropped on
-/// rollback; sent with the transaction's other messages, `db::changes::notify`). Ids only, a few hundred to a message, well under `NOTIFY`'s 8000 bytes. On SQLite
-/// (one process) this does nothing: [`crate::Live::committed`] tells this process's streams.
+/// Names these people's unread counts as changed by the write under way: once it commits,
+/// their open streams, in every process, read their counts again (`db::changes`).
 pub fn signal(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
-    if !matches!(conn, DbConnection::Postgres(_)) {
-        return Ok(());
-    }
-    for chunk in users.chunks(300) {
-        let payload = chunk.iter().map(|u| u.get().to_string()).collect::<Vec<_>>().join(",");
-        db::changes::notify(conn, CHANNEL, payload)?;
-    }
-    Ok(())
-}
-
-/// Tells every process sharing a PostgreSQL database, once the transaction commits, that
-/// sessions of these people ended, so their open streams check theirs (`ended:<id>` items on the
-/// same channel). On SQLite this does nothing: [`crate::Live::sessions_ended`] tells this
-/// process's streams.
-pub fn signal_sessions_ended(conn: &mut DbConnection, users: &[UserId]) -> QueryResult<()> {
-    if !matches!(conn, DbConnection::Postgres(_)) {
-        return Ok(());
-    }
-    for chunk in users.chunks(300) {
-        let payload = chunk.iter().map(|u| format!("{ENDED}{}", u.get())).collect::<Vec<_>>().join(",");
-        db::changes::notify(conn, CHANNEL, payload)?;
-    }
-    Ok(())
+    let topics: Vec<Topic> = users.iter().copied().map(Topic::Unread).collect();
+    db::changed(conn, &topics)
 }
 
 /// Which of `user`'s sessions `ids` still stand (not ended, not expired): a live stream asks

@@ -1,23 +1,23 @@
 //! The open live streams of this process: at most [`STREAMS_PER_PERSON`] a person (opening one
-//! more closes their oldest), and one count per change. One task of the process hears the
-//! [`Live`] signals, reads the unread count of each person it names who has a stream open here,
-//! once, and hands it to all their streams through a `watch` channel. (Before, every stream read
-//! the count itself: 50 comments to someone with 1,000 streams open made about 97,000 queries.)
+//! more closes their oldest), and one count per change. One task of the process watches what
+//! changed (`db::Changes::watch`), reads the unread count of each person named
+//! ([`db::Topic::Unread`]) who has a stream open here, once, and hands it to all their streams
+//! through a `watch` channel. (Before, every stream read the count itself: 50 comments to
+//! someone with 1,000 streams open made about 97,000 queries.)
 //!
-//! Each stream belongs to a session. When [`Live`] says that sessions of a person ended (a
-//! sign-out, a password change, "sign out everywhere", a suspension), the same task asks once
+//! Each stream belongs to a session. When sessions of a person ended ([`db::Topic::Sessions`]:
+//! a sign-out, a password change, "sign out everywhere", a suspension), the same task asks once
 //! which of that person's streams' sessions still stand, and ends the others at once.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use db::Db;
+use db::{Db, Topic};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{oneshot, watch};
 use values::{SessionId, UserId};
 
-use crate::live::Live;
 use crate::{NotificationError, repo};
 
 /// Most streams one person may have open in one process: a phone, a laptop and a few tabs.
@@ -31,7 +31,6 @@ pub struct Streams {
 
 struct Inner {
     db: Db,
-    live: Live,
     people: Mutex<HashMap<UserId, Person>>,
     next_id: AtomicU64,
     /// How many unread counts were read for streams (for metrics and tests).
@@ -77,11 +76,10 @@ pub enum Heard {
 }
 
 impl Streams {
-    pub fn new(db: Db, live: Live) -> Streams {
+    pub fn new(db: Db) -> Streams {
         Streams {
             inner: Arc::new(Inner {
                 db,
-                live,
                 people: Mutex::new(HashMap::new()),
                 next_id: AtomicU64::new(0),
                 counts_read: AtomicU64::new(0),
@@ -197,23 +195,23 @@ impl Streams {
         }
     }
 
-    /// Starts, once, the task that hears signals: it recounts for the people they name, and
-    /// checks the sessions of people whose sessions ended.
+    /// Starts, once, the task that hears what changed: it recounts for the people whose counts
+    /// may have changed, and checks the sessions of people whose sessions ended.
     fn dispatch(&self) {
         self.inner.dispatching.get_or_init(|| {
             let streams = self.clone();
-            let mut signals = self.inner.live.subscribe();
+            let mut news = self.inner.db.changes().watch();
             tokio::spawn(async move {
                 loop {
-                    let heard = signals.recv().await;
+                    let heard = news.recv().await;
                     let (recount, check): (Vec<UserId>, Vec<UserId>) = {
                         let people = streams.people();
                         match &heard {
-                            Ok(signal) => (
-                                people.keys().copied().filter(|u| signal.concerns(*u)).collect(),
-                                people.keys().copied().filter(|u| signal.ends_sessions_of(*u)).collect(),
+                            Ok(told) => (
+                                people.keys().copied().filter(|u| told.names(Topic::Unread(*u))).collect(),
+                                people.keys().copied().filter(|u| told.names(Topic::Sessions(*u))).collect(),
                             ),
-                            // Signals were missed: anyone's count may have changed, and anyone's
+                            // News was missed: anyone's count may have changed, and anyone's
                             // session may have ended.
                             Err(RecvError::Lagged(_)) => {
                                 let all: Vec<UserId> = people.keys().copied().collect();

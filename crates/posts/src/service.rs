@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use db::model::UserCard;
-use db::{Db, DbConnection, Page, write_tx};
+use db::{Db, DbConnection, Page};
 use storage::Storage;
 use values::{PostId, PostKind, UserId};
 
@@ -123,16 +123,13 @@ impl Posts {
     /// Changes the words of post `id` by its author (`crate::edit`) in one transaction, and
     /// answers the post as they now see it.
     pub async fn edit(&self, me: UserId, id: PostId, edit: PostEdit) -> Result<Post, PostError> {
-        let posts = self.clone();
         self.db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    let post = feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)?;
-                    crate::edit::edit_post(conn, me, &post, edit)
-                })?;
-                posts.post_on(conn, id, Some(me))
+            .write(move |conn| {
+                let post = feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)?;
+                crate::edit::edit_post(conn, me, &post, edit)
             })
-            .await
+            .await?;
+        self.post(id, Some(me)).await
     }
 
     /// Writes a new post whose files are already stored; if the transaction does not commit,
@@ -145,13 +142,10 @@ impl Posts {
         stored: Stored,
     ) -> Result<Post, PostError> {
         let id = row.id;
-        let written = self
-            .db
-            .run(move |conn| {
-                write_tx(conn, |conn| repo::insert_post(conn, &row, payload.as_ref()))?;
-                feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)
-            })
-            .await;
+        let written = match self.db.write(move |conn| repo::insert_post(conn, &row, payload.as_ref())).await {
+            Ok(()) => self.db.run(move |conn| feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)).await,
+            Err(e) => Err(e),
+        };
         match &written {
             Ok(_) => self.remembered.newest.forget(),
             Err(_) => stored.discard(self.storage()).await,
@@ -212,11 +206,9 @@ impl Posts {
     pub async fn delete(&self, me: UserId, id: PostId) -> Result<(), PostError> {
         let keys = self
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    repo::check_author(conn, id, me)?;
-                    repo::delete_post_rows(conn, &[id])
-                })
+            .write(move |conn| {
+                repo::check_author(conn, id, me)?;
+                repo::delete_post_rows(conn, &[id])
             })
             .await?;
         self.remembered.newest.forget();

@@ -12,7 +12,9 @@ use posts::{
     Comment, FEED_PAGE, Feed, FeedPage, LikeToggle, LyricsInput, LyricsPartInput, Payload, Post, PostError, Posts,
 };
 use storage::Storage;
-use test_support::statements::{assert_index_backed, counted, prepared_every_time, recorded};
+use test_support::statements::{
+    assert_index_backed, counted, prepared_every_time, prepared_every_time_writing, recorded,
+};
 use test_support::{TestDb, insert_user};
 use values::{PostId, UserId};
 
@@ -57,13 +59,14 @@ impl World {
 
     /// A like toggle in a transaction of its own, as a use case runs it.
     async fn like(&self, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
-        db::write_tx(&mut self.db.get().unwrap(), |c| posts::toggle_like(c, me, post))
+        self.db.write(move |c| posts::toggle_like(c, me, post)).await
     }
 
     async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<Comment, PostError> {
         // Ids order by the millisecond: comments made within one have no order among them.
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
-        db::write_tx(&mut self.db.get().unwrap(), |c| posts::add_comment(c, me, post, text)).map(|c| c.comment)
+        let text = text.to_owned();
+        self.db.write(move |c| posts::add_comment(c, me, post, &text)).await.map(|c| c.comment)
     }
 
     fn posts_count(&self, user: UserId) -> i64 {
@@ -138,7 +141,7 @@ async fn listened_to_shows_only_the_people_one_listens_to(db: TestDb) {
     w.song(bob, "by bob").await;
     w.song(me, "by me").await;
     assert!(w.feed(Feed::ListenedTo, Some(me), first_page()).await.is_empty());
-    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
     assert_eq!(titles(&w.feed(Feed::ListenedTo, Some(me), first_page()).await), vec!["by ana"]);
     assert!(w.feed(Feed::ListenedTo, None, first_page()).await.is_empty(), "a guest listens to nobody");
 }
@@ -152,7 +155,7 @@ async fn listened_to_is_the_same_whichever_walk_it_takes(db: TestDb) {
     let mut authors = Vec::new();
     for i in 0..(posts::DENSE_LISTENING + 5) {
         let a = insert_user(&mut c, &format!("A{i}"), &format!("author{i}"));
-        social_graph::listen(&mut c, many, a).unwrap();
+        w.db.write_blocking(|c| social_graph::listen(c, many, a)).unwrap();
         authors.push(a);
     }
     drop(c);
@@ -162,11 +165,9 @@ async fn listened_to_is_the_same_whichever_walk_it_takes(db: TestDb) {
             w.song(*a, &format!("{i}-{n}")).await;
         }
     }
-    let mut c = w.db.get().unwrap();
     for a in [authors[0], authors[40], authors[1]] {
-        social_graph::listen(&mut c, few, a).unwrap();
+        w.db.write_blocking(|c| social_graph::listen(c, few, a)).unwrap();
     }
-    drop(c);
     let all = |viewer| {
         let w = &w;
         async move {
@@ -198,10 +199,10 @@ async fn a_blocked_pair_never_sees_each_others_posts(db: TestDb) {
     let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
     let anas = w.song(ana, "by ana").await;
     let bobs = w.song(bob, "by bob").await;
-    social_graph::listen(&mut w.db.get().unwrap(), me, bob).unwrap();
-    social_graph::block(&mut w.db.get().unwrap(), me, ana).unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, bob)).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, me, ana)).unwrap();
     // Bob blocks me: nothing of his for me either, whoever blocked whom.
-    social_graph::block(&mut w.db.get().unwrap(), bob, me).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, bob, me)).unwrap();
     assert!(w.feed(Feed::ForYou, Some(me), first_page()).await.is_empty());
     assert!(w.feed(Feed::ListenedTo, Some(me), first_page()).await.is_empty());
     assert!(w.feed(Feed::User(ana), Some(me), first_page()).await.is_empty());
@@ -242,7 +243,7 @@ async fn a_like_toggles_and_counts_once(db: TestDb) {
 async fn comments_resolve_mentions_and_count(db: TestDb) {
     let w = world(db);
     let (ana, bob, cid, eve) = (w.user("ana"), w.user("bob"), w.user("cid"), w.user("eve"));
-    social_graph::block(&mut w.db.get().unwrap(), eve, bob).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, eve, bob)).unwrap();
     let post = w.song(ana, "song").await;
     assert!(matches!(w.comment(bob, post, "  \n ").await, Err(PostError::EmptyComment)));
     let first = w.comment(bob, post, "  @cid @Ana and @eve, @nobody and @cid again  ").await.unwrap();
@@ -265,7 +266,7 @@ async fn comments_resolve_mentions_and_count(db: TestDb) {
 async fn the_mention_picker_leaves_out_blocked_people_and_oneself(db: TestDb) {
     let w = world(db);
     let (me, _anna, annie, _other) = (w.user("anna_me"), w.user("anna"), w.user("annie"), w.user("bob"));
-    social_graph::block(&mut w.db.get().unwrap(), annie, me).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, annie, me)).unwrap();
     let found = w.posts.mention_candidates(Some(me), "@ann", 10).await.unwrap();
     assert_eq!(found.iter().map(|u| u.login.as_str()).collect::<Vec<_>>(), vec!["anna"]);
     let found = w.posts.mention_candidates(None, "ann", 10).await.unwrap();
@@ -301,8 +302,7 @@ async fn a_deleted_account_gives_back_its_likes_and_comments(db: TestDb) {
     w.comment(ana, anas, "mine").await.unwrap();
     w.comment(ana, bobs, "on bob's").await.unwrap();
     assert_eq!(w.counts(anas), (1, 3));
-    let mut c = w.db.get().unwrap();
-    let keys = db::write_tx(&mut c, |conn| {
+    let keys = w.db.write_blocking(|conn| {
         let keys = posts::release_account(conn, bob)?;
         db::diesel::delete(users::table.filter(users::id.eq(bob))).execute(conn)?;
         Ok::<_, PostError>(keys)
@@ -374,7 +374,7 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     let w = world(db);
     let (me, ana) = (w.user("me"), w.user("ana"));
     posts_of_every_kind(&w, ana, 10).await;
-    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
     let mut c = w.db.get().unwrap();
     for feed in [Feed::ForYou, Feed::ListenedTo, Feed::User(ana)] {
         let mut seen = Vec::new();
@@ -425,18 +425,16 @@ async fn listened_to_pages_right_across_the_floor_of_the_merge(db: TestDb) {
     let w = world(db);
     let me = w.user("me");
     let people: Vec<UserId> = (0..6).map(|i| w.user(&format!("p{i}"))).collect();
-    let mut c = w.db.get().unwrap();
     for p in &people {
-        social_graph::listen(&mut c, me, *p).unwrap();
+        w.db.write_blocking(|c| social_graph::listen(c, me, *p)).unwrap();
     }
-    drop(c);
     for round in 0..4 {
         for (i, p) in people.iter().enumerate() {
             w.song(*p, &format!("{round}-{i}")).await;
         }
     }
     suspend(&w, people[5]);
-    social_graph::block(&mut w.db.get().unwrap(), me, people[4]).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, me, people[4])).unwrap();
     let every: Vec<String> =
         titles(&w.feed(Feed::ForYou, Some(me), FeedPage::Offset(Page { limit: 50, offset: 0 })).await);
     assert_eq!(every.len(), 16, "four people's four posts");
@@ -462,7 +460,7 @@ async fn a_page_read_again_is_not_prepared_again(db: TestDb) {
     let w = world(db);
     let (me, ana) = (w.user("me"), w.user("ana"));
     posts_of_every_kind(&w, ana, 12).await;
-    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
     let target = w.song(ana, "commented").await;
     w.comment(me, target, "@ana hello").await.unwrap();
     let pages = |c: &mut DbConnection| {
@@ -494,17 +492,20 @@ async fn writes_are_not_prepared_again(db: TestDb) {
     let w = world(db);
     let (me, ana) = (w.user("me"), w.user("ana"));
     let target = w.song(ana, "liked").await;
-    let writes = |c: &mut DbConnection| {
+    let writes = |db: &db::Db| {
         for _ in 0..2 {
-            db::write_tx(c, |c| posts::toggle_like(c, me, target).map(drop)).unwrap();
+            db.write_blocking(|c| posts::toggle_like(c, me, target).map(drop)).unwrap();
         }
-        db::write_tx(c, |c| posts::add_comment(c, me, target, "lovely").map(drop)).unwrap();
+        db.write_blocking(|c| posts::add_comment(c, me, target, "lovely").map(drop)).unwrap();
         let window = std::time::Duration::from_secs(60);
-        db::throttle::hit_all(c, &[("write:like:user:1", 100), ("write:like:client:x", 300)], window).unwrap();
-        db::throttle::hit_counting(c, "signin:x", db::throttle::Rule { max: 100, window }).unwrap();
+        db.write_blocking(|c| {
+            db::throttle::hit_all(c, &[("write:like:user:1", 100), ("write:like:client:x", 300)], window)?;
+            db::throttle::hit_counting(c, "signin:x", db::throttle::Rule { max: 100, window }).map(drop)
+        })
+        .unwrap();
     };
-    writes(&mut w.db.get().unwrap());
-    let anew: Vec<String> = prepared_every_time(&w.db.url, writes)
+    writes(&w.db);
+    let anew: Vec<String> = prepared_every_time_writing(&w.db.url, writes)
         .into_iter()
         .filter(|sql| !["BEGIN", "COMMIT", "ROLLBACK"].iter().any(|tx| sql.to_ascii_uppercase().starts_with(tx)))
         .collect();
@@ -524,7 +525,7 @@ fn suspend(w: &World, who: UserId) {
         ))
         .execute(&mut w.db.get().unwrap())
         .unwrap();
-    db::changed(&mut w.db.get().unwrap(), &[db::Topic::Everything]).unwrap();
+    w.db.write_blocking(|c| Ok::<_, db::DbError>(db::changed(c, &[db::Topic::Everything])?)).unwrap();
 }
 
 /// What a suspended person wrote is on no list and no page while the suspension stands, and
@@ -534,7 +535,7 @@ async fn a_suspended_persons_posts_and_comments_are_hidden(db: TestDb) {
     let (me, ana, cy) = (w.user("me"), w.user("ana"), w.user("cy"));
     let anas = w.song(ana, "ana's").await;
     let cys = w.song(cy, "cy's").await;
-    social_graph::listen(&mut w.db.get().unwrap(), me, cy).unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, cy)).unwrap();
     w.comment(cy, anas, "first").await.unwrap();
     w.comment(me, anas, "second").await.unwrap();
     suspend(&w, cy);
@@ -572,7 +573,7 @@ async fn memory_answers_every_page_as_the_database_does(db: TestDb) {
         }
     }
     let write = |f: &dyn Fn(&mut DbConnection) -> Result<(), PostError>| {
-        db::write_tx(&mut w.db.get().unwrap(), |c| f(c)).unwrap();
+        w.db.write_blocking(|c| f(c)).unwrap();
     };
     for (who, text) in [(me, "first"), (bob, "hi @ana"), (cy, "third"), (ana, "mine"), (bob, "fifth @me")] {
         for post in [made[0], made[1]] {
@@ -580,7 +581,7 @@ async fn memory_answers_every_page_as_the_database_does(db: TestDb) {
         }
     }
     let graph = |f: &dyn Fn(&mut DbConnection) -> Result<bool, social_graph::GraphError>| {
-        f(&mut w.db.get().unwrap()).unwrap();
+        w.db.write_blocking(|c| f(c)).unwrap();
     };
     let compare = |step: &str, made: &[PostId]| {
         let mut c = w.db.get().unwrap();
@@ -640,7 +641,7 @@ async fn memory_answers_every_page_as_the_database_does(db: TestDb) {
     compare("another comment", &made);
     let renamed = diesel::update(users::table.filter(users::login.eq("bob"))).set(users::name.eq("Robert"));
     renamed.execute(&mut w.db.get().unwrap()).unwrap();
-    db::changed(&mut w.db.get().unwrap(), &[db::Topic::User(bob)]).unwrap();
+    w.db.write_blocking(|c| Ok::<_, db::DbError>(db::changed(c, &[db::Topic::User(bob)])?)).unwrap();
     compare("bob renamed", &made);
     graph(&|c| social_graph::unblock(c, bob, me));
     compare("unblocked", &made);
@@ -656,8 +657,8 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     let w = world(db);
     let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
     posts_of_every_kind(&w, ana, 3).await;
-    social_graph::listen(&mut w.db.get().unwrap(), me, ana).unwrap();
-    social_graph::block(&mut w.db.get().unwrap(), me, bob).unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, me, bob)).unwrap();
     let target = w.song(ana, "commented").await;
     w.comment(me, target, "hi @ana").await.unwrap();
     w.comment(cy, target, "from a suspended account").await.unwrap();
@@ -766,7 +767,7 @@ async fn search_finds_posts_by_every_word_they_hold(db: TestDb) {
     assert!(w.find("sunrise", None).await.is_empty());
     let lyrics_by_bob = w.find("lyrics", None).await;
     assert_eq!(lyrics_by_bob.len(), 1);
-    db::write_tx(&mut w.db.get().unwrap(), |conn| {
+    w.db.write_blocking(|conn| {
         posts::release_account(conn, bob)?;
         db::diesel::delete(users::table.filter(users::id.eq(bob))).execute(conn)?;
         Ok::<_, PostError>(())
@@ -794,7 +795,7 @@ async fn search_hides_what_every_list_hides(db: TestDb) {
     let anas = w.song_by(ana, "River Song", "Ana", "la", None).await;
     let bobs = w.song_by(bob, "River Song", "Bob", "la", None).await;
     let cys = w.song_by(cy, "River Song", "Cy", "la", None).await;
-    social_graph::block(&mut w.db.get().unwrap(), bob, me).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, bob, me)).unwrap();
     suspend(&w, cy);
     assert_eq!(w.find("river", Some(me)).await, vec![anas]);
     assert_eq!(w.find("river", Some(ana)).await, vec![bobs, anas]);
@@ -819,7 +820,7 @@ async fn search_ranks_names_first_and_pages_through_every_match(db: TestDb) {
     let extra = 5_100;
     {
         let mut c = w.db.get().unwrap();
-        db::write_tx(&mut c, |c| {
+        w.db.write_blocking(|c| {
             for i in 0..extra {
                 let id = PostId::generate();
                 db::diesel::insert_into(post_table::table)
@@ -877,7 +878,7 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
     let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
     posts_of_every_kind(&w, ana, 12).await;
     posts::search::index_missing(&mut w.db.get().unwrap()).unwrap();
-    social_graph::block(&mut w.db.get().unwrap(), me, bob).unwrap();
+    w.db.write_blocking(|c| social_graph::block(c, me, bob)).unwrap();
     let mut c = w.db.get().unwrap();
     let mut seen = Vec::new();
     // "t" titles every track and every score: 24 posts of two kinds.

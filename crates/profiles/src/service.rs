@@ -2,7 +2,7 @@
 //! part when an account goes ([`release_account`]), which runs in the deleting transaction.
 
 use bytes::Bytes;
-use db::{Db, DbConnection, write_tx};
+use db::{Db, DbConnection};
 use media_validation::{MediaError, avatar_copy, sniff_image, strip_image_metadata};
 use storage::Storage;
 use values::UserId;
@@ -75,16 +75,14 @@ impl Profiles {
         let patch = patch.check(&current)?;
         let result = self
             .db
-            .run(move |conn| {
-                write_tx(conn, |conn| {
-                    if let Some(login) = &patch.login
-                        && repo::login_taken(conn, login, me)?
-                    {
-                        return Err(ProfileError::LoginTaken);
-                    }
-                    repo::apply(conn, me, &patch)?;
-                    repo::profile(conn, me)?.ok_or(ProfileError::NotFound)
-                })
+            .write(move |conn| {
+                if let Some(login) = &patch.login
+                    && repo::login_taken(conn, login, me)?
+                {
+                    return Err(ProfileError::LoginTaken);
+                }
+                repo::apply(conn, me, &patch)?;
+                repo::profile(conn, me)?.ok_or(ProfileError::NotFound)
             })
             .await;
         match result {

@@ -113,7 +113,7 @@ async fn unknown_profiles_are_not_found(db: TestDb) {
 async fn stats_follow_listening(db: TestDb) {
     let h = harness(db);
     let (a, b) = (user(&h, "A", "a"), user(&h, "B", "b"));
-    social_graph::listen(&mut h.db.get().unwrap(), a, b).unwrap();
+    h.db.write_blocking(|c| social_graph::listen(c, a, b)).unwrap();
     let s = h.profiles.stats(b).await.unwrap();
     assert_eq!((s.posts, s.listeners, s.listened_to), (0, 1, 0));
     assert_eq!(h.profiles.stats(a).await.unwrap().listened_to, 1);

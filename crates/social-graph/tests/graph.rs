@@ -4,7 +4,7 @@
 
 use db::diesel::prelude::*;
 use db::schema::users;
-use db::{DbConnection, PageRule, write_tx};
+use db::{DbConnection, PageRule};
 use social_graph::{GraphError, fragments};
 use test_support::{TestDb, insert_user};
 use values::UserId;
@@ -23,13 +23,13 @@ fn counts(conn: &mut DbConnection, id: UserId) -> (i64, i64) {
 async fn listening_updates_both_counters_once(db: TestDb) {
     let mut c = db.get().unwrap();
     let (a, b) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"));
-    assert!(social_graph::listen(&mut c, a, b).unwrap());
-    assert!(!social_graph::listen(&mut c, a, b).unwrap(), "listening twice changes nothing");
+    assert!(db.write_blocking(|c| social_graph::listen(c, a, b)).unwrap());
+    assert!(!db.write_blocking(|c| social_graph::listen(c, a, b)).unwrap(), "listening twice changes nothing");
     assert_eq!(counts(&mut c, b), (1, 0));
     assert_eq!(counts(&mut c, a), (0, 1));
     assert_eq!(social_graph::listened_to(&mut c, a, ALL).unwrap().iter().map(|u| u.id).collect::<Vec<_>>(), vec![b]);
-    assert!(social_graph::unlisten(&mut c, a, b).unwrap());
-    assert!(!social_graph::unlisten(&mut c, a, b).unwrap(), "unlistening twice changes nothing");
+    assert!(db.write_blocking(|c| social_graph::unlisten(c, a, b)).unwrap());
+    assert!(!db.write_blocking(|c| social_graph::unlisten(c, a, b)).unwrap(), "unlistening twice changes nothing");
     assert_eq!(counts(&mut c, b), (0, 0));
     assert_eq!(counts(&mut c, a), (0, 0));
 }
@@ -37,42 +37,42 @@ async fn listening_updates_both_counters_once(db: TestDb) {
 async fn you_cannot_listen_to_yourself(db: TestDb) {
     let mut c = db.get().unwrap();
     let a = insert_user(&mut c, "A", "a");
-    assert!(matches!(social_graph::listen(&mut c, a, a), Err(GraphError::SelfListen)));
-    assert!(matches!(social_graph::block(&mut c, a, a), Err(GraphError::SelfBlock)));
+    assert!(matches!(db.write_blocking(|c| social_graph::listen(c, a, a)), Err(GraphError::SelfListen)));
+    assert!(matches!(db.write_blocking(|c| social_graph::block(c, a, a)), Err(GraphError::SelfBlock)));
 }
 
 async fn unknown_users_are_not_found(db: TestDb) {
     let mut c = db.get().unwrap();
     let a = insert_user(&mut c, "A", "a");
     let ghost = UserId::try_from(12345).unwrap();
-    assert!(matches!(social_graph::listen(&mut c, a, ghost), Err(GraphError::UserNotFound)));
-    assert!(matches!(social_graph::unlisten(&mut c, a, ghost), Err(GraphError::UserNotFound)));
-    assert!(matches!(social_graph::block(&mut c, a, ghost), Err(GraphError::UserNotFound)));
-    assert!(matches!(social_graph::unblock(&mut c, a, ghost), Err(GraphError::UserNotFound)));
+    assert!(matches!(db.write_blocking(|c| social_graph::listen(c, a, ghost)), Err(GraphError::UserNotFound)));
+    assert!(matches!(db.write_blocking(|c| social_graph::unlisten(c, a, ghost)), Err(GraphError::UserNotFound)));
+    assert!(matches!(db.write_blocking(|c| social_graph::block(c, a, ghost)), Err(GraphError::UserNotFound)));
+    assert!(matches!(db.write_blocking(|c| social_graph::unblock(c, a, ghost)), Err(GraphError::UserNotFound)));
     assert!(matches!(social_graph::has_blocked(&mut c, a, ghost), Err(GraphError::UserNotFound)));
 }
 
 async fn blocked_pair_cannot_listen_either_way(db: TestDb) {
     let mut c = db.get().unwrap();
     let (a, b) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"));
-    social_graph::block(&mut c, a, b).unwrap();
-    assert!(matches!(social_graph::listen(&mut c, a, b), Err(GraphError::Blocked)));
-    assert!(matches!(social_graph::listen(&mut c, b, a), Err(GraphError::Blocked)));
+    db.write_blocking(|c| social_graph::block(c, a, b)).unwrap();
+    assert!(matches!(db.write_blocking(|c| social_graph::listen(c, a, b)), Err(GraphError::Blocked)));
+    assert!(matches!(db.write_blocking(|c| social_graph::listen(c, b, a)), Err(GraphError::Blocked)));
     assert!(social_graph::has_blocked(&mut c, a, b).unwrap());
     assert!(!social_graph::has_blocked(&mut c, b, a).unwrap());
-    social_graph::unblock(&mut c, a, b).unwrap();
-    assert!(social_graph::listen(&mut c, b, a).unwrap());
+    db.write_blocking(|c| social_graph::unblock(c, a, b)).unwrap();
+    assert!(db.write_blocking(|c| social_graph::listen(c, b, a)).unwrap());
 }
 
 async fn blocking_ends_listening_both_ways_with_counters(db: TestDb) {
     let mut c = db.get().unwrap();
     let (a, b, x) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"), insert_user(&mut c, "X", "x"));
-    social_graph::listen(&mut c, a, b).unwrap();
-    social_graph::listen(&mut c, b, a).unwrap();
-    social_graph::listen(&mut c, x, b).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, a, b)).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, b, a)).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, x, b)).unwrap();
     assert_eq!(counts(&mut c, b), (2, 1));
-    assert!(social_graph::block(&mut c, a, b).unwrap());
-    assert!(!social_graph::block(&mut c, a, b).unwrap(), "blocking twice changes nothing");
+    assert!(db.write_blocking(|c| social_graph::block(c, a, b)).unwrap());
+    assert!(!db.write_blocking(|c| social_graph::block(c, a, b)).unwrap(), "blocking twice changes nothing");
     assert_eq!(counts(&mut c, a), (0, 0));
     assert_eq!(counts(&mut c, b), (1, 0), "x still listens to b");
     assert!(social_graph::listened_to(&mut c, a, ALL).unwrap().is_empty());
@@ -87,8 +87,8 @@ async fn listening_among_answers_a_page_in_one_go(db: TestDb) {
     let mut c = db.get().unwrap();
     let me = insert_user(&mut c, "Me", "me");
     let people: Vec<UserId> = (0..5).map(|i| insert_user(&mut c, "P", &format!("p{i}"))).collect();
-    social_graph::listen(&mut c, me, people[1]).unwrap();
-    social_graph::listen(&mut c, me, people[3]).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, me, people[1])).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, me, people[3])).unwrap();
     let set = social_graph::listening_among(&mut c, me, &people).unwrap();
     assert_eq!(set.len(), 2);
     assert!(set.contains(&people[1]) && set.contains(&people[3]));
@@ -98,8 +98,8 @@ async fn listening_among_answers_a_page_in_one_go(db: TestDb) {
 async fn detaching_a_user_fixes_everyone_elses_counters(db: TestDb) {
     let mut c = db.get().unwrap();
     let (a, b, x) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"), insert_user(&mut c, "X", "x"));
-    social_graph::listen(&mut c, a, b).unwrap();
-    social_graph::listen(&mut c, x, a).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, a, b)).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, x, a)).unwrap();
     social_graph::release_account(&mut c, a).unwrap();
     diesel::delete(users::table.filter(users::id.eq(a))).execute(&mut *c).unwrap();
     assert_eq!(counts(&mut c, b), (0, 0));
@@ -117,9 +117,9 @@ async fn fragments_compose_into_other_queries(db: TestDb) {
         insert_user(&mut c, "Heard", "heard"),
         insert_user(&mut c, "Other", "other"),
     );
-    social_graph::block(&mut c, me, blocked).unwrap();
-    social_graph::block(&mut c, blocker, me).unwrap();
-    social_graph::listen(&mut c, me, heard).unwrap();
+    db.write_blocking(|c| social_graph::block(c, me, blocked)).unwrap();
+    db.write_blocking(|c| social_graph::block(c, blocker, me)).unwrap();
+    db.write_blocking(|c| social_graph::listen(c, me, heard)).unwrap();
     let mut visible: Vec<UserId> = users::table
         .filter(fragments::not_blocked(users::id, me))
         .filter(users::id.ne(me))
@@ -139,7 +139,7 @@ async fn fragments_compose_into_other_queries(db: TestDb) {
 async fn a_failed_use_case_leaves_nothing_of_its_first_write(db: TestDb) {
     let mut c = db.get().unwrap();
     let (a, b) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"));
-    let result: Result<(), GraphError> = write_tx(&mut c, |tx| {
+    let result: Result<(), GraphError> = db.write_blocking(|tx| {
         assert!(social_graph::listen(tx, a, b)?, "the first write happened inside the transaction");
         social_graph::block(tx, a, a)?; // the second fails: one cannot block oneself
         Ok(())
@@ -156,7 +156,7 @@ async fn the_listened_list_pages(db: TestDb) {
     let me = insert_user(&mut c, "Me", "me");
     for i in 0..5 {
         let p = insert_user(&mut c, "P", &format!("p{i}"));
-        social_graph::listen(&mut c, me, p).unwrap();
+        db.write_blocking(|c| social_graph::listen(c, me, p)).unwrap();
     }
     let rule = PageRule::new(2, 3);
     assert_eq!(social_graph::listened_to(&mut c, me, rule.page(None, None)).unwrap().len(), 2);

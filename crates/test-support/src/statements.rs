@@ -77,6 +77,18 @@ pub fn prepared_every_time(url: &str, f: impl FnOnce(&mut DbConnection)) -> Vec<
     ran.into_iter().filter(|sql| !kept.contains(sql)).collect()
 }
 
+/// [`prepared_every_time`] for writes: `f` writes through the doors of a fresh [`db::Db`] of one
+/// connection to `url` (what [`db::Db::write_blocking`] writes on), whose statements are seen.
+pub fn prepared_every_time_writing(url: &str, f: impl FnOnce(&db::Db)) -> Vec<String> {
+    let db = db::Db::connect_without_migrating(url, &db::PoolOptions { max_size: 1, ..Default::default() })
+        .expect("a fresh pool of one connection");
+    let log = Arc::new(Mutex::new((Vec::new(), Vec::new())));
+    db.get().expect("its one connection").set_instrumentation(Preparations(log.clone()));
+    f(&db);
+    let (ran, kept) = log.lock().expect("the recorder's lock").clone();
+    ran.into_iter().filter(|sql| !kept.contains(sql)).collect()
+}
+
 /// Fails when one of `statements` (as [`recorded`] gives them) scans a table without an index:
 /// PostgreSQL is asked with sequential scans priced out, so a plan that still scans has no
 /// index to use; SQLite's plan names the index of every scan. Each statement and its plan are

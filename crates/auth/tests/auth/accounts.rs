@@ -6,8 +6,11 @@ use std::time::Duration;
 use auth::mail::Mailer;
 use auth::token::TokenKeys;
 use auth::{AuthConfig, AuthError, AuthService, OnVerified};
+use db::diesel::prelude::*;
+use db::schema::sessions;
 use db::throttle::Rule;
 use test_support::TestDb;
+use values::UserId;
 
 const PASSWORD: &str = "Sound#Check9";
 
@@ -35,7 +38,6 @@ fn harness_full(db: TestDb, throttle: auth::ThrottleRules, on_verified: &OnVerif
         reset_page: "http://127.0.0.1:9/app/reset-password#token={token}".into(),
         throttle,
         on_verified: on_verified.clone(),
-        on_sessions_ended: auth::OnSessionsEnded::default(),
     };
     let auth = AuthService::new(db.db.clone(), TokenKeys::new(&[7; 32]), mailer, None, config);
     Harness { auth, mail, _db: db }
@@ -258,7 +260,7 @@ async fn deleting_the_account_ends_every_session(db: TestDb) {
     let b = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
     let me = h.auth.authenticate(&a).await.unwrap();
     // The account's own part of a deletion (the whole use case is `app::delete_account`).
-    db::write_tx(&mut h._db.get().unwrap(), |conn| auth::release_account(conn, me.id)).unwrap();
+    h._db.write_blocking(|conn| auth::release_account(conn, me.id)).unwrap();
     assert!(h.auth.authenticate(&a).await.is_err());
     assert!(h.auth.authenticate(&b).await.is_err());
     assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::BadCredentials)));
@@ -427,7 +429,63 @@ async fn sweep_forgets_expired_rows(db: TestDb) {
     assert!(h.auth.authenticate(&token).await.is_ok());
 }
 
+// --- Sessions checked a moment ago (`auth::known`) ------------------------------------------
+
+/// A read with `token`, as a page's: its session checked, or taken as checked a moment ago.
+async fn read_with(h: &Harness, token: &str) -> Result<UserId, AuthError> {
+    h.auth.authenticate_reading(token, |_, _| ()).await.map(|(user, ())| user)
+}
+
+/// A checked session is known to its person until a session of theirs ends (anyone else's
+/// ending changes nothing), and only under the token that names both.
+async fn a_checked_session_is_known_to_its_user_until_one_of_theirs_ends(db: TestDb) {
+    // As in a server whose PostgreSQL listener is up: what is checked may be remembered.
+    db.changes().listening(true);
+    let h = harness(db);
+    verified_user(&h, "ada@example.com").await;
+    h.auth.signup("Bob", "bob@example.com", PASSWORD, "c1").await.unwrap();
+    h.auth.verify_email(&latest_token(h.mail.path())).await.unwrap();
+    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let other = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let bobs = h.auth.login("bob@example.com", PASSWORD, "c1").await.unwrap();
+    assert_eq!(h.auth.known_viewer(&token), None, "not checked yet");
+    let ada = read_with(&h, &token).await.unwrap();
+    assert_eq!(h.auth.known_viewer(&token), Some(ada));
+    let keys = TokenKeys::new(&[7; 32]);
+    let (_, session) = keys.verify(&token).unwrap();
+    let bob = read_with(&h, &bobs).await.unwrap();
+    let naming_bob = keys.issue(bob, session, db::time::now() + chrono::Duration::hours(1)).unwrap();
+    assert_eq!(h.auth.known_viewer(&naming_bob), None, "a token naming another person");
+    assert!(read_with(&h, &naming_bob).await.is_err());
+    h.auth.logout(&bobs).await.unwrap();
+    assert_eq!(h.auth.known_viewer(&token), Some(ada), "someone else's session ended");
+    h.auth.logout(&other).await.unwrap();
+    assert_eq!(h.auth.known_viewer(&token), None, "a session of Ada's ended: hers are checked again");
+    assert_eq!(read_with(&h, &token).await.unwrap(), ada, "this one still stands");
+    assert_eq!(h.auth.known_viewer(&token), Some(ada));
+    h.auth.logout(&token).await.unwrap();
+    assert_eq!(h.auth.known_viewer(&token), None);
+    assert!(matches!(read_with(&h, &token).await, Err(AuthError::Unauthenticated)));
+}
+
+/// A session past its expiry is never taken from memory.
+async fn an_expired_session_is_not_taken_from_memory(db: TestDb) {
+    db.changes().listening(true);
+    let h = harness(db);
+    verified_user(&h, "ada@example.com").await;
+    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let expires = db::time::now() + chrono::Duration::seconds(1);
+    diesel::update(sessions::table).set(sessions::expires_at.eq(expires)).execute(&mut h._db.get().unwrap()).unwrap();
+    let ada = read_with(&h, &token).await.unwrap();
+    assert_eq!(h.auth.known_viewer(&token), Some(ada));
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(h.auth.known_viewer(&token), None);
+    assert!(matches!(read_with(&h, &token).await, Err(AuthError::Unauthenticated)));
+}
+
 test_support::both_backends!(
+    a_checked_session_is_known_to_its_user_until_one_of_theirs_ends,
+    an_expired_session_is_not_taken_from_memory,
     signup_mails_a_link_that_verifies_once,
     second_signup_of_a_verified_address_is_refused,
     a_link_verifies_the_password_of_the_sign_up_that_sent_it,

@@ -1,0 +1,231 @@
+//! Answers remembered between requests: the one way anything is kept in memory.
+//!
+//! A [`Held`] keeps values read from the database, each with the moment noted *before* it was
+//! read ([`crate::Changes::seen`]), and gives one back only while none of the topics it was
+//! read from has changed since ([`Holdable::topics`]), it has not lapsed, and it is younger
+//! than the `Held`'s lifetime. [`Held::get_or_read`] (and [`Held::get_many_or_read`] for
+//! several keys at once) is the only code that notes the moment: whatever is remembered comes
+//! through it. The rules, and what each remembered answer depends on: `docs/architecture.md`,
+//! "Memory and writes".
+
+use std::hash::Hash;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::{Changes, DbConnection, Seen, Topic};
+use crate::changes::HELD_AT_MOST;
+
+/// What a [`Held`] may keep under a key `K`.
+pub trait Holdable<K>: Send + Sync + 'static {
+    /// The topics the value was read from: it is used only while none of them changed.
+    fn topics(&self, key: &K) -> impl Iterator<Item = Topic>;
+
+    /// About how many bytes it holds (what a `Held` may keep is bounded in bytes).
+    fn weight(&self) -> u64;
+
+    /// Whether it may no longer be used, whatever changed (a session past its expiry).
+    fn lapsed(&self) -> bool {
+        false
+    }
+}
+
+/// A value and the moment noted before it was read; none when it could not be noted (changes
+/// may go unheard), and then it was not kept.
+pub struct Noted<V> {
+    seen: Option<Seen>,
+    value: V,
+}
+
+impl<V> std::ops::Deref for Noted<V> {
+    type Target = V;
+    fn deref(&self) -> &V {
+        &self.value
+    }
+}
+
+/// Weighs an entry by its value's [`Holdable::weight`].
+#[derive(Clone)]
+pub struct ByWeight;
+
+impl<K, V: Holdable<K>> quick_cache::Weighter<K, Arc<Noted<V>>> for ByWeight {
+    fn weight(&self, _: &K, noted: &Arc<Noted<V>>) -> u64 {
+        noted.value.weight()
+    }
+}
+
+/// Values of type `V` by key, each used while what it was read from stands (see the module).
+pub struct Held<K, V> {
+    entries: quick_cache::sync::Cache<K, Arc<Noted<V>>, ByWeight>,
+    changes: Arc<Changes>,
+    lifetime: Duration,
+}
+
+impl<K, V> Held<K, V>
+where
+    K: Eq + Hash + Clone + Send + Sync + 'static,
+    V: Holdable<K>,
+{
+    /// At most about `bytes` of values, typically `typical` bytes each, used for at most
+    /// [`HELD_AT_MOST`].
+    pub fn new(changes: Arc<Changes>, bytes: u64, typical: u64) -> Held<K, V> {
+        let items = (bytes / typical.max(1)).max(1) as usize;
+        Held {
+            entries: quick_cache::sync::Cache::with_weighter(items, bytes, ByWeight),
+            changes,
+            lifetime: HELD_AT_MOST,
+        }
+    }
+
+    /// Used for at most `lifetime` (shorter than [`HELD_AT_MOST`]), changed or not.
+    pub fn lasting(mut self, lifetime: Duration) -> Held<K, V> {
+        self.lifetime = lifetime.min(HELD_AT_MOST);
+        self
+    }
+
+    /// The changes this memory follows.
+    pub fn changes(&self) -> &Arc<Changes> {
+        &self.changes
+    }
+
+    /// The value held for `key`, when it may still be used.
+    pub fn get(&self, key: &K) -> Option<Arc<Noted<V>>> {
+        let noted = self.entries.get(key)?;
+        self.current(key, &noted).then_some(noted)
+    }
+
+    fn current(&self, key: &K, noted: &Noted<V>) -> bool {
+        noted.seen.is_some_and(|seen| {
+            seen.age() < self.lifetime && !noted.value.lapsed() && self.changes.unchanged(seen, noted.value.topics(key))
+        })
+    }
+
+    /// The value for `key`: the one held while it may be used, else read on `conn` by `read`
+    /// and kept (when the moment before the read could be noted). None when it is not held and
+    /// there is no `conn`, or `read` found nothing.
+    pub fn get_or_read<E>(
+        &self,
+        key: &K,
+        conn: Option<&mut DbConnection>,
+        read: impl FnOnce(&mut DbConnection) -> Result<Option<V>, E>,
+    ) -> Result<Option<Arc<Noted<V>>>, E> {
+        if let Some(noted) = self.get(key) {
+            return Ok(Some(noted));
+        }
+        let Some(conn) = conn else { return Ok(None) };
+        let seen = self.changes.seen();
+        let Some(value) = read(conn)? else { return Ok(None) };
+        Ok(Some(self.keep(key.clone(), seen, value)))
+    }
+
+    /// The values for `keys`, in order: those held while they may be used, the rest read
+    /// together on `conn` by `read` (given the keys missing, answering what it found) and kept
+    /// (as [`Held::get_or_read`]). None when one is not held and there is no `conn`, or `read`
+    /// did not find it.
+    pub fn get_many_or_read<E>(
+        &self,
+        keys: &[K],
+        conn: Option<&mut DbConnection>,
+        read: impl FnOnce(&mut DbConnection, &[K]) -> Result<Vec<(K, V)>, E>,
+    ) -> Result<Option<Vec<Arc<Noted<V>>>>, E> {
+        let mut found: Vec<Option<Arc<Noted<V>>>> = keys.iter().map(|key| self.get(key)).collect();
+        let missing: Vec<K> = keys.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(k, _)| k.clone()).collect();
+        if !missing.is_empty() {
+            let Some(conn) = conn else { return Ok(None) };
+            let seen = self.changes.seen();
+            for (key, value) in read(conn, &missing)? {
+                let noted = self.keep(key.clone(), seen, value);
+                for (slot, _) in found.iter_mut().zip(keys).filter(|(f, k)| f.is_none() && **k == key) {
+                    *slot = Some(noted.clone());
+                }
+            }
+        }
+        Ok(found.into_iter().collect())
+    }
+
+    /// Keeps `value` as read after `seen` (nothing is kept without it).
+    fn keep(&self, key: K, seen: Option<Seen>, value: V) -> Arc<Noted<V>> {
+        let noted = Arc::new(Noted { seen, value });
+        if seen.is_some() {
+            self.entries.insert(key, noted.clone());
+        }
+        noted
+    }
+
+    /// Puts `value` in the place of `noted`, held for `key`, as read at the same moment: for
+    /// what the program itself changed in it since (a session marked as used).
+    pub fn refresh(&self, key: K, noted: &Noted<V>, value: V) {
+        if noted.seen.is_some() {
+            let _ = self.entries.replace(key, Arc::new(Noted { seen: noted.seen, value }), false);
+        }
+    }
+
+    /// How many values are held (for metrics and tests).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use values::UserId;
+
+    struct Card(&'static str);
+
+    impl Holdable<UserId> for Card {
+        fn topics(&self, key: &UserId) -> impl Iterator<Item = Topic> {
+            std::iter::once(Topic::User(*key))
+        }
+        fn weight(&self) -> u64 {
+            64
+        }
+        fn lapsed(&self) -> bool {
+            self.0 == "lapsed"
+        }
+    }
+
+    fn never(_: &mut DbConnection) -> Result<Option<Card>, ()> {
+        Err(())
+    }
+
+    #[test]
+    fn nothing_is_read_without_a_connection_and_nothing_held_is_given_once_it_changed() {
+        let changes = Arc::new(Changes::new(true));
+        let held: Held<UserId, Card> = Held::new(changes.clone(), 1 << 20, 64);
+        let ana = UserId::generate();
+        assert!(matches!(held.get_or_read(&ana, None, never), Ok(None)), "not held, no connection");
+        let seen = changes.seen();
+        held.keep(ana, seen, Card("Ana"));
+        assert_eq!(held.get(&ana).map(|c| c.0), Some("Ana"));
+        assert!(matches!(held.get_or_read(&ana, None, never), Ok(Some(_))), "held: nothing read");
+        changes.stamp(&[Topic::User(UserId::generate())]);
+        assert!(held.get(&ana).is_some(), "someone else changed");
+        changes.stamp(&[Topic::User(ana)]);
+        assert!(held.get(&ana).is_none(), "read before the change");
+        held.keep(ana, changes.seen(), Card("lapsed"));
+        assert!(held.get(&ana).is_none(), "lapsed");
+    }
+
+    #[test]
+    fn nothing_read_while_changes_may_go_unheard_is_kept() {
+        let changes = Arc::new(Changes::new(false));
+        let held: Held<UserId, Card> = Held::new(changes.clone(), 1 << 20, 64);
+        let ana = UserId::generate();
+        let noted = held.keep(ana, changes.seen(), Card("Ana"));
+        assert_eq!(noted.0, "Ana", "answered");
+        assert!(held.get(&ana).is_none() && held.is_empty(), "but not kept");
+    }
+
+    #[test]
+    fn a_short_lifetime_ends_it_sooner() {
+        let changes = Arc::new(Changes::new(true));
+        let held: Held<UserId, Card> = Held::new(changes.clone(), 1 << 20, 64).lasting(Duration::ZERO);
+        let ana = UserId::generate();
+        held.keep(ana, changes.seen(), Card("Ana"));
+        assert!(held.get(&ana).is_none());
+    }
+}

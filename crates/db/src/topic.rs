@@ -1,0 +1,105 @@
+//! What a write changed, named so that whatever was read from it can be forgotten: a [`Topic`].
+//!
+//! Writes name their topics with [`crate::changed`]; what is remembered names the topics it
+//! was read from ([`crate::Holdable`]); [`crate::Changes`] stamps them when a write commits and
+//! tells whoever watches. The rules: `docs/architecture.md`, "Memory and writes".
+
+use values::{PostId, UserId};
+
+/// What a write changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Topic {
+    /// Anything: a rare write that changes too much to name (a suspension, a deleted account).
+    Everything,
+    /// Which posts exist: a post written or deleted anywhere.
+    Posts,
+    /// A post's row: its counts, its text, its payload, whether it exists.
+    Post(PostId),
+    /// A person's card (name, login, avatar, badge) and the list of their posts.
+    User(UserId),
+    /// What a person likes, listens to and blocks, and who blocks them.
+    Viewer(UserId),
+    /// A person's sessions: one of them ended (signed out, a password changed, suspended).
+    Sessions(UserId),
+    /// A person's notifications: their unread count may have changed.
+    Unread(UserId),
+}
+
+impl Topic {
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `p<id>`, `u<id>`, `v<id>`,
+    /// `s<id>`, `r<id>`.
+    pub(crate) fn write(self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = match self {
+            Topic::Everything => write!(out, "*"),
+            Topic::Posts => write!(out, "n"),
+            Topic::Post(id) => write!(out, "p{id}"),
+            Topic::User(id) => write!(out, "u{id}"),
+            Topic::Viewer(id) => write!(out, "v{id}"),
+            Topic::Sessions(id) => write!(out, "s{id}"),
+            Topic::Unread(id) => write!(out, "r{id}"),
+        };
+    }
+
+    /// A topic as [`Topic::write`] wrote it; none for anything else.
+    pub(crate) fn read(item: &str) -> Option<Topic> {
+        let id = || item.get(1..)?.parse::<i64>().ok();
+        let user = |made: fn(UserId) -> Topic| UserId::try_from(id()?).ok().map(made);
+        match item.as_bytes().first()? {
+            b'*' if item.len() == 1 => Some(Topic::Everything),
+            b'n' if item.len() == 1 => Some(Topic::Posts),
+            b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
+            b'u' => user(Topic::User),
+            b'v' => user(Topic::Viewer),
+            b's' => user(Topic::Sessions),
+            b'r' => user(Topic::Unread),
+            _ => None,
+        }
+    }
+
+    /// The topic's slot in a table of `slots` stamps (a power of two).
+    pub(crate) fn slot(self, slots: usize) -> usize {
+        let (tag, id) = match self {
+            Topic::Everything => (0_u64, 0_i64),
+            Topic::Posts => (1, 0),
+            Topic::Post(id) => (2, id.get()),
+            Topic::User(id) => (3, id.get()),
+            Topic::Viewer(id) => (4, id.get()),
+            Topic::Sessions(id) => (5, id.get()),
+            Topic::Unread(id) => (6, id.get()),
+        };
+        // splitmix64's finaliser: ids that differ in a few bits land far apart.
+        let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^= x >> 31;
+        (x as usize) & (slots - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_topic_travels_as_text_and_back() {
+        let (p, u) = (PostId::generate(), UserId::generate());
+        let topics = [
+            Topic::Everything,
+            Topic::Posts,
+            Topic::Post(p),
+            Topic::User(u),
+            Topic::Viewer(u),
+            Topic::Sessions(u),
+            Topic::Unread(u),
+        ];
+        for topic in topics {
+            let mut text = String::new();
+            topic.write(&mut text);
+            assert_eq!(Topic::read(&text), Some(topic), "{text}");
+        }
+        assert_eq!(Topic::read("q1"), None);
+        assert_eq!(Topic::read("p-x"), None);
+        assert_eq!(Topic::read("**"), None);
+    }
+}
