@@ -9,4 +9,4 @@ export { PauseIcon, PlayIcon } from './player-icons';
 export { PlayerProvider } from './player-context';
 export type { MediaEngine, MediaEvent } from './media-engine';
 export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
-export { useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';
+export { useKeptEngines, useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';

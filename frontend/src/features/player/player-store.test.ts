@@ -300,6 +300,41 @@ describe('createPlayerStore', () => {
       video.remove();
     });
 
+    it('keeps the engines of at most three scores: the oldest not playing lets go of its own', () => {
+      stubMedia();
+      const store = createPlayerStore();
+      const score = (n: number) => {
+        const fake = fakeEngine();
+        return { fake, track: { ...TRACK, postId: `s${n}`, url: `/media/score-${n}.musicxml`, engine: fake.engine } };
+      };
+      const [one, two, three, four, five] = [score(1), score(2), score(3), score(4), score(5)] as const;
+      const stopped = () => [one, two, three, four, five].map((s) => s.fake.log.includes('stop'));
+      const kept = (...scores: Array<typeof one>) => scores.map((s) => store.kept(s.track.url));
+
+      for (const s of [one, two, three]) store.keep(s.track);
+      expect(kept(one, two, three)).toEqual([one.track, two.track, three.track]);
+
+      // The oldest is playing: the next oldest lets go when a fourth is kept.
+      store.play(one.track);
+      store.keep(four.track);
+      expect(kept(one, two, three, four)).toEqual([one.track, undefined, three.track, four.track]);
+      expect(stopped()).toEqual([false, true, false, false, false]);
+      expect(store.getState()).toMatchObject({ track: one.track, playing: true });
+
+      // Paused, the oldest is the one to go.
+      store.pause();
+      store.keep(five.track);
+      expect(kept(one, three, four, five)).toEqual([undefined, three.track, four.track, five.track]);
+      expect(stopped()).toEqual([true, true, false, false, false]);
+
+      // Keeping one again changes nothing; disposing of the player lets go of them all.
+      store.keep(five.track);
+      expect(stopped()).toEqual([true, true, false, false, false]);
+      store.dispose();
+      expect(stopped()).toEqual([true, true, true, true, true]);
+      expect(kept(five)).toEqual([undefined]);
+    });
+
     it('a video that starts pauses the score', () => {
       stubMedia();
       const fake = fakeEngine();

@@ -88,12 +88,32 @@ export interface PlayerActions {
   toggleMute: () => void;
 }
 
-export interface PlayerStore extends PlayerActions {
+/**
+ * The engines of the scores played on this visit, by file: a score goes on playing (in the
+ * now-playing bar) when its page is left, and its page, opened again, shows the same one.
+ */
+export interface KeptEngines {
+  /**
+   * Keeps `track` and its engine under `track.url`. At most `KEPT_ENGINES` are kept: each holds
+   * an audio context, of which a browser allows only a few, so the oldest not playing lets go of
+   * its own (`stop`; played again, it makes a new one) and is forgotten.
+   */
+  keep: (track: KeptTrack) => void;
+  /** The track kept for the file at `url`, with its engine. */
+  kept: (url: string) => KeptTrack | undefined;
+}
+
+export type KeptTrack = PlayerTrack & { engine: MediaEngine };
+
+/** How many engines `KeptEngines` holds at most. */
+export const KEPT_ENGINES = 3;
+
+export interface PlayerStore extends PlayerActions, KeptEngines {
   getState: () => PlayerState;
   subscribe: (listener: () => void) => () => void;
   getTime: () => number;
   subscribeTime: (listener: () => void) => () => void;
-  /** Stops and lets go of the media; the store can still play afterwards. */
+  /** Stops and lets go of the media and the kept engines; the store can still play afterwards. */
   dispose: () => void;
 }
 
@@ -198,6 +218,7 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
   /** Bumped by every play request, so the answer to an older one is ignored. */
   let request = 0;
   let sessionAttached = false;
+  const kept = new Map<string, KeptTrack>();
   const listeners = new Set<() => void>();
   const timeListeners = new Set<() => void>();
 
@@ -440,8 +461,24 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       rememberVolume(state.volume, muted);
     },
 
+    keep(track) {
+      kept.set(track.url, track);
+      for (const [url, old] of kept) {
+        if (kept.size <= KEPT_ENGINES) break;
+        const playing = current?.of === old.engine && state.playing;
+        if (url !== track.url && !playing) {
+          old.engine.stop();
+          kept.delete(url);
+        }
+      }
+    },
+
+    kept: (url) => kept.get(url),
+
     dispose() {
       store.stop();
+      for (const { engine } of kept.values()) engine.stop();
+      kept.clear();
       audio?.stop();
       audio = null;
       const session = mediaSession();

@@ -1,6 +1,6 @@
 import { useCallback, useContext, useSyncExternalStore } from 'react';
 import { PlayerContext } from './player-context';
-import { sameTrack, type PlayerActions, type PlayerState, type PlayerStore } from './player-store';
+import { sameTrack, type KeptEngines, type PlayerActions, type PlayerState, type PlayerStore } from './player-store';
 
 export function usePlayerStore(): PlayerStore {
   const store = useContext(PlayerContext);
@@ -24,6 +24,11 @@ export function useNowPlayingShown(): boolean {
 
 /** play, toggle, pause, seek and stop; subscribes to nothing. */
 export function usePlayerActions(): PlayerActions {
+  return usePlayerStore();
+}
+
+/** The engines of the scores played on this visit (see `KeptEngines`); subscribes to nothing. */
+export function useKeptEngines(): KeptEngines {
   return usePlayerStore();
 }
 

@@ -3,7 +3,7 @@ import type { IOSMDOptions, OpenSheetMusicDisplay } from 'opensheetmusicdisplay'
 import { Spinner } from '../../components/spinner';
 import { ScoreControls } from './score-controls';
 import { fetchScore, partNames } from './score-file';
-import { useScorePlayback, type ScoreIdentity } from './use-score-playback';
+import { useScorePlayback, type DrawnScore, type ScoreIdentity } from './use-score-playback';
 import styles from './score-view.module.css';
 
 export const SCORE_WORDS = {
@@ -87,23 +87,11 @@ interface ScoreViewProps {
  */
 export function ScoreView({ url, title, player }: ScoreViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
-  const canvasRef = useRef<HTMLDivElement | null>(null);
-  const cursorRef = useRef<HTMLDivElement>(null);
-  const osmdRef = useRef<OpenSheetMusicDisplay | null>(null);
-  const docRef = useRef<Document | null>(null);
-  const [drawn, setDrawn] = useState(0);
+  /** Set every time OSMD has drawn the score (again). */
+  const [drawn, setDrawn] = useState<DrawnScore | null>(null);
   const [parts, setParts] = useState<readonly string[]>([]);
-  const playback = useScorePlayback({
-    identity: player,
-    title,
-    url,
-    osmd: osmdRef,
-    doc: docRef,
-    host: hostRef,
-    canvas: canvasRef,
-    cursor: cursorRef,
-    drawn,
-  });
+  const playback = useScorePlayback({ identity: player, title, url, drawn });
+  const { cursorRef } = playback;
   // The status belongs to one url: a new url starts at 'loading' without an extra render.
   const [result, setResult] = useState<{ url: string; status: Status }>({ url, status: 'loading' });
   const status: Status = result.url === url ? result.status : 'loading';
@@ -116,7 +104,6 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
     const target = document.createElement('div');
     target.className = styles.canvas ?? '';
     host.appendChild(target);
-    canvasRef.current = target;
 
     const controller = new AbortController();
     let osmd: OpenSheetMusicDisplay | null = null;
@@ -125,12 +112,12 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
     let resizeTimer: number | undefined;
     let drawnWidth = -1;
 
-    const draw = () => {
+    const draw = (doc: Document) => {
       if (!osmd) return;
       drawnWidth = host.clientWidth;
       osmd.Zoom = zoomFor(drawnWidth);
       osmd.render();
-      setDrawn((n) => n + 1);
+      setDrawn({ osmd, doc, host, canvas: target });
     };
 
     const show = async () => {
@@ -139,10 +126,8 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       osmd = new Osmd(target, OSMD_OPTIONS);
       await osmd.load(source, title);
       if (disposed) return;
-      osmdRef.current = osmd;
-      docRef.current = source;
       setParts(partNames(source));
-      draw();
+      draw(source);
       setResult({ url, status: 'ready' });
       if (typeof ResizeObserver === 'function') {
         observer = new ResizeObserver(() => {
@@ -150,7 +135,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
           resizeTimer = window.setTimeout(() => {
             if (disposed || Math.abs(host.clientWidth - drawnWidth) < 1) return;
             try {
-              draw();
+              draw(source);
             } catch (error) {
               console.error('Score could not be laid out again', error);
             }
@@ -172,8 +157,8 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       observer?.disconnect();
       window.clearTimeout(resizeTimer);
       osmd?.clear();
-      osmdRef.current = null;
       target.remove();
+      setDrawn(null);
     };
   }, [url, title]);
 

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
-import { usePlayerActions, usePlayerSelector, type PlayerTrack } from '../player';
+import { useKeptEngines, usePlayerActions, usePlayerSelector, type MediaEngine, type PlayerTrack } from '../player';
 
 type Playback = typeof import('./playback');
 type Engine = InstanceType<Playback['ScorePlayer']>;
@@ -11,31 +11,17 @@ type Engine = InstanceType<Playback['ScorePlayer']>;
  */
 let playbackLoading: Promise<Playback> | null = null;
 
-/**
- * The engine of each score played on this visit, by file: a score goes on playing (in the
- * now-playing bar) when its page is left, and its page, opened again, shows the same one. At most
- * `KEPT_ENGINES`: each holds an audio context, of which a browser allows only a few; the oldest
- * not playing lets go of its own (played again, it makes a new one).
- */
-const engines = new Map<string, { engine: Engine; track: PlayerTrack }>();
-const KEPT_ENGINES = 3;
-
-function keep(url: string, kept: { engine: Engine; track: PlayerTrack }) {
-  engines.set(url, kept);
-  for (const [key, old] of engines) {
-    if (engines.size <= KEPT_ENGINES) break;
-    if (key !== url && !old.engine.isPlaying()) {
-      old.engine.stop();
-      engines.delete(key);
-    }
-  }
-}
 function loadPlayback(): Promise<Playback> {
   playbackLoading ??= import('./playback');
   playbackLoading.catch(() => {
     playbackLoading = null;
   });
   return playbackLoading;
+}
+
+/** A kept engine as what it is: only scores keep theirs with the player, each a ScorePlayer. */
+function asScoreEngine(engine: MediaEngine | undefined): Engine | null {
+  return (engine as Engine | undefined) ?? null;
 }
 
 /** Which score of which post: the player's track identity, and what the now-playing bar says. */
@@ -45,37 +31,46 @@ export interface ScoreIdentity {
   composer: string;
 }
 
-export type PlaybackStatus = 'idle' | 'loading' | 'ready' | 'error';
+/** A score as OpenSheetMusicDisplay drew it: a new object every time it is drawn again. */
+export interface DrawnScore {
+  osmd: OpenSheetMusicDisplay;
+  /** What it was drawn from, which the player reads too. */
+  doc: Document;
+  /** The box the score scrolls in, and the box OSMD draws its SVG into. */
+  host: HTMLElement;
+  canvas: HTMLElement;
+}
 
-interface Options {
+/** A score to hear: which one, and its drawing once there is one. */
+export interface PlayableScore {
+  /** Which post's score it is; undefined where the score is only shown. */
   identity: ScoreIdentity | undefined;
   title: string;
   url: string;
-  /** The drawn score and its Document (set by ScoreView once drawn). */
-  osmd: RefObject<OpenSheetMusicDisplay | null>;
-  doc: RefObject<Document | null>;
-  /** The box the score scrolls in, the SVG's box, and the cursor element. */
-  host: RefObject<HTMLDivElement | null>;
-  canvas: RefObject<HTMLDivElement | null>;
-  cursor: RefObject<HTMLDivElement | null>;
-  /** Bumped whenever the score is drawn again (its layout changed). */
-  drawn: number;
+  drawn: DrawnScore | null;
 }
+
+export type PlaybackStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 /**
  * Hearing a drawn score: loads the engine when asked, hands it to the app's player as the
  * current track (so the now-playing bar, media keys and one-medium-at-a-time hold), moves the
  * cursor over the engraving in time with the sound and keeps it in view, and starts from a
- * measure that is clicked.
+ * measure that is clicked. The engine is kept with the player (`useKeptEngines`), so a score
+ * goes on playing when its page is left and its page, opened again, shows the same one. The
+ * cursor is the element `cursorRef` is given to.
  */
-export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas, cursor, drawn }: Options) {
+export function useScorePlayback({ identity, title, url, drawn }: PlayableScore) {
   const player = usePlayerActions();
-  const known = engines.get(url);
+  const engines = useKeptEngines();
+  const [known] = useState(() => engines.kept(url));
   const [status, setStatus] = useState<PlaybackStatus>(known ? 'ready' : 'idle');
-  const [engine, setEngine] = useState<Engine | null>(known?.engine ?? null);
+  const [engine, setEngine] = useState<Engine | null>(() => asScoreEngine(known?.engine));
   const [playback, setPlayback] = useState<Playback | null>(null);
-  const track = useRef<PlayerTrack | null>(known?.track ?? null);
-  const layout = useRef<{ drawn: number; value: ReturnType<Playback['readLayout']> } | null>(null);
+  const track = useRef<PlayerTrack | null>(known ?? null);
+  const cursor = useRef<HTMLDivElement>(null);
+  const layout = useRef<{ drawn: DrawnScore; value: ReturnType<Playback['readLayout']> } | null>(null);
+  const doc = drawn?.doc ?? null;
 
   const isCurrent = usePlayerSelector(
     (s) => s.track !== null && identity !== undefined && s.track.postId === identity.postId && s.track.index === identity.index && s.track.url === url,
@@ -84,15 +79,14 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
 
   /** The engine, made the first time it is needed. */
   const ready = useCallback(async (): Promise<Engine | null> => {
-    const score = doc.current;
-    if (!identity || !score) return null;
+    if (!identity || !doc) return null;
     if (engine) return engine;
     setStatus('loading');
     try {
       const mod = await loadPlayback();
       setPlayback(mod);
-      const made = new mod.ScorePlayer(mod.readTimeline(score));
-      track.current = {
+      const made = new mod.ScorePlayer(mod.readTimeline(doc));
+      const kept = {
         postId: identity.postId,
         index: identity.index,
         title,
@@ -103,7 +97,8 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
         peaks: null,
         engine: made,
       };
-      keep(url, { engine: made, track: track.current });
+      track.current = kept;
+      engines.keep(kept);
       setEngine(made);
       setStatus('ready');
       return made;
@@ -112,7 +107,7 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
       setStatus('error');
       return null;
     }
-  }, [engine, doc, identity, title, url]);
+  }, [engine, engines, doc, identity, title, url]);
 
   /** Play, or pause when this score is playing. */
   const toggle = useCallback(async () => {
@@ -125,23 +120,20 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
   }, [playing, player, ready]);
 
   const currentLayout = useCallback(() => {
-    const mod = playback;
-    const svg = canvas.current?.querySelector('svg');
-    const drawnScore = osmd.current;
-    if (!mod || !svg || !drawnScore) return null;
-    if (layout.current?.drawn !== drawn) layout.current = { drawn, value: mod.readLayout(drawnScore, svg) };
+    const svg = drawn?.canvas.querySelector('svg');
+    if (!playback || !drawn || !svg) return null;
+    if (layout.current?.drawn !== drawn) layout.current = { drawn, value: playback.readLayout(drawn.osmd, svg) };
     return layout.current.value;
-  }, [playback, canvas, osmd, drawn]);
+  }, [playback, drawn]);
 
   /** Plays from the measure drawn under a click (client coordinates), if any. */
   const playAt = useCallback(
     async (clientX: number, clientY: number) => {
       const made = await ready();
       const mod = await loadPlayback();
-      const svg = canvas.current?.querySelector('svg');
-      const drawnScore = osmd.current;
-      if (!made || !svg || !drawnScore || !track.current) return;
-      const geometry = mod.readLayout(drawnScore, svg);
+      const svg = drawn?.canvas.querySelector('svg');
+      if (!made || !drawn || !svg || !track.current) return;
+      const geometry = mod.readLayout(drawn.osmd, svg);
       const box = svg.getBoundingClientRect();
       const measure = mod.measureAtPoint(geometry, (clientX - box.left) / geometry.scale, (clientY - box.top) / geometry.scale);
       if (measure < 0) return;
@@ -150,7 +142,7 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
       made.seekQuarter(performed.start);
       player.play(track.current);
     },
-    [ready, canvas, player, osmd],
+    [ready, drawn, player],
   );
 
   const isCurrentRef = useRef(isCurrent);
@@ -173,8 +165,8 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
     let lastTop = Number.NaN;
     const place = () => {
       const geometry = currentLayout();
-      const svg = canvas.current?.querySelector('svg');
-      const scroller = host.current;
+      const svg = drawn?.canvas.querySelector('svg');
+      const scroller = drawn?.host;
       if (!geometry || !svg || !scroller) return;
       const q = made.quarter();
       const performed = made.timeline.measures[made.measure()];
@@ -210,13 +202,13 @@ export function useScorePlayback({ identity, title, url, osmd, doc, host, canvas
       off();
       cancelAnimationFrame(frame);
     };
-  }, [engine, playback, cursor, canvas, host, currentLayout]);
+  }, [engine, playback, drawn, currentLayout]);
 
   const subscribe = useCallback((listener: () => void) => engine?.subscribe(listener) ?? (() => {}), [engine]);
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
-  return { status, engine, playing, isCurrent, toggle, playAt, ready };
+  return { status, engine, playing, isCurrent, toggle, playAt, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */

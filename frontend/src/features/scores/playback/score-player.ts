@@ -127,11 +127,6 @@ export class ScorePlayer implements MediaEngine {
     return this.changes;
   }
 
-  /** Tells the `subscribe`rs to look again (a view that was not ready the last time). */
-  touch(): void {
-    this.changed();
-  }
-
   isPlaying(): boolean {
     return this.playing;
   }
@@ -161,14 +156,6 @@ export class ScorePlayer implements MediaEngine {
     }
     this.emit('seeked');
     this.changed();
-  }
-
-  /** Starts playing at the first time written measure `written` is played (from `after` on, if given). */
-  playFromMeasure(written: number): void {
-    const performed = this.timeline.measures.find((m) => m.written === written);
-    if (!performed) return;
-    this.seekQuarter(performed.start);
-    if (!this.playing) this.play();
   }
 
   tempo(): number {
