@@ -1,12 +1,12 @@
 import { StrictMode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render as renderBare, screen, waitFor, type RenderOptions } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
+import { renderPage } from '../../test/render';
 import { zip } from '../../test/zip';
-import { PlayerProvider } from '../player';
 import { OSMD_OPTIONS, SCORE_RESIZE_DEBOUNCE_MS, ScoreView } from './score-view';
 
 /**
@@ -49,8 +49,8 @@ vi.mock('opensheetmusicdisplay', () => ({ OpenSheetMusicDisplay: fake.FakeOsmd }
 
 const { FakeOsmd } = fake;
 
-/** Rendered under the app's player, as the post page is. */
-const render = (ui: ReactElement, options?: RenderOptions) => renderBare(ui, { wrapper: PlayerProvider, ...options });
+/** Rendered under the app's providers (its query client and player), as the post page is. */
+const render = (ui: ReactElement) => renderPage(ui);
 const XML =
   '<?xml version="1.0" encoding="UTF-8"?><score-partwise version="4.0"><part-list>' +
   '<score-part id="P1"><part-name>Violin</part-name></score-part><score-part id="P2"><part-name>Piano</part-name></score-part>' +

@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { IOSMDOptions, OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
 import { Spinner } from '../../components/spinner';
+import { scoreQueries } from './api';
 import { ScoreControls } from './score-controls';
-import { fetchScore, partNames } from './score-file';
+import { partNames } from './score-file';
 import { useScorePlayback, type DrawnScore, type ScoreIdentity } from './use-score-playback';
 import styles from './score-view.module.css';
 
@@ -87,55 +89,64 @@ interface ScoreViewProps {
  */
 export function ScoreView({ url, title, player }: ScoreViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
+  const file = useQuery(scoreQueries.file(url));
+  const source = file.data;
+  const parts = useMemo(() => (source ? partNames(source) : []), [source]);
   /** Set every time OSMD has drawn the score (again). */
   const [drawn, setDrawn] = useState<DrawnScore | null>(null);
-  const [parts, setParts] = useState<readonly string[]>([]);
   const playback = useScorePlayback({ identity: player, title, url, drawn });
   const { cursorRef } = playback;
-  // The status belongs to one url: a new url starts at 'loading' without an extra render.
-  const [result, setResult] = useState<{ url: string; status: Status }>({ url, status: 'loading' });
-  const status: Status = result.url === url ? result.status : 'loading';
+  // The drawing's status belongs to one file: a new one starts at 'loading' without an extra render.
+  const [result, setResult] = useState<{ source: Document; status: Status } | null>(null);
+  const status: Status = file.isError ? 'error' : result && result.source === source ? result.status : 'loading';
+
+  // OpenSheetMusicDisplay is fetched while the file is.
+  useEffect(() => {
+    void loadOsmd();
+  }, []);
+
+  useEffect(() => {
+    if (file.error) console.error(`Score ${url} could not be displayed`, file.error);
+  }, [file.error, url]);
 
   useEffect(() => {
     const host = hostRef.current;
-    if (!host) return;
+    if (!host || !source) return;
     // OSMD draws into a box of its own, made and removed here: under StrictMode's second mount,
-    // or for a new url, nothing of the previous drawing is left behind.
+    // or for another file, nothing of the previous drawing is left behind.
     const target = document.createElement('div');
     target.className = styles.canvas ?? '';
     host.appendChild(target);
 
-    const controller = new AbortController();
     let osmd: OpenSheetMusicDisplay | null = null;
     let disposed = false;
     let observer: ResizeObserver | null = null;
     let resizeTimer: number | undefined;
     let drawnWidth = -1;
 
-    const draw = (doc: Document) => {
+    const draw = () => {
       if (!osmd) return;
       drawnWidth = host.clientWidth;
       osmd.Zoom = zoomFor(drawnWidth);
       osmd.render();
-      setDrawn({ osmd, doc, host, canvas: target });
+      setDrawn({ osmd, doc: source, host, canvas: target });
     };
 
     const show = async () => {
-      const [Osmd, source] = await Promise.all([loadOsmd(), fetchScore(url, controller.signal)]);
+      const Osmd = await loadOsmd();
       if (disposed) return;
       osmd = new Osmd(target, OSMD_OPTIONS);
       await osmd.load(source, title);
       if (disposed) return;
-      setParts(partNames(source));
-      draw(source);
-      setResult({ url, status: 'ready' });
+      draw();
+      setResult({ source, status: 'ready' });
       if (typeof ResizeObserver === 'function') {
         observer = new ResizeObserver(() => {
           window.clearTimeout(resizeTimer);
           resizeTimer = window.setTimeout(() => {
             if (disposed || Math.abs(host.clientWidth - drawnWidth) < 1) return;
             try {
-              draw(source);
+              draw();
             } catch (error) {
               console.error('Score could not be laid out again', error);
             }
@@ -148,19 +159,18 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
     show().catch((error: unknown) => {
       if (disposed) return;
       console.error(`Score ${url} could not be displayed`, error);
-      setResult({ url, status: 'error' });
+      setResult({ source, status: 'error' });
     });
 
     return () => {
       disposed = true;
-      controller.abort();
       observer?.disconnect();
       window.clearTimeout(resizeTimer);
       osmd?.clear();
       target.remove();
       setDrawn(null);
     };
-  }, [url, title]);
+  }, [source, title, url]);
 
   return (
     <figure className={styles.score} aria-label={`Score: ${title}`} aria-busy={status === 'loading'} data-status={status}>
