@@ -8,7 +8,8 @@
 
 import type { MediaEngine, MediaEvent } from '../../player';
 import { Synth, type Channel } from './synth';
-import { measureAt, quarterAt, secondsAt, type Timeline } from './timeline';
+import { quarterAt, secondsAt, tempoAt } from './tempo-map';
+import { measureAt, type Timeline } from './timeline';
 
 /** How far ahead notes are scheduled, and how often the scheduler looks. */
 const LOOK_AHEAD_SECONDS = 0.25;
@@ -277,7 +278,7 @@ export class ScorePlayer implements MediaEngine {
     const measure = this.timeline.measures[measureAt(this.timeline, this.from)];
     const beats = Math.max(1, Math.min(12, measure?.beats ?? 4));
     const beatLength = measure?.beatLength ?? 1;
-    const bpm = tempoAt(this.timeline, this.from) * this.rate;
+    const bpm = tempoAt(this.timeline.tempos, this.from) * this.rate;
     const beatSeconds = (beatLength * 60) / bpm;
     for (let b = 0; b < beats; b++) synth.click(start + b * beatSeconds, b === 0);
     return beats * beatSeconds;
@@ -364,13 +365,4 @@ function beatsOf(timeline: Timeline): Array<{ q: number; accent: boolean }> {
     }
   }
   return beats;
-}
-
-function tempoAt(timeline: Timeline, q: number): number {
-  let bpm = timeline.tempos[0]?.bpm ?? 120;
-  for (const t of timeline.tempos) {
-    if (t.at > q) break;
-    bpm = t.bpm;
-  }
-  return bpm;
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMusicXml } from '../score-file';
-import { measureAt, performanceOrder, quarterAt, readTimeline, secondsAt } from './timeline';
-
-type Written = Parameters<typeof performanceOrder>[0][number];
+import { quarterAt, secondsAt } from './tempo-map';
+import { measureAt, readTimeline } from './timeline';
 
 /** A partwise score: `parts` is [id, name, program | null, measures XML][]. */
 function score(parts: Array<[string, string, number | null, string]>): Document {
@@ -62,27 +61,6 @@ describe('the performance of a score', () => {
       [1, 4, 4],
     ]);
     expect(t.length).toBe(8);
-  });
-
-  it('follows repeats and voltas, and D.C. al Fine', () => {
-    const plain: Written = { forwardRepeat: false, backwardRepeat: null, ending: null, segno: false, coda: false, daCapo: false, dalSegno: false, toCoda: false, fine: false };
-    const m = (change: Partial<Written> = {}): Written => ({ ...plain, ...change });
-    // |: 0 1 :| 2
-    expect(performanceOrder([m(), m({ backwardRepeat: 0 }), m()])).toEqual([0, 1, 0, 1, 2]);
-    // 0 |: 1 [1. 2 :|] [2. 3] 4
-    expect(performanceOrder([m(), m({ forwardRepeat: true }), m({ ending: [1], backwardRepeat: 0 }), m({ ending: [2] }), m()])).toEqual([
-      0, 1, 2, 1, 3, 4,
-    ]);
-    // Three times round: |: 0 [1.2. 1 :|] [3. 2]
-    expect(performanceOrder([m(), m({ ending: [1, 2], backwardRepeat: 0 }), m({ ending: [3] })])).toEqual([0, 1, 0, 1, 0, 2]);
-    // A repeat played four times.
-    expect(performanceOrder([m({ backwardRepeat: 4 })])).toEqual([0, 0, 0, 0]);
-    // 0 1(Fine) 2 (D.C. al Fine): 0 1 2 0 1
-    expect(performanceOrder([m(), m({ fine: true }), m({ daCapo: true })])).toEqual([0, 1, 2, 0, 1]);
-    // 0 1(segno) 2(to coda) 3 (D.S. al Coda) 4(coda): 0 1 2 3 1 2 4
-    expect(performanceOrder([m(), m({ segno: true }), m({ toCoda: true }), m({ dalSegno: true }), m({ coda: true })])).toEqual([
-      0, 1, 2, 3, 1, 2, 4,
-    ]);
   });
 
   it('reads the repeats, the tempo changes and the dynamics from the score', () => {
@@ -152,7 +130,7 @@ describe('the performance of a score', () => {
     ]);
   });
 
-  it('keeps going on scores that are odd: no divisions, empty parts, jumps that would loop', () => {
+  it('keeps going on scores that are odd: no divisions, empty parts', () => {
     const odd = score([
       ['P1', '', null, `<measure number="1"><note><pitch><step>X</step><octave>4</octave></pitch><duration>1</duration></note></measure><measure number="2"/>`],
     ]);
@@ -161,9 +139,5 @@ describe('the performance of a score', () => {
     expect(t.notes).toEqual([]);
     expect(t.measures).toHaveLength(2);
     expect(t.measures[1]?.length).toBe(4);
-    const plain: Written = { forwardRepeat: false, backwardRepeat: null, ending: null, segno: false, coda: false, daCapo: true, dalSegno: false, toCoda: false, fine: false };
-    expect(performanceOrder([plain, plain]).length).toBeLessThan(10);
-    // A repeat asked a billion times plays at most 20,000 measures.
-    expect(performanceOrder([{ ...plain, daCapo: false, backwardRepeat: 1e9 }])).toHaveLength(20_000);
   });
 });
