@@ -10,6 +10,7 @@
 
 use std::hash::Hash;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::{Changes, DbConnection, Seen, Topic};
@@ -53,11 +54,22 @@ impl<K, V: Holdable<K>> quick_cache::Weighter<K, Arc<Noted<V>>> for ByWeight {
     }
 }
 
+/// Marks a read for [`Held::get_or_read_alone`] done when dropped (even by a panic).
+struct Reading<'a>(&'a AtomicBool);
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
 /// Values of type `V` by key, each used while what it was read from stands (see the module).
 pub struct Held<K, V> {
     entries: quick_cache::sync::Cache<K, Arc<Noted<V>>, ByWeight>,
     changes: Arc<Changes>,
     lifetime: Duration,
+    /// Whether a read for [`Held::get_or_read_alone`] is under way.
+    reading: AtomicBool,
 }
 
 impl<K, V> Held<K, V>
@@ -73,6 +85,7 @@ where
             entries: quick_cache::sync::Cache::with_weighter(items, bytes, ByWeight),
             changes,
             lifetime: HELD_AT_MOST,
+            reading: AtomicBool::new(false),
         }
     }
 
@@ -115,6 +128,25 @@ where
         let seen = self.changes.seen();
         let Some(value) = read(conn)? else { return Ok(None) };
         Ok(Some(self.keep(key.clone(), seen, value)))
+    }
+
+    /// [`Held::get_or_read`] for a value costly to read (the newest posts): while one read of
+    /// it is under way, the others answer none at once instead of reading it too, or waiting.
+    pub fn get_or_read_alone<E>(
+        &self,
+        key: &K,
+        conn: Option<&mut DbConnection>,
+        read: impl FnOnce(&mut DbConnection) -> Result<Option<V>, E>,
+    ) -> Result<Option<Arc<Noted<V>>>, E> {
+        if let Some(noted) = self.get(key) {
+            return Ok(Some(noted));
+        }
+        let Some(conn) = conn else { return Ok(None) };
+        if self.reading.swap(true, Ordering::AcqRel) {
+            return Ok(None);
+        }
+        let _done = Reading(&self.reading);
+        self.get_or_read(key, Some(conn), read)
     }
 
     /// The values for `keys`, in order: those held while they may be used, the rest read
@@ -218,6 +250,18 @@ mod tests {
         let noted = held.keep(ana, changes.seen(), Card("Ana"));
         assert_eq!(noted.0, "Ana", "answered");
         assert!(held.get(&ana).is_none() && held.is_empty(), "but not kept");
+    }
+
+    #[test]
+    fn a_value_read_before_a_change_is_not_used() {
+        let changes = Arc::new(Changes::new(true));
+        let held: Held<UserId, Card> = Held::new(changes.clone(), 1 << 20, 64);
+        let ana = UserId::generate();
+        // The moment is noted, the read begins, and Ana's card changes before it is kept.
+        let seen = changes.seen();
+        changes.stamp(&[Topic::User(ana)]);
+        held.keep(ana, seen, Card("Ana"));
+        assert!(held.get(&ana).is_none(), "overtaken by the change");
     }
 
     #[test]

@@ -4,24 +4,28 @@
 //! authors and whether the viewer likes each (a left join on the viewer's like), then one per
 //! kind of post on the page for the payloads (`WHERE post_id IN (...)`), so at most five. Every
 //! one is an index range scan: the posts' primary key newest first (For you), `(user_id, id)`
-//! (a person's posts), the payload tables' `(post_id, position)` keys; the block and listening
-//! rule is a subquery on `blocks` keys (`social_graph::fragments::not_blocked`), the suspension
-//! rule a probe of `suspensions (user_id)` (`fragments::not_suspended`), the listening rule a
-//! walk or a merge over `listens` (docs/posts.md).
+//! (a person's posts), the payload tables' `(post_id, position)` keys; who may see whose posts
+//! is `social_graph::visibility`, the one rule (subqueries on `blocks`' keys and a probe of
+//! `suspensions (user_id)`), the listening rule a walk or a merge over `listens`
+//! (docs/posts.md).
+//!
+//! A list read here may take a little from memory (`crate::memory`): the payloads of posts
+//! shown before, and how many people a viewer listens to; [`assemble`] puts a page together
+//! the same way whether its rows came from here or from memory.
 
-use db::diesel::dsl::{exists, not};
+use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::model::UserCard;
 use db::schema::{likes, listens, posts, users};
 use db::{DbConnection, Fixed, Keyset, Page, PageRule, limit_in_text};
-use social_graph::fragments;
+use social_graph::visibility;
 use values::{PostId, PostKind, UserId};
 
 use std::collections::HashMap;
 
-use crate::cache::{Remembered, Version};
 use crate::kinds;
-use crate::model::{Post, PostRow};
+use crate::memory::{Payloads, Wanted};
+use crate::model::{Payload, Post, PostRow};
 
 /// Feeds and profile lists: 10 a page by default (spec §9), at most 50.
 pub const FEED_PAGE: PageRule = PageRule::new(10, 50);
@@ -60,7 +64,8 @@ enum Scope<'a> {
     Ids(&'a [PostId]),
 }
 
-type Head = (PostRow, UserCard, Option<UserId>);
+/// A post as a list reads it: its row, its author's card, and the viewer's like (if any).
+type Listed = (PostRow, UserCard, Option<UserId>);
 
 /// Past this many people listened to, the Listened to feed walks all posts newest first and
 /// keeps theirs (they are a large share, so a page is found within a few rows); below it, it
@@ -70,8 +75,9 @@ type Head = (PostRow, UserCard, Option<UserId>);
 pub const DENSE_LISTENING: i64 = 200;
 
 /// From this offset down, a For you page finds where it starts in the list of the newest posts
-/// kept in memory (`crate::cache::Newest`) rather than by the database's walk, which reads and
-/// joins every post above it (37 times page 1's time at 10,000 deep, docs/performance.md).
+/// kept in memory (`crate::memory::Memory::deep_start`) rather than by the database's walk,
+/// which reads and joins every post above it (37 times page 1's time at 10,000 deep,
+/// docs/performance.md).
 pub const DEEP_OFFSET: i64 = 100;
 
 /// The posts of the people `?1` listens to, older than the cursor (`?2`), that may be among
@@ -113,42 +119,30 @@ const LISTENED_WINDOW_PG: &str = "posts.id IN (SELECT x.id FROM listens l CROSS 
        ORDER BY p.id DESC LIMIT ?depth) x \
      WHERE l.listener_id = ?)";
 
-/// The posts, authors and like flags of a list (one statement; Listened to reads the viewer's
-/// listening count first).
+/// The posts, authors and like flags of a list (one statement; Listened to needs the viewer's
+/// listening count, `listening`, read first when not given).
 ///
 /// The author is joined on `posts.user_id + 0`, which no index answers: at a million posts
 /// SQLite's planner otherwise looped over the users, found each one's posts by
 /// `posts (user_id, id)` and sorted them all (1.1 s a page), instead of walking the posts newest
 /// first and stopping after a page. PostgreSQL plans it the same way either way.
-fn heads(
+fn listed(
     conn: &mut DbConnection,
-    cache: Option<&Remembered>,
     scope: Scope<'_>,
     viewer: Option<UserId>,
-) -> QueryResult<Vec<Head>> {
+    listening: Option<i64>,
+) -> QueryResult<Vec<Listed>> {
     let mut q = posts::table
         .inner_join(users::table.on(users::id.eq(posts::user_id + 0_i64)))
         .left_join(likes::table.on(likes::post_id.eq(posts::id).and(likes::user_id.nullable().eq(viewer))))
         .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable()))
         .into_boxed();
-    match scope {
+    q = match scope {
         // One person's posts: whether they may be shown is the same for every row, so it is a
-        // condition asked once. As a rule on each row it left PostgreSQL expecting a single row,
-        // so it read all of the person's posts and sorted them instead of walking
-        // `posts (user_id, id)` for a page (0.9 ms against 0.2).
-        Scope::Feed(Feed::User(u), _) => {
-            q = q.filter(not(fragments::suspended(u)));
-            if let Some(v) = viewer {
-                q = q.filter(not(fragments::pair_blocked(u, v)));
-            }
-        }
-        _ => {
-            q = q.filter(fragments::not_suspended(posts::user_id));
-            if let Some(v) = viewer {
-                q = q.filter(fragments::not_blocked(posts::user_id, v));
-            }
-        }
-    }
+        // condition asked once (0.2 ms a page on PostgreSQL, against 0.9 as a rule on each row).
+        Scope::Feed(Feed::User(u), _) => visibility::one_shown_to(q, u, viewer),
+        _ => visibility::shown_to(q, posts::user_id, viewer),
+    };
     match scope {
         Scope::One(id) => q.filter(posts::id.eq(id)).load(conn),
         Scope::Ids(ids) => q.filter(db::one_of(posts::id, ids.iter().map(|id| id.get()))).load(conn),
@@ -157,9 +151,9 @@ fn heads(
                 Feed::ForYou => q,
                 Feed::ListenedTo => {
                     let Some(v) = viewer else { return Ok(Vec::new()) };
-                    let listening = match cache {
-                        Some(cache) => cache.listening.of(conn, v)?,
-                        None => crate::cache::listening_count(conn, v)?,
+                    let listening = match listening {
+                        Some(n) => n,
+                        None => users::table.filter(users::id.eq(v)).select(users::listened_to_count).get_result(conn)?,
                     };
                     if listening > DENSE_LISTENING {
                         q.filter(exists(
@@ -211,116 +205,96 @@ fn heads(
     }
 }
 
-/// A page of a list, each post with its payload.
+/// A page of a list, each post with its payload, as the database answers it.
 pub fn page(conn: &mut DbConnection, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> QueryResult<Vec<Post>> {
-    page_with(conn, None, feed, page, viewer)
+    page_with(conn, feed, page, viewer, None, None)
 }
 
-/// [`page`], taking the payloads of posts shown before from `cache`.
+/// [`page`], taking the payloads of posts shown before from `payloads`, and the viewer's
+/// listening count as `listening` when known.
 pub(crate) fn page_with(
     conn: &mut DbConnection,
-    cache: Option<&Remembered>,
     feed: Feed,
     page: FeedPage,
     viewer: Option<UserId>,
+    payloads: Option<&Payloads>,
+    listening: Option<i64>,
 ) -> QueryResult<Vec<Post>> {
-    let page = match (feed, page, cache) {
-        (Feed::ForYou, FeedPage::Offset(p), Some(cache)) if p.offset >= DEEP_OFFSET && p.limit > 0 => {
-            match cache.newest.start_at(conn, &cache.changes, p.offset, viewer)? {
-                // The page from that post down: a cursor page just above it.
-                Some(start) => {
-                    FeedPage::Before(Keyset { before: PostId::try_from(start.get() + 1).ok(), limit: p.limit })
-                }
-                None => page,
-            }
-        }
-        _ => page,
-    };
-    let heads = heads(conn, cache, Scope::Feed(feed, page), viewer)?;
-    with_payloads(conn, cache.map(|c| &c.payloads), heads)
+    let rows = listed(conn, Scope::Feed(feed, page), viewer, listening)?;
+    with_payloads(conn, payloads, rows)
 }
 
 /// One post as `viewer` may see it: none when it is missing, its author is suspended, or a
 /// block stands between them.
 pub fn one(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<Post>> {
-    one_with(conn, None, id, viewer)
+    one_with(conn, id, viewer, None)
 }
 
-/// [`one`], taking the payload from `cache` when the post was shown before.
+/// [`one`], taking the payload from `payloads` when the post was shown before.
 pub(crate) fn one_with(
     conn: &mut DbConnection,
-    cache: Option<&Remembered>,
     id: PostId,
     viewer: Option<UserId>,
+    payloads: Option<&Payloads>,
 ) -> QueryResult<Option<Post>> {
-    let heads = heads(conn, cache, Scope::One(id), viewer)?;
-    Ok(with_payloads(conn, cache.map(|c| &c.payloads), heads)?.into_iter().next())
+    let rows = listed(conn, Scope::One(id), viewer, None)?;
+    Ok(with_payloads(conn, payloads, rows)?.into_iter().next())
 }
 
 /// These posts as `viewer` may see them, in the order of `ids` (a page of search results), the
-/// payloads of posts shown before taken from `cache`: one statement, and one per kind of
+/// payloads of posts shown before taken from `payloads`: one statement, and one per kind of
 /// payload not remembered.
-pub(crate) fn these_with(
+pub(crate) fn these(
     conn: &mut DbConnection,
-    cache: Option<&Remembered>,
     ids: &[PostId],
     viewer: Option<UserId>,
+    payloads: Option<&Payloads>,
 ) -> QueryResult<Vec<Post>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let mut heads = heads(conn, cache, Scope::Ids(ids), viewer)?;
-    heads.sort_by_key(|(p, _, _)| ids.iter().position(|id| *id == p.id));
-    with_payloads(conn, cache.map(|c| &c.payloads), heads)
+    let mut rows = listed(conn, Scope::Ids(ids), viewer, None)?;
+    rows.sort_by_key(|(p, _, _)| ids.iter().position(|id| *id == p.id));
+    with_payloads(conn, payloads, rows)
 }
 
-/// Adds the payloads: one statement per kind present on the page.
-/// With a cache, only for the posts it does not hold, which it keeps afterwards.
-fn with_payloads(
-    conn: &mut DbConnection,
-    cache: Option<&crate::cache::PayloadCache>,
-    heads: Vec<Head>,
-) -> QueryResult<Vec<Post>> {
-    let mut missing = Vec::new();
-    let mut payloads = match cache {
-        Some(cache) => {
-            let versions: Vec<Version> = heads.iter().map(|(p, _, _)| (p.id, p.edited_at)).collect();
-            cache.take(&versions, &mut missing)
+/// Adds the payloads: one statement per kind present on the page, for the posts `payloads`
+/// does not hold (which it keeps afterwards).
+fn with_payloads(conn: &mut DbConnection, payloads: Option<&Payloads>, rows: Vec<Listed>) -> QueryResult<Vec<Post>> {
+    let mut found = match payloads {
+        Some(held) => {
+            let wanted: Vec<Wanted> = rows.iter().map(|(p, _, _)| (p.id, p.kind, p.edited_at)).collect();
+            held.of(Some(conn), &wanted)?.unwrap_or_default()
         }
         None => {
-            missing = heads.iter().map(|(p, _, _)| p.id).collect();
-            HashMap::new()
+            let kinds: Vec<(PostId, PostKind)> = rows.iter().map(|(p, _, _)| (p.id, p.kind)).collect();
+            kinds::load_payloads(conn, &kinds)?
         }
     };
-    if !missing.is_empty() {
-        let kinds: Vec<(PostId, PostKind)> =
-            heads.iter().filter(|(p, _, _)| missing.contains(&p.id)).map(|(p, _, _)| (p.id, p.kind)).collect();
-        let loaded = kinds::load_payloads(conn, &kinds)?;
-        if let Some(cache) = cache {
-            for (id, payload) in &loaded {
-                let edited_at = heads.iter().find(|(p, _, _)| p.id == *id).and_then(|(p, _, _)| p.edited_at);
-                cache.keep((*id, edited_at), payload);
-            }
-        }
-        payloads.extend(loaded);
-    }
-    // A post whose payload is missing (never written that way) is left out, as the spec's
-    // client drops it too.
-    Ok(heads
-        .into_iter()
+    Ok(assemble(rows.iter().map(|(row, author, liked)| (row, author, liked.is_some())), &mut found))
+}
+
+/// A page of posts from their rows, authors and the viewer's likes, in order, and their
+/// payloads: how every page is put together, from the database or from memory. A post whose
+/// payload is missing (never written that way) is left out, as the spec's client drops it too.
+pub(crate) fn assemble<'a>(
+    rows: impl IntoIterator<Item = (&'a PostRow, &'a UserCard, bool)>,
+    payloads: &mut HashMap<PostId, Payload>,
+) -> Vec<Post> {
+    rows.into_iter()
         .filter_map(|(row, author, liked)| {
             let payload = payloads.remove(&row.id)?;
             Some(Post {
                 id: row.id,
-                caption: row.caption,
+                caption: row.caption.clone(),
                 created_at: row.created_at,
                 edited_at: row.edited_at,
                 likes_count: row.likes_count.max(0),
                 comments_count: row.comments_count.max(0),
-                user_liked: liked.is_some(),
-                author,
+                user_liked: liked,
+                author: author.clone(),
                 payload,
             })
         })
-        .collect())
+        .collect()
 }

@@ -8,7 +8,7 @@ use storage::Storage;
 use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
-use crate::cache::Remembered;
+use crate::memory::Memory;
 use crate::comments;
 use crate::create::{self, PROCESSING_SLOTS, Stored};
 use crate::edit::PostEdit;
@@ -31,8 +31,8 @@ pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<Vec<Stri
 pub struct Posts {
     db: Db,
     processing: Arc<Processing>,
-    /// What pages remember between requests (`crate::cache`).
-    remembered: Arc<Remembered>,
+    /// What pages remember between requests (`crate::memory`).
+    memory: Arc<Memory>,
 }
 
 impl Posts {
@@ -45,8 +45,8 @@ impl Posts {
             lanes: Lanes::default(),
             ffmpeg,
         };
-        let remembered = Arc::new(Remembered::new(db.changes().clone()));
-        Posts { db, processing: Arc::new(processing), remembered }
+        let memory = Arc::new(Memory::new(db.changes().clone()));
+        Posts { db, processing: Arc::new(processing), memory }
     }
 
     fn storage(&self) -> &Storage {
@@ -68,7 +68,7 @@ impl Posts {
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
         let ids = crate::search::page_ids(conn, search, viewer)?;
-        Ok(feed::these_with(conn, Some(&self.remembered), &ids, viewer)?)
+        Ok(feed::these(conn, &ids, viewer, Some(&self.memory.payloads))?)
     }
 
     /// One post, as `viewer` may see it (a block between them answers not found).
@@ -86,10 +86,15 @@ impl Posts {
         page: FeedPage,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
-        if let Some(found) = self.remembered.page(Some(conn), feed, page, viewer)? {
+        if let Some(found) = self.memory.page(Some(conn), feed, page, viewer)? {
             return Ok(found);
         }
-        let found = feed::page_with(conn, Some(&self.remembered), feed, page, viewer)?;
+        let page = self.memory.deep_start(conn, feed, page, viewer)?;
+        let listening = match (feed, viewer) {
+            (Feed::ListenedTo, Some(v)) => Some(self.memory.listening_count(conn, v)?),
+            _ => None,
+        };
+        let found = feed::page_with(conn, feed, page, viewer, Some(&self.memory.payloads), listening)?;
         // A page with posts has a person; only an empty one asks whether there is one.
         if let Feed::User(u) = feed
             && found.is_empty()
@@ -102,22 +107,22 @@ impl Posts {
 
     /// [`Posts::post`] on the caller's connection.
     pub fn post_on(&self, conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> Result<Post, PostError> {
-        if let Some(found) = self.remembered.one(Some(conn), id, viewer)? {
+        if let Some(found) = self.memory.one(Some(conn), id, viewer)? {
             return Ok(found);
         }
-        feed::one_with(conn, Some(&self.remembered), id, viewer)?.ok_or(PostError::NotFound)
+        feed::one_with(conn, id, viewer, Some(&self.memory.payloads))?.ok_or(PostError::NotFound)
     }
 
     /// A page of a list as [`Posts::feed`] gives it, when memory holds all of it: no
     /// connection, no statement (`crate::memory`). None otherwise.
     pub fn remembered_list(&self, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> Option<Vec<Post>> {
-        self.remembered.page(None, feed, page, viewer).ok().flatten()
+        self.memory.page(None, feed, page, viewer).ok().flatten()
     }
 
     /// One post as [`Posts::post`] gives it, when memory holds all of it (as
     /// [`Posts::remembered_list`]).
     pub fn remembered_post(&self, id: PostId, viewer: Option<UserId>) -> Option<Post> {
-        self.remembered.one(None, id, viewer).ok().flatten()
+        self.memory.one(None, id, viewer).ok().flatten()
     }
 
     /// Changes the words of post `id` by its author (`crate::edit`) in one transaction, and
@@ -146,9 +151,8 @@ impl Posts {
             Ok(()) => self.db.run(move |conn| feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)).await,
             Err(e) => Err(e),
         };
-        match &written {
-            Ok(_) => self.remembered.newest.forget(),
-            Err(_) => stored.discard(self.storage()).await,
+        if written.is_err() {
+            stored.discard(self.storage()).await;
         }
         written
     }
@@ -211,7 +215,6 @@ impl Posts {
                 repo::delete_post_rows(conn, &[id])
             })
             .await?;
-        self.remembered.newest.forget();
         create::remove_objects(self.storage(), &keys).await;
         Ok(())
     }
@@ -261,7 +264,7 @@ impl Posts {
         viewer: Option<UserId>,
         page: Page,
     ) -> Result<Vec<Comment>, PostError> {
-        if let Some(found) = self.remembered.comments(Some(conn), post, viewer, page)? {
+        if let Some(found) = self.memory.comments(Some(conn), post, viewer, page)? {
             return Ok(found);
         }
         comments::list(conn, post, viewer, page)
@@ -270,7 +273,7 @@ impl Posts {
     /// A page of comments as [`Posts::comments`] gives it, when memory holds all of it (as
     /// [`Posts::remembered_list`]).
     pub fn remembered_comments(&self, post: PostId, viewer: Option<UserId>, page: Page) -> Option<Vec<Comment>> {
-        self.remembered.comments(None, post, viewer, page).ok().flatten()
+        self.memory.comments(None, post, viewer, page).ok().flatten()
     }
 
     /// People to offer in the mention picker for `query` (what follows the `@`).

@@ -1,0 +1,375 @@
+//! Everything posts answers from memory: pages of posts and comments, put together from pieces
+//! many requests share, each remembered the one way anything is ([`db::Held`]) and used only
+//! while nothing it was read from has changed. Which piece depends on what, and the rules:
+//! `docs/architecture.md`, "Memory and writes".
+//!
+//! Which posts: For you walks the newest posts past those the viewer may not see (a block pair,
+//! a suspended author); Listened to keeps those of the people they listen to; a person's posts
+//! are their newest. When the list held does not reach as far as the page (a deep page, few
+//! posts of the people listened to among the newest), or a post is not found as listed, the
+//! page is not answered here and the database's query answers it, with every rule in SQL
+//! (`crate::feed`). A page of comments is the post's newest comments past those the viewer may
+//! not see, when the post itself may be shown to them.
+//!
+//! Without a connection a page is answered only from what is held (no statement at all); with
+//! one, what is missing is read and kept, a fixed number of statements.
+
+mod payloads;
+mod pieces;
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use db::diesel::prelude::*;
+use db::model::UserCard;
+use db::schema::{likes, listens, posts, users};
+use db::{Changes, DbConnection, Held, Keyset, Noted, Page};
+use values::{PostId, UserId};
+
+pub(crate) use payloads::{Payloads, Wanted};
+use pieces::{
+    AUTHORED_LEN, Authored, LIKED_HELD, Listened, ListeningCount, NEWEST_LEN, Newest, Outlook, PostHead, THREAD_LEN,
+    Thread,
+};
+
+use crate::comments;
+use crate::feed::{self, DEEP_OFFSET, Feed, FeedPage};
+use crate::model::{Comment, Post, PostRow};
+
+/// What each piece may hold, in bytes.
+const HEADS_BYTES: u64 = 32 << 20;
+const OUTLOOKS_BYTES: u64 = 32 << 20;
+const LISTENED_BYTES: u64 = 16 << 20;
+const COUNTS_BYTES: u64 = 2 << 20;
+const AUTHORED_BYTES: u64 = 8 << 20;
+const THREADS_BYTES: u64 = 32 << 20;
+const NEWEST_BYTES: u64 = 16 * NEWEST_LEN as u64 + 64;
+
+/// Everything a [`crate::Posts`] remembers.
+pub(crate) struct Memory {
+    heads: Held<PostId, PostHead>,
+    outlooks: Held<Option<UserId>, Outlook>,
+    listened: Held<UserId, Listened>,
+    counts: Held<UserId, ListeningCount>,
+    authored: Held<UserId, Authored>,
+    threads: Held<PostId, Thread>,
+    newest: Held<(), Newest>,
+    /// Payloads, by the edit of their post (`payloads`).
+    pub payloads: Payloads,
+    changes: Arc<Changes>,
+}
+
+impl Memory {
+    pub(crate) fn new(changes: Arc<Changes>) -> Memory {
+        // Items expected: the bytes over a typical entry's weight.
+        Memory {
+            heads: Held::new(changes.clone(), HEADS_BYTES, 256),
+            outlooks: Held::new(changes.clone(), OUTLOOKS_BYTES, 512),
+            listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
+            counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
+            authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
+            threads: Held::new(changes.clone(), THREADS_BYTES, 4096),
+            newest: Held::new(changes.clone(), NEWEST_BYTES, NEWEST_BYTES),
+            payloads: Payloads::default(),
+            changes,
+        }
+    }
+
+    /// Whether what is held may be used: every change is being heard.
+    fn trusted(&self) -> bool {
+        self.changes.seen().is_some()
+    }
+
+    /// A page of `feed` as `viewer` sees it, from memory: without `conn` only from what is held,
+    /// with it reading what is missing. None when it cannot be answered here (see the module).
+    pub(crate) fn page(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        feed: Feed,
+        page: FeedPage,
+        viewer: Option<UserId>,
+    ) -> QueryResult<Option<Vec<Post>>> {
+        if page.limit() == 0 || !self.trusted() {
+            return Ok(None);
+        }
+        let Some(outlook) = self.outlook(conn.as_deref_mut(), viewer)? else { return Ok(None) };
+        let picked = match feed {
+            Feed::ForYou => {
+                let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
+                pick(&newest.0, newest.complete(), page, |(_, author)| !outlook.hidden.contains(author))
+            }
+            Feed::ListenedTo => {
+                let Some(v) = viewer else { return Ok(None) };
+                let Some(listened) = self.listened.get_or_read(&v, conn.as_deref_mut(), |c| read_listened(c, v))?
+                else {
+                    return Ok(None);
+                };
+                if listened.0.is_empty() {
+                    return Ok(Some(Vec::new()));
+                }
+                let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
+                pick(&newest.0, newest.complete(), page, |(_, author)| {
+                    listened.0.contains(author) && !outlook.hidden.contains(author)
+                })
+            }
+            Feed::User(u) => {
+                // Whether an empty page is a person or a 404 is the database's to say.
+                if outlook.hidden.contains(&u) {
+                    return Ok(None);
+                }
+                let Some(authored) = self.authored.get_or_read(&u, conn.as_deref_mut(), |c| read_authored(c, u))?
+                else {
+                    return Ok(None);
+                };
+                let list: Vec<(PostId, UserId)> = authored.ids.iter().map(|id| (*id, u)).collect();
+                pick(&list, authored.complete, page, |_| true).filter(|ids| !ids.is_empty())
+            }
+        };
+        let Some(ids) = picked else { return Ok(None) };
+        self.posts(conn, &outlook, &ids)
+    }
+
+    /// The post page's post as `viewer` sees it, from memory (as [`Memory::page`]). None as
+    /// well when it may not be shown: the database's query says so.
+    pub(crate) fn one(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        id: PostId,
+        viewer: Option<UserId>,
+    ) -> QueryResult<Option<Post>> {
+        if !self.trusted() {
+            return Ok(None);
+        }
+        let Some(outlook) = self.outlook(conn.as_deref_mut(), viewer)? else { return Ok(None) };
+        Ok(self.posts(conn, &outlook, &[id])?.and_then(|mut found| found.pop()))
+    }
+
+    /// A page of `post`'s comments as `viewer` sees them, from memory (as [`Memory::page`]):
+    /// none also when the post may not be shown to them (the database's query says so).
+    pub(crate) fn comments(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        post: PostId,
+        viewer: Option<UserId>,
+        page: Page,
+    ) -> QueryResult<Option<Vec<Comment>>> {
+        if page.limit == 0 || !self.trusted() {
+            return Ok(None);
+        }
+        let Some(outlook) = self.outlook(conn.as_deref_mut(), viewer)? else { return Ok(None) };
+        let Some(heads) = self.heads(conn.as_deref_mut(), &[post])? else { return Ok(None) };
+        if heads.iter().any(|h| outlook.hidden.contains(&h.row.user_id)) {
+            return Ok(None);
+        }
+        let Some(thread) = self.threads.get_or_read(&post, conn, |c| read_thread(c, post))? else { return Ok(None) };
+        let (skip, limit) = (usize::try_from(page.offset).ok(), usize::try_from(page.limit).ok());
+        let (Some(skip), Some(limit)) = (skip, limit) else { return Ok(None) };
+        let shown: Vec<Comment> = thread
+            .comments
+            .iter()
+            .filter(|c| !outlook.hidden.contains(&c.author.id))
+            .skip(skip)
+            .take(limit)
+            .cloned()
+            .collect();
+        Ok((shown.len() == limit || thread.complete).then_some(shown))
+    }
+
+    /// Where a page of For you `offset` posts down starts when the database answers it: from
+    /// [`DEEP_OFFSET`] down, the post found by walking the list of the newest posts held, past
+    /// those `viewer` may not see (the page itself leaves them out), so that the database reads
+    /// a cursor page instead of walking and joining every post above it. The page as it is when
+    /// the list does not reach that far, or is not held and may not be read now.
+    pub(crate) fn deep_start(
+        &self,
+        conn: &mut DbConnection,
+        feed: Feed,
+        page: FeedPage,
+        viewer: Option<UserId>,
+    ) -> QueryResult<FeedPage> {
+        let FeedPage::Offset(p) = page else { return Ok(page) };
+        if feed != Feed::ForYou || p.offset < DEEP_OFFSET || p.limit == 0 || !self.trusted() {
+            return Ok(page);
+        }
+        let Some(newest) = self.newest(Some(&mut *conn))? else { return Ok(page) };
+        let Some(outlook) = self.outlook(Some(conn), viewer)? else { return Ok(page) };
+        let skip = usize::try_from(p.offset).unwrap_or(usize::MAX);
+        let start = newest.0.iter().filter(|(_, author)| !outlook.hidden.contains(author)).nth(skip);
+        Ok(match start {
+            // The page from that post down: a cursor page just above it.
+            Some((start, _)) => FeedPage::Before(Keyset { before: PostId::try_from(start.get() + 1).ok(), limit: p.limit }),
+            None => page,
+        })
+    }
+
+    /// How many people `viewer` listens to, held or read.
+    pub(crate) fn listening_count(&self, conn: &mut DbConnection, viewer: UserId) -> QueryResult<i64> {
+        let count = self.counts.get_or_read(&viewer, Some(conn), |c| read_listening_count(c, viewer).map(Some))?;
+        Ok(count.map_or(0, |n| n.0))
+    }
+
+    /// `ids` as the viewer of `outlook` sees them, in order: None when one is missing here and
+    /// there is no `conn`, or it is gone or hidden.
+    fn posts(&self, mut conn: Option<&mut DbConnection>, outlook: &Outlook, ids: &[PostId]) -> QueryResult<Option<Vec<Post>>> {
+        let Some(heads) = self.heads(conn.as_deref_mut(), ids)? else { return Ok(None) };
+        if heads.iter().any(|h| outlook.hidden.contains(&h.row.user_id)) {
+            return Ok(None);
+        }
+        let Some(liked) = likes_of(outlook, conn.as_deref_mut(), ids)? else { return Ok(None) };
+        let wanted: Vec<Wanted> = heads.iter().map(|h| (h.row.id, h.row.kind, h.row.edited_at)).collect();
+        let Some(mut payloads) = self.payloads.of(conn, &wanted)? else { return Ok(None) };
+        let rows = heads.iter().zip(liked).map(|(h, liked)| (&h.row, &h.author, liked));
+        Ok(Some(feed::assemble(rows, &mut payloads)))
+    }
+
+    /// What `viewer` may not see and which posts they like, held or read.
+    fn outlook(&self, conn: Option<&mut DbConnection>, viewer: Option<UserId>) -> QueryResult<Option<Arc<Noted<Outlook>>>> {
+        self.outlooks.get_or_read(&viewer, conn, |c| {
+            let hidden = social_graph::visibility::hidden_from(c, viewer)?;
+            Ok(Some(Outlook { viewer, hidden, liked: Mutex::default() }))
+        })
+    }
+
+    /// The newest posts, held or read (by one request at a time: the others are answered by
+    /// the database meanwhile).
+    fn newest(&self, conn: Option<&mut DbConnection>) -> QueryResult<Option<Arc<Noted<Newest>>>> {
+        self.newest.get_or_read_alone(&(), conn, |c| {
+            let list = posts::table.select((posts::id, posts::user_id)).order(posts::id.desc()).limit(NEWEST_LEN);
+            Ok(Some(Newest(list.load(c)?)))
+        })
+    }
+
+    /// The heads of `ids`, in order, held or read (one statement for those missing).
+    fn heads(&self, conn: Option<&mut DbConnection>, ids: &[PostId]) -> QueryResult<Option<Vec<Arc<Noted<PostHead>>>>> {
+        // A post listed but gone (deleted in another process a moment ago): not answered here.
+        self.heads.get_many_or_read(ids, conn, |c, missing| {
+            let rows: Vec<(PostRow, UserCard)> = posts::table
+                .inner_join(users::table.on(users::id.eq(posts::user_id)))
+                .filter(db::one_of(posts::id, missing.iter().map(|id| id.get())))
+                .select((PostRow::as_select(), UserCard::as_select()))
+                .load(c)?;
+            Ok(rows.into_iter().map(|(row, author)| (row.id, PostHead { row, author })).collect())
+        })
+    }
+}
+
+/// Whom `viewer` listens to.
+fn read_listened(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Listened>> {
+    let people = listens::table.filter(listens::listener_id.eq(viewer)).select(listens::listened_id).load(conn)?;
+    Ok(Some(Listened(people.into_iter().collect())))
+}
+
+/// How many people `viewer` listens to (the counter on their row).
+fn read_listening_count(conn: &mut DbConnection, viewer: UserId) -> QueryResult<ListeningCount> {
+    users::table.filter(users::id.eq(viewer)).select(users::listened_to_count).get_result(conn).map(ListeningCount)
+}
+
+/// `user`'s newest posts.
+fn read_authored(conn: &mut DbConnection, user: UserId) -> QueryResult<Option<Authored>> {
+    let mut ids: Vec<PostId> = posts::table
+        .filter(posts::user_id.eq(user))
+        .order(posts::id.desc())
+        .select(posts::id)
+        .limit(AUTHORED_LEN + 1)
+        .load(conn)?;
+    let complete = ids.len() as i64 <= AUTHORED_LEN;
+    ids.truncate(AUTHORED_LEN as usize);
+    Ok(Some(Authored { ids, complete }))
+}
+
+/// `post`'s newest comments, whoever wrote them.
+fn read_thread(conn: &mut DbConnection, post: PostId) -> QueryResult<Option<Thread>> {
+    let mut comments = comments::newest(conn, post, THREAD_LEN + 1)?;
+    let complete = comments.len() as i64 <= THREAD_LEN;
+    comments.truncate(THREAD_LEN as usize);
+    Ok(Some(Thread { comments, complete }))
+}
+
+/// Whether the viewer of `outlook` likes each of `ids`, held or read (one statement for those
+/// missing); a guest likes none.
+fn likes_of(outlook: &Outlook, conn: Option<&mut DbConnection>, ids: &[PostId]) -> QueryResult<Option<Vec<bool>>> {
+    let Some(viewer) = outlook.viewer else { return Ok(Some(vec![false; ids.len()])) };
+    let missing: Vec<PostId> = {
+        let mut liked = outlook.liked();
+        // Unweighed (weights may not change once kept), so bounded: a long scroll starts over,
+        // before this page is looked up, so that all of it is read again.
+        if liked.len() > LIKED_HELD {
+            liked.clear();
+        }
+        ids.iter().filter(|id| !liked.contains_key(id)).copied().collect()
+    };
+    if !missing.is_empty() {
+        let Some(conn) = conn else { return Ok(None) };
+        let found: HashSet<PostId> = likes::table
+            .filter(likes::user_id.eq(viewer))
+            .filter(db::one_of(likes::post_id, missing.iter().map(|id| id.get())))
+            .select(likes::post_id)
+            .load(conn)?
+            .into_iter()
+            .collect();
+        let mut liked = outlook.liked();
+        for id in missing {
+            liked.insert(id, found.contains(&id));
+        }
+    }
+    // One taken out meanwhile (another page of this viewer started the map over): not
+    // answered here.
+    let liked = outlook.liked();
+    Ok(ids.iter().map(|id| liked.get(id).copied()).collect())
+}
+
+/// The ids of a page of `list` (newest first) kept by `keep`: None when the list ends before
+/// the page does and is not `complete`.
+fn pick(
+    list: &[(PostId, UserId)],
+    complete: bool,
+    page: FeedPage,
+    keep: impl Fn(&(PostId, UserId)) -> bool,
+) -> Option<Vec<PostId>> {
+    let (from, skip, limit) = match page {
+        FeedPage::Offset(p) => (0, p.offset, p.limit),
+        FeedPage::Before(k) => {
+            let from = k.before.map_or(0, |before| list.partition_point(|(id, _)| *id >= before));
+            (from, 0, k.limit)
+        }
+    };
+    let (skip, limit) = (usize::try_from(skip).ok()?, usize::try_from(limit).ok()?);
+    let ids: Vec<PostId> = list[from.min(list.len())..]
+        .iter()
+        .filter(|entry| keep(entry))
+        .skip(skip)
+        .take(limit)
+        .map(|(id, _)| *id)
+        .collect();
+    (ids.len() == limit || complete).then_some(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use db::{Keyset, Page};
+
+    fn list(n: i64) -> Vec<(PostId, UserId)> {
+        let (a, b) = (UserId::generate(), UserId::generate());
+        let mut ids: Vec<PostId> = (0..n).filter_map(|_| PostId::try_from(values::new_raw_id()).ok()).collect();
+        ids.sort_unstable_by_key(|id| std::cmp::Reverse(id.get()));
+        ids.into_iter().enumerate().map(|(i, id)| (id, if i % 2 == 0 { a } else { b })).collect()
+    }
+
+    #[test]
+    fn a_page_is_picked_by_offset_or_cursor_past_what_is_not_kept() {
+        let l = list(10);
+        let author = l[0].1;
+        let mine = |e: &(PostId, UserId)| e.1 == author;
+        let offset = |offset, limit| FeedPage::Offset(Page { offset, limit });
+        let evens: Vec<PostId> = l.iter().step_by(2).map(|e| e.0).collect();
+        assert_eq!(pick(&l, false, offset(0, 3), mine), Some(evens[..3].to_vec()));
+        assert_eq!(pick(&l, false, offset(1, 3), mine), Some(evens[1..4].to_vec()));
+        assert_eq!(pick(&l, false, offset(3, 3), mine), None, "the list ends first");
+        assert_eq!(pick(&l, true, offset(3, 3), mine), Some(evens[3..].to_vec()), "all there is");
+        let after_second = FeedPage::Before(Keyset { before: Some(l[2].0), limit: 2 });
+        assert_eq!(pick(&l, false, after_second, mine), Some(evens[2..4].to_vec()));
+        let before_unknown = FeedPage::Before(Keyset { before: PostId::try_from(l[2].0.get() + 1).ok(), limit: 2 });
+        assert_eq!(pick(&l, false, before_unknown, |_| true), Some(vec![l[2].0, l[3].0]));
+    }
+}
