@@ -69,21 +69,11 @@ pub async fn tags(state: &AppState, page: Previewed, viewer: Option<UserId>) -> 
     Some(card.html())
 }
 
-/// Whether `person` is hidden from `viewer`: suspended, or in a block pair with them.
-/// Two key probes, where `social_graph::hidden_from` would read every suspension and block of
-/// the viewer to answer about one person.
+/// Whether `person` is hidden from `viewer` (`social_graph::visibility`, the one rule).
 async fn is_hidden(state: &AppState, person: UserId, viewer: Option<UserId>) -> bool {
-    let seen = state
-        .db
-        .read(move |conn| {
-            let blocked = match viewer {
-                Some(v) if v != person => social_graph::blocked_between(conn, v, person)?,
-                _ => false,
-            };
-            Ok::<_, db::DbError>(blocked || moderation::is_suspended(conn, person)?)
-        })
-        .await;
-    seen.unwrap_or(true)
+    let hidden =
+        state.db.read(move |conn| Ok::<_, db::DbError>(social_graph::visibility::is_hidden(conn, person, viewer)?)).await;
+    hidden.unwrap_or(true)
 }
 
 fn post_card(state: &AppState, p: &Post) -> Card {

@@ -7,7 +7,7 @@ use db::diesel::prelude::*;
 use db::model::UserCard;
 use db::schema::{notifications, sessions, users};
 use db::{DbConnection, Page, Topic};
-use social_graph::fragments;
+use social_graph::visibility;
 use values::{NotificationId, SessionId, UserId};
 
 use crate::NotificationError;
@@ -118,10 +118,9 @@ pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notif
     let q = notifications::table
         .inner_join(users::table.on(users::id.eq(notifications::sender_id)))
         .filter(notifications::recipient_id.eq(me))
-        .filter(fragments::not_blocked(notifications::sender_id, me))
-        .filter(fragments::not_suspended(notifications::sender_id))
         .select((ListedRow::as_select(), UserCard::as_select()))
-        .order(notifications::id.desc());
+        .into_boxed();
+    let q = visibility::shown_to(q, notifications::sender_id, Some(me)).order(notifications::id.desc());
     let rows: Vec<(ListedRow, UserCard)> = page.apply(q).load(conn)?;
     Ok(rows
         .into_iter()
@@ -140,14 +139,13 @@ pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notif
 /// How many of `me`'s notifications are unread, up to [`UNREAD_CAP`] (the partial index of
 /// unread rows; the block and suspension rules as in the list).
 pub fn unread_count(conn: &mut DbConnection, me: UserId) -> QueryResult<i64> {
-    let ids: Vec<NotificationId> = notifications::table
+    let unread = notifications::table
         .filter(notifications::recipient_id.eq(me))
         .filter(not(notifications::is_read))
-        .filter(fragments::not_blocked(notifications::sender_id, me))
-        .filter(fragments::not_suspended(notifications::sender_id))
         .select(notifications::id)
-        .limit(UNREAD_CAP)
-        .load(conn)?;
+        .into_boxed();
+    let ids: Vec<NotificationId> =
+        visibility::shown_to(unread, notifications::sender_id, Some(me)).limit(UNREAD_CAP).load(conn)?;
     Ok(i64::try_from(ids.len()).unwrap_or(UNREAD_CAP))
 }
 

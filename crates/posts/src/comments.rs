@@ -11,7 +11,7 @@ use db::diesel::sql_types::BigInt;
 use db::model::UserCard;
 use db::schema::{comment_mentions, comments, posts, users};
 use db::{DbConnection, Kept, Page, PageRule, Topic};
-use social_graph::fragments;
+use social_graph::visibility;
 use values::{CommentId, PostId, UserId};
 
 use crate::PostError;
@@ -38,16 +38,12 @@ pub fn list(
     if page.limit == 0 {
         return Ok(Vec::new());
     }
-    let mut q = comments::table
+    let q = comments::table
         .inner_join(users::table)
         .filter(comments::post_id.eq(post))
-        .filter(fragments::not_suspended(comments::user_id))
         .select((CommentRow::as_select(), UserCard::as_select()))
         .into_boxed();
-    if let Some(v) = viewer {
-        q = q.filter(fragments::not_blocked(comments::user_id, v));
-    }
-    let q = q.order(comments::id.desc());
+    let q = visibility::shown_to(q, comments::user_id, viewer).order(comments::id.desc());
     // A first page on PostgreSQL carries its limit in the text, to be planned once
     // (`db::limit_in_text`).
     let rows: Vec<(CommentRow, UserCard)> = if page.offset == 0 && matches!(conn, DbConnection::Postgres(_)) {
@@ -240,8 +236,8 @@ pub struct CommentRef {
 }
 
 /// The comment `id` as `viewer` may see it: none when it is missing, when its post is hidden
-/// from them (a block with the post's author), or when a block stands between them and the
-/// comment's author (the comment list leaves it out for them). Two to four statements.
+/// from them, or when its author is (`social_graph::visibility`: the comment list leaves it
+/// out for them). Two to four statements.
 pub fn visible_comment(conn: &mut DbConnection, id: CommentId, viewer: UserId) -> QueryResult<Option<CommentRef>> {
     let found: Option<(PostId, UserId)> = comments::table
         .filter(comments::id.eq(id))
@@ -250,7 +246,7 @@ pub fn visible_comment(conn: &mut DbConnection, id: CommentId, viewer: UserId) -
         .optional()?;
     let Some((post, author)) = found else { return Ok(None) };
     let Some(post) = visible(conn, post, Some(viewer))? else { return Ok(None) };
-    if author != viewer && author != post.author && social_graph::blocked_between(conn, author, viewer)? {
+    if author != viewer && author != post.author && visibility::is_hidden(conn, author, Some(viewer))? {
         return Ok(None);
     }
     Ok(Some(CommentRef { id, author, post }))
@@ -270,7 +266,7 @@ pub enum RemovedBy {
 /// That `me` may delete comment `id` on `post`, and in which right: its author, an admin
 /// (`moderator`), or the post's author. A post that is missing or hidden from `me` by a block
 /// is not found, and so is a comment that is missing or on another post; anyone else is
-/// forbidden, unless a block with the comment's author hides it from them (then not found, so
+/// forbidden, unless its author is hidden from them (a block, a suspension: then not found, so
 /// the answer does not tell them it exists).
 pub fn removable(
     conn: &mut DbConnection,
@@ -293,7 +289,7 @@ pub fn removable(
         RemovedBy::Moderator
     } else if post.author == me {
         RemovedBy::PostAuthor
-    } else if social_graph::blocked_between(conn, author, me)? {
+    } else if visibility::is_hidden(conn, author, Some(me))? {
         return Err(PostError::CommentNotFound);
     } else {
         return Err(PostError::NotCommentAuthor);

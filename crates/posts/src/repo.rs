@@ -73,15 +73,9 @@ pub struct PostRef {
 /// block stands between the two (such a post is answered as not found). One statement: the
 /// post, with the suspension rule and, for a signed-in viewer, the block rule.
 pub fn visible(conn: &mut DbConnection, id: PostId, viewer: Option<UserId>) -> QueryResult<Option<PostRef>> {
-    let post = posts::table.filter(posts::id.eq(id)).filter(social_graph::fragments::not_suspended(posts::user_id));
-    let found: Option<(UserId, PostKind)> = match viewer {
-        Some(v) => post
-            .filter(social_graph::fragments::not_blocked(posts::user_id, v))
-            .select((posts::user_id, posts::kind))
-            .get_result(conn)
-            .optional()?,
-        None => post.select((posts::user_id, posts::kind)).get_result(conn).optional()?,
-    };
+    let post = posts::table.filter(posts::id.eq(id)).select((posts::user_id, posts::kind)).into_boxed();
+    let found: Option<(UserId, PostKind)> =
+        social_graph::visibility::shown_to(post, posts::user_id, viewer).get_result(conn).optional()?;
     Ok(found.map(|(author, kind)| PostRef { id, author, kind }))
 }
 

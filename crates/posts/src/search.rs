@@ -29,7 +29,7 @@ use db::diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use db::diesel::sql_types::{BigInt, Bool, Text};
 use db::schema::{posts, posts_search};
 use db::{DbConnection, Kept, MultiBackend, PageRule};
-use social_graph::fragments;
+use social_graph::visibility;
 use values::{PostId, PostKind, UserId};
 
 /// Search results: 10 a page by default (as the feeds), at most 50.
@@ -311,15 +311,12 @@ fn matches(
 ) -> QueryResult<Vec<PostId>> {
     let postgres = matches!(conn, DbConnection::Postgres(_));
     let query = |matching: Matches| {
-        let mut q = posts_search::table
+        let q = posts_search::table
             .inner_join(posts::table.on(posts::id.eq(posts_search::rowid)))
             .filter(matching)
-            .filter(fragments::not_suspended(posts::user_id))
             .select(posts::id)
             .into_boxed();
-        if let Some(v) = viewer {
-            q = q.filter(fragments::not_blocked(posts::user_id, v));
-        }
+        let mut q = visibility::shown_to(q, posts::user_id, viewer);
         if let Some(kind) = search.kind {
             q = q.filter(posts::kind.eq(kind));
         }

@@ -8,8 +8,9 @@
 //! Each is answered from an index: `blocks`' primary key (blocker_id, blocked_id) and its
 //! (blocked_id, blocker_id) index. Beside the block rule stands the suspension rule
 //! ([`not_suspended`]: what a suspended account wrote is hidden from everyone, signed out
-//! included), a probe of `suspensions (user_id)` per row, applied in the same places. (The Listened to feed asks `listens` itself, walking or
-//! merging rather than `user_id IN (...)`: docs/posts.md, "Planner traps".)
+//! included), a probe of `suspensions (user_id)` per row. Lists apply the two together through
+//! [`crate::visibility`]. (The Listened to feed asks `listens` itself, walking or merging
+//! rather than `user_id IN (...)`: docs/posts.md, "Planner traps".)
 
 use db::diesel::dsl::{self, And, Eq, EqAny, Filter, Select, exists, not};
 use db::diesel::expression::{ValidGrouping, is_aggregate};

@@ -7,7 +7,8 @@
 //! The functions taking `&mut DbConnection` run inside their caller's transaction, so a use case
 //! can put several domains' writes into one; [`SocialGraph`] holds the use cases of this domain
 //! alone, each one transaction. Other domains apply the block and listening rules inside their
-//! own queries through the subqueries of [`fragments`], never by loading ids into memory.
+//! own queries through the subqueries of [`fragments`], never by loading ids into memory; what a
+//! viewer may see of what people wrote is one rule, [`visibility`].
 
 use std::collections::HashSet;
 
@@ -15,11 +16,12 @@ use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
 use db::model::UserCard;
-use db::schema::{blocks, listens, suspensions, users};
+use db::schema::{blocks, listens, users};
 use db::{Db, DbConnection, DbError, Kept, Page, PageRule, Topic};
 use values::{DomainError, ErrorKind, UserId};
 
 pub mod fragments;
+pub mod visibility;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GraphError {
@@ -65,22 +67,6 @@ fn user_exists(conn: &mut DbConnection, id: UserId) -> QueryResult<bool> {
 /// True when either of the two has blocked the other.
 pub fn blocked_between(conn: &mut DbConnection, a: UserId, b: UserId) -> QueryResult<bool> {
     diesel::select(fragments::pair_blocked(a, b)).get_result(conn)
-}
-
-/// Whose posts, comments and notifications `viewer` is not shown, as a set, for a list walked in
-/// memory rather than in a statement (where `fragments::not_blocked` and `not_suspended` apply
-/// the same rules): everyone suspended (all of `suspensions`, which holds only the accounts
-/// suspended now), and the people in a block pair with the viewer (`blocks`' two keys).
-pub fn hidden_from(conn: &mut DbConnection, viewer: Option<UserId>) -> QueryResult<HashSet<UserId>> {
-    let mut hidden: HashSet<UserId> = suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect();
-    if let Some(v) = viewer {
-        let pairs: Vec<(UserId, UserId)> = blocks::table
-            .filter(blocks::blocker_id.eq(v).or(blocks::blocked_id.eq(v)))
-            .select((blocks::blocker_id, blocks::blocked_id))
-            .load(conn)?;
-        hidden.extend(pairs.into_iter().map(|(blocker, blocked)| if blocker == v { blocked } else { blocker }));
-    }
-    Ok(hidden)
 }
 
 /// The people of `others` in a block pair with `me` (one statement), for rules that take people
