@@ -412,6 +412,15 @@ impl Config {
     pub fn sign_in_page(&self) -> String {
         format!("{}/sign-in", self.frontend_url)
     }
+
+    /// Where this installation keeps its database and media (for `backup`, `restore`, `verify`).
+    pub fn installation(&self) -> operations::Installation {
+        operations::Installation {
+            database_url: self.database_url.clone(),
+            data_dir: self.data_dir.clone(),
+            s3: self.s3.clone(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The HTTP shell: configuration, routes, extractors, error mapping, CORS, OpenAPI and the
 //! built web app, around the domain crates.
 
-pub mod backup;
 mod body_timeout;
 pub mod config;
 pub mod error;

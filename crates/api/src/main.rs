@@ -161,7 +161,7 @@ fn megabytes(bytes: u64) -> String {
 
 fn backup(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
     let started = std::time::Instant::now();
-    let manifest = api::backup::backup(config, dir)?;
+    let manifest = operations::backup::backup(&config.installation(), dir)?;
     let bytes: u64 = manifest.files.iter().map(|f| f.size).sum();
     let rows: i64 = manifest.row_counts.values().sum();
     println!(
@@ -177,7 +177,7 @@ fn backup(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
         println!(
             "the installation itself is missing {} objects its rows point at (listed under \"missing\" in {}):",
             manifest.missing.len(),
-            api::backup::MANIFEST
+            operations::backup::MANIFEST
         );
         for key in &manifest.missing {
             println!("  {key}");
@@ -188,7 +188,7 @@ fn backup(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
 
 fn restore(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
     let started = std::time::Instant::now();
-    let manifest = api::backup::restore(config, dir)?;
+    let manifest = operations::backup::restore(&config.installation(), dir)?;
     let bytes: u64 = manifest.files.iter().map(|f| f.size).sum();
     println!(
         "restored the backup of {} ({} files, {}, checksums match) into {} in {:.1} s",
@@ -202,7 +202,7 @@ fn restore(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
 }
 
 fn verify(config: &Config) -> Result<(), Failure> {
-    let report = actix_web::rt::System::new().block_on(api::backup::verify(config))?;
+    let report = actix_web::rt::System::new().block_on(operations::backup::verify(&config.installation()))?;
     if report.missing.is_empty() {
         println!("all {} objects rows point at are in the {}", report.checked, report.store);
         return Ok(());

@@ -46,14 +46,14 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
         let existing = existing.trim();
         if existing.len() >= 32 {
             // A secret others could read signs tokens others could forge: tighten it.
-            if crate::files::loosen_by_others(&path) {
+            if operations::files::loosen_by_others(&path) {
                 tracing::warn!(path = %path.display(), "the token-signing secret was readable by others; now 0600");
                 auth::mail::restrict_to_owner(&path)?;
             }
             return Ok(existing.as_bytes().to_vec());
         }
     }
-    crate::files::private_dir(&dir)?;
+    operations::files::private_dir(&dir)?;
     let secret = auth::oidc::random_token();
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);

@@ -13,6 +13,7 @@ pub mod model;
 pub mod page;
 pub mod schema;
 mod scope;
+mod stored;
 pub mod throttle;
 pub mod time;
 mod topic;
@@ -26,6 +27,7 @@ pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};
 pub use held::{Held, Holdable, Noted};
 pub use kept::Kept;
 pub use page::{Keyset, Page, PageRule};
+pub use stored::StoredColumn;
 pub use topic::Topic;
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.

@@ -7,7 +7,6 @@
 //! post's transaction and removed if it does not commit; a deleted post's objects are removed
 //! after its transaction has committed.
 
-mod cache;
 mod comments;
 mod create;
 mod edit;
@@ -33,7 +32,7 @@ pub use edit::{PostEdit, edit_comment};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
 pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};
-pub use kinds::UploadKind;
+pub use kinds::{UploadKind, stored_columns};
 pub use kinds::audio::AudioUpload;
 pub use kinds::media::MediaUpload;
 pub use kinds::scores::ScoreUpload;

@@ -67,6 +67,19 @@ pub fn avatar_of(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Stri
 }
 
 /// Which of `urls` some profile uses as its avatar.
+/// The avatars of ours people point at (kept as URL paths, `/media/<key>`; an outside picture,
+/// from Google sign-in, is no object of ours).
+pub const STORED: [db::StoredColumn; 1] = [db::StoredColumn {
+    column: "users.avatar_url",
+    keys: |c| {
+        let urls: Vec<String> = users::table
+            .filter(users::avatar_url.like(format!("{}%", storage::MEDIA_PREFIX)))
+            .select(users::avatar_url.assume_not_null())
+            .load(c)?;
+        Ok(urls.iter().filter_map(|url| storage::key_of(url)).map(str::to_owned).collect())
+    },
+}];
+
 pub fn avatars_in_use(conn: &mut DbConnection, urls: &[String]) -> QueryResult<std::collections::HashSet<String>> {
     let used: Vec<Option<String>> =
         users::table.filter(users::avatar_url.eq_any(urls)).select(users::avatar_url).load(conn)?;

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use api::backup::{Manifest, read_manifest};
+use operations::backup::{Manifest, read_manifest};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::BigInt;
 use reqwest::StatusCode;

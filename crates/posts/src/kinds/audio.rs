@@ -67,7 +67,25 @@ impl From<AudioRow> for AudioTrack {
     }
 }
 
-pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Audio, load, object_keys };
+pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Audio, load, object_keys, stored: &STORED };
+
+/// The track and its cover.
+const STORED: [db::StoredColumn; 2] = [
+    db::StoredColumn {
+        column: "post_audio.file_key",
+        keys: |c| post_audio::table.select(post_audio::file_key).distinct().load(c),
+    },
+    db::StoredColumn {
+        column: "post_audio.cover_key",
+        keys: |c| {
+            post_audio::table
+                .filter(post_audio::cover_key.is_not_null())
+                .select(post_audio::cover_key.assume_not_null())
+                .distinct()
+                .load(c)
+        },
+    },
+];
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<AudioRow> = post_audio::table

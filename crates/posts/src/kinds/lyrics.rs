@@ -73,7 +73,7 @@ impl From<LyricsRow> for Lyrics {
     }
 }
 
-pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Lyrics, load, object_keys: no_keys };
+pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Lyrics, load, object_keys: no_keys, stored: &[] };
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<LyricsRow> = post_lyrics::table

@@ -77,7 +77,35 @@ impl From<MediaRow> for MediaFile {
     }
 }
 
-pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Media, load, object_keys };
+pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Media, load, object_keys, stored: &STORED };
+
+/// The picture or video, its display copy, the video's poster.
+const STORED: [db::StoredColumn; 3] = [
+    db::StoredColumn {
+        column: "post_media.file_key",
+        keys: |c| post_media::table.select(post_media::file_key).distinct().load(c),
+    },
+    db::StoredColumn {
+        column: "post_media.display_key",
+        keys: |c| {
+            post_media::table
+                .filter(post_media::display_key.is_not_null())
+                .select(post_media::display_key.assume_not_null())
+                .distinct()
+                .load(c)
+        },
+    },
+    db::StoredColumn {
+        column: "post_media.poster_key",
+        keys: |c| {
+            post_media::table
+                .filter(post_media::poster_key.is_not_null())
+                .select(post_media::poster_key.assume_not_null())
+                .distinct()
+                .load(c)
+        },
+    },
+];
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<MediaRow> = post_media::table

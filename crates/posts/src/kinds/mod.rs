@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 
-use db::DbConnection;
 use db::diesel::QueryResult;
+use db::{DbConnection, StoredColumn};
 use storage::Storage;
 use values::{PostId, PostKind, UserId};
 
@@ -34,6 +34,8 @@ pub struct KindRows {
     /// The storage keys the payloads of these posts (of any kind) point to: one statement, or
     /// none for a kind that stores no files.
     pub object_keys: fn(&mut DbConnection, &[PostId]) -> QueryResult<Vec<String>>,
+    /// The columns of its rows that name stored objects, each with every key it names.
+    pub stored: &'static [StoredColumn],
 }
 
 /// Every kind, in the order of [`PostKind::ALL`] (a test checks none is missing).
@@ -49,6 +51,12 @@ pub fn load_payloads(conn: &mut DbConnection, posts: &[(PostId, PostKind)]) -> Q
         }
     }
     Ok(payloads)
+}
+
+/// Every column of the kinds' rows that names stored objects (backups and `selfsound verify`
+/// read every object a row points at through them).
+pub fn stored_columns() -> impl Iterator<Item = &'static StoredColumn> {
+    KINDS.iter().flat_map(|k| k.stored.iter())
 }
 
 /// The storage keys the payloads of these posts point to.

@@ -38,7 +38,13 @@ impl From<ScoreRow> for Score {
     }
 }
 
-pub(super) const ROWS: KindRows = KindRows { kind: PostKind::MusicXml, load, object_keys };
+pub(super) const ROWS: KindRows = KindRows { kind: PostKind::MusicXml, load, object_keys, stored: &STORED };
+
+/// The score's file.
+const STORED: [db::StoredColumn; 1] = [db::StoredColumn {
+    column: "post_scores.file_key",
+    keys: |c| post_scores::table.select(post_scores::file_key).distinct().load(c),
+}];
 
 fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Payload)>> {
     let rows: Vec<ScoreRow> = post_scores::table

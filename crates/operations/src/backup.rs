@@ -35,14 +35,14 @@ use std::path::{Path, PathBuf};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Nullable, Text};
 use db::diesel::sqlite::SqliteConnection;
-use db::schema::{post_audio, post_media, post_scores, users};
-use db::{Backend, Db, DbConnection, PoolOptions};
+use db::{Backend, Db, DbConnection, PoolOptions, StoredColumn};
 use futures_util::{StreamExt, TryStreamExt};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use storage::{ByteRange, Storage, StorageError};
 
-use crate::config::Config;
+use crate::Installation;
+use crate::files::private_dir;
 
 /// The manifest, written last: a folder with one holds a complete backup.
 pub const MANIFEST: &str = "manifest.json";
@@ -123,12 +123,12 @@ struct Embedded {
     media: PathBuf,
 }
 
-fn sqlite_path(config: &Config) -> Option<PathBuf> {
+fn sqlite_path(config: &Installation) -> Option<PathBuf> {
     let url = &config.database_url;
     (Backend::of_url(url) == Backend::Sqlite).then(|| PathBuf::from(url.strip_prefix("sqlite://").unwrap_or(url)))
 }
 
-fn embedded(config: &Config, command: &str) -> Result<Embedded, BackupError> {
+fn embedded(config: &Installation, command: &str) -> Result<Embedded, BackupError> {
     let Some(database) = sqlite_path(config) else {
         return Err(BackupError::NotEmbedded(format!(
             "`selfsound {command}` copies an embedded installation (a SQLite file and the media folder), and \
@@ -153,7 +153,7 @@ fn claim_empty(dir: &Path) -> Result<(), BackupError> {
             None => Ok(()),
             Some(_) => Err(BackupError::NotEmpty(dir.to_owned())),
         },
-        Err(e) if e.kind() == ErrorKind::NotFound => crate::files::private_dir(dir).map_err(io(dir)),
+        Err(e) if e.kind() == ErrorKind::NotFound => private_dir(dir).map_err(io(dir)),
         Err(e) => Err(io(dir)(e)),
     }
 }
@@ -180,7 +180,7 @@ fn copy_file(from: &Path, to: &Path) -> Result<Option<(u64, String)>, BackupErro
         Err(e) => return Err(io(from)(e)),
     };
     if let Some(parent) = to.parent() {
-        crate::files::private_dir(parent).map_err(io(parent))?;
+        private_dir(parent).map_err(io(parent))?;
     }
     let mut target = create_private(to)?;
     let mut hasher = Sha256::new();
@@ -214,52 +214,19 @@ fn key_of_path(relative: &Path) -> Option<String> {
     storage::check_key(&key).is_ok().then_some(key)
 }
 
-type Loader = fn(&mut DbConnection) -> QueryResult<Vec<String>>;
-
-/// The columns that point at stored objects, each with the query reading the keys in it: the
-/// files of posts (pictures, videos and their display copies and posters, audio and covers,
-/// scores) and avatars (kept as URL paths, `/media/<key>`; an outside picture is no object of
-/// ours).
-const REFERENCES: [(&str, Loader); 7] = [
-    ("post_media.file_key", |c| post_media::table.select(post_media::file_key).distinct().load(c)),
-    ("post_media.display_key", |c| {
-        post_media::table
-            .filter(post_media::display_key.is_not_null())
-            .select(post_media::display_key.assume_not_null())
-            .distinct()
-            .load(c)
-    }),
-    ("post_media.poster_key", |c| {
-        post_media::table
-            .filter(post_media::poster_key.is_not_null())
-            .select(post_media::poster_key.assume_not_null())
-            .distinct()
-            .load(c)
-    }),
-    ("post_audio.file_key", |c| post_audio::table.select(post_audio::file_key).distinct().load(c)),
-    ("post_audio.cover_key", |c| {
-        post_audio::table
-            .filter(post_audio::cover_key.is_not_null())
-            .select(post_audio::cover_key.assume_not_null())
-            .distinct()
-            .load(c)
-    }),
-    ("post_scores.file_key", |c| post_scores::table.select(post_scores::file_key).distinct().load(c)),
-    ("users.avatar_url", |c| {
-        let urls: Vec<String> = users::table
-            .filter(users::avatar_url.like(format!("{}%", storage::MEDIA_PREFIX)))
-            .select(users::avatar_url.assume_not_null())
-            .load(c)?;
-        Ok(urls.iter().filter_map(|url| storage::key_of(url)).map(str::to_owned).collect())
-    }),
-];
+/// The columns that point at stored objects, as the domains name them: the files of posts
+/// (pictures, videos and their display copies and posters, audio and covers, scores) and
+/// avatars.
+fn stored_columns() -> impl Iterator<Item = &'static StoredColumn> {
+    posts::stored_columns().chain(profiles::STORED.iter())
+}
 
 /// Every stored object a row points at, with a column that does (`table.column`).
 pub fn referenced_keys(conn: &mut DbConnection) -> Result<BTreeMap<String, &'static str>, db::DbError> {
     let mut keys = BTreeMap::new();
-    for (column, load) in REFERENCES {
-        for key in load(conn)? {
-            keys.entry(key).or_insert(column);
+    for stored in stored_columns() {
+        for key in (stored.keys)(conn)? {
+            keys.entry(key).or_insert(stored.column);
         }
     }
     Ok(keys)
@@ -368,7 +335,7 @@ fn snapshot(live: &mut DbConnection, to: &Path) -> Result<(), BackupError> {
 
 /// Copies the embedded installation `config` names into `dir` (empty or new) while it serves;
 /// answers the manifest written beside the copy.
-pub fn backup(config: &Config, dir: &Path) -> Result<Manifest, BackupError> {
+pub fn backup(config: &Installation, dir: &Path) -> Result<Manifest, BackupError> {
     let site = embedded(config, "backup")?;
     let mut live = DbConnection::Sqlite(open_sqlite(&site.database)?);
     claim_empty(dir)?;
@@ -465,7 +432,7 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, BackupError> {
 /// Brings the backup in `dir` into the empty installation `config` names (its data folder
 /// empty or new, no database file yet), checking every file against the manifest. On any
 /// mismatch nothing is left behind. Answers the manifest.
-pub fn restore(config: &Config, dir: &Path) -> Result<Manifest, BackupError> {
+pub fn restore(config: &Installation, dir: &Path) -> Result<Manifest, BackupError> {
     let site = embedded(config, "restore")?;
     let manifest = read_manifest(dir)?;
     let mut plan = Vec::with_capacity(manifest.files.len());
@@ -544,7 +511,7 @@ async fn exists(storage: &Storage, key: &str) -> Result<bool, StorageError> {
 /// configured store (the media folder or the bucket). Safe while the server runs: an object
 /// found missing is reported only if a row still points at it after the check, since objects
 /// are deleted after their rows.
-pub async fn verify(config: &Config) -> Result<VerifyReport, BackupError> {
+pub async fn verify(config: &Installation) -> Result<VerifyReport, BackupError> {
     if let Some(path) = sqlite_path(config)
         && !path.is_file()
     {
@@ -580,8 +547,9 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    /// Every column of the schema that can hold a stored object's key or URL is one
-    /// [`referenced_keys`] reads: a new one left out would make backups and `verify` blind to it.
+    /// Every column of the schema that can hold a stored object's key or URL is one a domain
+    /// names ([`referenced_keys`] reads them): a new one left out would make backups and
+    /// `verify` blind to it.
     #[test]
     fn every_column_that_names_an_object_is_read() {
         let schema = include_str!("../../db/src/schema.rs");
@@ -598,7 +566,7 @@ mod tests {
             }
         }
         columns.sort();
-        let mut read: Vec<String> = REFERENCES.iter().map(|(column, _)| (*column).to_owned()).collect();
+        let mut read: Vec<String> = stored_columns().map(|stored| stored.column.to_owned()).collect();
         read.sort();
         assert_eq!(columns, read);
     }
@@ -624,17 +592,26 @@ mod tests {
 
     #[test]
     fn postgresql_and_buckets_are_pointed_to_their_own_tools() {
-        let config = |vars: &[(&str, &str)]| {
-            Config::from_lookup(|k| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| (*v).to_owned())).unwrap()
-        };
         let root = tempfile::tempdir().unwrap();
-        for vars in [
-            &[("DATABASE_URL", "postgres://postgres@127.0.0.1/selfsound")][..],
-            &[("SELFSOUND_S3_BUCKET", "media")][..],
+        let data_dir = root.path().join("data");
+        let bucket = storage::S3Settings {
+            bucket: "media".into(),
+            endpoint: None,
+            region: None,
+            access_key_id: None,
+            secret_access_key: None,
+        };
+        for config in [
+            Installation {
+                database_url: "postgres://postgres@127.0.0.1/selfsound".into(),
+                data_dir: data_dir.clone(),
+                s3: None,
+            },
+            Installation { database_url: "data/selfsound.sqlite3".into(), data_dir: data_dir.clone(), s3: Some(bucket) },
         ] {
-            let err = backup(&config(vars), root.path()).unwrap_err().to_string();
+            let err = backup(&config, root.path()).unwrap_err().to_string();
             assert!(err.contains("pg_dump") && err.contains("docs/operations.md"), "{err}");
-            assert!(restore(&config(vars), root.path()).unwrap_err().to_string().contains("pg_dump"));
+            assert!(restore(&config, root.path()).unwrap_err().to_string().contains("pg_dump"));
         }
         assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0, "nothing was written");
     }
