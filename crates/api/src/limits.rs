@@ -51,42 +51,46 @@ impl Action {
         Action::Edit,
     ];
 
+    /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys, what its refusal calls
+    /// the calls it counts, and its default limit (docs/security.md, "Limits", says why each).
+    const fn call(self) -> Call {
+        let (name, what, default) = match self {
+            Action::Post => ("post", "posts", Limit::per(20, 60)),
+            Action::Comment => ("comment", "comments", Limit::per(30, 5)),
+            Action::Like => ("like", "likes", Limit::per(60, 10)),
+            Action::Listen => ("listen", "listening changes", Limit::per(30, 10)),
+            Action::Block => ("block", "block changes", Limit::per(20, 10)),
+            // Posts and comments: one limit.
+            Action::Report => ("report", "reports", Limit::per(10, 60)),
+            Action::CommentDelete => ("comment_delete", "comment deletions", Limit::per(60, 10)),
+            Action::Search => ("search", "searches", Limit::per(120, 5)),
+            Action::Profile => ("profile", "profile changes", Limit::per(30, 60)),
+            Action::Suspend => ("suspend", "suspension changes", Limit::per(60, 60)),
+            // Posts and comments: one limit.
+            Action::Edit => ("edit", "edits", Limit::per(30, 10)),
+        };
+        Call { name, what, default }
+    }
+
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys.
     pub fn name(self) -> &'static str {
-        match self {
-            Action::Post => "post",
-            Action::Comment => "comment",
-            Action::Like => "like",
-            Action::Listen => "listen",
-            Action::Block => "block",
-            Action::Report => "report",
-            Action::CommentDelete => "comment_delete",
-            Action::Search => "search",
-            Action::Profile => "profile",
-            Action::Suspend => "suspend",
-            Action::Edit => "edit",
-        }
+        self.call().name
     }
 
     fn what(self) -> &'static str {
-        match self {
-            Action::Post => "posts",
-            Action::Comment => "comments",
-            Action::Like => "likes",
-            Action::Listen => "listening changes",
-            Action::Block => "block changes",
-            Action::Report => "reports",
-            Action::CommentDelete => "comment deletions",
-            Action::Search => "searches",
-            Action::Profile => "profile changes",
-            Action::Suspend => "suspension changes",
-            Action::Edit => "edits",
-        }
+        self.call().what
     }
 
     fn index(self) -> usize {
         Action::ALL.iter().position(|a| *a == self).unwrap_or_default()
     }
+}
+
+/// What an [`Action`] is called, and its limit unless configured otherwise.
+struct Call {
+    name: &'static str,
+    what: &'static str,
+    default: Limit,
 }
 
 /// A handler's argument type names its call's limit: `user: Limited<Commenting>`
@@ -138,26 +142,13 @@ impl Limit {
 /// The windows are swept a day after they start (`db::throttle::sweep`), so none may be longer.
 const LONGEST_WINDOW: Duration = Duration::from_secs(24 * 3600);
 
-/// One [`Limit`] per [`Action`].
+/// One [`Limit`] per [`Action`], in [`Action::ALL`]'s order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WriteLimits([Limit; 11]);
+pub struct WriteLimits([Limit; Action::ALL.len()]);
 
 impl Default for WriteLimits {
-    /// In [`Action::ALL`]'s order; docs/security.md ("Limits") says why each.
     fn default() -> Self {
-        WriteLimits([
-            Limit::per(20, 60), // post
-            Limit::per(30, 5),  // comment
-            Limit::per(60, 10), // like
-            Limit::per(30, 10), // listen
-            Limit::per(20, 10), // block
-            Limit::per(10, 60), // report (posts and comments: one limit)
-            Limit::per(60, 10), // comment_delete
-            Limit::per(120, 5), // search
-            Limit::per(30, 60), // profile
-            Limit::per(60, 60), // suspend
-            Limit::per(30, 10), // edit (posts and comments: one limit)
-        ])
+        WriteLimits(Action::ALL.map(|action| action.call().default))
     }
 }
 

@@ -24,3 +24,13 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(media::default_avatar)
         .service(media::media);
 }
+
+/// What a search box sent (`query`, `q`): absent is empty; a NUL character is refused (400), as
+/// in every other text a person sends.
+pub fn search_text(raw: Option<&str>) -> Result<&str, crate::error::ApiError> {
+    let text = raw.unwrap_or_default();
+    if text.contains('\0') {
+        return Err(crate::error::ApiError::invalid("Search text cannot contain a NUL character"));
+    }
+    Ok(text)
+}

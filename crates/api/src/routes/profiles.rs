@@ -10,7 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, Limited, MaybeUser, search_text};
+use crate::extract::{AuthUser, Limited, MaybeUser};
+use crate::routes::search_text;
 use crate::limits::{Blocking, Listening, ProfileEditing};
 use crate::state::AppState;
 use crate::upload::{self, FileBody, FileRule, Sink, UploadRules};

@@ -9,7 +9,8 @@ use utoipa::{IntoParams, ToSchema};
 use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{Limited, MaybeLimited, Session, search_text};
+use crate::extract::{Limited, MaybeLimited, Readers, Session};
+use crate::routes::search_text;
 use crate::limits::{Commenting, DeletingComments, Editing, Searching};
 use crate::state::AppState;
 use crate::wire::UserJson;
@@ -86,10 +87,14 @@ pub async fn comments(
     let page = COMMENTS_PAGE.page(q.limit, q.offset);
     let post = post_id.into_inner();
     let posts = state.posts.clone();
-    let found = match session.known_viewer(&state).and_then(|viewer| posts.remembered_comments(post, viewer, page)) {
-        Some(found) => found,
-        None => session.read(&state, move |conn, viewer| posts.comments_on(conn, post, viewer, page)).await?,
-    };
+    let found = session
+        .answer(
+            &state,
+            Readers::Anyone,
+            |viewer| state.posts.remembered_comments(post, viewer, page),
+            move |conn, viewer| posts.comments_on(conn, post, viewer, page),
+        )
+        .await?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .json(found.into_iter().map(|c| comment_json(&state, c)).collect::<Vec<_>>()))

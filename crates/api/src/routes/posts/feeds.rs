@@ -10,7 +10,8 @@ use values::{PostId, UserId};
 
 use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
-use crate::extract::{Session, search_text};
+use crate::extract::{Readers, Session};
+use crate::routes::search_text;
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
@@ -44,15 +45,16 @@ async fn page_of(
     q: &FeedQuery,
 ) -> Result<HttpResponse, ApiError> {
     let page = q.page();
+    let readers = if list == Feed::ListenedTo { Readers::SignedIn } else { Readers::Anyone };
     let posts = state.posts.clone();
-    // A page memory holds whole, for a session known a moment ago, asks the database nothing.
-    let remembered = session.known_viewer(state).and_then(|viewer| posts.remembered_list(list, page, viewer));
-    let read = move |conn: &mut DbConnection, viewer| posts.list_on(conn, list, page, viewer);
-    let found = match (remembered, list) {
-        (Some(found), _) => found,
-        (None, Feed::ListenedTo) => session.read_signed_in(state, move |conn, me| read(conn, Some(me))).await?,
-        (None, Feed::ForYou | Feed::User(_)) => session.read(state, read).await?,
-    };
+    let found = session
+        .answer(
+            state,
+            readers,
+            |viewer| state.posts.remembered_list(list, page, viewer),
+            move |conn: &mut DbConnection, viewer| posts.list_on(conn, list, page, viewer),
+        )
+        .await?;
     Ok(list_answer(state, req, found, page.limit(), &[]))
 }
 
@@ -177,9 +179,13 @@ pub async fn one(
 ) -> Result<HttpResponse, ApiError> {
     let id = post_id.into_inner();
     let posts = state.posts.clone();
-    let p = match session.known_viewer(&state).and_then(|viewer| posts.remembered_post(id, viewer)) {
-        Some(p) => p,
-        None => session.read(&state, move |conn, viewer| posts.post_on(conn, id, viewer)).await?,
-    };
+    let p = session
+        .answer(
+            &state,
+            Readers::Anyone,
+            |viewer| state.posts.remembered_post(id, viewer),
+            move |conn, viewer| posts.post_on(conn, id, viewer),
+        )
+        .await?;
     Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(PostJson::new(&state, p)))
 }
