@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { LyricsIcon, MusicIcon, ScoreIcon } from '../components/first-load-icons';
+import { ImageIcon } from '../components/icons';
 import { Modal } from '../components/modal';
 import { useGoToSignIn } from '../lib/session';
-import { ImageIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../components/icons';
 import styles from './add-post-chooser.module.css';
 
 /** The four kinds of post and their pages (spec §2 Navigation bar). */

@@ -2,15 +2,7 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar } from '../components/avatar';
-import {
-  BellIcon,
-  HomeIcon,
-  LogInIcon,
-  PlusIcon,
-  SearchIcon,
-  SettingsIcon,
-  UserIcon,
-} from '../components/nav-icons';
+import { BellIcon, HomeIcon, LogInIcon, PlusIcon, SearchIcon, SettingsIcon, UserIcon } from '../components/first-load-icons';
 import { Logo } from '../components/logo';
 import { UnreadBadge, unreadLabel, useUnreadCount } from '../features/notifications';
 import { sessionQueries, type CurrentUser } from '../lib/session';

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { CloseIcon } from './first-load-icons';
+import { Icon } from './icon';
 import styles from './alert.module.css';
 
 export type AlertTone = 'error' | 'success' | 'info' | 'warning';
@@ -29,27 +31,16 @@ export function Alert({ tone, children, title, onDismiss, className }: AlertProp
       role={tone === 'error' || tone === 'warning' ? 'alert' : 'status'}
       className={[styles.alert, styles[tone], className].filter(Boolean).join(' ')}
     >
-      <svg
-        className={styles.icon}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
+      <Icon size={20} className={styles.icon}>
         {ICONS[tone]}
-      </svg>
+      </Icon>
       <div className={styles.body}>
         {title ? <p className={styles.title}>{title}</p> : null}
         <div>{children}</div>
       </div>
       {onDismiss ? (
         <button type="button" className={styles.dismiss} onClick={onDismiss} aria-label="Dismiss">
-          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-            <path d="M18 6 6 18M6 6l12 12" />
-          </svg>
+          <CloseIcon size={18} />
         </button>
       ) : null}
     </div>

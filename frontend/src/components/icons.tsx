@@ -1,6 +1,10 @@
 /**
- * Inline SVG icons (Feather-like strokes). They are decorative: the control that shows one
- * carries the accessible name. The navigation bar's own icons are in nav-icons.tsx.
+ * The app's icons: every feature draws its icons from here or, for the few the first visit
+ * draws (the navigation bar, a post card, a track's controls), from first-load-icons.tsx. Each
+ * icon is drawn in one place only; a new one goes here unless the first load needs it.
+ *
+ * Feather-like strokes on the 24×24 `Icon` frame; decorative: the control that shows one
+ * carries the accessible name.
  */
 import { Icon, type IconProps } from './icon';
 
@@ -9,28 +13,6 @@ export const ImageIcon = (p: IconProps) => (
     <rect x="3" y="3" width="18" height="18" rx="3" />
     <circle cx="8.5" cy="8.5" r="1.5" />
     <path d="m21 15-5-5L5 21" />
-  </Icon>
-);
-
-export const MusicIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M9 18V5l12-2v13" />
-    <circle cx="6" cy="18" r="3" />
-    <circle cx="18" cy="16" r="3" />
-  </Icon>
-);
-
-export const LyricsIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M4 6h16M4 10h16M4 14h10M4 18h7" />
-  </Icon>
-);
-
-export const ScoreIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M3 5h18M3 9h18M3 13h18M3 17h18" strokeWidth="1.2" />
-    <path d="M14 7v10" />
-    <ellipse cx="11.5" cy="17" rx="2.5" ry="1.8" fill="currentColor" />
   </Icon>
 );
 
@@ -101,12 +83,6 @@ export const LogOutIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const TrashIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M3 6h18M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2m3 0v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6" />
-  </Icon>
-);
-
 export const SparkIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9Z" />
@@ -123,12 +99,6 @@ export const ArrowRightIcon = (p: IconProps) => (
 export const ArrowLeftIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M19 12H5M11 18l-6-6 6-6" />
-  </Icon>
-);
-
-export const PencilIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
   </Icon>
 );
 
@@ -161,8 +131,118 @@ export const ChevronDownIcon = (p: IconProps) => (
   </Icon>
 );
 
-/** Google's multi-coloured G, which their branding rules ask for on sign-in buttons. */
+export const ChevronUpIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m18 15-6-6-6 6" />
+  </Icon>
+);
 
+export const ChevronLeftIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m15 18-6-6 6-6" />
+  </Icon>
+);
+
+export const ChevronRightIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m9 18 6-6-6-6" />
+  </Icon>
+);
+
+export const ExternalLinkIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M15 3h6v6" />
+    <path d="M10 14 21 3" />
+    <path d="M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />
+  </Icon>
+);
+
+export const UploadIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 15V4M7 9l5-5 5 5" />
+    <path d="M4 15v3a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3" />
+  </Icon>
+);
+
+/** The marketing header's menu on phones. */
+export const MenuIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M4 7h16M4 12h16M4 17h16" />
+  </Icon>
+);
+
+export const ChartIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 3v18h18" />
+    <path d="m7 15 4-4 3 3 5-6" />
+  </Icon>
+);
+
+export const ShieldIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10Z" />
+  </Icon>
+);
+
+export const AtIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="4" />
+    <path d="M16 8v5a3 3 0 0 0 6 0v-1a10 10 0 1 0-3.9 7.9" />
+  </Icon>
+);
+
+export const HeadphonesIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 18v-6a9 9 0 0 1 18 0v6" />
+    <path d="M21 19a2 2 0 0 1-2 2h-1v-6h3v4ZM3 19a2 2 0 0 0 2 2h1v-6H3v4Z" />
+  </Icon>
+);
+
+export const UsersIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2" />
+    <circle cx="9" cy="7" r="4" />
+    <path d="M23 21v-2a4 4 0 0 0-3-3.9M16 3.1a4 4 0 0 1 0 7.8" />
+  </Icon>
+);
+
+/** The now-playing bar's (the player's Play and Pause are in first-load-icons.tsx). */
+export const VolumeIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M11 5 6 9H3v6h3l5 4V5Z" />
+    <path d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" />
+  </Icon>
+);
+
+export const MutedIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M11 5 6 9H3v6h3l5 4V5Z" />
+    <path d="m22 9-6 6M16 9l6 6" />
+  </Icon>
+);
+
+export const KeyboardIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="2.5" y="6" width="19" height="12" rx="2" />
+    <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
+  </Icon>
+);
+
+export const PreviousIcon = (p: IconProps) => (
+  <Icon {...p} stroke="none" fill="currentColor">
+    <rect x="5" y="5" width="2.4" height="14" rx="1" />
+    <path d="M19 6.1v11.8a1 1 0 0 1-1.53.85L9.3 13.7a1 1 0 0 1 0-1.7l8.17-5.74A1 1 0 0 1 19 6.1Z" />
+  </Icon>
+);
+
+export const NextIcon = (p: IconProps) => (
+  <Icon {...p} stroke="none" fill="currentColor">
+    <rect x="16.6" y="5" width="2.4" height="14" rx="1" />
+    <path d="M5 6.1v11.8a1 1 0 0 0 1.53.85l8.17-5.05a1 1 0 0 0 0-1.7L6.53 6.26A1 1 0 0 0 5 6.1Z" />
+  </Icon>
+);
+
+/** Google's multi-coloured G, which their branding rules ask for on sign-in buttons. */
 export const GoogleIcon = ({ size = 18 }: { size?: number }) => (
   <svg width={size} height={size} viewBox="0 0 48 48" aria-hidden="true" focusable="false">
     <path fill="#FFC107" d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3 0 5.8 1.1 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z" />

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
-import { Icon } from './icon';
+import { DotsIcon } from './first-load-icons';
 import styles from './menu.module.css';
 
 export const MENU_WORDS = { cancel: 'Cancel' } as const;
@@ -45,14 +45,6 @@ interface MenuProps {
   /** What the items open (dialogs), kept beside the menu. */
   children?: ReactNode;
 }
-
-const DotsIcon = () => (
-  <Icon size={20}>
-    <circle cx="5" cy="12" r="1.4" fill="currentColor" />
-    <circle cx="12" cy="12" r="1.4" fill="currentColor" />
-    <circle cx="19" cy="12" r="1.4" fill="currentColor" />
-  </Icon>
-);
 
 /**
  * A three-dot button and its popup menu (spec §2 Post card, Profile): the items, then Cancel.
@@ -134,7 +126,7 @@ export function Menu({
         aria-controls={open ? menuId : undefined}
         onClick={() => setOpen(!open)}
       >
-        <DotsIcon />
+        <DotsIcon size={20} />
       </button>
       {open ? (
         <div id={menuId} role="menu" aria-label={menuLabel} className={styles.menu}>

@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { CloseIcon } from './first-load-icons';
 import styles from './modal.module.css';
 
 interface ModalProps {
@@ -102,9 +103,7 @@ export function Modal({ open, title, onClose, children, description }: ModalProp
             ) : null}
           </div>
           <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
-            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-              <path d="M18 6 6 18M6 6l12 12" />
-            </svg>
+            <CloseIcon size={20} />
           </button>
         </div>
         <div className={styles.body}>{children}</div>

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { CloseIcon } from './first-load-icons';
 import styles from './toast.module.css';
 
 /** How long a message stays unless pointed at or focused (long enough to reach an Undo). */
@@ -61,9 +62,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           >
             <div className={styles.content}>{shown.content}</div>
             <button type="button" className={styles.close} onClick={() => setShown(null)} aria-label="Dismiss">
-              <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-                <path d="M18 6 6 18M6 6l12 12" />
-              </svg>
+              <CloseIcon size={18} />
             </button>
           </div>
         ) : null}

@@ -1,10 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, Route, Routes } from 'react-router';
+import { FlagIcon } from '../../components/first-load-icons';
+import { BanIcon, ChartIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { sessionQueries } from '../../lib/session';
 import { AdminAccessRequired } from './admin-access-required';
-import { BanIcon, ChartIcon, FlagIcon } from './components/admin-icons';
 import styles from './admin-panel.module.css';
 
 // Each page is a chunk of its own, fetched when someone opens it (docs/frontend.md, "First load").

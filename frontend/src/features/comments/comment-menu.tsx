@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
+import { BinIcon, FlagIcon, PencilIcon } from '../../components/first-load-icons';
 import { Menu } from '../../components/menu';
 import { SignInPrompt } from '../../components/sign-in-prompt';
 import { useToast } from '../../components/toast';
@@ -7,7 +8,6 @@ import { useGoToSignIn, useViewer, type CurrentUser } from '../../lib/session';
 import { getToken } from '../../lib/token-storage';
 import { loadReportDialog } from '../reports';
 import { useDeleteComment, type CommentRemovedHandler } from './api';
-import { BinIcon, FlagIcon, PencilIcon } from './comment-icons';
 import type { DisplayComment } from './types';
 
 // The dialogs come with their first use, as the post menu's do.

@@ -1,4 +1,4 @@
-import { MusicIcon } from '../../components/icons';
+import { MusicIcon } from '../../components/first-load-icons';
 import { createAudioPost } from './api';
 import { LabelledFilesForm, type LabelledFilesConfig } from './components/labelled-files-form';
 import { AUDIO_MAX_FILES, DEFAULT_ARTIST, audioPostProblem, selectAudioFiles } from './validation';

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { TrashIcon } from '../../components/icons';
+import { BinIcon, PlusIcon } from '../../components/first-load-icons';
+import { ChevronDownIcon, ChevronUpIcon } from '../../components/icons';
 import { TextField } from '../../components/text-field';
 import { createLyricsPost } from './api';
 import { CaptionField } from './components/caption-field';
 import { ComposerFrame } from './components/composer-frame';
-import { AddIcon, ChevronDownIcon, ChevronUpIcon } from './components/composer-icons';
 import { PublishBar } from './components/publish-bar';
 import { focusFirstInvalid } from './focus-first-invalid';
 import { usePostUpload } from './use-post-upload';
@@ -103,7 +103,7 @@ function PartCard({ part, index, count, gaps, onChange, onMove, onRemove }: Part
               disabled={count === 1}
               data-move="remove"
             >
-              <TrashIcon size={18} />
+              <BinIcon size={18} />
             </button>
           </span>
         </div>
@@ -270,7 +270,7 @@ export function AddLyricsPostPage() {
               onClick={addPart}
               disabled={parts.length >= LYRICS_MAX_PARTS}
             >
-              <AddIcon size={18} />
+              <PlusIcon size={18} />
               Add part
             </button>
             {parts.length >= LYRICS_MAX_PARTS ? (

@@ -1,9 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { ImageIcon, TrashIcon } from '../../components/icons';
+import { BinIcon, PlayMarkIcon } from '../../components/first-load-icons';
+import { ImageIcon } from '../../components/icons';
 import { createMediaPost } from './api';
 import { CaptionField } from './components/caption-field';
 import { ComposerFrame } from './components/composer-frame';
-import { PlayIcon } from './components/composer-icons';
 import { DropZone } from './components/drop-zone';
 import { FileProblems } from './components/file-problems';
 import { PublishBar } from './components/publish-bar';
@@ -132,7 +132,7 @@ export function AddMediaPostPage() {
                     <>
                       <span className={styles.videoBadge}>Video</span>
                       <span className={styles.playMark} aria-hidden="true">
-                        <PlayIcon size={22} />
+                        <PlayMarkIcon size={22} />
                       </span>
                     </>
                   ) : null}
@@ -145,7 +145,7 @@ export function AddMediaPostPage() {
                     disabled={locked}
                     data-remove
                   >
-                    <TrashIcon size={16} />
+                    <BinIcon size={16} />
                   </button>
                 </li>
               ))}

@@ -1,4 +1,4 @@
-import { ScoreIcon } from '../../components/icons';
+import { ScoreIcon } from '../../components/first-load-icons';
 import { createMusicXmlPost } from './api';
 import { LabelledFilesForm, type LabelledFilesConfig } from './components/labelled-files-form';
 import { DEFAULT_COMPOSER, SCORE_MAX_FILES, scorePostProblem, selectScoreFiles } from './validation';

@@ -1,6 +1,5 @@
-import { ScoreIcon } from '../../components/icons';
+import { CommentIcon, HeartIcon, PlayMarkIcon, ScoreIcon } from '../../components/first-load-icons';
 import { ROLE_TAGS, RoleBadge } from '../../components/role-badge';
-import { CommentIcon, HeartIcon, PlayIcon } from './marketing-icons';
 import styles from './hero-visual.module.css';
 
 const [LISTENER, MUSICIAN, LEARNER] = ROLE_TAGS;
@@ -27,7 +26,7 @@ export function HeroVisual() {
         <p className={styles.title}>Late night demo (acoustic)</p>
         <div className={styles.player}>
           <span className={styles.play}>
-            <PlayIcon size={18} />
+            <PlayMarkIcon size={18} />
           </span>
           <span className={styles.wave}>
             {Array.from({ length: BARS }, (_, i) => (

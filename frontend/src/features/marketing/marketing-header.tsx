@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
+import { CloseIcon } from '../../components/first-load-icons';
+import { MenuIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
-import { CloseIcon, MenuIcon } from './marketing-icons';
 import styles from './marketing-header.module.css';
 
 /** The header's links, in the spec's order (§2 "Marketing page"). */

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
-import { ArrowRightIcon, ImageIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../../components/icons';
+import { CommentIcon, HeartIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../../components/first-load-icons';
+import { ArrowRightIcon, AtIcon, HeadphonesIcon, ImageIcon, ShieldIcon, UsersIcon } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { ROLE_TAGS, RoleBadge, type RoleName } from '../../components/role-badge';
 import { usePageTitle } from '../../lib/use-page-title';
 import { HeroVisual } from './hero-visual';
 import { MarketingHeader } from './marketing-header';
-import { AtIcon, CommentIcon, HeadphonesIcon, HeartIcon, ShieldIcon, UsersIcon } from './marketing-icons';
 import styles from './marketing-page.module.css';
 
 export const SIGN_UP_FOR_FREE = 'Sign up for free';

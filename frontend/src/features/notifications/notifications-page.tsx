@@ -1,8 +1,8 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { EmptyState } from '../../components/empty-state';
+import { BellIcon } from '../../components/first-load-icons';
 import { LoadMoreButton } from '../../components/load-more-button';
-import { BellIcon } from '../../components/nav-icons';
 import { Spinner } from '../../components/spinner';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useGoToSignIn, useViewer } from '../../lib/session';

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
+import { PauseIcon, PlayIcon } from '../../components/first-load-icons';
 import { formatDuration } from '../../lib/format';
 import { CoverArt } from './cover-art';
-import { PauseIcon, PlayIcon } from './player-icons';
 import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
 import { useTrackList } from './track-list';

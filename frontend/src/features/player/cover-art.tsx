@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NoteIcon } from './player-icons';
+import { MusicIcon } from '../../components/first-load-icons';
 import styles from './cover-art.module.css';
 
 /**
@@ -12,7 +12,7 @@ export function CoverArt({ src, className }: { src: string | null; className?: s
   if (!src || src === failed) {
     return (
       <span className={`${classes} ${styles.placeholder}`} aria-hidden="true" data-testid="cover-placeholder">
-        <NoteIcon className={styles.note} />
+        <MusicIcon className={styles.note} />
       </span>
     );
   }

@@ -5,7 +5,6 @@
  */
 export { AudioTrack, toPlayerTrack } from './audio-track';
 export { TrackList } from './track-list';
-export { PauseIcon, PlayIcon } from './player-icons';
 export { PlayerProvider } from './player-context';
 export type { MediaEngine, MediaEvent } from './media-engine';
 export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';

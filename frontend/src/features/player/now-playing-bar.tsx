@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
+import { CloseIcon, PauseIcon, PlayIcon } from '../../components/first-load-icons';
+import { KeyboardIcon, MutedIcon, NextIcon, PreviousIcon, VolumeIcon } from '../../components/icons';
 import { formatDuration } from '../../lib/format';
 import { playLabel } from './audio-track';
 import { CoverArt } from './cover-art';
-import { CloseIcon, KeyboardIcon, MutedIcon, NextIcon, PauseIcon, PlayIcon, PreviousIcon, VolumeIcon } from './player-icons';
 import { placeIn } from './player-store';
 import { PlayerShortcuts, SHORTCUTS_TITLE, useShortcutsHelp } from './player-shortcuts';
 import type { PlayerTrack } from './player-store';

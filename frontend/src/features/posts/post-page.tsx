@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { BackButton } from '../../components/back-button';
+import { LyricsIcon } from '../../components/first-load-icons';
 import { PageSpinner } from '../../components/spinner';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useViewer } from '../../lib/session';
@@ -13,7 +14,6 @@ import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } 
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
 import { PostsTrackList } from './components/posts-track-list';
 import { DownloadLink } from './components/download-link';
-import { QuoteIcon } from './components/post-icons';
 import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
 import styles from './post-page.module.css';
 
@@ -88,7 +88,7 @@ function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
   return (
     <div className={styles.lyrics}>
       <span className={styles.lyricsMark} aria-hidden="true">
-        <QuoteIcon size={22} />
+        <LyricsIcon size={22} />
       </span>
       <h2 className={styles.lyricsTitle}>{lyrics.title}</h2>
       <p className={styles.lyricsArtist}>{lyrics.artist}</p>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
+import { PencilIcon } from '../../components/first-load-icons';
 import { RoleBadge, roleForTagId } from '../../components/role-badge';
-import { PencilIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useViewer } from '../../lib/session';

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
-import { PauseIcon, PlayIcon, usePlayerTime } from '../player';
+import { PauseIcon, PlayIcon } from '../../components/first-load-icons';
 import { Spinner } from '../../components/spinner';
+import { usePlayerTime } from '../player';
 import { formatDuration } from '../../lib/format';
 import type { useScorePlayback } from './use-score-playback';
 import styles from './score-controls.module.css';

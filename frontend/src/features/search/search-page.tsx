@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
+import { SearchIcon } from '../../components/first-load-icons';
 import { Tabs } from '../../components/tabs';
-import { SearchIcon } from '../../components/nav-icons';
 import { Spinner } from '../../components/spinner';
 import { UserLink } from '../../components/user-link';
 import { useAddressParams } from '../../lib/use-address-params';

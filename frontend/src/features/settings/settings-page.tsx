@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ArrowRightIcon, LogOutIcon, SparkIcon, TrashIcon } from '../../components/icons';
+import { BinIcon } from '../../components/first-load-icons';
+import { ArrowRightIcon, LogOutIcon, SparkIcon } from '../../components/icons';
 import { Spinner } from '../../components/spinner';
 import { StarterPlanCard } from '../../components/starter-plan-card';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -103,7 +104,7 @@ export function SettingsPage() {
             disabled={busy}
             aria-haspopup="dialog"
           >
-            {deleteAccount.isPending ? <Spinner size="sm" label="" /> : <TrashIcon size={18} />}
+            {deleteAccount.isPending ? <Spinner size="sm" label="" /> : <BinIcon size={18} />}
             {deleteAccount.isPending ? 'Deleting...' : 'Delete account'}
           </button>
         </div>

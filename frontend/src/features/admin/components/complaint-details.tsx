@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/alert';
+import { ExternalLinkIcon } from '../../../components/icons';
 import { Modal } from '../../../components/modal';
 import { RelativeTime } from '../../../components/relative-time';
 import { Spinner } from '../../../components/spinner';
 import { deleteActionFor, type AuditJson, type Complaint, type ComplaintGroup, type ResolveAction } from '../api';
-import { ExternalLinkIcon } from './admin-icons';
 import { CommentField, GroupComplaints } from './complaint-parts';
 import { StatusBadge } from './status-badge';
 import { SuspensionControl } from './suspension-control';

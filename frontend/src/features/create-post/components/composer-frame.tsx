@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ImageIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../../../components/icons';
+import { CloseIcon, LyricsIcon, MusicIcon, ScoreIcon } from '../../../components/first-load-icons';
+import { ImageIcon } from '../../../components/icons';
 import { useLeaveGuard } from '../use-leave-guard';
-import { CloseIcon } from './composer-icons';
 import styles from './composer-frame.module.css';
 
 export type ComposerKind = 'media' | 'audio' | 'lyrics' | 'musicxml';

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
-import { UploadIcon } from './composer-icons';
+import { UploadIcon } from '../../../components/icons';
 import styles from './drop-zone.module.css';
 
 interface DropZoneProps {

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { TrashIcon } from '../../../components/icons';
+import { BinIcon } from '../../../components/first-load-icons';
 import { TextField } from '../../../components/text-field';
 import type { SendOptions } from '../api';
 import { usePostUpload } from '../use-post-upload';
@@ -137,7 +137,7 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
                           onClick={() => remove(index, entry.id)}
                           data-remove
                         >
-                          <TrashIcon size={18} />
+                          <BinIcon size={18} />
                         </button>
                       </div>
                       <div className={styles.fieldsGrid}>

@@ -1,5 +1,5 @@
+import { DownloadIcon } from '../../../components/first-load-icons';
 import { downloadName } from '../../../lib/format';
-import { DownloadIcon } from './post-icons';
 
 export const DOWNLOAD = 'Download';
 

@@ -2,12 +2,12 @@ import type { ReactNode } from 'react';
 import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert';
 import { EmptyState } from '../../../components/empty-state';
+import { LyricsIcon } from '../../../components/first-load-icons';
 import { LOAD_MORE_WORDS, LoadMoreButton } from '../../../components/load-more-button';
 import { Spinner } from '../../../components/spinner';
 import { POST_MESSAGES, postsErrorMessage, type PostPages } from '../api';
 import { PostCard } from './post-card';
 import { PostsTrackList } from './posts-track-list';
-import { QuoteIcon } from './post-icons';
 import styles from './feed-list.module.css';
 
 export const FEED_WORDS = {
@@ -66,7 +66,7 @@ export function FeedList({
     content = (
       <>
         {posts.length === 0 && !query.hasNextPage ? (
-          <EmptyState icon={<QuoteIcon size={26} />} title={emptyTitle} text={emptyText} />
+          <EmptyState icon={<LyricsIcon size={26} />} title={emptyTitle} text={emptyText} />
         ) : (
           <PostsTrackList posts={posts}>
             <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
+import { HeartIcon } from '../../../components/first-load-icons';
 import { useToast } from '../../../components/toast';
 import { SignInPrompt } from '../../../components/sign-in-prompt';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
@@ -7,7 +8,6 @@ import { useGoToSignIn, useViewer } from '../../../lib/session';
 import { getToken } from '../../../lib/token-storage';
 import { POST_MESSAGES, likeMutationKey, useLikePost } from '../api';
 import type { DisplayPost } from '../types';
-import { HeartIcon } from './post-icons';
 import styles from './like-button.module.css';
 
 type Likeable = Pick<DisplayPost, 'id' | 'user_liked' | 'likes_count'>;

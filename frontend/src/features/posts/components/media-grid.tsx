@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, type CSSProperties } from 'react';
+import { PlayMarkIcon } from '../../../components/first-load-icons';
 import type { MediaItem } from '../types';
-import { PlayIcon } from './post-icons';
 import styles from './media-grid.module.css';
 
 // The full-size viewer comes with the first click: most visits only scroll past pictures.
@@ -67,7 +67,7 @@ export function MediaGrid({ items, first = false }: { items: readonly MediaItem[
             )}
             {item.type === 'video' ? (
               <span className={styles.play} aria-hidden="true">
-                <PlayIcon size={26} />
+                <PlayMarkIcon size={26} />
               </span>
             ) : null}
           </button>

@@ -1,8 +1,9 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { CloseIcon } from '../../../components/first-load-icons';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/icons';
 import type { MediaItem } from '../types';
 import { mediaLabel } from './media-grid';
-import { ArrowIcon, CrossIcon } from './post-icons';
 import styles from './media-overlay.module.css';
 
 interface MediaOverlayProps {
@@ -92,7 +93,7 @@ export function MediaOverlay({ items, start, onClose }: MediaOverlayProps) {
       data-testid="media-overlay"
     >
       <button ref={closeRef} type="button" className={styles.close} onClick={onClose} aria-label="Close">
-        <CrossIcon size={26} />
+        <CloseIcon size={26} />
       </button>
       <div
         className={styles.stage}
@@ -118,10 +119,10 @@ export function MediaOverlay({ items, start, onClose }: MediaOverlayProps) {
       {many ? (
         <>
           <button type="button" className={`${styles.arrow} ${styles.previous}`} onClick={() => go(-1)} aria-label="Previous">
-            <ArrowIcon direction="left" size={26} />
+            <ChevronLeftIcon size={26} />
           </button>
           <button type="button" className={`${styles.arrow} ${styles.next}`} onClick={() => go(1)} aria-label="Next">
-            <ArrowIcon direction="right" size={26} />
+            <ChevronRightIcon size={26} />
           </button>
           <p className={styles.counter} aria-live="polite">
             {index + 1} / {items.length}

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CommentIcon, LyricsIcon, ScoreIcon } from '../../../components/first-load-icons';
 import { AudioTrack } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
 import { MediaGrid } from './media-grid';
 import { DownloadLink } from './download-link';
-import { CommentIcon, QuoteIcon, SheetIcon } from './post-icons';
 import { PostHeader } from './post-header';
 import styles from './post-card.module.css';
 
@@ -59,7 +59,7 @@ function LyricsBody({ postId, lyrics }: { postId: string; lyrics: LyricsContent 
   return (
     <div className={styles.lyrics}>
       <span className={styles.lyricsMark} aria-hidden="true">
-        <QuoteIcon size={20} />
+        <LyricsIcon size={20} />
       </span>
       <h3 className={styles.lyricsTitle}>{lyrics.title}</h3>
       <p className={styles.lyricsArtist}>{lyrics.artist}</p>
@@ -78,7 +78,7 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
         {scores.map((score, index) => (
           <li key={`${score.downloadUrl}-${index}`} className={styles.score}>
             <span className={styles.scoreIcon} aria-hidden="true">
-              <SheetIcon size={22} />
+              <ScoreIcon size={22} />
             </span>
             <span className={styles.scoreText}>
               <span className={styles.scoreTitle}>{score.fileName}</span>
@@ -94,7 +94,7 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
         ))}
       </ul>
       <Link to={postPath(postId)} className={`btn btn-secondary ${styles.openScore}`}>
-        <SheetIcon size={18} />
+        <ScoreIcon size={18} />
         {POST_CARD_WORDS.openScore}
       </Link>
     </div>

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useHref } from 'react-router';
+import { BinIcon, FlagIcon, PencilIcon, ShareIcon } from '../../../components/first-load-icons';
 import { Menu } from '../../../components/menu';
 import { useToast } from '../../../components/toast';
 import { SignInPrompt } from '../../../components/sign-in-prompt';
@@ -9,7 +10,6 @@ import { getToken } from '../../../lib/token-storage';
 import { loadReportDialog } from '../../reports';
 import { POST_MESSAGES, useDeletePost } from '../api';
 import type { DisplayPost } from '../types';
-import { BinIcon, FlagIcon, PencilIcon, ShareIcon } from './post-icons';
 
 // The dialogs come with their first use: cards are on the first screen, deleting and reporting
 // are rare. The Report dialog is fetched as soon as its item is pointed at or focused.

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../../components/alert';
 import { EmptyState } from '../../../components/empty-state';
-import { LyricsIcon } from '../../../components/icons';
+import { LyricsIcon } from '../../../components/first-load-icons';
 import { LoadMoreButton } from '../../../components/load-more-button';
 import { Spinner } from '../../../components/spinner';
 import { POST_MESSAGES, postQueries, postsErrorMessage, useViewerId, type DisplayPost } from '../../posts';
