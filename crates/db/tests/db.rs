@@ -18,7 +18,7 @@ fn user_count(conn: &mut DbConnection) -> i64 {
 
 /// A write inside another is refused before it runs anything, and the outer one is not
 /// harmed: it can still commit.
-async fn a_nested_write_tx_is_refused(db: TestDb) {
+async fn a_write_inside_another_is_refused(db: TestDb) {
     let mut c = db.get().unwrap();
     let inner_db = db.db.clone();
     let outer: Result<(), DbError> = db.write_blocking(|tx| {
@@ -37,7 +37,7 @@ async fn a_nested_write_tx_is_refused(db: TestDb) {
 }
 
 /// What a use case wrote before it failed is rolled back with it.
-async fn a_failed_write_tx_leaves_nothing(db: TestDb) {
+async fn a_failed_write_leaves_nothing(db: TestDb) {
     let mut c = db.get().unwrap();
     let result: Result<(), DbError> = db.write_blocking(|tx| {
         insert_user(tx, "First", "first");
@@ -184,8 +184,8 @@ fn insert_user_failing(c: &mut DbConnection, login: &str) -> Result<(), DbError>
 
 test_support::both_backends!(
     writes_at_once_stand_or_fall_alone,
-    a_nested_write_tx_is_refused,
-    a_failed_write_tx_leaves_nothing,
+    a_write_inside_another_is_refused,
+    a_failed_write_leaves_nothing,
     pages_by_keyset_and_offset,
     throttle_window_starts_again_after_it_ends
 );

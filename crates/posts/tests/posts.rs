@@ -27,7 +27,7 @@ struct World {
 fn world(db: TestDb) -> World {
     let media = tempfile::tempdir().unwrap();
     let posts = Posts::new(db.db.clone(), Storage::local(media.path()).unwrap(), None);
-    // As in a server whose PostgreSQL listener is up (`notifications::Live`): pages may be
+    // As in a server whose PostgreSQL listener is up (`db::Db::hear_other_processes`): pages may be
     // answered from memory on both backends. This one process stamps its own writes.
     db.db.changes().listening(true);
     World { db, posts, _media: media }
@@ -476,7 +476,7 @@ async fn a_page_read_again_is_not_prepared_again(db: TestDb) {
         w.posts.post_on(c, target, Some(me)).unwrap();
         posts::comment_page(c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
     };
-    // Read once, so that the payloads are remembered (`posts::cache`); then read again on a
+    // Read once, so that the payloads are remembered (`posts::memory`); then read again on a
     // fresh connection: every statement is kept prepared, found by its text, so neither SQLite
     // nor PostgreSQL parses or plans a page's statements again.
     pages(&mut w.db.get().unwrap());
