@@ -232,15 +232,14 @@ fn admin(config: &Config, grant: bool, email: &str) -> Result<(), api::server::S
     let db = db::Db::connect(&config.database_url, &db::PoolOptions { max_size: 1, ..Default::default() })?;
     let address = values::Email::parse(email)
         .map_err(|_| api::server::StartError::Setup(format!("not an e-mail address: {email}")))?;
-    let changed = db.write_blocking(|c| moderation::set_admin(c, &address, grant, "command line")).map_err(
-        |e| match e {
+    let changed =
+        db.write_blocking(|c| moderation::set_admin(c, &address, grant, "command line")).map_err(|e| match e {
             moderation::ModerationError::NotVerified(_) => api::server::StartError::Setup(format!(
                 "{e}. Once its owner has opened the verification link, run this again (an address in \
                  ADMIN_EMAILS becomes an admin by itself at that moment)."
             )),
             e => api::server::StartError::Setup(e.to_string()),
-        },
-    )?;
+        })?;
     let what = match (grant, changed) {
         (true, true) => "is an admin now",
         (true, false) => "was an admin already",

@@ -71,8 +71,10 @@ pub async fn tags(state: &AppState, page: Previewed, viewer: Option<UserId>) -> 
 
 /// Whether `person` is hidden from `viewer` (`social_graph::visibility`, the one rule).
 async fn is_hidden(state: &AppState, person: UserId, viewer: Option<UserId>) -> bool {
-    let hidden =
-        state.db.read(move |conn| Ok::<_, db::DbError>(social_graph::visibility::is_hidden(conn, person, viewer)?)).await;
+    let hidden = state
+        .db
+        .read(move |conn| Ok::<_, db::DbError>(social_graph::visibility::is_hidden(conn, person, viewer)?))
+        .await;
     hidden.unwrap_or(true)
 }
 

@@ -89,22 +89,23 @@ impl App {
     /// Likes the post, or takes the like back; a new like tells the author (once per person
     /// and post, however often it is taken back and given again).
     pub async fn toggle_like(&self, me: UserId, post: PostId) -> Result<Liked, AppError> {
-        self.db.write(move |conn| {
-            let t = posts::toggle_like(conn, me, post)?;
-            if t.added {
-                let like = Event {
-                    recipient: t.author,
-                    sender: me,
-                    kind: Kind::Like,
-                    post: Some(post),
-                    comment: None,
-                    excerpt: None,
-                };
-                notifications::record(conn, &[like])?;
-            }
-            Ok::<_, AppError>(Liked { liked: t.liked, likes_count: t.likes_count })
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let t = posts::toggle_like(conn, me, post)?;
+                if t.added {
+                    let like = Event {
+                        recipient: t.author,
+                        sender: me,
+                        kind: Kind::Like,
+                        post: Some(post),
+                        comment: None,
+                        excerpt: None,
+                    };
+                    notifications::record(conn, &[like])?;
+                }
+                Ok::<_, AppError>(Liked { liked: t.liked, likes_count: t.likes_count })
+            })
+            .await
     }
 
     /// `me` changes the text of their comment on `post`: people it now mentions who were never
@@ -117,25 +118,26 @@ impl App {
         text: &str,
     ) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
-        self.db.write(move |conn| {
-            let done = posts::edit_comment(conn, me, post, comment, &text)?;
-            let excerpt = notifications::excerpt(&done.comment.content);
-            let events: Vec<Event> = done
-                .to_notify
-                .iter()
-                .map(|who| Event {
-                    recipient: *who,
-                    sender: me,
-                    kind: Kind::Mention,
-                    post: Some(post),
-                    comment: Some(comment),
-                    excerpt: Some(excerpt.clone()),
-                })
-                .collect();
-            notifications::record(conn, &events)?;
-            Ok::<_, AppError>(done.comment)
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let done = posts::edit_comment(conn, me, post, comment, &text)?;
+                let excerpt = notifications::excerpt(&done.comment.content);
+                let events: Vec<Event> = done
+                    .to_notify
+                    .iter()
+                    .map(|who| Event {
+                        recipient: *who,
+                        sender: me,
+                        kind: Kind::Mention,
+                        post: Some(post),
+                        comment: Some(comment),
+                        excerpt: Some(excerpt.clone()),
+                    })
+                    .collect();
+                notifications::record(conn, &events)?;
+                Ok::<_, AppError>(done.comment)
+            })
+            .await
     }
 
     /// A comment by `me` on `post`: the post's author is told of it, and the people it mentions
@@ -143,44 +145,46 @@ impl App {
     /// is also mentioned gets the mention alone).
     pub async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
-        self.db.write(move |conn| {
-            let done = posts::add_comment(conn, me, post, &text)?;
-            let excerpt = notifications::excerpt(&done.comment.content);
-            let event = |recipient: UserId, kind: Kind| Event {
-                recipient,
-                sender: me,
-                kind,
-                post: Some(post),
-                comment: Some(done.comment.id),
-                excerpt: Some(excerpt.clone()),
-            };
-            let mut events = vec![event(done.post_author, Kind::Comment)];
-            events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
-            notifications::record(conn, &events)?;
-            Ok::<_, AppError>(done.comment)
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let done = posts::add_comment(conn, me, post, &text)?;
+                let excerpt = notifications::excerpt(&done.comment.content);
+                let event = |recipient: UserId, kind: Kind| Event {
+                    recipient,
+                    sender: me,
+                    kind,
+                    post: Some(post),
+                    comment: Some(done.comment.id),
+                    excerpt: Some(excerpt.clone()),
+                };
+                let mut events = vec![event(done.post_author, Kind::Comment)];
+                events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
+                notifications::record(conn, &events)?;
+                Ok::<_, AppError>(done.comment)
+            })
+            .await
     }
 
     /// `me` starts listening to `target`, who is told (once, however often `me` stops and
     /// starts again). Answers whether anything changed.
     pub async fn listen(&self, me: UserId, target: UserId) -> Result<bool, AppError> {
-        self.db.write(move |conn| {
-            let added = social_graph::listen(conn, me, target)?;
-            if added {
-                let listen = Event {
-                    recipient: target,
-                    sender: me,
-                    kind: Kind::Listening,
-                    post: None,
-                    comment: None,
-                    excerpt: None,
-                };
-                notifications::record(conn, &[listen])?;
-            }
-            Ok::<_, AppError>(added)
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let added = social_graph::listen(conn, me, target)?;
+                if added {
+                    let listen = Event {
+                        recipient: target,
+                        sender: me,
+                        kind: Kind::Listening,
+                        post: None,
+                        comment: None,
+                        excerpt: None,
+                    };
+                    notifications::record(conn, &[listen])?;
+                }
+                Ok::<_, AppError>(added)
+            })
+            .await
     }
 
     /// An admin resolves a complaint. delete_post deletes the post the one way posts are
@@ -231,18 +235,19 @@ impl App {
         post: PostId,
         comment: CommentId,
     ) -> Result<RemovedBy, AppError> {
-        self.db.write(move |conn| {
-            let (found, by) = posts::removable_comment(conn, me, post, comment, admin.is_some())?;
-            notifications::forget_comment(conn, comment)?;
-            if !posts::delete_comment_rows(conn, comment)? {
-                return Err(posts::PostError::CommentNotFound.into());
-            }
-            if let (RemovedBy::Moderator, Some(admin)) = (by, &admin) {
-                moderation::comment_removed(conn, admin, &found)?;
-            }
-            Ok::<_, AppError>(by)
-        })
-        .await
+        self.db
+            .write(move |conn| {
+                let (found, by) = posts::removable_comment(conn, me, post, comment, admin.is_some())?;
+                notifications::forget_comment(conn, comment)?;
+                if !posts::delete_comment_rows(conn, comment)? {
+                    return Err(posts::PostError::CommentNotFound.into());
+                }
+                if let (RemovedBy::Moderator, Some(admin)) = (by, &admin) {
+                    moderation::comment_removed(conn, admin, &found)?;
+                }
+                Ok::<_, AppError>(by)
+            })
+            .await
     }
 
     async fn remove_objects(&self, keys: Vec<String>, whose: &str) {

@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use app::{App, AppError};
+use db::DbConnection;
 use db::diesel::prelude::*;
 use db::schema::{comments, listens, sessions, users};
-use db::DbConnection;
 use profiles::Profiles;
 use test_support::{TestDb, insert_user};
 use values::{SessionId, UserId};

@@ -1,12 +1,12 @@
 //! Queries of accounts, sessions, verification tokens and OIDC hand-offs.
 
 use chrono::NaiveDateTime;
-use db::{DbConnection, Topic};
 use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
 use db::schema::{
     email_verification_tokens as evt, oidc_logins, password_reset_tokens as prt, sessions, suspensions, users,
 };
+use db::{DbConnection, Topic};
 use values::{Login, SessionId, UserId};
 
 use crate::AuthError;
@@ -285,8 +285,8 @@ pub fn live_sessions(conn: &mut DbConnection, user_id: UserId) -> QueryResult<Ve
 
 /// Ends one of a person's sessions; 0 when it is not theirs (or gone already).
 pub fn delete_own_session(conn: &mut DbConnection, user_id: UserId, id: SessionId) -> QueryResult<usize> {
-    let ended =
-        diesel::delete(sessions::table.filter(sessions::id.eq(id)).filter(sessions::user_id.eq(user_id))).execute(conn)?;
+    let ended = diesel::delete(sessions::table.filter(sessions::id.eq(id)).filter(sessions::user_id.eq(user_id)))
+        .execute(conn)?;
     sessions_ended(conn, user_id, ended)
 }
 

@@ -760,7 +760,14 @@ fn session_then<T>(
 }
 
 /// The live session as a read remembers it ([`crate::known`]); none as [`session_then`].
-fn standing(conn: &mut db::DbConnection, user_id: UserId, session_id: values::SessionId) -> Result<Option<Known>, AuthError> {
-    Ok(repo::session_account(conn, user_id, session_id)?
-        .map(|(account, last_seen, expires_at)| Known { user: account.id, last_seen, expires_at }))
+fn standing(
+    conn: &mut db::DbConnection,
+    user_id: UserId,
+    session_id: values::SessionId,
+) -> Result<Option<Known>, AuthError> {
+    Ok(repo::session_account(conn, user_id, session_id)?.map(|(account, last_seen, expires_at)| Known {
+        user: account.id,
+        last_seen,
+        expires_at,
+    }))
 }

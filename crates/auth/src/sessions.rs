@@ -36,8 +36,11 @@ impl AuthService {
 
     /// Ends one of the person's own sessions (another person's is "not found").
     pub async fn end_session(&self, user_id: UserId, session_id: SessionId) -> Result<(), AuthError> {
-        let ended =
-            self.0.db.write(move |conn| Ok::<_, AuthError>(repo::delete_own_session(conn, user_id, session_id)?)).await?;
+        let ended = self
+            .0
+            .db
+            .write(move |conn| Ok::<_, AuthError>(repo::delete_own_session(conn, user_id, session_id)?))
+            .await?;
         if ended == 0 {
             return Err(AuthError::NoSuchSession);
         }

@@ -284,8 +284,7 @@ mod tests {
         changes.stamp(&[Topic::User(u)]);
         assert!(!changes.unchanged(seen, [Topic::Post(p), Topic::User(u)]));
         assert!(
-            !changes.unchanged(seen, [Topic::Viewer(u)])
-                || Topic::Viewer(u).slot(SLOTS) != Topic::User(u).slot(SLOTS)
+            !changes.unchanged(seen, [Topic::Viewer(u)]) || Topic::Viewer(u).slot(SLOTS) != Topic::User(u).slot(SLOTS)
         );
         let later = now(&changes);
         assert!(changes.unchanged(later, [Topic::Post(p), Topic::User(u)]), "read after the change");

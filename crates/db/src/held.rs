@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::{Changes, DbConnection, Seen, Topic};
 use crate::changes::HELD_AT_MOST;
+use crate::{Changes, DbConnection, Seen, Topic};
 
 /// What a [`Held`] may keep under a key `K`.
 pub trait Holdable<K>: Send + Sync + 'static {
@@ -54,7 +54,7 @@ impl<K, V: Holdable<K>> quick_cache::Weighter<K, Arc<Noted<V>>> for ByWeight {
     }
 }
 
-/// Marks a read for [`Held::get_or_read_alone`] done when dropped (even by a panic).
+/// Marks the one read under way done when dropped (even by a panic).
 struct Reading<'a>(&'a AtomicBool);
 
 impl Drop for Reading<'_> {
@@ -68,7 +68,9 @@ pub struct Held<K, V> {
     entries: quick_cache::sync::Cache<K, Arc<Noted<V>>, ByWeight>,
     changes: Arc<Changes>,
     lifetime: Duration,
-    /// Whether a read for [`Held::get_or_read_alone`] is under way.
+    /// Whether one read at a time is let through ([`Held::one_read_at_a_time`]).
+    alone: bool,
+    /// Whether that read is under way.
     reading: AtomicBool,
 }
 
@@ -85,6 +87,7 @@ where
             entries: quick_cache::sync::Cache::with_weighter(items, bytes, ByWeight),
             changes,
             lifetime: HELD_AT_MOST,
+            alone: false,
             reading: AtomicBool::new(false),
         }
     }
@@ -92,6 +95,14 @@ where
     /// Used for at most `lifetime` (shorter than [`HELD_AT_MOST`]), changed or not.
     pub fn lasting(mut self, lifetime: Duration) -> Held<K, V> {
         self.lifetime = lifetime.min(HELD_AT_MOST);
+        self
+    }
+
+    /// For a value costly to read (the newest posts): while one read of it is under way, the
+    /// others answer none at once ([`Held::get_or_read`]) instead of reading it too, or
+    /// waiting.
+    pub fn one_read_at_a_time(mut self) -> Held<K, V> {
+        self.alone = true;
         self
     }
 
@@ -114,7 +125,8 @@ where
 
     /// The value for `key`: the one held while it may be used, else read on `conn` by `read`
     /// and kept (when the moment before the read could be noted). None when it is not held and
-    /// there is no `conn`, or `read` found nothing.
+    /// there is no `conn`, or `read` found nothing, or (one read at a time) another read of it
+    /// is under way.
     pub fn get_or_read<E>(
         &self,
         key: &K,
@@ -125,28 +137,14 @@ where
             return Ok(Some(noted));
         }
         let Some(conn) = conn else { return Ok(None) };
+        let _alone = match self.alone {
+            true if self.reading.swap(true, Ordering::AcqRel) => return Ok(None),
+            true => Some(Reading(&self.reading)),
+            false => None,
+        };
         let seen = self.changes.seen();
         let Some(value) = read(conn)? else { return Ok(None) };
         Ok(Some(self.keep(key.clone(), seen, value)))
-    }
-
-    /// [`Held::get_or_read`] for a value costly to read (the newest posts): while one read of
-    /// it is under way, the others answer none at once instead of reading it too, or waiting.
-    pub fn get_or_read_alone<E>(
-        &self,
-        key: &K,
-        conn: Option<&mut DbConnection>,
-        read: impl FnOnce(&mut DbConnection) -> Result<Option<V>, E>,
-    ) -> Result<Option<Arc<Noted<V>>>, E> {
-        if let Some(noted) = self.get(key) {
-            return Ok(Some(noted));
-        }
-        let Some(conn) = conn else { return Ok(None) };
-        if self.reading.swap(true, Ordering::AcqRel) {
-            return Ok(None);
-        }
-        let _done = Reading(&self.reading);
-        self.get_or_read(key, Some(conn), read)
     }
 
     /// The values for `keys`, in order: those held while they may be used, the rest read
@@ -262,6 +260,25 @@ mod tests {
         changes.stamp(&[Topic::User(ana)]);
         held.keep(ana, seen, Card("Ana"));
         assert!(held.get(&ana).is_none(), "overtaken by the change");
+    }
+
+    #[test]
+    fn one_read_at_a_time_answers_the_others_none_meanwhile() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let url = dir.path().join("h.sqlite3").display().to_string();
+        let db = crate::Db::connect(&url, &crate::PoolOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let (mut first, mut second) =
+            (db.get().unwrap_or_else(|e| panic!("{e}")), db.get().unwrap_or_else(|e| panic!("{e}")));
+        let held: Held<UserId, Card> = Held::new(db.changes().clone(), 1 << 20, 64).one_read_at_a_time();
+        let ana = UserId::generate();
+        let read = held.get_or_read(&ana, Some(&mut first), |_| {
+            // Another request asks while this read is under way: none, and nothing read.
+            let meanwhile = held.get_or_read(&ana, Some(&mut second), never);
+            assert!(matches!(meanwhile, Ok(None)));
+            Ok::<_, ()>(Some(Card("Ana")))
+        });
+        assert!(matches!(read, Ok(Some(_))));
+        assert_eq!(held.get(&ana).map(|c| c.0), Some("Ana"), "kept for the others");
     }
 
     #[test]

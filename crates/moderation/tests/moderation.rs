@@ -85,16 +85,14 @@ async fn decisions_resolve_reports_and_are_audited(db: TestDb) {
     let ignored = db.write_blocking(|c| moderation::decide(c, &root, r3, Action::Ignore, Scope::Report)).unwrap();
     tick();
     assert_eq!((ignored.post, ignored.resolved.clone()), (fine, vec![r3]));
-    let deleted =
-        db.write_blocking(|c| moderation::decide(c, &root, r1, Action::DeletePost, Scope::Report)).unwrap();
+    let deleted = db.write_blocking(|c| moderation::decide(c, &root, r1, Action::DeletePost, Scope::Report)).unwrap();
     assert_eq!(deleted.post, spam);
     assert_eq!(deleted.resolved.len(), 2, "every open report on the post");
     assert!(deleted.resolved.contains(&r2));
     let again = db.write_blocking(|c| moderation::decide(c, &root, r2, Action::Ignore, Scope::Report));
     assert!(matches!(again, Err(ModerationError::AlreadyResolved)));
-    let missing = db.write_blocking(|c| {
-        moderation::decide(c, &root, values::ReportId::generate(), Action::Ignore, Scope::Report)
-    });
+    let missing = db
+        .write_blocking(|c| moderation::decide(c, &root, values::ReportId::generate(), Action::Ignore, Scope::Report));
     assert!(matches!(missing, Err(ModerationError::ReportNotFound)));
 
     let audit: Vec<(String, Option<UserId>)> = admin_actions::table

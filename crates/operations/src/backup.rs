@@ -607,7 +607,11 @@ mod tests {
                 data_dir: data_dir.clone(),
                 s3: None,
             },
-            Installation { database_url: "data/selfsound.sqlite3".into(), data_dir: data_dir.clone(), s3: Some(bucket) },
+            Installation {
+                database_url: "data/selfsound.sqlite3".into(),
+                data_dir: data_dir.clone(),
+                s3: Some(bucket),
+            },
         ] {
             let err = backup(&config, root.path()).unwrap_err().to_string();
             assert!(err.contains("pg_dump") && err.contains("docs/operations.md"), "{err}");

@@ -153,7 +153,9 @@ fn listed(
                     let Some(v) = viewer else { return Ok(Vec::new()) };
                     let listening = match listening {
                         Some(n) => n,
-                        None => users::table.filter(users::id.eq(v)).select(users::listened_to_count).get_result(conn)?,
+                        None => {
+                            users::table.filter(users::id.eq(v)).select(users::listened_to_count).get_result(conn)?
+                        }
                     };
                     if listening > DENSE_LISTENING {
                         q.filter(exists(

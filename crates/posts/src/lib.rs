@@ -32,10 +32,10 @@ pub use edit::{PostEdit, edit_comment};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
 pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};
-pub use kinds::{UploadKind, stored_columns};
 pub use kinds::audio::AudioUpload;
 pub use kinds::media::MediaUpload;
 pub use kinds::scores::ScoreUpload;
+pub use kinds::{UploadKind, stored_columns};
 pub use model::{AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, Score};
 pub use repo::{
     LikeToggle, PostRef, delete_post_rows, existing as existing_posts, toggle_like, visible as visible_post,

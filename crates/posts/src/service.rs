@@ -8,7 +8,6 @@ use storage::Storage;
 use values::{PostId, PostKind, UserId};
 
 use crate::PostError;
-use crate::memory::Memory;
 use crate::comments;
 use crate::create::{self, PROCESSING_SLOTS, Stored};
 use crate::edit::PostEdit;
@@ -17,6 +16,7 @@ use crate::ffmpeg::Ffmpeg;
 use crate::input::{Caption, LyricsInput};
 use crate::kinds::lyrics::LyricsRow;
 use crate::kinds::{self, Lanes, NewPayload, Processing, UploadKind};
+use crate::memory::Memory;
 use crate::model::{Comment, Post, PostRow};
 use crate::repo;
 

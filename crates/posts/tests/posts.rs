@@ -302,12 +302,13 @@ async fn a_deleted_account_gives_back_its_likes_and_comments(db: TestDb) {
     w.comment(ana, anas, "mine").await.unwrap();
     w.comment(ana, bobs, "on bob's").await.unwrap();
     assert_eq!(w.counts(anas), (1, 3));
-    let keys = w.db.write_blocking(|conn| {
-        let keys = posts::release_account(conn, bob)?;
-        db::diesel::delete(users::table.filter(users::id.eq(bob))).execute(conn)?;
-        Ok::<_, PostError>(keys)
-    })
-    .unwrap();
+    let keys =
+        w.db.write_blocking(|conn| {
+            let keys = posts::release_account(conn, bob)?;
+            db::diesel::delete(users::table.filter(users::id.eq(bob))).execute(conn)?;
+            Ok::<_, PostError>(keys)
+        })
+        .unwrap();
     assert!(keys.is_empty(), "lyrics store no files");
     assert_eq!(w.counts(anas), (0, 1));
     assert!(matches!(w.posts.post(bobs, None).await, Err(PostError::NotFound)));

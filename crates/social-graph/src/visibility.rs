@@ -13,13 +13,13 @@
 
 use std::collections::HashSet;
 
+use db::DbConnection;
 use db::diesel::dsl::not;
 use db::diesel::expression::{ValidGrouping, is_aggregate};
 use db::diesel::prelude::*;
 use db::diesel::query_dsl::methods;
 use db::diesel::sql_types::BigInt;
 use db::schema::{blocks, suspensions};
-use db::DbConnection;
 use values::UserId;
 
 use crate::fragments::{self, NotBlocked, NotSuspended, PairBlocked, Suspended};

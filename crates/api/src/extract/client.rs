@@ -61,4 +61,3 @@ pub fn client_ip(req: &HttpRequest, trusted: &[Cidr]) -> Option<IpAddr> {
     }
     Some(client)
 }
-

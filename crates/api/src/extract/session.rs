@@ -54,7 +54,8 @@ async fn authenticate_limited(
         }
     }
     if count_signed_out {
-        let counted = move |conn: &mut DbConnection| Ok::<_, db::DbError>(limits::hit(conn, action, limit, None, &client));
+        let counted =
+            move |conn: &mut DbConnection| Ok::<_, db::DbError>(limits::hit(conn, action, limit, None, &client));
         state.db.write_without_transaction(counted).await??;
     }
     Ok(None)
@@ -228,4 +229,3 @@ impl Session {
         read.map_err(Into::into)
     }
 }
-

@@ -76,4 +76,3 @@ pub(super) fn checked_token(req: &HttpRequest, state: &AppState) -> Result<Optio
     }
     Ok(Some(token))
 }
-

@@ -11,8 +11,8 @@ use values::UserId;
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{AuthUser, Limited, MaybeUser};
-use crate::routes::search_text;
 use crate::limits::{Blocking, Listening, ProfileEditing};
+use crate::routes::search_text;
 use crate::state::AppState;
 use crate::upload::{self, FileBody, FileRule, Sink, UploadRules};
 use crate::wire::{Message, UserJson};

@@ -9,9 +9,9 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use operations::backup::{Manifest, read_manifest};
 use db::diesel::prelude::*;
 use db::diesel::sql_types::BigInt;
+use operations::backup::{Manifest, read_manifest};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

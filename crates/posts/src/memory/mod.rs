@@ -69,7 +69,7 @@ impl Memory {
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
             threads: Held::new(changes.clone(), THREADS_BYTES, 4096),
-            newest: Held::new(changes.clone(), NEWEST_BYTES, NEWEST_BYTES),
+            newest: Held::new(changes.clone(), NEWEST_BYTES, NEWEST_BYTES).one_read_at_a_time(),
             payloads: Payloads::default(),
             changes,
         }
@@ -197,7 +197,9 @@ impl Memory {
         let start = newest.0.iter().filter(|(_, author)| !outlook.hidden.contains(author)).nth(skip);
         Ok(match start {
             // The page from that post down: a cursor page just above it.
-            Some((start, _)) => FeedPage::Before(Keyset { before: PostId::try_from(start.get() + 1).ok(), limit: p.limit }),
+            Some((start, _)) => {
+                FeedPage::Before(Keyset { before: PostId::try_from(start.get() + 1).ok(), limit: p.limit })
+            }
             None => page,
         })
     }
@@ -210,7 +212,12 @@ impl Memory {
 
     /// `ids` as the viewer of `outlook` sees them, in order: None when one is missing here and
     /// there is no `conn`, or it is gone or hidden.
-    fn posts(&self, mut conn: Option<&mut DbConnection>, outlook: &Outlook, ids: &[PostId]) -> QueryResult<Option<Vec<Post>>> {
+    fn posts(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        outlook: &Outlook,
+        ids: &[PostId],
+    ) -> QueryResult<Option<Vec<Post>>> {
         let Some(heads) = self.heads(conn.as_deref_mut(), ids)? else { return Ok(None) };
         if heads.iter().any(|h| outlook.hidden.contains(&h.row.user_id)) {
             return Ok(None);
@@ -223,7 +230,11 @@ impl Memory {
     }
 
     /// What `viewer` may not see and which posts they like, held or read.
-    fn outlook(&self, conn: Option<&mut DbConnection>, viewer: Option<UserId>) -> QueryResult<Option<Arc<Noted<Outlook>>>> {
+    fn outlook(
+        &self,
+        conn: Option<&mut DbConnection>,
+        viewer: Option<UserId>,
+    ) -> QueryResult<Option<Arc<Noted<Outlook>>>> {
         self.outlooks.get_or_read(&viewer, conn, |c| {
             let hidden = social_graph::visibility::hidden_from(c, viewer)?;
             Ok(Some(Outlook { viewer, hidden, liked: Mutex::default() }))
@@ -233,7 +244,7 @@ impl Memory {
     /// The newest posts, held or read (by one request at a time: the others are answered by
     /// the database meanwhile).
     fn newest(&self, conn: Option<&mut DbConnection>) -> QueryResult<Option<Arc<Noted<Newest>>>> {
-        self.newest.get_or_read_alone(&(), conn, |c| {
+        self.newest.get_or_read(&(), conn, |c| {
             let list = posts::table.select((posts::id, posts::user_id)).order(posts::id.desc()).limit(NEWEST_LEN);
             Ok(Some(Newest(list.load(c)?)))
         })

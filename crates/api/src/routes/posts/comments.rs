@@ -10,8 +10,8 @@ use values::{CommentId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{Limited, MaybeLimited, Readers, Session};
-use crate::routes::search_text;
 use crate::limits::{Commenting, DeletingComments, Editing, Searching};
+use crate::routes::search_text;
 use crate::state::AppState;
 use crate::wire::UserJson;
 
