@@ -80,7 +80,9 @@ where
     V: Holdable<K>,
 {
     /// At most about `bytes` of values, typically `typical` bytes each, used for at most
-    /// [`HELD_AT_MOST`].
+    /// [`HELD_AT_MOST`]. The values are kept in shards (fewer when they are few), and one
+    /// heavier than most of its shard's share of `bytes` is never kept: a memory of a few large
+    /// values wants `bytes` at twice the largest, and `typical` at it.
     pub fn new(changes: Arc<Changes>, bytes: u64, typical: u64) -> Held<K, V> {
         let items = (bytes / typical.max(1)).max(1) as usize;
         Held {
@@ -279,6 +281,28 @@ mod tests {
         });
         assert!(matches!(read, Ok(Some(_))));
         assert_eq!(held.get(&ana).map(|c| c.0), Some("Ana"), "kept for the others");
+    }
+
+    struct Heavy(u64);
+
+    impl Holdable<()> for Heavy {
+        fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
+            std::iter::empty()
+        }
+        fn weight(&self) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_value_as_heavy_as_half_its_memory_is_kept() {
+        let changes = Arc::new(Changes::new(true));
+        let fits: Held<(), Heavy> = Held::new(changes.clone(), 640_000, 320_000);
+        fits.keep((), changes.seen(), Heavy(320_000));
+        assert!(fits.get(&()).is_some());
+        let full: Held<(), Heavy> = Held::new(changes.clone(), 320_000, 320_000);
+        full.keep((), changes.seen(), Heavy(320_000));
+        assert!(full.get(&()).is_none(), "as heavy as the whole memory: never kept");
     }
 
     #[test]

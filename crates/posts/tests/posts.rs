@@ -652,6 +652,35 @@ async fn memory_answers_every_page_as_the_database_does(db: TestDb) {
     compare("ana suspended", &made);
 }
 
+/// With more posts than the list of the newest holds (20,000), that list is still held once
+/// read: For you and Listened to pages come from memory, not from reading 20,000 rows for each.
+async fn a_full_list_of_the_newest_posts_is_held(db: TestDb) {
+    let w = world(db);
+    let (me, ana) = (w.user("me"), w.user("ana"));
+    // Older posts, written straight into the table (their payloads do not matter here).
+    let ids: Vec<i64> = (0..20_010).map(|_| PostId::generate().get()).collect();
+    w.db.write_blocking(|c| {
+        for chunk in ids.chunks(1_000) {
+            let rows: Vec<String> =
+                chunk.iter().map(|id| format!("({id}, {ana}, 'lyrics', '2026-01-01 00:00:00')")).collect();
+            let sql = format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", rows.join(","));
+            db::diesel::sql_query(sql).execute(c)?;
+        }
+        Ok::<_, db::DbError>(())
+    })
+    .unwrap();
+    let newest = [w.song(ana, "one").await, w.song(ana, "two").await, w.song(ana, "three").await];
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
+    let first = FeedPage::Offset(Page { limit: 3, offset: 0 });
+    let mut c = w.db.get().unwrap();
+    for feed in [Feed::ForYou, Feed::ListenedTo] {
+        let read: Vec<PostId> = w.posts.list_on(&mut c, feed, first, Some(me)).unwrap().iter().map(|p| p.id).collect();
+        assert_eq!(read, newest.iter().rev().copied().collect::<Vec<_>>(), "{feed:?}");
+        let held = w.posts.remembered_list(feed, first, Some(me)).map(|found| found.len());
+        assert_eq!(held, Some(3), "{feed:?} answered from memory");
+    }
+}
+
 // --- Every statement of a page is answered from an index ------------------------------------
 
 async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
@@ -920,6 +949,7 @@ test_support::both_backends!(
     search_ranks_names_first_and_pages_through_every_match,
     a_search_page_costs_a_few_statements_whatever_its_length,
     memory_answers_every_page_as_the_database_does,
+    a_full_list_of_the_newest_posts_is_held,
     every_statement_of_a_page_is_index_backed,
     a_suspended_persons_posts_and_comments_are_hidden,
     a_lyrics_post_is_listed_with_its_payload_and_counted,

@@ -43,7 +43,9 @@ const LISTENED_BYTES: u64 = 16 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
-const NEWEST_BYTES: u64 = 16 * NEWEST_LEN as u64 + 64;
+/// Twice what a full list weighs: a value is kept only where it fits in the memory's share for
+/// new values (`db::Held::new`).
+const NEWEST_BYTES: u64 = 2 * (16 * NEWEST_LEN as u64 + 64);
 
 /// Everything a [`crate::Posts`] remembers.
 pub(crate) struct Memory {
