@@ -13,7 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use db::{Db, Topic};
+use db::{Db, Told, Topic};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{oneshot, watch};
 use values::{SessionId, UserId};
@@ -204,22 +204,34 @@ impl Streams {
             tokio::spawn(async move {
                 loop {
                     let heard = news.recv().await;
-                    let (recount, check): (Vec<UserId>, Vec<UserId>) = {
+                    let (mut recount, mut check): (Vec<UserId>, Vec<UserId>) = (Vec::new(), Vec::new());
+                    {
                         let people = streams.people();
                         match &heard {
-                            Ok(told) => (
-                                people.keys().copied().filter(|u| told.names(Topic::Unread(*u))).collect(),
-                                people.keys().copied().filter(|u| told.names(Topic::Sessions(*u))).collect(),
-                            ),
-                            // News was missed: anyone's count may have changed, and anyone's
-                            // session may have ended.
-                            Err(RecvError::Lagged(_)) => {
-                                let all: Vec<UserId> = people.keys().copied().collect();
-                                (all.clone(), all)
+                            // Every write is told here: what it names is looked up among the
+                            // people with streams, not the other way round.
+                            Ok(Told::Topics(topics)) => {
+                                for topic in topics.iter() {
+                                    match topic {
+                                        Topic::Unread(u) if people.contains_key(u) => recount.push(*u),
+                                        Topic::Sessions(u) if people.contains_key(u) => check.push(*u),
+                                        _ => {}
+                                    }
+                                }
+                            }
+                            // Everything changed, or news was missed: anyone's count may have
+                            // changed, and anyone's session may have ended.
+                            Ok(Told::Everything) | Err(RecvError::Lagged(_)) => {
+                                recount = people.keys().copied().collect();
+                                check.clone_from(&recount);
                             }
                             Err(RecvError::Closed) => return,
                         }
-                    };
+                    }
+                    recount.sort_unstable();
+                    recount.dedup();
+                    check.sort_unstable();
+                    check.dedup();
                     for user in check {
                         streams.check_sessions(user).await;
                     }
