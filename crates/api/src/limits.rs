@@ -28,6 +28,9 @@ pub enum Action {
     CommentDelete,
     /// The mention picker's search (`GET /posts/users/search`), signed in or not.
     Search,
+    /// Finding music (`GET /posts/search`), signed in or not: a search costs several feed
+    /// pages of the database's time (docs/posts.md, "Finding music").
+    MusicSearch,
     /// `PATCH /profile/me` and `PATCH /profile/me/avatar`.
     Profile,
     /// An admin suspending an account or lifting a suspension.
@@ -37,7 +40,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 11] = [
+    pub const ALL: [Action; 12] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -46,6 +49,7 @@ impl Action {
         Action::Report,
         Action::CommentDelete,
         Action::Search,
+        Action::MusicSearch,
         Action::Profile,
         Action::Suspend,
         Action::Edit,
@@ -64,6 +68,7 @@ impl Action {
             Action::Report => ("report", "reports", Limit::per(10, 60)),
             Action::CommentDelete => ("comment_delete", "comment deletions", Limit::per(60, 10)),
             Action::Search => ("search", "searches", Limit::per(120, 5)),
+            Action::MusicSearch => ("music_search", "searches", Limit::per(120, 5)),
             Action::Profile => ("profile", "profile changes", Limit::per(30, 60)),
             Action::Suspend => ("suspend", "suspension changes", Limit::per(60, 60)),
             // Posts and comments: one limit.
@@ -118,6 +123,7 @@ limited_calls!(
     Reporting => Report,
     DeletingComments => CommentDelete,
     Searching => Search,
+    SearchingMusic => MusicSearch,
     ProfileEditing => Profile,
     Suspending => Suspend,
     Editing => Edit,

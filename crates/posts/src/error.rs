@@ -94,6 +94,10 @@ pub enum PostError {
     #[error("A comment can be at most 2000 characters")]
     CommentTooLong,
 
+    /// A search that ran past [`crate::search::SEARCH_TIME_LIMIT`] (PostgreSQL).
+    #[error("This search takes too long to answer: try other words, or one kind of post")]
+    SearchTooCostly,
+
     #[error(transparent)]
     Db(#[from] db::DbError),
     #[error("storing a file failed")]
@@ -138,7 +142,8 @@ impl DomainError for PostError {
             | NulCharacter
             | CaptionTooLong
             | EmptyComment
-            | CommentTooLong => ErrorKind::Invalid,
+            | CommentTooLong
+            | SearchTooCostly => ErrorKind::Invalid,
             TooManyAudio
             | AudioTooLarge(_)
             | AudioTotalTooLong { .. }

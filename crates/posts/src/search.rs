@@ -29,6 +29,8 @@ use db::diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use db::diesel::sql_types::{BigInt, Bool, Text};
 use db::schema::{posts, posts_search};
 use db::{DbConnection, Kept, MultiBackend, PageRule};
+
+use crate::error::PostError;
 use social_graph::visibility;
 use values::{PostId, PostKind, UserId};
 
@@ -179,18 +181,15 @@ impl SearchText {
         }
     }
 
-    /// PostgreSQL's `to_tsquery` text, the same words (letters and digits only, so nothing in
-    /// them is tsquery syntax), in the names (weight A) or anywhere: `moonlight:A & sona:*A`.
-    fn tsquery(&self, names: bool) -> String {
-        let prefix = self.prefix();
-        let last = self.words.len() - 1;
-        let weight = if names { "A" } else { "" };
-        let term = |(i, w): (usize, &String)| match &prefix {
-            Some(p) if i == last => format!("{p}:*{weight}"),
-            _ if weight.is_empty() => w.clone(),
-            _ => format!("{w}:{weight}"),
-        };
-        self.words.iter().enumerate().map(term).collect::<Vec<_>>().join(" & ")
+    /// PostgreSQL's query, as the arguments of the migration's `search_query`: the words
+    /// matched whole, space-separated, and the start of a word (or ''). The database unaccents
+    /// and quotes them itself (`unaccent` makes syntax of some letters: "ʻ" is "'"), so no
+    /// input is tsquery syntax.
+    fn pg_words(&self) -> (String, String) {
+        match self.prefix() {
+            Some(start) => (self.words[..self.words.len() - 1].join(" "), start),
+            None => (self.words.join(" "), String::new()),
+        }
     }
 }
 
@@ -213,7 +212,7 @@ struct Matches {
     /// (`ts_match_vq`, the same test, which no index answers): so a walk by key stays one.
     indexed: bool,
     tier: Tier,
-    /// FTS5's query; or PostgreSQL's queries: the names', then the whole.
+    /// FTS5's query; or PostgreSQL's words matched whole, then the start of a word.
     queries: Vec<String>,
 }
 
@@ -222,7 +221,8 @@ impl Matches {
         match conn {
             DbConnection::Sqlite(_) => Matches { sqlite: true, indexed: true, tier, queries: vec![text.fts5(tier)] },
             DbConnection::Postgres(_) => {
-                Matches { sqlite: false, indexed: true, tier, queries: vec![text.tsquery(true), text.tsquery(false)] }
+                let (whole, start) = text.pg_words();
+                Matches { sqlite: false, indexed: true, tier, queries: vec![whole, start] }
             }
         }
     }
@@ -230,6 +230,31 @@ impl Matches {
     /// The same test, checked row by row on PostgreSQL (see `indexed`).
     fn row_by_row(self) -> Matches {
         Matches { indexed: false, ..self }
+    }
+}
+
+impl Matches {
+    /// PostgreSQL: `document @@ query`, or the function behind `@@`, which no index answers.
+    /// The query is a subquery so that it is made once a statement: written inline, PostgreSQL
+    /// made it again for every row it checked, which was most of a walk's cost (a word in no
+    /// post, 5,000 posts walked: 13 ms, now 2.6).
+    fn pg_match<'b>(
+        &self,
+        out: &mut AstPass<'_, 'b, MultiBackend>,
+        whole: &'b String,
+        start: &'b String,
+        names: bool,
+    ) -> QueryResult<()> {
+        out.push_sql(if self.indexed { "posts_search.document @@ " } else { "ts_match_vq(posts_search.document, " });
+        out.push_sql("(SELECT search_query(");
+        out.push_bind_param::<Text, String>(whole)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, String>(start)?;
+        out.push_sql(if names { ", true))" } else { ", false))" });
+        if !self.indexed {
+            out.push_sql(")");
+        }
+        Ok(())
     }
 }
 
@@ -247,33 +272,16 @@ impl QueryId for Matches {
 }
 impl QueryFragment<MultiBackend> for Matches {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, MultiBackend>) -> QueryResult<()> {
-        // `document @@ query`, or the function behind `@@`, which no index answers. The query
-        // is a subquery so that it is made once a statement: written inline, PostgreSQL made
-        // it again (`unaccent`, `to_tsquery`) for every row it checked, which was most of a
-        // walk's cost (a word in no post, 5,000 posts walked: 13 ms, now 2.6).
-        let (open, close) = if self.indexed {
-            ("posts_search.document @@ (SELECT to_tsquery('simple', unaccent(", ")))")
-        } else {
-            ("ts_match_vq(posts_search.document, (SELECT to_tsquery('simple', unaccent(", "))))")
-        };
         match (self.sqlite, self.tier, self.queries.as_slice()) {
             (true, _, [query]) => {
                 out.push_sql("posts_search MATCH ");
                 out.push_bind_param::<Text, String>(query)?;
             }
-            (false, Tier::Names, [names, _]) => {
-                out.push_sql(open);
-                out.push_bind_param::<Text, String>(names)?;
-                out.push_sql(close);
-            }
-            (false, Tier::Others, [names, all]) => {
-                out.push_sql(open);
-                out.push_bind_param::<Text, String>(all)?;
-                out.push_sql(close);
+            (false, Tier::Names, [whole, start]) => self.pg_match(&mut out, whole, start, true)?,
+            (false, Tier::Others, [whole, start]) => {
+                self.pg_match(&mut out, whole, start, false)?;
                 out.push_sql(" AND NOT ");
-                out.push_sql(open);
-                out.push_bind_param::<Text, String>(names)?;
-                out.push_sql(close);
+                self.pg_match(&mut out, whole, start, true)?;
             }
             _ => out.push_sql("1 = 0"),
         }
@@ -365,28 +373,66 @@ struct Floor {
     id: i64,
 }
 
-/// Whether post `id` names the words (the first tier): one probe of the index by key.
-fn names_the_words(conn: &mut DbConnection, text: &SearchText, id: PostId) -> QueryResult<bool> {
-    posts_search::table
+/// Whether post `id` names the words (the first tier) and `viewer` may see it: one probe of
+/// the index by key. A post the viewer may not see goes on among the others whatever it is
+/// called, so a page's start tells nothing of a hidden post's names (docs/security.md: a walk
+/// of `before={hidden}` letter by letter once spelled a blocked author's title out).
+fn names_the_words(
+    conn: &mut DbConnection,
+    text: &SearchText,
+    id: PostId,
+    viewer: Option<UserId>,
+) -> QueryResult<bool> {
+    let q = posts_search::table
+        .inner_join(posts::table.on(posts::id.eq(posts_search::rowid)))
         .filter(Matches::new(conn, text, Tier::Names))
         .filter(posts_search::rowid.eq(id.get()))
         .select(posts_search::rowid)
-        .first::<i64>(conn)
-        .optional()
-        .map(|found| found.is_some())
+        .into_boxed();
+    visibility::shown_to(q, posts::user_id, viewer).first::<i64>(conn).optional().map(|found| found.is_some())
 }
 
-/// The ids of a page of `search` for `viewer`, in the order they are shown (see the module).
-pub(crate) fn page_ids(conn: &mut DbConnection, search: &Search, viewer: Option<UserId>) -> QueryResult<Vec<PostId>> {
+/// The longest a search's statements may run on PostgreSQL, together with [`MOST_WORDS`],
+/// [`LONGEST_PREFIX`] and the walk's 5,000 posts the bound on one search's work
+/// (docs/posts.md, "Finding music": the costliest searches measured, and why the index's step
+/// has no tighter bound). SQLite's walks follow its index in order and need none.
+pub const SEARCH_TIME_LIMIT_MS: u32 = 500;
+
+/// The ids of a page of `search` for `viewer`, in the order they are shown (see the module);
+/// on PostgreSQL within [`SEARCH_TIME_LIMIT_MS`], or [`PostError::SearchTooCostly`].
+pub(crate) fn page_ids(
+    conn: &mut DbConnection,
+    search: &Search,
+    viewer: Option<UserId>,
+) -> Result<Vec<PostId>, PostError> {
+    if matches!(conn, DbConnection::Sqlite(_)) {
+        return Ok(page_ids_unbounded(conn, search, viewer)?);
+    }
+    use db::diesel::connection::SimpleConnection;
+    conn.batch_execute(&format!("SET statement_timeout = {SEARCH_TIME_LIMIT_MS}"))?;
+    let found = page_ids_unbounded(conn, search, viewer);
+    conn.batch_execute("RESET statement_timeout")?;
+    found.map_err(|e| match e {
+        db::diesel::result::Error::DatabaseError(_, info) if info.message().contains("statement timeout") => {
+            PostError::SearchTooCostly
+        }
+        other => other.into(),
+    })
+}
+
+fn page_ids_unbounded(conn: &mut DbConnection, search: &Search, viewer: Option<UserId>) -> QueryResult<Vec<PostId>> {
     let limit = search.limit.max(0);
     if limit == 0 {
         return Ok(Vec::new());
     }
     // Where the page starts: after `before` in the tier it is in (a post that matches nothing
-    // any more, deleted or edited since, goes on among the others, older than it).
+    // any more, deleted or edited since, or that the viewer may not see, goes on among the
+    // others, older than it). Pictures and videos have no names: their search starts among the
+    // others (asking the index for names none of them has read every post that has the words).
     let (start, older_than) = match search.before {
+        _ if search.kind == Some(PostKind::Media) => (Tier::Others, search.before),
         None => (Tier::Names, None),
-        Some(before) if names_the_words(conn, &search.text, before)? => (Tier::Names, Some(before)),
+        Some(before) if names_the_words(conn, &search.text, before, viewer)? => (Tier::Names, Some(before)),
         Some(before) => (Tier::Others, Some(before)),
     };
     let mut ids = Vec::new();
@@ -412,13 +458,13 @@ mod tests {
         assert_eq!(t.words, ["beethoven", "s", "mondschein", "sonate", "op", "27"]);
         assert_eq!(t.fts5_terms(), "\"beethoven\" \"s\" \"mondschein\" \"sonate\" \"op\" \"27\"*");
         assert_eq!(t.fts5(Tier::Others), format!("({}) NOT ({{names}} : ({}))", t.fts5_terms(), t.fts5_terms()));
-        assert_eq!(t.tsquery(false), "beethoven & s & mondschein & sonate & op & 27:*");
-        assert_eq!(t.tsquery(true), "beethoven:A & s:A & mondschein:A & sonate:A & op:A & 27:*A");
+        assert_eq!(t.pg_words(), ("beethoven s mondschein sonate op".to_owned(), "27".to_owned()));
         let long = SearchText::parse("Moonlight Beethoven").unwrap();
         assert_eq!(long.fts5_terms(), "\"moonlight\" \"beetho\"*");
-        assert_eq!(long.tsquery(true), "moonlight:A & beetho:*A");
+        assert_eq!(long.pg_words(), ("moonlight".to_owned(), "beetho".to_owned()));
         let one_letter = SearchText::parse("a").unwrap();
-        assert_eq!((one_letter.fts5_terms(), one_letter.tsquery(false)), ("\"a\"".to_owned(), "a".to_owned()));
+        assert_eq!(one_letter.fts5_terms(), "\"a\"");
+        assert_eq!(one_letter.pg_words(), ("a".to_owned(), String::new()));
         assert_eq!(SearchText::parse("Dvořák").unwrap().words, ["dvořák"]);
         assert!(SearchText::parse(" '\"*:&|!()<> ").is_none(), "no words, no query");
         let many = SearchText::parse(&"a ".repeat(100)).unwrap();

@@ -833,6 +833,113 @@ async fn search_hides_what_every_list_hides(db: TestDb) {
     let _ = cys;
 }
 
+/// Where a next page starts (`before`) tells nothing of a post the viewer may not see: a hidden
+/// post as `before` starts the page at the same place whatever it is called. Walking a hidden
+/// title letter by letter through `before` once spelled it out (docs/security.md).
+async fn a_search_cursor_tells_nothing_of_a_post_the_viewer_may_not_see(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
+    let named = w.song_by(ana, "Kestrel Song", "Ana", "la", None).await;
+    let said = w.song_by(ana, "Other", "Ana", "a kestrel flew", None).await;
+    // Two hidden posts side by side, one called what is searched for and one not: bob's from
+    // me (he blocks me), cy's from everyone (she is suspended).
+    let bobs = [w.song_by(bob, "Kestrel", "Bob", "la", None).await, w.song_by(bob, "Sparrow", "Bob", "la", None).await];
+    let cys = [w.song_by(cy, "Kestrel", "Cy", "la", None).await, w.song_by(cy, "Sparrow", "Cy", "la", None).await];
+    w.db.write_blocking(|c| social_graph::block(c, bob, me)).unwrap();
+    suspend(&w, cy);
+    for (viewer, hidden) in [(Some(me), bobs), (None, cys)] {
+        for text in ["kestrel", "kest", "k", "sparrow", "spa", "la"] {
+            let pages = [
+                w.find_page(text, viewer, None, Some(hidden[0]), 10).await,
+                w.find_page(text, viewer, None, Some(hidden[1]), 10).await,
+            ];
+            assert_eq!(pages[0], pages[1], "{text}: the same start after either hidden post");
+        }
+        // Such a page goes on among the posts that only say the words.
+        assert_eq!(w.find_page("kestrel", viewer, None, Some(hidden[0]), 10).await, vec![said]);
+    }
+    // A post the viewer sees keeps its place: after the one named so, the rest.
+    assert_eq!(w.find("kestrel", Some(me)).await, vec![named, said]);
+    assert_eq!(w.find_page("kestrel", Some(me), None, Some(named), 10).await, vec![said]);
+}
+
+/// No words are query syntax on either backend, whatever `unaccent` (PostgreSQL) makes of
+/// their letters: some letters become quotes, colons or brackets ("ʻ" → "'", "ŉ" → "'n",
+/// "⑴" → "(1)"), and such a search once failed. On PostgreSQL every letter `unaccent` rewrites
+/// is searched, as a whole word and as the start of one; on SQLite every letter below U+3000.
+async fn no_letter_is_query_syntax(db: TestDb) {
+    let w = world(db);
+    let ana = w.user("ana");
+    let uke = w.song_by(ana, "ʻUkulele Nights", "Ana", "rock ŉ roll ⑴", None).await;
+    for text in ["ʻukulele", "ʻukul", "rock ŉ roll", "⑴", "nightsː"] {
+        assert_eq!(w.find(text, None).await, vec![uke], "{text}");
+    }
+    let letters: Vec<char> = (0x80..0x3000).filter_map(char::from_u32).filter(|c| c.is_alphanumeric()).collect();
+    let letters = match &mut *w.db.get().unwrap() {
+        DbConnection::Sqlite(_) => letters,
+        DbConnection::Postgres(c) => {
+            #[derive(QueryableByName)]
+            struct Letter {
+                #[diesel(sql_type = db::diesel::sql_types::Text)]
+                c: String,
+            }
+            let every: Vec<String> =
+                (0x80..0x30000).filter_map(char::from_u32).filter(|c| c.is_alphanumeric()).map(String::from).collect();
+            let rewritten: Vec<Letter> =
+                db::diesel::sql_query("SELECT c FROM unnest($1::text[]) c WHERE unaccent(c) <> c")
+                    .bind::<db::diesel::sql_types::Array<db::diesel::sql_types::Text>, _>(every)
+                    .load(c)
+                    .unwrap();
+            assert!(rewritten.len() > 500, "unaccent rewrites {} letters", rewritten.len());
+            rewritten.iter().filter_map(|l| l.c.chars().next()).collect()
+        }
+    };
+    for c in letters {
+        // Panics (`find_page` unwraps) if the database refused the query.
+        w.find(&format!("{c}a b{c}"), None).await;
+        w.find(&format!("{c}"), None).await;
+    }
+}
+
+/// On PostgreSQL a search runs for at most `SEARCH_TIME_LIMIT_MS`: past it, a clear refusal,
+/// and the connection goes back to the pool as it was. (The test makes the query slow by
+/// making the database's own query builder sleep; SQLite walks its index in order and has no
+/// such bound.)
+async fn a_search_that_runs_too_long_is_refused(db: TestDb) {
+    let w = world(db);
+    let ana = w.user("ana");
+    let song = w.song_by(ana, "Lantern", "Ana", "la", None).await;
+    let mut c = w.db.get().unwrap();
+    let search = Search { text: SearchText::parse("lantern").unwrap(), kind: None, before: None, limit: 10 };
+    let DbConnection::Postgres(pg) = &mut *c else {
+        assert_eq!(w.posts.search_on(&mut c, &search, None).unwrap().len(), 1);
+        return;
+    };
+    let slow = format!(
+        "ALTER FUNCTION search_query(text, text, boolean) RENAME TO search_query_quick; \
+         CREATE FUNCTION search_query(whole text, start text, names boolean) RETURNS tsquery \
+         LANGUAGE sql VOLATILE AS $$ SELECT pg_sleep({}); SELECT search_query_quick(whole, start, names) $$",
+        f64::from(posts::search::SEARCH_TIME_LIMIT_MS) * 2.0 / 1000.0
+    );
+    db::diesel::connection::SimpleConnection::batch_execute(pg, &slow).unwrap();
+    let refused = w.posts.search_on(&mut c, &search, None);
+    assert!(matches!(refused, Err(PostError::SearchTooCostly)), "{refused:?}");
+    assert_eq!(
+        values::DomainError::kind(&PostError::SearchTooCostly),
+        values::ErrorKind::Invalid,
+        "a 400 that says why"
+    );
+    let DbConnection::Postgres(pg) = &mut *c else { unreachable!() };
+    db::diesel::connection::SimpleConnection::batch_execute(
+        pg,
+        "DROP FUNCTION search_query(text, text, boolean); \
+         ALTER FUNCTION search_query_quick(text, text, boolean) RENAME TO search_query; \
+         SELECT pg_sleep(0.6)",
+    )
+    .unwrap(); // would time out if the search's limit had stayed on the connection
+    assert_eq!(w.posts.search_on(&mut c, &search, None).unwrap().iter().map(|p| p.id).collect::<Vec<_>>(), [song]);
+}
+
 /// What a post is called counts more than what it says; each group comes newest first; the
 /// pages walk every match once, across the two groups, and a word typed halfway counts.
 async fn search_ranks_names_first_and_pages_through_every_match(db: TestDb) {
@@ -922,7 +1029,8 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
     // not fill walks the second group too; a next page probes where it starts as well.
     // On PostgreSQL each walk first finds where its walk by key ends (here, fewer posts than
     // that: no walk by the full-text index follows).
-    let expected = if matches!(&mut *c, DbConnection::Postgres(_)) { [4, 5, 7] } else { [3, 4, 5] };
+    // On PostgreSQL the page's time limit is set and reset around it (two more).
+    let expected = if matches!(&mut *c, DbConnection::Postgres(_)) { [6, 7, 9] } else { [3, 4, 5] };
     assert_eq!(seen, expected, "{seen:?}");
     let search = Search { text: SearchText::parse("t").unwrap(), kind: None, before: None, limit: 10 };
     let first = w.posts.search_on(&mut c, &search, Some(me)).unwrap();
@@ -931,7 +1039,7 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
     let floor = usize::from(matches!(&mut *c, DbConnection::Postgres(_)));
     assert_eq!(
         (found.len(), statements),
-        (10, 3 + floor),
+        (10, 3 + 3 * floor),
         "the probe, the walk, the posts (their payloads remembered)"
     );
     let statements = recorded(&mut c, |c| {
@@ -946,6 +1054,9 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
 test_support::both_backends!(
     search_finds_posts_by_every_word_they_hold,
     search_hides_what_every_list_hides,
+    a_search_cursor_tells_nothing_of_a_post_the_viewer_may_not_see,
+    no_letter_is_query_syntax,
+    a_search_that_runs_too_long_is_refused,
     search_ranks_names_first_and_pages_through_every_match,
     a_search_page_costs_a_few_statements_whatever_its_length,
     memory_answers_every_page_as_the_database_does,

@@ -95,8 +95,12 @@ pub fn prepared_every_time_writing(url: &str, f: impl FnOnce(&db::Db)) -> Vec<St
 /// printed (`--nocapture` shows them; `bench/query_plans.py` writes docs/query-plans.md).
 pub fn assert_index_backed(conn: &mut DbConnection, statements: &[String]) {
     let postgres = matches!(conn, DbConnection::Postgres(_));
-    // An INSERT of values reads no table: nothing to plan.
-    for recorded in statements.iter().filter(|s| !s.trim_start().to_ascii_uppercase().starts_with("INSERT")) {
+    // An INSERT of values reads no table, a setting (`SET`, `RESET`) none: nothing to plan.
+    let plain = |s: &&String| {
+        let s = s.trim_start().to_ascii_uppercase();
+        !["INSERT", "SET ", "RESET "].iter().any(|w| s.starts_with(w))
+    };
+    for recorded in statements.iter().filter(plain) {
         let sql = with_binds(recorded, postgres);
         let plan = plan(conn, &sql);
         let backend = if postgres { "PostgreSQL" } else { "SQLite" };

@@ -239,10 +239,95 @@ async fn a_session_ended_in_any_way_is_refused_at_once(db: TestDb) {
     .await;
 }
 
+/// However a session ends, the process that ended it may die the moment it has answered, and
+/// the session is still refused everywhere at once: the news goes out in the transaction that
+/// ends it (on PostgreSQL its `NOTIFY`, delivered on commit), not from a task afterwards, which
+/// a crash once cut off (another process served the session for up to 10 s). On PostgreSQL a
+/// second process, which had just checked the session, must refuse it within a second; on
+/// SQLite (one process) the process started again on the same database refuses it.
+async fn a_session_ended_by_a_process_that_dies_at_once_is_refused(db: TestDb) {
+    let postgres = db.url.starts_with("postgres");
+    let client = reqwest::Client::new();
+    let other = if postgres { Some(start_process(&db.url, None).await) } else { None };
+    let ways = ["sign-out", "ended from the Sessions list", "sign out everywhere", "a password change"];
+    for (n, way) in ways.into_iter().enumerate() {
+        let email = format!("p{n}@example.com");
+        let (token, id) = person_in(&db, "Pat", &email);
+        {
+            use db::diesel::prelude::*;
+            let hash = auth::password::hash(PASSWORD).unwrap();
+            db::diesel::update(db::schema::users::table.filter(db::schema::users::id.eq(id.parse::<i64>().unwrap())))
+                .set(db::schema::users::password_hash.eq(hash))
+                .execute(&mut *db.get().unwrap())
+                .unwrap();
+        }
+        let mut ending = start_process(&db.url, None).await;
+        // A second session of the same person, on the process that will end the first.
+        let signed_in = client
+            .post(format!("{}/authorization/logindefault", ending.url))
+            .json(&json!({"email": email, "password": PASSWORD}))
+            .send()
+            .await
+            .unwrap();
+        assert!(signed_in.status().is_success(), "{way}: sign-in");
+        let device: Value = signed_in.json().await.unwrap();
+        let device = device["access_token"].as_str().unwrap().to_owned();
+        let read = |base: String, token: String| {
+            let client = client.clone();
+            async move { client.get(format!("{base}{SIGNED_IN_READ}")).bearer_auth(token).send().await.unwrap().status() }
+        };
+        if let Some(other) = &other {
+            assert_eq!(read(other.url.clone(), token.clone()).await, StatusCode::OK, "{way}: before");
+            // Its listening connection comes up beside its first requests.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert_eq!(read(other.url.clone(), token.clone()).await, StatusCode::OK, "{way}: checked");
+        }
+        let url = |path: &str| format!("{}{path}", ending.url);
+        let ended = match way {
+            "sign-out" => client.post(url("/authorization/logout")).bearer_auth(&token).send().await,
+            "ended from the Sessions list" => {
+                let listed: Value = client
+                    .get(url("/authorization/sessions"))
+                    .bearer_auth(&device)
+                    .send()
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap();
+                let first = listed.as_array().unwrap().iter().find(|s| s["current"] == false).unwrap()["id"].clone();
+                let first = first.as_str().unwrap().to_owned();
+                client.delete(url(&format!("/authorization/sessions/{first}"))).bearer_auth(&device).send().await
+            }
+            "sign out everywhere" => client.post(url("/authorization/logout-all")).bearer_auth(&device).send().await,
+            _ => {
+                let body = json!({"current_password": PASSWORD, "new_password": "Another#Sound2"});
+                client.post(url("/authorization/password")).bearer_auth(&device).json(&body).send().await
+            }
+        };
+        assert!(ended.unwrap().status().is_success(), "{way}");
+        ending.kill();
+        let since = Instant::now();
+        let reader = match &other {
+            Some(other) => other.url.clone(),
+            None => {
+                ending = start_process(&db.url, None).await;
+                ending.url.clone()
+            }
+        };
+        while read(reader.clone(), token.clone()).await == StatusCode::OK {
+            assert!(since.elapsed() < Duration::from_secs(1), "{way}: still taken a second after");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        println!("{way}, its process killed at once: refused after {:?}", since.elapsed());
+    }
+}
+
 test_support::both_backends!(
     remembered_pages_follow_likes_deletes_blocks_and_new_posts,
     deep_offset_pages_follow_deletes_blocks_likes_and_new_posts,
     a_session_ended_in_any_way_is_refused_at_once,
+    a_session_ended_by_a_process_that_dies_at_once_is_refused,
 );
 
 /// Two processes on one PostgreSQL database: pages one of them answers from memory follow what

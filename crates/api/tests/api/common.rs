@@ -303,6 +303,12 @@ impl Process {
         self.child.id()
     }
 
+    /// Kills it (SIGKILL), as a crash does, and waits until it is gone.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Sends it SIGTERM, as a supervisor stopping it does.
     pub fn terminate(&self) {
         let sent = Command::new("kill").args(["-TERM", &self.pid().to_string()]).status().unwrap();

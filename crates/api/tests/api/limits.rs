@@ -15,7 +15,7 @@ use crate::common::{Answer, Options, Part, TestApp, lyrics_body, multipart, spaw
 /// Every call: 2 per account and 4 per client address an hour. The tests are the proxy in
 /// front of the server, so they choose the client address.
 const SMALL: &str = "post=2:4/1h,comment=2:4/1h,like=2:4/1h,listen=2:4/1h,block=2:4/1h,report=2:4/1h,\
-                     search=2:4/1h,profile=2:4/1h,suspend=2:4/1h,edit=2:4/1h";
+                     search=2:4/1h,music_search=2:4/1h,profile=2:4/1h,suspend=2:4/1h,edit=2:4/1h";
 
 async fn small_limits(db: TestDb) -> TestApp {
     let env = [("SELFSOUND_TRUSTED_PROXIES", "127.0.0.1/32"), ("SELFSOUND_WRITE_LIMITS", SMALL)];
@@ -106,6 +106,7 @@ async fn every_limited_call_stops_a_burst_of_one_account_and_one_client(db: Test
             },
         ),
         ("search", Call { method: Method::GET, path: "/posts/users/search?q=own".into(), body: None }),
+        ("music_search", Call { method: Method::GET, path: "/posts/search?q=song".into(), body: None }),
         (
             "profile",
             Call { method: Method::PATCH, path: "/profile/me".into(), body: Some(json!({"description": "hi"})) },
@@ -183,7 +184,7 @@ async fn post_kinds_share_a_limit_and_signed_out_searches_count_per_client(db: T
 }
 
 /// The defaults leave a person at a human pace alone: a feed's worth of likes, a conversation's
-/// comments, a few posts, a mention search per keystroke.
+/// comments, a few posts, a mention search and a music search per keystroke.
 async fn a_person_at_a_human_pace_never_meets_a_limit(db: TestDb) {
     let app = spawn_app_with(db, Options::default()).await;
     let (me, _) = app.person("Me", "me@example.com").await;
@@ -206,6 +207,15 @@ async fn a_person_at_a_human_pace_never_meets_a_limit(db: TestDb) {
     }
     for q in ["f", "fr", "fri", "frie", "frien", "friend"] {
         assert_eq!(app.get(&format!("/posts/users/search?q={q}"), Some(&me)).await.status, StatusCode::OK);
+    }
+    // Finding music as one types, a pause at every letter, and a few more pages of it.
+    let query = "moonlight sonata";
+    for end in 1..=query.len() {
+        let found = app.get(&format!("/posts/search?q={}", &query[..end]), Some(&me)).await;
+        assert_eq!(found.status, StatusCode::OK);
+    }
+    for _ in 0..10 {
+        assert_eq!(app.get("/posts/search?q=song&limit=1", Some(&me)).await.status, StatusCode::OK);
     }
 }
 
@@ -307,9 +317,33 @@ async fn uploads_in_flight_are_two_an_account_and_bounded_in_all(db: TestDb) {
     assert_eq!(app.upload_avatar(Some(&c), "avatar", "me.png", avatar()).await.status, StatusCode::OK);
 }
 
+/// Behind a trusted proxy, the client is counted by its IPv4 address or the /64 of its IPv6 one
+/// (one subscriber has a whole /64), an IPv4 address written as IPv6 is that address, and a hop
+/// the proxy wrote with its port is the address.
+async fn clients_are_counted_by_address_and_ipv6_by_its_64(db: TestDb) {
+    let app = small_limits(db).await;
+    let search = Call { method: Method::GET, path: "/posts/users/search?q=an".into(), body: None };
+    for (burst, beyond, apart) in [
+        (
+            ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:aaaa::3", "[2001:db8:1:2::4]:443"],
+            "2001:db8:1:2:ffff:ffff:ffff:ffff",
+            "2001:db8:1:3::1",
+        ),
+        (["10.4.0.1", "::ffff:10.4.0.1", "10.4.0.1:5555", "[::ffff:10.4.0.1]:80"], "10.4.0.1", "10.4.0.2"),
+    ] {
+        for client in burst {
+            let a = app.call_from(&search, None, client).await;
+            assert_eq!(a.status, StatusCode::OK, "{client}: {:?}", a.body);
+        }
+        assert_limited(&app.call_from(&search, None, beyond).await, beyond);
+        assert_eq!(app.call_from(&search, None, apart).await.status, StatusCode::OK, "{apart} is another client");
+    }
+}
+
 test_support::both_backends!(
     every_limited_call_stops_a_burst_of_one_account_and_one_client,
     post_kinds_share_a_limit_and_signed_out_searches_count_per_client,
     a_person_at_a_human_pace_never_meets_a_limit,
-    uploads_in_flight_are_two_an_account_and_bounded_in_all
+    uploads_in_flight_are_two_an_account_and_bounded_in_all,
+    clients_are_counted_by_address_and_ipv6_by_its_64
 );

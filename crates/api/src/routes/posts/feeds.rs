@@ -10,7 +10,8 @@ use values::{PostId, UserId};
 
 use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
-use crate::extract::{Readers, Session};
+use crate::extract::{MaybeLimited, Readers, Session};
+use crate::limits::SearchingMusic;
 use crate::routes::search_text;
 use crate::state::AppState;
 
@@ -143,7 +144,7 @@ pub struct PostSearchQuery {
 pub async fn search_posts(
     state: web::Data<AppState>,
     req: HttpRequest,
-    session: Session,
+    viewer: MaybeLimited<SearchingMusic>,
     q: web::Query<PostSearchQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let kind = match q.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
@@ -158,8 +159,8 @@ pub async fn search_posts(
         None => Vec::new(),
         Some(text) => {
             let search = posts::search::Search { text, kind, before: q.before, limit };
-            let posts = state.posts.clone();
-            session.read(&state, move |conn, viewer| posts.search_on(conn, &search, viewer)).await?
+            let (posts, viewer) = (state.posts.clone(), viewer.0.map(|u| u.id));
+            state.db.read(move |conn| posts.search_on(conn, &search, viewer)).await?
         }
     };
     let mut params = vec![("q", text)];

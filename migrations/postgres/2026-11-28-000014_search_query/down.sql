@@ -1,0 +1,1 @@
+DROP FUNCTION search_query(text, text, boolean);
