@@ -109,7 +109,8 @@ impl App {
     }
 
     /// `me` changes the text of their comment on `post`: people it now mentions who were never
-    /// told of it are told, as of a new comment (nobody is told of the edit itself).
+    /// told of it are told, as of a new comment (nobody is told of the edit itself), while the
+    /// comment has told fewer than [`posts::MENTIONS_NOTIFIED`] people over its life.
     pub async fn edit_comment(
         &self,
         me: UserId,
@@ -122,9 +123,15 @@ impl App {
             .write(move |conn| {
                 let done = posts::edit_comment(conn, me, post, comment, &text)?;
                 let excerpt = notifications::excerpt(&done.comment.content);
+                let room = if done.to_notify.is_empty() {
+                    0
+                } else {
+                    posts::MENTIONS_NOTIFIED.saturating_sub(notifications::mentions_told(conn, comment)?)
+                };
                 let events: Vec<Event> = done
                     .to_notify
                     .iter()
+                    .take(room)
                     .map(|who| Event {
                         recipient: *who,
                         sender: me,

@@ -8,7 +8,7 @@ use db::model::UserCard;
 use db::schema::{notifications, sessions, users};
 use db::{DbConnection, Page, Topic};
 use social_graph::visibility;
-use values::{NotificationId, SessionId, UserId};
+use values::{CommentId, NotificationId, SessionId, UserId};
 
 use crate::NotificationError;
 use crate::model::{Event, Kind, ListedRow, Notification, NotificationRow};
@@ -82,6 +82,18 @@ fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
         Some(post) => diesel::select(exists(same.filter(notifications::post_id.eq(post)))).get_result(conn),
         None => diesel::select(exists(same.filter(notifications::post_id.is_null()))).get_result(conn),
     }
+}
+
+/// How many people were told of a mention in `comment`, over its life (its first text and
+/// every edit): a comment's edits share the cap on the people it tells (issue 29: edited twice,
+/// one comment once told 30). One count by the comment's index.
+pub fn mentions_told(conn: &mut DbConnection, comment: CommentId) -> QueryResult<usize> {
+    let told: i64 = notifications::table
+        .filter(notifications::comment_id.eq(comment))
+        .filter(notifications::kind.eq(Kind::Mention))
+        .count()
+        .get_result(conn)?;
+    Ok(usize::try_from(told).unwrap_or(usize::MAX))
 }
 
 /// Names these people's unread counts as changed by the write under way: once it commits,

@@ -118,7 +118,8 @@ pub struct Commented {
     pub to_notify: Vec<UserId>,
 }
 
-/// A comment tells at most this many of the people it mentions (the rest are still linked).
+/// A comment tells at most this many of the people it mentions, over its life: its edits
+/// share the cap (the rest are still linked).
 pub const MENTIONS_NOTIFIED: usize = 10;
 
 /// Writes a comment by `me` on `post` inside the caller's transaction, with the people it

@@ -238,8 +238,40 @@ async fn a_mention_added_by_an_edit_respects_blocks(db: TestDb) {
     assert!(told(&app, &eve, "mention").await.is_empty());
 }
 
+/// A comment tells at most ten people of their mentions over its life: edits that mention ten
+/// others each tell nobody more (once, one comment edited twice told 30).
+async fn edits_share_a_comments_cap_on_mentions_told(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let mut people = Vec::new();
+    for i in 0..25 {
+        people.push(app.person(&format!("P{i}"), &format!("pal{i:02}@example.com")).await.0);
+    }
+    let post = app.lyrics_post(&ana, "Song").await;
+    let id = post["id"].as_str().unwrap();
+    let mentioning = |from: usize, to: usize| (from..to).map(|i| format!("@pal{i:02}")).collect::<Vec<_>>().join(" ");
+    let made = app.post(&format!("/posts/{id}/comments"), Some(&bob), json!({"content": mentioning(0, 8)})).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    let path = format!("/posts/{id}/comments/{}", made.body["comment"]["id"].as_str().unwrap());
+    for (from, to) in [(8, 15), (15, 25)] {
+        let edited = patch(&app, &path, Some(&bob), json!({"content": mentioning(from, to)})).await;
+        assert_eq!(edited.status, StatusCode::OK, "{:?}", edited.body);
+        assert_eq!(edited.body["comment"]["mentions"].as_array().unwrap().len(), to - from, "every mention links");
+    }
+    let mut told_count = 0;
+    for (i, token) in people.iter().enumerate() {
+        let n = told(&app, token, "mention").await.len();
+        assert!(n <= 1, "pal{i:02} told {n} times");
+        assert_eq!(n == 1, i < 10, "pal{i:02}: the first ten named are told, in order");
+        told_count += n;
+    }
+    assert_eq!(told_count, 10);
+}
+
 test_support::both_backends!(
     authors_edit_the_words_of_each_kind_of_post,
     comment_edits_show_and_tell_new_mentions_once,
     a_mention_added_by_an_edit_respects_blocks,
+    edits_share_a_comments_cap_on_mentions_told,
 );
