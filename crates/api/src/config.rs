@@ -38,6 +38,9 @@ pub struct Config {
     /// `SELFSOUND_JWT_SECRET`: token signing secret shared by several processes; when unset one
     /// is generated on first run and kept in `<data dir>/secrets/jwt-secret`.
     pub jwt_secret: Option<String>,
+    /// `SELFSOUND_BACKUP_KEY` (at least 32 characters; default none): `selfsound backup` signs
+    /// its manifest with it and `selfsound restore` refuses a backup not signed with it.
+    pub backup_key: Option<String>,
     /// `SELFSOUND_TRUSTED_PROXIES`: comma-separated addresses or CIDRs of the reverse proxies
     /// in front of us (e.g. `127.0.0.1/32,10.0.0.0/8`). A request from one of them has its client
     /// address taken from `X-Forwarded-For`: the rightmost hop that is not a trusted proxy (hops
@@ -244,6 +247,10 @@ impl Config {
         if jwt_secret.as_ref().is_some_and(|s| s.len() < 32) {
             problems.push("SELFSOUND_JWT_SECRET must be at least 32 characters".into());
         }
+        let backup_key = get("SELFSOUND_BACKUP_KEY");
+        if backup_key.as_ref().is_some_and(|s| s.len() < 32) {
+            problems.push("SELFSOUND_BACKUP_KEY must be at least 32 characters".into());
+        }
         if get("SELFSOUND_TRUST_PROXY").is_some() {
             problems.push(
                 "SELFSOUND_TRUST_PROXY is replaced by SELFSOUND_TRUSTED_PROXIES: the addresses of your proxies, \
@@ -365,6 +372,7 @@ impl Config {
             google,
             web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
             jwt_secret,
+            backup_key,
             trusted_proxies,
             s3,
             ffmpeg,
@@ -419,6 +427,7 @@ impl Config {
             database_url: self.database_url.clone(),
             data_dir: self.data_dir.clone(),
             s3: self.s3.clone(),
+            backup_key: self.backup_key.clone(),
         }
     }
 }

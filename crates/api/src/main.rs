@@ -188,15 +188,26 @@ fn backup(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
 
 fn restore(config: &Config, dir: &std::path::Path) -> Result<(), Failure> {
     let started = std::time::Instant::now();
-    let manifest = operations::backup::restore(&config.installation(), dir)?;
+    let restored = operations::backup::restore(&config.installation(), dir)?;
+    let manifest = &restored.manifest;
     let bytes: u64 = manifest.files.iter().map(|f| f.size).sum();
+    let signed = if restored.signature_checked {
+        "signed with SELFSOUND_BACKUP_KEY"
+    } else {
+        "signature not checked: SELFSOUND_BACKUP_KEY is not set"
+    };
     println!(
-        "restored the backup of {} ({} files, {}, checksums match) into {} in {:.1} s",
+        "restored the backup of {} ({} files, {}, checksums match, {signed}) into {} in {:.1} s",
         manifest.created_at,
         manifest.files.len(),
         megabytes(bytes),
         config.data_dir.display(),
         started.elapsed().as_secs_f64()
+    );
+    println!(
+        "ended every session the backup held ({}): everyone signs in again (a session signed out since the \
+         backup must not come back with it)",
+        restored.sessions_ended
     );
     Ok(())
 }

@@ -37,6 +37,7 @@ use db::diesel::sql_types::{BigInt, Nullable, Text};
 use db::diesel::sqlite::SqliteConnection;
 use db::{Backend, Db, DbConnection, PoolOptions, StoredColumn};
 use futures_util::{StreamExt, TryStreamExt};
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use storage::{ByteRange, Storage, StorageError};
@@ -107,6 +108,41 @@ pub struct Manifest {
     pub files: Vec<FileEntry>,
     /// Objects rows point at that the installation itself did not have.
     pub missing: Vec<String>,
+    /// HMAC-SHA256 (hex) of the manifest without this field, with `SELFSOUND_BACKUP_KEY`, when
+    /// the backup was taken with one set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+impl Manifest {
+    /// What is signed: the manifest's JSON without its signature.
+    fn signed_bytes(&self) -> Vec<u8> {
+        let unsigned = Manifest { signature: None, ..self.clone() };
+        serde_json::to_vec(&unsigned).unwrap_or_default()
+    }
+
+    /// HMAC takes a key of any length: none only for an impossible key.
+    fn mac(&self, key: &str) -> Option<Hmac<Sha256>> {
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key.as_bytes()).ok()?;
+        mac.update(&self.signed_bytes());
+        Some(mac)
+    }
+
+    fn sign(&mut self, key: &str) {
+        self.signature = self.mac(key).map(|mac| hex(&mac.finalize().into_bytes()));
+    }
+
+    /// Whether the manifest carries a signature made with `key` (compared in constant time).
+    fn signed_with(&self, key: &str) -> bool {
+        let (Some(sig), Some(mac)) = (self.signature.as_deref().and_then(unhex), self.mac(key)) else { return false };
+        mac.verify_slice(&sig).is_ok()
+    }
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    (s.len() % 2 == 0 && s.is_ascii())
+        .then(|| (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok()).collect())
+        .flatten()
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -390,7 +426,7 @@ pub fn backup(config: &Installation, dir: &Path) -> Result<Manifest, BackupError
     let (size, sha256) = hash_file(&snapshot_path)?;
     let mut files = vec![FileEntry { path: DATABASE_FILE.into(), size, sha256 }];
     files.extend(copied.into_values());
-    let manifest = Manifest {
+    let mut manifest = Manifest {
         format: FORMAT,
         created_at: taken_at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -400,7 +436,11 @@ pub fn backup(config: &Installation, dir: &Path) -> Result<Manifest, BackupError
         row_counts,
         files,
         missing,
+        signature: None,
     };
+    if let Some(key) = &config.backup_key {
+        manifest.sign(key);
+    }
     write_manifest(dir, &manifest)?;
     Ok(manifest)
 }
@@ -414,42 +454,84 @@ fn write_manifest(dir: &Path, manifest: &Manifest) -> Result<(), BackupError> {
     fs::rename(&partial, &path).map_err(io(&path))
 }
 
-/// Reads and checks the manifest of the backup in `dir`.
+/// Reads and checks the manifest of the backup in `dir`: its format, and that every file it
+/// names is inside the backup (the database is [`DATABASE_FILE`], an object `media/<key>`): a
+/// manifest naming `/etc/hostname` as its database was once restored from it.
 pub fn read_manifest(dir: &Path) -> Result<Manifest, BackupError> {
-    let not_a_backup = |reason: String| BackupError::NotABackup { dir: dir.to_owned(), reason };
     let path = dir.join(MANIFEST);
+    let not_a_backup = |reason: String| BackupError::NotABackup { dir: dir.to_owned(), reason };
     let text = fs::read(&path).map_err(|e| not_a_backup(format!("{MANIFEST}: {e}")))?;
     let manifest: Manifest = serde_json::from_slice(&text).map_err(|e| not_a_backup(format!("{MANIFEST}: {e}")))?;
     if manifest.format != FORMAT {
         return Err(not_a_backup(format!("format {} (this version reads {FORMAT})", manifest.format)));
     }
+    if manifest.database != DATABASE_FILE {
+        return Err(not_a_backup(format!("its manifest names {:?} as its database", manifest.database)));
+    }
     if !manifest.files.iter().any(|f| f.path == manifest.database) {
         return Err(not_a_backup("its manifest lists no database".into()));
+    }
+    for entry in &manifest.files {
+        let inside = entry.path == DATABASE_FILE
+            || entry.path.strip_prefix(&format!("{MEDIA}/")).is_some_and(|k| storage::check_key(k).is_ok());
+        if !inside {
+            return Err(not_a_backup(format!(
+                "its manifest names {:?}, which is neither the database nor an object",
+                entry.path
+            )));
+        }
     }
     Ok(manifest)
 }
 
+/// What a restore did.
+#[derive(Debug)]
+pub struct Restored {
+    pub manifest: Manifest,
+    /// Sessions the backup held, all ended: a session signed out after the backup was taken
+    /// must not come back with it, so everyone signs in again.
+    pub sessions_ended: usize,
+    /// Whether the manifest's signature was checked against `SELFSOUND_BACKUP_KEY`.
+    pub signature_checked: bool,
+}
+
 /// Brings the backup in `dir` into the empty installation `config` names (its data folder
 /// empty or new, no database file yet), checking every file against the manifest. On any
-/// mismatch nothing is left behind. Answers the manifest.
-pub fn restore(config: &Installation, dir: &Path) -> Result<Manifest, BackupError> {
+/// mismatch nothing is left behind.
+///
+/// The checksums find damage, not tampering: whoever can write the backup can write its
+/// manifest. With `SELFSOUND_BACKUP_KEY` set (the key the backup was taken with), a manifest
+/// not signed with it is refused; without one, the backup is trusted input (docs/operations.md,
+/// "Backups", says how to keep it so). Every session it holds is ended.
+pub fn restore(config: &Installation, dir: &Path) -> Result<Restored, BackupError> {
     let site = embedded(config, "restore")?;
     let manifest = read_manifest(dir)?;
+    if let Some(key) = &config.backup_key
+        && !manifest.signed_with(key)
+    {
+        let reason = match manifest.signature {
+            None => "its manifest is not signed, and SELFSOUND_BACKUP_KEY is set".to_owned(),
+            Some(_) => "its manifest's signature does not match SELFSOUND_BACKUP_KEY: the manifest was changed \
+                        since it was signed, or signed with another key"
+                .to_owned(),
+        };
+        return Err(BackupError::NotABackup { dir: dir.to_owned(), reason });
+    }
     let mut plan = Vec::with_capacity(manifest.files.len());
     for entry in &manifest.files {
-        let to = if entry.path == manifest.database {
-            site.database.clone()
-        } else if let Some(key) =
-            entry.path.strip_prefix(&format!("{MEDIA}/")).filter(|k| storage::check_key(k).is_ok())
-        {
-            site.media.join(key)
-        } else {
+        let to = match entry.path.strip_prefix(&format!("{MEDIA}/")) {
+            Some(key) => site.media.join(key),
+            None => site.database.clone(),
+        };
+        let from = dir.join(&entry.path);
+        // A link would read whatever it points at, anywhere on the machine.
+        if fs::symlink_metadata(&from).is_ok_and(|m| !m.is_file()) {
             return Err(BackupError::NotABackup {
                 dir: dir.to_owned(),
-                reason: format!("its manifest names {:?}, which is neither the database nor an object", entry.path),
+                reason: format!("{} is not a plain file", entry.path),
             });
-        };
-        plan.push((dir.join(&entry.path), to, entry));
+        }
+        plan.push((from, to, entry));
     }
     for leftover in ["", "-wal", "-shm"].map(|end| PathBuf::from(format!("{}{end}", site.database.display()))) {
         if leftover.exists() {
@@ -474,7 +556,15 @@ pub fn restore(config: &Installation, dir: &Path) -> Result<Manifest, BackupErro
         }
     }
     if failure.is_none() && damaged.is_empty() {
-        return Ok(manifest);
+        let ended = open_sqlite(&site.database)
+            .and_then(|mut conn| db::diesel::sql_query("DELETE FROM sessions").execute(&mut conn).map_err(database));
+        match ended {
+            Ok(sessions_ended) => {
+                let signature_checked = config.backup_key.is_some();
+                return Ok(Restored { manifest, sessions_ended, signature_checked });
+            }
+            Err(e) => failure = Some(e),
+        }
     }
     // Leave the installation as empty as it was.
     for path in [site.database.clone(), site.media.clone()] {
@@ -606,11 +696,13 @@ mod tests {
                 database_url: "postgres://postgres@127.0.0.1/selfsound".into(),
                 data_dir: data_dir.clone(),
                 s3: None,
+                backup_key: None,
             },
             Installation {
                 database_url: "data/selfsound.sqlite3".into(),
                 data_dir: data_dir.clone(),
                 s3: Some(bucket),
+                backup_key: None,
             },
         ] {
             let err = backup(&config, root.path()).unwrap_err().to_string();

@@ -15,4 +15,7 @@ pub struct Installation {
     pub database_url: String,
     pub data_dir: PathBuf,
     pub s3: Option<storage::S3Settings>,
+    /// `SELFSOUND_BACKUP_KEY`: the operator's key that backups are signed with and restores
+    /// check (see [`backup`]); none: backups are unsigned and a restore trusts what it is given.
+    pub backup_key: Option<String>,
 }

@@ -219,12 +219,21 @@ async fn a_backup_taken_while_people_write_restores_whole() {
     let restored = selfsound(&["restore", &copy.display().to_string()], &[("SELFSOUND_DATA_DIR", &fresh_dir)]);
     assert!(restored.status.success(), "{}", said(&restored));
     let restored_db = fresh.path().join("selfsound.sqlite3");
-    for file in &manifest.files {
-        let path = if file.path == manifest.database { restored_db.clone() } else { fresh.path().join(&file.path) };
-        let bytes = std::fs::read(&path).unwrap();
+    // Every file as it was, but the database, whose sessions a restore ends.
+    for file in manifest.files.iter().filter(|f| f.path != manifest.database) {
+        let bytes = std::fs::read(fresh.path().join(&file.path)).unwrap();
         assert_eq!((bytes.len() as u64, sha256(&bytes)), (file.size, file.sha256.clone()), "{}", file.path);
     }
-    assert_eq!(row_counts(&restored_db, manifest.row_counts.keys().cloned()), manifest.row_counts);
+    let sessions = manifest.row_counts["sessions"];
+    assert!(sessions > 0, "the backup holds the writers' sessions");
+    assert!(
+        said(&restored).contains(&format!("ended every session the backup held ({sessions})")),
+        "{}",
+        said(&restored)
+    );
+    let mut expected = manifest.row_counts.clone();
+    expected.insert("sessions".into(), 0);
+    assert_eq!(row_counts(&restored_db, manifest.row_counts.keys().cloned()), expected);
     let verified = selfsound(&["verify"], &[("SELFSOUND_DATA_DIR", &fresh_dir)]);
     assert!(verified.status.success(), "no row of the copy points at a missing object: {}", said(&verified));
 
@@ -273,6 +282,129 @@ async fn a_backup_taken_while_people_write_restores_whole() {
 fn count_posts(db: &TestDb) -> i64 {
     use db::schema::posts;
     posts::table.count().get_result(&mut *db.get().unwrap()).unwrap()
+}
+
+/// A restore checks tampering as well as damage where the operator keeps a key: with
+/// `SELFSOUND_BACKUP_KEY` a backup's manifest is signed, and a restore with the key refuses a
+/// manifest changed since (its database's hash recomputed after making everyone an admin), one
+/// signed with another key, and one not signed. Whatever the key, a manifest naming a file
+/// outside the backup is refused, and so is a link in the backup; a restore ends every
+/// session the backup held, so a token signed out since does not come back.
+#[test]
+fn a_restore_refuses_a_tampered_backup_and_ends_its_sessions() {
+    let key = "k".repeat(40);
+    let live = tempfile::tempdir().unwrap();
+    let live_dir = live.path().display().to_string();
+    assert!(selfsound(&["migrate", "--data-dir", &live_dir], &[]).status.success());
+    {
+        use db::schema::sessions;
+        let path = live.path().join("selfsound.sqlite3");
+        let mut conn =
+            db::DbConnection::Sqlite(db::diesel::SqliteConnection::establish(path.to_str().unwrap()).unwrap());
+        let ana = test_support::insert_user(&mut conn, "Ana", "ana");
+        let now = db::time::now();
+        db::diesel::insert_into(sessions::table)
+            .values((
+                sessions::id.eq(values::SessionId::generate()),
+                sessions::user_id.eq(ana),
+                sessions::created_at.eq(now),
+                sessions::expires_at.eq(now + chrono::Duration::hours(24)),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let copies = tempfile::tempdir().unwrap();
+    let signed = copies.path().join("signed");
+    let with_key = [("SELFSOUND_BACKUP_KEY", key.as_str())];
+    let made = selfsound(&["backup", &signed.display().to_string(), "--data-dir", &live_dir], &with_key);
+    assert!(made.status.success(), "{}", said(&made));
+    let manifest: Value = serde_json::from_slice(&std::fs::read(signed.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["signature"].as_str().map(str::len), Some(64), "{manifest}");
+
+    let restore = |dir: &Path, env: &[(&str, &str)]| {
+        let target = tempfile::tempdir().unwrap();
+        let out = selfsound(
+            &["restore", &dir.display().to_string(), "--data-dir", &target.path().display().to_string()],
+            env,
+        );
+        (out, target)
+    };
+    // Signed and untouched: restored, its sessions ended.
+    let (ok, target) = restore(&signed, &with_key);
+    assert!(ok.status.success(), "{}", said(&ok));
+    assert!(
+        said(&ok).contains("signed with SELFSOUND_BACKUP_KEY")
+            && said(&ok).contains("ended every session the backup held (1)")
+    );
+    let sessions = row_counts(&target.path().join("selfsound.sqlite3"), ["sessions".to_owned()].into_iter());
+    assert_eq!(sessions["sessions"], 0);
+
+    // Tampered: the database changed and its size and hash written into the manifest again.
+    let tampered = copies.path().join("tampered");
+    copy_dir(&signed, &tampered);
+    {
+        let mut conn =
+            db::diesel::SqliteConnection::establish(tampered.join("selfsound.sqlite3").to_str().unwrap()).unwrap();
+        db::diesel::sql_query("UPDATE users SET is_admin = 1").execute(&mut conn).unwrap();
+    }
+    let bytes = std::fs::read(tampered.join("selfsound.sqlite3")).unwrap();
+    let mut forged = manifest.clone();
+    for f in forged["files"].as_array_mut().unwrap() {
+        if f["path"] == "selfsound.sqlite3" {
+            f["size"] = json!(bytes.len());
+            f["sha256"] = json!(sha256(&bytes));
+        }
+    }
+    std::fs::write(tampered.join("manifest.json"), serde_json::to_vec(&forged).unwrap()).unwrap();
+    let (refused, target) = restore(&tampered, &with_key);
+    assert_eq!(refused.status.code(), Some(1), "{}", said(&refused));
+    assert!(said(&refused).contains("signature does not match SELFSOUND_BACKUP_KEY"), "{}", said(&refused));
+    assert_eq!(std::fs::read_dir(target.path()).unwrap().count(), 0, "nothing restored");
+    let other_key = "o".repeat(40);
+    let (refused, _) = restore(&signed, &[("SELFSOUND_BACKUP_KEY", other_key.as_str())]);
+    assert!(said(&refused).contains("signature does not match"), "{}", said(&refused));
+    let mut unsigned = forged.clone();
+    unsigned.as_object_mut().unwrap().remove("signature");
+    std::fs::write(tampered.join("manifest.json"), serde_json::to_vec(&unsigned).unwrap()).unwrap();
+    let (refused, _) = restore(&tampered, &with_key);
+    assert!(said(&refused).contains("not signed, and SELFSOUND_BACKUP_KEY is set"), "{}", said(&refused));
+    // Without a key, the backup is trusted input, and the restore says its signature went unchecked.
+    let (trusted, _) = restore(&tampered, &[]);
+    assert!(trusted.status.success() && said(&trusted).contains("signature not checked"), "{}", said(&trusted));
+
+    // A database named outside the backup, and a link inside it: refused with or without a key.
+    let outside = copies.path().join("outside");
+    copy_dir(&signed, &outside);
+    let mut escaping = manifest.clone();
+    escaping["database"] = json!("/etc/hostname");
+    escaping["files"].as_array_mut().unwrap().push(json!({"path": "/etc/hostname", "size": 1, "sha256": "00"}));
+    std::fs::write(outside.join("manifest.json"), serde_json::to_vec(&escaping).unwrap()).unwrap();
+    let (refused, _) = restore(&outside, &[]);
+    assert!(said(&refused).contains("names \"/etc/hostname\" as its database"), "{}", said(&refused));
+    let mut climbing = manifest.clone();
+    climbing["files"].as_array_mut().unwrap().push(json!({"path": "media/../../x", "size": 1, "sha256": "00"}));
+    std::fs::write(outside.join("manifest.json"), serde_json::to_vec(&climbing).unwrap()).unwrap();
+    let (refused, _) = restore(&outside, &[]);
+    assert!(said(&refused).contains("neither the database nor an object"), "{}", said(&refused));
+    let linked = copies.path().join("linked");
+    copy_dir(&signed, &linked);
+    std::fs::remove_file(linked.join("selfsound.sqlite3")).unwrap();
+    std::os::unix::fs::symlink(signed.join("selfsound.sqlite3"), linked.join("selfsound.sqlite3")).unwrap();
+    let (refused, _) = restore(&linked, &[]);
+    assert!(said(&refused).contains("selfsound.sqlite3 is not a plain file"), "{}", said(&refused));
+}
+
+/// Copies a backup folder (files and folders only).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// A backup goes only into an empty folder, a restore only into an empty installation; an
