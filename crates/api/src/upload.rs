@@ -184,6 +184,11 @@ pub(crate) async fn read_into(
             if text.contains('\0') {
                 return Err(ApiError::invalid(format!("The field {name} cannot contain a NUL character")));
             }
+            if values::hidden_character(&text).is_some() {
+                return Err(ApiError::invalid(format!(
+                    "The field {name} cannot contain control or text-direction characters"
+                )));
+            }
             received.texts.push((text_field, text));
         } else {
             // Not ours: skipped, but its bytes still count against the whole body's limit.

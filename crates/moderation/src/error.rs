@@ -15,6 +15,8 @@ pub enum ModerationError {
     DescriptionTooLong,
     #[error("Text cannot contain a NUL character")]
     NulCharacter,
+    #[error("Text cannot contain control or text-direction characters")]
+    HiddenCharacters,
     #[error("You cannot report your own post")]
     OwnPost,
     /// Missing, or not visible to the reporter (a block with its author or the post's).
@@ -65,6 +67,7 @@ impl DomainError for ModerationError {
             ModerationError::ReasonRequired
             | ModerationError::DescriptionTooLong
             | ModerationError::NulCharacter
+            | ModerationError::HiddenCharacters
             | ModerationError::OwnPost
             | ModerationError::OwnComment
             | ModerationError::AboutComment

@@ -45,6 +45,9 @@ impl ReportInput {
         if description.as_ref().is_some_and(|d| d.contains('\0')) {
             return Err(ModerationError::NulCharacter);
         }
+        if description.as_deref().and_then(values::hidden_character).is_some() {
+            return Err(ModerationError::HiddenCharacters);
+        }
         if reason == Reason::Other && description.is_none() {
             return Err(ModerationError::ReasonRequired);
         }

@@ -43,6 +43,8 @@ pub enum SuspensionError {
     ReasonTooLong,
     #[error("Text cannot contain a NUL character")]
     NulCharacter,
+    #[error("Text cannot contain control or text-direction characters")]
+    HiddenCharacters,
     #[error("You cannot suspend your own account")]
     OwnAccount,
     #[error("An admin's account cannot be suspended. Revoke the admin role first.")]
@@ -68,6 +70,7 @@ impl DomainError for SuspensionError {
             SuspensionError::ReasonRequired
             | SuspensionError::ReasonTooLong
             | SuspensionError::NulCharacter
+            | SuspensionError::HiddenCharacters
             | SuspensionError::NotTheReported => ErrorKind::Invalid,
             // The target's state forbids it: an admin (oneself included), or already so.
             SuspensionError::OwnAccount
@@ -88,6 +91,9 @@ impl SuspensionReason {
         let reason = raw.trim();
         if reason.contains('\0') {
             return Err(SuspensionError::NulCharacter);
+        }
+        if values::hidden_character(reason).is_some() {
+            return Err(SuspensionError::HiddenCharacters);
         }
         if reason.is_empty() {
             return Err(SuspensionError::ReasonRequired);

@@ -156,9 +156,7 @@ fn labels(
     }
     sent.iter()
         .map(|text| {
-            if text.contains('\0') {
-                return Err(PostError::NulCharacter);
-            }
+            crate::input::plain(text)?;
             label(Some(text)).ok_or(PostError::BlankLabel(one))
         })
         .collect::<Result<Vec<_>, _>>()

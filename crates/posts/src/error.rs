@@ -87,6 +87,10 @@ pub enum PostError {
     /// NUL cannot be stored (PostgreSQL refuses it in text) and never belongs in what people write.
     #[error("Text cannot contain a NUL character")]
     NulCharacter,
+    /// Control characters but line breaks and tabs, and text-direction overrides
+    /// (`values::hidden_character`).
+    #[error("Text cannot contain control or text-direction characters")]
+    HiddenCharacters,
     #[error("The caption is too long (at most 2000 characters)")]
     CaptionTooLong,
     #[error("Write something before publishing")]
@@ -140,6 +144,7 @@ impl DomainError for PostError {
             | UnknownPartType(_)
             | Unreadable { .. }
             | NulCharacter
+            | HiddenCharacters
             | CaptionTooLong
             | EmptyComment
             | CommentTooLong

@@ -16,9 +16,16 @@ pub const LABEL_MAX_CHARS: usize = 200;
 const LYRICS_MAX_CHARS: usize = 20_000;
 pub const PART_TYPES: [&str; 6] = ["intro", "verse", "pre-chorus", "chorus", "bridge", "outro"];
 
-/// Refuses text with a NUL character (which PostgreSQL cannot store in text).
-fn no_nul(text: &str) -> Result<&str, PostError> {
-    if text.contains('\0') { Err(PostError::NulCharacter) } else { Ok(text) }
+/// Refuses text with a NUL character (which PostgreSQL cannot store in text), or another
+/// character no displayed text may hold (`values::hidden_character`).
+pub(crate) fn plain(text: &str) -> Result<&str, PostError> {
+    if text.contains('\0') {
+        Err(PostError::NulCharacter)
+    } else if values::hidden_character(text).is_some() {
+        Err(PostError::HiddenCharacters)
+    } else {
+        Ok(text)
+    }
 }
 
 /// A post's caption: trimmed, at most [`CAPTION_MAX_CHARS`] characters.
@@ -29,7 +36,7 @@ impl Caption {
     /// A caption as sent; blank (or none) is no caption.
     pub fn parse(raw: Option<&str>) -> Result<Option<Caption>, PostError> {
         let Some(text) = raw.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(None) };
-        no_nul(text)?;
+        plain(text)?;
         if text.chars().count() > CAPTION_MAX_CHARS {
             return Err(PostError::CaptionTooLong);
         }
@@ -45,12 +52,13 @@ impl Caption {
     }
 }
 
-/// A title, artist or composer: trimmed, one line, bounded, without control characters (tags
-/// read from files may carry NULs and the like); blank is none. What people send is refused
-/// with a NUL before it gets here (the multipart reader; [`LyricsInput::check`]).
+/// A title, artist or composer: trimmed, one line, bounded, without control or text-direction
+/// characters (tags read from files may carry NULs and the like: they part words); blank is
+/// none. What people send is refused with such characters before it gets here (the multipart
+/// reader; [`LyricsInput::check`]; edits).
 pub fn label(text: Option<&str>) -> Option<String> {
     let text: String = text?
-        .split(|c: char| c.is_whitespace() || c.is_control())
+        .split(|c: char| c.is_whitespace() || values::hides(c))
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
@@ -99,7 +107,7 @@ impl LyricsInput {
             .map(String::as_str)
             .chain(self.parts.iter().flat_map(|p| [p.part_type.as_deref(), p.lyrics.as_deref()]).flatten());
         for text in sent {
-            no_nul(text)?;
+            plain(text)?;
         }
         let title = label(self.song_title.as_deref()).ok_or(PostError::LyricsIncomplete)?;
         let artist = label(self.artist_name.as_deref()).ok_or(PostError::LyricsIncomplete)?;
@@ -139,7 +147,7 @@ pub struct CommentText(String);
 
 impl CommentText {
     pub fn parse(raw: &str) -> Result<CommentText, PostError> {
-        let text = no_nul(raw.trim())?;
+        let text = plain(raw.trim())?;
         if text.is_empty() {
             return Err(PostError::EmptyComment);
         }

@@ -26,4 +26,7 @@ pub use id::{
     CommentId, InvalidId, NotificationId, PostId, ReportId, SessionId, UserId, new_raw_id, raw_id_at, raw_id_floor,
 };
 pub use post_kind::PostKind;
-pub use text::{BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, LOGIN_MIN, Login, NAME_MAX, Name};
+pub use text::{
+    BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, LOGIN_MIN, Login, NAME_MAX, Name,
+    hidden_character, hides,
+};

@@ -39,6 +39,8 @@ pub enum InvalidValue {
     BiographyTooLong,
     #[error("Biography cannot contain NUL characters")]
     BiographyNul,
+    #[error("Biography cannot contain control or text-direction characters")]
+    BiographyHiddenCharacters,
 }
 
 impl crate::DomainError for InvalidValue {
@@ -71,6 +73,22 @@ fn invisible(c: char) -> bool {
             | '\u{FFA0}'
             | '\u{E0000}'..='\u{E007F}'
     )
+}
+
+/// The first character of `text` that no text written for others to read may hold (issue 29):
+/// a control character other than a line break or a tab (BEL, ESC and their kind reach the
+/// terminals that read logs and exports), or one that turns the direction of the text around it
+/// (embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069: U+202E makes "txt.exe" read
+/// "exe.txt"). Names refuse more: every invisible character ([`Name`]). NUL is such a control
+/// character; callers that name it apart check it first.
+pub fn hidden_character(text: &str) -> Option<char> {
+    text.chars().find(|c| !matches!(c, '\n' | '\r' | '\t') && hides(*c))
+}
+
+/// A control character, or one that turns the direction of the text around it (see
+/// [`hidden_character`]).
+pub fn hides(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A pictograph of an emoji sequence (a zero-width joiner between two of them makes one emoji:
@@ -305,6 +323,9 @@ impl Biography {
         // PostgreSQL cannot store it (a 500 there), and no person types it.
         if bio.contains('\0') {
             return Err(InvalidValue::BiographyNul);
+        }
+        if hidden_character(bio).is_some() {
+            return Err(InvalidValue::BiographyHiddenCharacters);
         }
         Ok((!bio.is_empty()).then(|| Biography(bio.to_owned())))
     }

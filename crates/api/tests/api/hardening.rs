@@ -54,6 +54,52 @@ async fn a_nul_character_in_any_text_is_refused(db: TestDb) {
     assert_eq!(app.get("/posts/feed", None).await.body.as_array().unwrap().len(), 1, "only the first post");
 }
 
+/// Every text written for others to read follows the rule names follow for control and
+/// text-direction characters: BEL, ESC and U+202E (which turns "txt.exe" into "exe.txt") are a
+/// 400 in a caption, a comment, lyrics, a title, a biography, a report and a suspension's
+/// reason, and nothing is written; line breaks, tabs and right-to-left writing stay welcome.
+async fn control_and_direction_characters_are_refused_in_every_text(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, bob_id) = app.person("Bob", "bob@example.com").await;
+    let (rita, _) = app.person("Rita", "rita@example.com").await;
+    crate::common::make_admin(&app.db, "rita@example.com");
+    let post = app.lyrics_post(&ana, "Song").await;
+    let id = post["id"].as_str().unwrap();
+    for bad in ["ring\u{7}", "\u{1b}[31mred", "txt\u{202e}exe", "a\u{2066}b"] {
+        let refused = |answer: crate::common::Answer, what: &str| {
+            assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{what} {bad:?}: {:?}", answer.body);
+            assert!(answer.detail().contains("control or text-direction characters"), "{what}: {:?}", answer.body);
+        };
+        refused(app.post(&format!("/posts/{id}/comments"), Some(&bob), json!({"content": bad})).await, "comment");
+        let lyrics = |title: &str, verse: &str, caption: &str| json!({"songTitle": title, "artistName": "A", "parts": [{"type": "verse", "lyrics": verse}], "caption": caption});
+        refused(app.post("/posts/lyrics", Some(&ana), lyrics(bad, "la", "c")).await, "lyrics title");
+        refused(app.post("/posts/lyrics", Some(&ana), lyrics("T", bad, "c")).await, "lyrics part");
+        refused(app.post("/posts/lyrics", Some(&ana), lyrics("T", "la", bad)).await, "caption");
+        let edit = app.call(Method::PATCH, &format!("/posts/{id}"), Some(&ana), Some(json!({"caption": bad}))).await;
+        refused(edit, "edited caption");
+        let wav = test_support::media::wav(0.5, 440.0, 0.5);
+        let audio = [Part::file("audio_files", "take.wav", wav), Part::text("titles", bad)];
+        refused(app.post_form("/posts/audio", Some(&ana), &audio).await, "audio title");
+        let bio = app.call(Method::PATCH, "/profile/me", Some(&ana), Some(json!({"description": bad}))).await;
+        assert_eq!(bio.status, StatusCode::BAD_REQUEST, "biography {bad:?}: {:?}", bio.body);
+        let report = json!({"post_id": id, "reason": "Other", "description": bad});
+        refused(app.post("/reports/post", Some(&bob), report).await, "report description");
+        let suspend = json!({"reason": bad});
+        refused(app.post(&format!("/admin/users/{bob_id}/suspend"), Some(&rita), suspend).await, "suspension reason");
+    }
+    assert_eq!(app.get(&format!("/posts/{id}/comments"), None).await.body, json!([]));
+    assert_eq!(app.get("/posts/feed", None).await.body.as_array().unwrap().len(), 1, "only the first post");
+
+    // Line breaks, tabs and right-to-left writing are text like any other.
+    let fine = "first line\n\tsecond line — שלום، مرحبا";
+    let said = app.post(&format!("/posts/{id}/comments"), Some(&bob), json!({"content": fine})).await;
+    assert_eq!(said.status, StatusCode::CREATED, "{:?}", said.body);
+    let song =
+        json!({"songTitle": "שיר", "artistName": "A", "parts": [{"type": "verse", "lyrics": fine}], "caption": fine});
+    assert_eq!(app.post("/posts/lyrics", Some(&ana), song).await.status, StatusCode::CREATED);
+}
+
 /// A mention of someone in a block pair with the post's author does not tell them: nothing
 /// passes between a block pair through a third person. The comment still links them.
 async fn a_mention_does_not_reach_across_a_block_with_the_post_author(db: TestDb) {
@@ -231,6 +277,7 @@ test_support::both_backends!(
     an_upload_trickling_below_the_minimum_rate_is_cut_off,
     media_are_cached_for_a_day_at_most,
     a_nul_character_in_any_text_is_refused,
+    control_and_direction_characters_are_refused_in_every_text,
     a_mention_does_not_reach_across_a_block_with_the_post_author,
     a_comment_tells_at_most_ten_mentioned_people,
     a_post_hidden_by_a_block_is_not_found_on_every_call,
