@@ -9,11 +9,14 @@
 //! would tie someone else's requests together in the log. A balancer that logs our answer's
 //! `X-Request-Id` next to its own line joins the two logs.
 //!
-//! One line per answered request (target `selfsound::access`, INFO) with its status and time;
-//! refusals (4xx) are a DEBUG line only, so a flood of them cannot fill the disk; faults (5xx)
-//! are logged at ERROR with their cause where they are answered (`error.rs`); balancers'
-//! probes (`/healthz`, `/readyz`) are DEBUG. `RUST_LOG=info,selfsound::access=warn` turns the
-//! access lines off.
+//! Access lines (target `selfsound::access`) with status and time: every write answered, every
+//! read slower than [`SLOW_MS`], and one read in [`READS_SAMPLED`] (`sampled=100` on its line) at
+//! INFO; the other reads at DEBUG, so one client reading feeds as fast as it can no longer writes
+//! megabytes of log a second (each line was ~240 bytes; the counts by route are in `/metrics`).
+//! Refusals (4xx) are a DEBUG line only, so a flood of them cannot fill the disk; faults (5xx)
+//! are logged at ERROR with their cause where they are answered (`error.rs`); balancers' probes
+//! (`/healthz`, `/readyz`) are DEBUG. Every line carries the request's id.
+//! `RUST_LOG=info,selfsound::access=debug` logs every request; `...=warn` none.
 
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -34,6 +37,39 @@ pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id"
 
 /// Routes a balancer asks every few seconds: not worth a line each.
 const PROBES: [&str; 2] = ["/healthz", "/readyz"];
+
+/// One successful read in this many is logged at INFO (the rest at DEBUG).
+pub const READS_SAMPLED: u64 = 100;
+
+/// A read that took at least this long is logged at INFO whatever the sample.
+pub const SLOW_MS: f64 = 250.0;
+
+/// Successful reads answered by this process, for the sample.
+static READS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How an answered request is logged (see the module).
+#[derive(Debug, PartialEq, Eq)]
+enum AccessLine {
+    /// A write, or a slow read: INFO.
+    Always,
+    /// The read of the sample: INFO, marked `sampled`.
+    Sampled,
+    /// DEBUG.
+    Quiet,
+}
+
+fn access_line(method: &actix_web::http::Method, path: &str, ms: f64) -> AccessLine {
+    use actix_web::http::Method;
+    if PROBES.contains(&path) {
+        AccessLine::Quiet
+    } else if !matches!(*method, Method::GET | Method::HEAD) || ms >= SLOW_MS {
+        AccessLine::Always
+    } else if READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % READS_SAMPLED == 0 {
+        AccessLine::Sampled
+    } else {
+        AccessLine::Quiet
+    }
+}
 
 /// Sets up the process's log: `RUST_LOG` picks what (default `info`), `SELFSOUND_LOG_FORMAT`
 /// how: text (coloured on a terminal), or one JSON object a line whose `spans` carry the
@@ -111,12 +147,12 @@ impl RootSpanBuilder for RedactingRootSpan {
             let took = request.extensions().get::<Arrived>().map(|a| a.0.elapsed());
             let ms = took.map_or(0.0, |t| (t.as_secs_f64() * 1e4).round() / 10.0);
             let status = status.as_u16();
-            span.in_scope(|| {
-                if PROBES.contains(&request.path()) {
-                    tracing::debug!(target: "selfsound::access", status, ms, "answered");
-                } else {
-                    tracing::info!(target: "selfsound::access", status, ms, "answered");
+            span.in_scope(|| match access_line(request.method(), request.path(), ms) {
+                AccessLine::Always => tracing::info!(target: "selfsound::access", status, ms, "answered"),
+                AccessLine::Sampled => {
+                    tracing::info!(target: "selfsound::access", status, ms, sampled = READS_SAMPLED, "answered")
                 }
+                AccessLine::Quiet => tracing::debug!(target: "selfsound::access", status, ms, "answered"),
             });
         }
         DefaultRootSpanBuilder::on_request_end(span, outcome);

@@ -96,6 +96,12 @@ pub struct PoolOptions {
     pub connection_timeout: Duration,
 }
 
+/// How long start-up (the migrations) waits for the pool's first connection. The pool opens its
+/// connections in the background and a request waits at most `connection_timeout` for one; a
+/// start on a machine under heavy load once failed with "timed out waiting for connection"
+/// because the pool was built, all ten connections, within those 5 s.
+pub const START_PATIENCE: Duration = Duration::from_secs(60);
+
 impl Default for PoolOptions {
     fn default() -> Self {
         PoolOptions { max_size: 10, connection_timeout: Duration::from_secs(5) }
@@ -222,9 +228,13 @@ impl Db {
     pub fn connect_without_migrating(url: &str, options: &PoolOptions) -> Result<Db, DbError> {
         let backend = Backend::of_url(url);
         let url = url.strip_prefix("sqlite://").unwrap_or(url);
+        // One connection first, outside the pool: a wrong address or file fails here at once,
+        // with the database's own words, and the pool may fill at its pace.
         if backend == Backend::Sqlite {
             let mut first = SqliteConnection::establish(url).map_err(|e| DbError::Connect(e.to_string()))?;
             first.batch_execute(SQLITE_FIRST)?;
+        } else {
+            diesel::pg::PgConnection::establish(url).map_err(|e| DbError::Connect(e.to_string()))?;
         }
         let pool_errors = Arc::new(AtomicU64::new(0));
         let manager = ConnectionManager::<DbConnection>::new(url);
@@ -236,8 +246,7 @@ impl Db {
             .test_on_check_out(false)
             .connection_customizer(Box::new(Pragmas))
             .error_handler(Box::new(PoolErrors(pool_errors.clone())))
-            .build(manager)
-            .map_err(|e| DbError::Connect(e.to_string()))?;
+            .build_unchecked(manager);
         let turns = Arc::new(tokio::sync::Semaphore::new(options.max_size as usize));
         let gate: Option<Arc<std::sync::Mutex<()>>> = (backend == Backend::Sqlite).then(Arc::default);
         let usage: Arc<Usage> = Arc::default();
@@ -315,7 +324,7 @@ impl Db {
     /// Runs pending migrations. On PostgreSQL an advisory lock makes processes that start
     /// together take turns, so each migration runs once.
     pub fn migrate(&self) -> Result<(), DbError> {
-        let mut conn = self.pool.get()?;
+        let mut conn = checkout(&self.pool, &self.usage, Some(START_PATIENCE))?;
         let done = match &mut *conn {
             DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|_| ()),
             DbConnection::Postgres(c) => {

@@ -213,6 +213,28 @@ fn a_fresh_sqlite_database_starts_cleanly() {
     }
 }
 
+/// Start-up waits for its own pool: a pool slower to open its connections than a request may
+/// wait for one (here 1 ms; once a loaded machine's 5 s) still starts, on both backends, where
+/// it once failed with "timed out waiting for connection". A wrong address still fails at once.
+#[test]
+fn a_start_waits_for_a_pool_slower_than_a_requests_wait() {
+    let impatient = PoolOptions { max_size: 10, connection_timeout: std::time::Duration::from_millis(1) };
+    let dir = tempfile::tempdir().unwrap();
+    let mut urls = vec![dir.path().join("slow.sqlite3").display().to_string()];
+    let pg = TestDb::postgres();
+    urls.extend(pg.as_ref().map(|pg| pg.url.clone()));
+    for url in urls {
+        let db = db::Db::connect(&url, &impatient).unwrap_or_else(|e| panic!("{url}: {e}"));
+        let since = std::time::Instant::now();
+        while db.get().is_err() {
+            assert!(since.elapsed() < std::time::Duration::from_secs(10), "{url}: no connection");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    let wrong = db::Db::connect("postgres://nobody@127.0.0.1:1/none", &PoolOptions::default());
+    assert!(matches!(wrong, Err(db::DbError::Connect(_))), "a wrong address fails at once");
+}
+
 #[derive(QueryableByName)]
 struct JournalMode {
     #[diesel(sql_type = Text)]

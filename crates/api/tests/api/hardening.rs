@@ -221,6 +221,33 @@ async fn a_flood_of_refused_requests_leaves_the_log_quiet() {
     assert!(grown < 1024, "300 refusals wrote {grown} bytes of log:\n{}", &written[before as usize..]);
 }
 
+/// Successful reads are sampled at the default level: one client reading feeds as fast as it
+/// can wrote ~240 bytes a request (7.5 MB/s); now one read in a hundred, every write and every
+/// slow read get a line, each with its request id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn successful_reads_are_sampled_in_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("selfsound.log");
+    let server = start_process(&dir.path().join("db.sqlite3").display().to_string(), Some(&log)).await;
+    let client = reqwest::Client::new();
+    let sign_up = json!({"name": "Ana", "email": "ana@example.com", "password": crate::common::PASSWORD});
+    let written = client.post(format!("{}/authorization/signup", server.url)).json(&sign_up).send().await.unwrap();
+    assert!(written.status().is_success());
+    let write_id = written.headers()["x-request-id"].to_str().unwrap().to_owned();
+    let before = std::fs::metadata(&log).unwrap().len();
+    for _ in 0..300 {
+        let read = client.get(format!("{}/posts/feed?limit=10", server.url)).send().await.unwrap();
+        assert_eq!(read.status(), StatusCode::OK);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    drop(server);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let reads: Vec<&str> = text[before as usize..].lines().filter(|l| l.contains("/posts/feed")).collect();
+    assert!((2..=4).contains(&reads.len()), "300 reads wrote {} lines:\n{}", reads.len(), reads.join("\n"));
+    assert!(reads.iter().all(|l| l.contains("sampled=100") && l.contains("request_id=")), "{reads:?}");
+    assert!(text.contains(&write_id), "the write's line, with its id:\n{text}");
+}
+
 /// A multipart body of many empty parts is refused after at most 128 parts, whatever its
 /// length (1.5 GB of empty parts was accepted after 16 s of CPU), and the parts' framing counts
 /// against the body's limit.
