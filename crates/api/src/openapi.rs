@@ -64,6 +64,7 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("POST", "/reports/post", "report"),
     ("POST", "/reports/comment", "report"),
     ("GET", "/posts/users/search", "search"),
+    ("GET", "/posts/search", "music_search"),
     ("PATCH", "/profile/me", "profile"),
     ("PATCH", "/profile/me/avatar", "profile"),
     ("POST", "/admin/users/{user_id}/suspend", "suspend"),

@@ -75,6 +75,17 @@ export function postsErrorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * What a failed music search says: the server's own words for a search it refused (400: a search
+ * too costly to answer; 429: too many searches), else as any list of posts.
+ */
+export function searchErrorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && (error.status === 400 || error.status === 429) && error.serverMessage) {
+    return error.serverMessage;
+  }
+  return postsErrorMessage(error, fallback);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Calls
 

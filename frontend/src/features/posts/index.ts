@@ -11,6 +11,7 @@ export {
   uncountCachedComment,
   postQueries,
   postsErrorMessage,
+  searchErrorMessage,
   useViewerId,
   type PostPages,
   type SearchKind,

@@ -10,7 +10,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { sessionQueries } from '../../lib/session';
 import { ApiError } from '../../lib/http';
-import { FeedList, postQueries, useViewerId, type SearchKind } from '../posts';
+import { FeedList, postQueries, searchErrorMessage, useViewerId, type SearchKind } from '../posts';
 import { LISTEN_MESSAGES, LISTEN_STATES, useListenAction, useListening, type ListeningState } from '../profiles';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
 import styles from './search-page.module.css';
@@ -172,6 +172,7 @@ export function SearchPage() {
               emptyTitle={SEARCH_MESSAGES.noResults}
               emptyText={SEARCH_MESSAGES.noMusic}
               errorFallback={SEARCH_MESSAGES.failed}
+              describeError={searchErrorMessage}
               header={<h2 className="visually-hidden">{SEARCH_MESSAGES.music}</h2>}
             />
           ) : query ? (

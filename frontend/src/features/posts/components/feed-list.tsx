@@ -26,6 +26,8 @@ interface FeedListProps {
   emptyText?: string;
   /** What a failure says when there is no HTTP status to tell (spec §8: 'Failed to load feed'). */
   errorFallback?: string;
+  /** What a failure says, when the list says it its own way (a search tells the server's words). */
+  describeError?: (error: unknown, fallback: string) => string;
   /** Shown above the posts (and above the empty state), e.g. a feed's heading. */
   header?: ReactNode;
 }
@@ -41,6 +43,7 @@ export function FeedList({
   emptyTitle = POST_MESSAGES.emptyTitle,
   emptyText = POST_MESSAGES.emptyText,
   errorFallback = POST_MESSAGES.feedFailed,
+  describeError = postsErrorMessage,
   header,
 }: FeedListProps) {
   const { data } = query;
@@ -55,7 +58,7 @@ export function FeedList({
   } else if (!data) {
     content = (
       <ErrorNotice
-        message={postsErrorMessage(query.error, errorFallback)}
+        message={describeError(query.error, errorFallback)}
         busy={query.isFetching}
         onRetry={() => void query.refetch()}
       />
@@ -80,7 +83,7 @@ export function FeedList({
         )}
         {query.isFetchNextPageError ? (
           <ErrorNotice
-            message={postsErrorMessage(query.error, errorFallback)}
+            message={describeError(query.error, errorFallback)}
             busy={loadingMore}
             onRetry={() => void query.fetchNextPage()}
           />
