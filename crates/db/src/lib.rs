@@ -21,7 +21,7 @@ mod write;
 mod writer;
 
 pub use changes::{Changes, Seen, Told, changed};
-pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, in_transaction};
+pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, START_PATIENCE, in_transaction};
 pub use error::DbError;
 pub use fixed::{Fixed, LimitInText, OneOf, limit_in_text, one_of};
 pub use held::{Held, Holdable, Noted};
