@@ -64,7 +64,7 @@ fn access_line(method: &actix_web::http::Method, path: &str, ms: f64) -> AccessL
         AccessLine::Quiet
     } else if !matches!(*method, Method::GET | Method::HEAD) || ms >= SLOW_MS {
         AccessLine::Always
-    } else if READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % READS_SAMPLED == 0 {
+    } else if READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed).is_multiple_of(READS_SAMPLED) {
         AccessLine::Sampled
     } else {
         AccessLine::Quiet

@@ -140,7 +140,7 @@ impl Manifest {
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
-    (s.len() % 2 == 0 && s.is_ascii())
+    (s.len().is_multiple_of(2) && s.is_ascii())
         .then(|| (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok()).collect())
         .flatten()
 }
