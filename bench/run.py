@@ -15,9 +15,15 @@ Seeding a million posts takes about ten minutes per backend; with BENCH_KEEP=<fo
 seeded databases are kept (SQLite files in the folder, PostgreSQL databases named
 selfsound_bench_keep_*) and used again by the next run of the same sizes.
 """
+import base64
+import hashlib
+import hmac
 import json
 import os
+import random
 import re
+import sqlite3
+import statistics
 import shutil
 import socket
 import subprocess
@@ -41,6 +47,19 @@ JWT_SECRET = "bench-secret-bench-secret-bench-secret-01"
 WRITE_LIMITS = "comment=100000000/1m,like=100000000/1m"
 WRITERS = 32
 WRITES_LUA = os.path.join(ROOT, "bench", "writes.lua")
+MIX_LUA = os.path.join(ROOT, "bench", "mix.lua")
+# The community mix (issue 30): how many people, a fifth of them signed out; how many posts
+# popularity is spread over; seconds a run, and runs a figure (the median).
+MIX_PEOPLE = int(os.environ.get("BENCH_MIX_PEOPLE", "20000"))
+MIX_POSTS = int(os.environ.get("BENCH_MIX_POSTS", "200000"))
+MIX_SECONDS = int(os.environ.get("BENCH_MIX_SECONDS", "20"))
+MIX_RUNS = int(os.environ.get("BENCH_MIX_RUNS", "3"))
+# The writes of the mix are many people's at their pace: limits lifted, still counted.
+MIX_LIMITS = "comment=100000000/1m,like=100000000/1m,post=100000000/1m,music_search=100000000/1m"
+SEED_WORDS = ["morning", "river", "echo", "blue", "velvet", "storm", "minor", "chord", "city", "lights", "slow",
+              "dance", "golden", "hour", "static", "bloom", "night", "drive", "paper", "moon"]
+SEED_NAMES = ["Ada", "Miles", "Nina", "Louis", "Ella", "John", "Billie", "Ray", "Aretha", "Herbie", "Joni", "Clara",
+              "Amy", "Kurt", "Fela", "Celia", "Astor", "Ravi", "Chet", "Mahalia", "Oum", "Nusrat", "Bjork", "Johann"]
 
 
 def free_port():
@@ -204,6 +223,125 @@ def measure(server, big):
     return results
 
 
+def query(database_url, sql):
+    """Rows of `sql` (tab-separated text) from the bench's database, either backend."""
+    if database_url.startswith("postgres"):
+        out = subprocess.run(["psql", "-tA", "-F", "\t", database_url, "-c", sql],
+                             check=True, capture_output=True, text=True).stdout
+        return [line.split("\t") for line in out.splitlines() if line]
+    with sqlite3.connect(database_url) as conn:
+        return [[str(v) for v in row] for row in conn.execute(sql)]
+
+
+def b64(raw):
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def mint(user_id, session_id, expires):
+    """A token as the server signs one (HS256 over the bench's own secret)."""
+    header = b64(json.dumps({"typ": "JWT", "alg": "HS256"}).encode())
+    now = int(time.time())
+    claims = b64(json.dumps({"sub": str(user_id), "sid": str(session_id), "iat": now, "exp": expires,
+                             "iss": "selfsound", "aud": "selfsound-api"}).encode())
+    signature = hmac.new(JWT_SECRET.encode(), f"{header}.{claims}".encode(), hashlib.sha256).digest()
+    return f"{header}.{claims}.{b64(signature)}"
+
+
+def sign_in_people(database_url, users):
+    """Sessions for `users` made straight in the database (signing 16,000 people in through
+    Argon2 would take a quarter of an hour), and their tokens."""
+    created = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+    expires = int(time.time()) + 7 * 24 * 3600
+    expires_at = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(expires))
+    rows = [(random.randrange(1 << 40, 1 << 62), int(u)) for u in users]
+    if database_url.startswith("postgres"):
+        data = "".join(f"{sid}\t{uid}\t{created}\t{expires_at}\n" for sid, uid in rows)
+        subprocess.run(["psql", "-q", database_url, "-c",
+                        "COPY sessions (id, user_id, created_at, expires_at) FROM STDIN"],
+                       input=data, text=True, check=True)
+    else:
+        with sqlite3.connect(database_url) as conn:
+            conn.executemany("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                             [(sid, uid, created, expires_at) for sid, uid in rows])
+    return [mint(uid, sid, expires) for sid, uid in rows]
+
+
+def mix_files(database_url, work):
+    """The mix's inputs (see bench/mix.lua): people, posts by popularity, the newest posts,
+    search words."""
+    rng = random.Random(7)
+    users = [r[0] for r in query(database_url, f"SELECT id FROM users ORDER BY id LIMIT {MIX_PEOPLE}")]
+    signed_in = users[: len(users) * 4 // 5]
+    tokens = sign_in_people(database_url, signed_in) + ["-"] * (len(users) - len(signed_in))
+    people = [f"{t} 10.{20 + i // 62500}.{(i // 250) % 250}.{i % 250 + 1}" for i, t in enumerate(tokens)]
+    rng.shuffle(people)
+    posts = query(database_url, "SELECT id, user_id FROM posts")
+    rng.shuffle(posts)
+    posts = posts[:MIX_POSTS]
+    newest = [r[0] for r in query(database_url, "SELECT id FROM posts ORDER BY id DESC LIMIT 60")]
+    words = [f"m {w}" for w in SEED_WORDS] + [f"m {a}%20{b}" for a, b in zip(SEED_WORDS, SEED_WORDS[5:])]
+    words += [f"p {n}" for n in SEED_NAMES]
+    files = []
+    for name, lines in (("people", people), ("posts", [f"{i} {a}" for i, a in posts]), ("newest", newest),
+                        ("words", words)):
+        path = os.path.join(work, name + ".txt")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        files.append(path)
+    return files, len(users), len(posts)
+
+
+def mix_run(server, files, mode, size):
+    cmd = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{MIX_SECONDS}s", "--latency", "-s", MIX_LUA, server.base, "--",
+           *files, mode, f"/bench/ceiling?bytes={size}"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    counts = re.search(r"MIX ok=(\d+) client_errors=(\d+) server_errors=(\d+)", out)
+    ok, client, server_errors = (int(g) for g in counts.groups())
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    ms = lambda m: float(m.group(1)) / 1000 if m.group(2) == "us" else float(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+    p50 = ms(re.search(r"^\s+50%\s+([\d.]+)(us|ms|s)\s*$", out, re.M))
+    p99 = ms(re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M))
+    first = re.search(r"FIRST_ERROR (.*)", out).group(1).strip()
+    if client or server_errors:
+        raise SystemExit(f"the {mode} had {client} 4xx and {server_errors} 5xx answers: {first}")
+    return {"rps": rps, "p50_ms": p50, "p99_ms": p99, "ok": ok}
+
+
+def community_mix(database_url, data_dir, size):
+    """The community mix (bench/mix.lua) against a fresh process each run (its memory cold at
+    the start), with the ceiling driven through the same script: the median of MIX_RUNS runs of
+    each, and the ratios to the ceiling."""
+    work = tempfile.mkdtemp(prefix="selfsound-bench-mix-")
+    os.environ["SELFSOUND_WRITE_LIMITS"] = MIX_LIMITS
+    try:
+        files, people, posts = mix_files(database_url, work)
+        runs = {"ceiling": [], "mix": [], "reads": []}
+        for _ in range(MIX_RUNS):
+            for mode in runs:
+                server = Server(database_url, data_dir)
+                try:
+                    runs[mode].append(mix_run(server, files, mode, size))
+                finally:
+                    server.stop()
+    finally:
+        os.environ.pop("SELFSOUND_WRITE_LIMITS", None)
+        shutil.rmtree(work, ignore_errors=True)
+    out = {"people": people, "posts": posts, "seconds": MIX_SECONDS, "runs": MIX_RUNS}
+    for mode, results in runs.items():
+        rps = statistics.median(r["rps"] for r in results)
+        out[mode] = {"rps": rps, "p50_ms": statistics.median(r["p50_ms"] for r in results),
+                     "p99_ms": statistics.median(r["p99_ms"] for r in results), "all": results}
+    for mode in ("mix", "reads"):
+        out[mode]["ratio"] = round(out[mode]["rps"] / out["ceiling"]["rps"], 3)
+    print(f"  community mix ({people} people, {posts} posts by popularity, median of {MIX_RUNS} x {MIX_SECONDS} s):",
+          flush=True)
+    for mode in runs:
+        r = out[mode]
+        ratio = f"  {r['ratio']:.1%} of the ceiling" if "ratio" in r else ""
+        print(f"    {mode:8} {r['rps']:9.0f} req/s  p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms{ratio}", flush=True)
+    return out
+
+
 def pg_exists(name):
     out = subprocess.run(
         ["psql", "-tA", PG_ADMIN, "-c", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
@@ -239,6 +377,8 @@ def database(backend, label, posts):
 def run_backend(backend):
     print(f"--- {backend}: {USERS} people, {POSTS} posts", flush=True)
     out = {"backend": backend, "users": USERS, "posts": POSTS, "connections": CONNECTIONS, "seconds": SECONDS}
+    if os.environ.get("BENCH_ONLY_MIX"):
+        return only_mix(backend, out)
     for label, posts in (("large", POSTS), ("small", SMALL_POSTS)):
         url, data_dir, seeded, mark_seeded = database(backend, label, posts)
         try:
@@ -252,8 +392,11 @@ def run_backend(backend):
             server = Server(url, data_dir)
             try:
                 out[label] = measure(server, label == "large")
+                size = out[label]["ceiling"]["bytes"]
             finally:
                 server.stop()
+            if label == "large" and not os.environ.get("BENCH_NO_MIX"):
+                out["mix"] = community_mix(url, data_dir, size)
         finally:
             if not KEEP:
                 shutil.rmtree(data_dir, ignore_errors=True)
@@ -269,6 +412,49 @@ def run_backend(backend):
     with open(os.path.join(ROOT, "bench", "results", f"{backend}.json"), "w") as f:
         json.dump(out, f, indent=2)
     return out
+
+
+def only_mix(backend, out):
+    """BENCH_ONLY_MIX=1: the community mix alone, on a database seeded before (BENCH_KEEP) or
+    afresh; results to bench/results/<backend>-mix.json, nothing written into the docs."""
+    url, data_dir, seeded, mark_seeded = database(backend, "large", POSTS)
+    try:
+        if not seeded:
+            out["seed_seconds_large"] = round(seed(url, data_dir, USERS, POSTS), 1)
+            if mark_seeded:
+                mark_seeded()
+        server = Server(url, data_dir)
+        try:
+            _, size = server.call("/posts/feed?limit=10")
+        finally:
+            server.stop()
+        out["mix"] = community_mix(url, data_dir, size)
+    finally:
+        if not KEEP:
+            shutil.rmtree(data_dir, ignore_errors=True)
+            if backend == "postgres":
+                psql(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", f"{backend}-mix.json"), "w") as f:
+        json.dump(out, f, indent=2)
+    return out
+
+
+def mix_table(results):
+    lines = [
+        "| community mix | backend | req/s | ratio to the ceiling through the same script | p50 ms | p99 ms |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        m = r.get("mix")
+        if not m:
+            continue
+        label = f"{m['people']} people, {m['posts']} posts"
+        for mode, name in (("ceiling", "ceiling through mix.lua"), ("mix", f"mix, {label}"), ("reads", "the same without writes")):
+            v = m[mode]
+            ratio = f"{v['ratio']:.1%}" if "ratio" in v else "100%"
+            lines.append(f"| {name} | {r['backend']} | {v['rps']:.0f} | {ratio} | {v['p50_ms']:.2f} | {v['p99_ms']:.2f} |")
+    return "\n".join(lines)
 
 
 def table(results):
@@ -293,7 +479,7 @@ def table(results):
             if w:
                 lines.append(f"| {kind} | {r['backend']} | {w['rps']:.0f} | {w['p50_ms']:.2f} | {w['p99_ms']:.2f} | "
                              f"{w['client_errors'] + w['server_errors']} |")
-    lines.append("")
+    lines += ["", mix_table(results), ""]
     for r in results:
         c = r["checks"]
         lines.append(
@@ -318,6 +504,9 @@ def main():
     if only:
         backends = [b for b in backends if b in only.split(",")]
     results = [run_backend(b) for b in backends]
+    if os.environ.get("BENCH_ONLY_MIX"):
+        print(mix_table(results))
+        return 0
     report = os.path.join(ROOT, "docs", "performance.md")
     text = open(report).read() if os.path.exists(report) else ""
     begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
