@@ -4,8 +4,8 @@
 //! read ([`crate::Changes::seen`]), and gives one back only while none of the topics it was
 //! read from has changed since ([`Holdable::topics`]), it has not lapsed, and it is younger
 //! than the `Held`'s lifetime. [`Held::get_or_read`] (and [`Held::get_many_or_read`] for
-//! several keys at once) is the only code that notes the moment: whatever is remembered comes
-//! through it. The rules, and what each remembered answer depends on: `docs/architecture.md`,
+//! several keys at once, [`Held::get_or_update`] for a value brought up to date from the one
+//! held) is the only code that notes the moment: whatever is remembered comes through it. The rules, and what each remembered answer depends on: `docs/architecture.md`,
 //! "Memory and writes".
 
 use std::hash::Hash;
@@ -35,6 +35,14 @@ pub trait Holdable<K>: Send + Sync + 'static {
 pub struct Noted<V> {
     seen: Option<Seen>,
     value: V,
+}
+
+impl<V> Noted<V> {
+    /// Whether none of `topics` changed since it was read (and it is younger than
+    /// [`HELD_AT_MOST`]): what an update may rely on ([`Held::get_or_update`]).
+    pub fn unchanged_in(&self, changes: &Changes, topics: impl IntoIterator<Item = Topic>) -> bool {
+        self.seen.is_some_and(|seen| changes.unchanged(seen, topics))
+    }
 }
 
 impl<V> std::ops::Deref for Noted<V> {
@@ -146,6 +154,35 @@ where
         };
         let seen = self.changes.seen();
         let Some(value) = read(conn)? else { return Ok(None) };
+        Ok(Some(self.keep(key.clone(), seen, value)))
+    }
+
+    /// [`Held::get_or_read`] for a value that can be brought up to date from the one held
+    /// before rather than read whole (the newest posts: only what is new is read). `update` is
+    /// given the value held, current or not (none when nothing is held), and answers the value
+    /// now; it must read whole whatever it cannot tell from the topics that changed since the
+    /// value held was read ([`Noted::unchanged_in`]). The moment is noted before `update`, as
+    /// for any read.
+    pub fn get_or_update<E>(
+        &self,
+        key: &K,
+        conn: Option<&mut DbConnection>,
+        update: impl FnOnce(&mut DbConnection, Option<&Noted<V>>) -> Result<Option<V>, E>,
+    ) -> Result<Option<Arc<Noted<V>>>, E> {
+        let held = self.entries.get(key);
+        if let Some(noted) = &held
+            && self.current(key, noted)
+        {
+            return Ok(held);
+        }
+        let Some(conn) = conn else { return Ok(None) };
+        let _alone = match self.alone {
+            true if self.reading.swap(true, Ordering::AcqRel) => return Ok(None),
+            true => Some(Reading(&self.reading)),
+            false => None,
+        };
+        let seen = self.changes.seen();
+        let Some(value) = update(conn, held.as_deref())? else { return Ok(None) };
         Ok(Some(self.keep(key.clone(), seen, value)))
     }
 

@@ -4,15 +4,32 @@
 //! was read from ([`crate::Holdable`]); [`crate::Changes`] stamps them when a write commits and
 //! tells whoever watches. The rules: `docs/architecture.md`, "Memory and writes".
 
+use std::time::Duration;
+
 use values::{PostId, UserId};
+
+/// A post written within this long of its id being made names [`Topic::NewPost`]; one written
+/// later (its upload queued and processed for longer) names [`Topic::Posts`].
+pub const NEW_POST_WINDOW: Duration = Duration::from_secs(60);
+
+/// What writing the post `id` now changed of which posts exist ([`Topic::NewPost`] or
+/// [`Topic::Posts`], by how long ago its id was made).
+pub fn written_post(id: PostId) -> Topic {
+    let window = chrono::Duration::from_std(NEW_POST_WINDOW).unwrap_or_else(|_| chrono::Duration::minutes(1));
+    if id.get() >= values::raw_id_floor(chrono::Utc::now() - window) { Topic::NewPost } else { Topic::Posts }
+}
 
 /// What a write changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Topic {
     /// Anything: a rare write that changes too much to name (a suspension, a deleted account).
     Everything,
-    /// Which posts exist: a post written or deleted anywhere.
+    /// Which posts exist: a post deleted anywhere, or written long after its id was made (an
+    /// upload processed for minutes): what the newest posts cannot tell from ids alone.
     Posts,
+    /// A post written, its id made moments before ([`crate::NEW_POST_WINDOW`]): the list of the
+    /// newest posts reads only the posts made since a moment before its last read.
+    NewPost,
     /// A post's row: its counts, its text, its payload, whether it exists.
     Post(PostId),
     /// A person's card (name, login, avatar, badge) and the list of their posts.
@@ -26,13 +43,14 @@ pub enum Topic {
 }
 
 impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `p<id>`, `u<id>`, `v<id>`,
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `p<id>`, `u<id>`, `v<id>`,
     /// `s<id>`, `r<id>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
         let _ = match self {
             Topic::Everything => write!(out, "*"),
             Topic::Posts => write!(out, "n"),
+            Topic::NewPost => write!(out, "w"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::User(id) => write!(out, "u{id}"),
             Topic::Viewer(id) => write!(out, "v{id}"),
@@ -48,6 +66,7 @@ impl Topic {
         match item.as_bytes().first()? {
             b'*' if item.len() == 1 => Some(Topic::Everything),
             b'n' if item.len() == 1 => Some(Topic::Posts),
+            b'w' if item.len() == 1 => Some(Topic::NewPost),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'u' => user(Topic::User),
             b'v' => user(Topic::Viewer),
@@ -67,6 +86,7 @@ impl Topic {
             Topic::Viewer(id) => (4, id.get()),
             Topic::Sessions(id) => (5, id.get()),
             Topic::Unread(id) => (6, id.get()),
+            Topic::NewPost => (7, 0),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -87,6 +107,7 @@ mod tests {
         let topics = [
             Topic::Everything,
             Topic::Posts,
+            Topic::NewPost,
             Topic::Post(p),
             Topic::User(u),
             Topic::Viewer(u),

@@ -22,7 +22,7 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn 
     if counted == 0 {
         return Err(PostError::UserNotFound);
     }
-    db::changed(conn, &[Topic::Posts, Topic::User(row.user_id)])?;
+    db::changed(conn, &[db::written_post(row.id), Topic::User(row.user_id)])?;
     Ok(())
 }
 

@@ -135,8 +135,15 @@ impl Holdable<PostId> for Thread {
     }
 }
 
-/// The newest posts, ids and authors only, newest first (at most [`NEWEST_LEN`]).
-pub(crate) struct Newest(pub Vec<(PostId, UserId)>);
+/// The newest posts, ids and authors only, newest first (at most [`NEWEST_LEN`]); when (by the
+/// wall clock) the moment before their read was noted, and when the list was last read whole
+/// (brought up to date, it is read whole again a minute after: what changed past the program
+/// shows within it, as for everything held).
+pub(crate) struct Newest {
+    pub list: Vec<(PostId, UserId)>,
+    pub read_at: chrono::DateTime<chrono::Utc>,
+    pub whole_at: std::time::Instant,
+}
 
 /// How many of the newest posts the list holds: offsets up to about this deep are found in
 /// memory; deeper ones are walked by the database.
@@ -145,17 +152,40 @@ pub(crate) const NEWEST_LEN: i64 = 20_000;
 impl Newest {
     /// Whether the list holds every post.
     pub fn complete(&self) -> bool {
-        (self.0.len() as i64) < NEWEST_LEN
+        (self.list.len() as i64) < NEWEST_LEN
+    }
+
+    /// The smallest id a post written since this list was read may have, when it named
+    /// [`Topic::NewPost`]: made at most [`db::NEW_POST_WINDOW`] before its commit, with ten
+    /// seconds for the clocks of other processes.
+    pub fn new_posts_floor(&self) -> i64 {
+        let window = chrono::Duration::from_std(db::NEW_POST_WINDOW).unwrap_or_else(|_| chrono::Duration::minutes(1));
+        values::raw_id_floor(self.read_at - window - chrono::Duration::seconds(10))
+    }
+
+    /// This list brought up to date by `fresh`, every post now made from `floor` on (newest
+    /// first): those replace what the list held from `floor` on (new, written late, deleted).
+    pub fn updated(&self, floor: i64, fresh: Vec<(PostId, UserId)>, read_at: chrono::DateTime<chrono::Utc>) -> Newest {
+        let mut list = fresh;
+        list.extend(self.list.iter().copied().filter(|(id, _)| id.get() < floor));
+        list.truncate(NEWEST_LEN as usize);
+        Newest { list, read_at, whole_at: self.whole_at }
+    }
+
+    /// Whether it may be brought up to date rather than read whole: read whole less than
+    /// [`db::changes::HELD_AT_MOST`] ago.
+    pub fn updatable(&self) -> bool {
+        self.whole_at.elapsed() < db::changes::HELD_AT_MOST
     }
 }
 
 impl Holdable<()> for Newest {
     fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
-        std::iter::once(Topic::Posts)
+        [Topic::Posts, Topic::NewPost].into_iter()
     }
 
     fn weight(&self) -> u64 {
-        64 + 16 * self.0.len() as u64
+        64 + 16 * self.list.len() as u64
     }
 }
 

@@ -1,0 +1,1 @@
+DROP INDEX posts_id_user_id_idx;
