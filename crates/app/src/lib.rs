@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 
 use db::model::UserCard;
-use db::{Db, DbError};
+use db::{Db, DbConnection, DbError};
 use moderation::{Action, Admin, Decision, Scope};
 use notifications::{Event, Kind};
 use posts::RemovedBy;
@@ -296,20 +296,28 @@ impl App {
         query: &str,
         limit: Option<i64>,
     ) -> Result<Vec<SearchHit>, AppError> {
-        let query = profiles::search::normalize(query);
-        let limit = profiles::search::PAGE.page(limit, None).limit;
-        self.db
-            .run(move |conn| {
-                let people = profiles::search::search(conn, &query, viewer, limit)?;
-                let listening = match viewer {
-                    Some(me) => {
-                        let ids: Vec<UserId> = people.iter().map(|u| u.id).collect();
-                        social_graph::listening_among(conn, me, &ids)?
-                    }
-                    None => HashSet::new(),
-                };
-                Ok(people.into_iter().map(|user| SearchHit { active: listening.contains(&user.id), user }).collect())
-            })
-            .await
+        let query = query.to_owned();
+        self.db.run(move |conn| search_people_on(conn, viewer, &query, limit)).await
     }
+}
+
+/// [`App::search_people`] on the caller's connection (a request that looks its session up on the
+/// same one, or answers it from the session remembered).
+pub fn search_people_on(
+    conn: &mut DbConnection,
+    viewer: Option<UserId>,
+    query: &str,
+    limit: Option<i64>,
+) -> Result<Vec<SearchHit>, AppError> {
+    let query = profiles::search::normalize(query);
+    let limit = profiles::search::PAGE.page(limit, None).limit;
+    let people = profiles::search::search(conn, &query, viewer, limit)?;
+    let listening = match viewer {
+        Some(me) => {
+            let ids: Vec<UserId> = people.iter().map(|u| u.id).collect();
+            social_graph::listening_among(conn, me, &ids)?
+        }
+        None => HashSet::new(),
+    };
+    Ok(people.into_iter().map(|user| SearchHit { active: listening.contains(&user.id), user }).collect())
 }
