@@ -33,7 +33,7 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "selfsound")
+BIN = os.environ.get("BENCH_BIN", os.path.join(ROOT, "target", "release", "selfsound"))
 USERS = int(os.environ.get("BENCH_USERS", "10000"))
 POSTS = int(os.environ.get("BENCH_POSTS", "1000000"))
 SMALL_POSTS = 10_000

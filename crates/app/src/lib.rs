@@ -79,11 +79,19 @@ pub struct Liked {
 pub struct App {
     db: Db,
     storage: Storage,
+    /// People searches remembered (`profiles::search::Remembered`).
+    people: std::sync::Arc<profiles::search::Remembered>,
 }
 
 impl App {
     pub fn new(db: Db, storage: Storage) -> App {
-        App { db, storage }
+        let people = std::sync::Arc::new(profiles::search::remembered(db.changes().clone()));
+        App { db, storage, people }
+    }
+
+    /// The people searches this process remembers, for [`search_people_on`].
+    pub fn people(&self) -> &std::sync::Arc<profiles::search::Remembered> {
+        &self.people
     }
 
     /// Likes the post, or takes the like back; a new like tells the author (once per person
@@ -296,8 +304,8 @@ impl App {
         query: &str,
         limit: Option<i64>,
     ) -> Result<Vec<SearchHit>, AppError> {
-        let query = query.to_owned();
-        self.db.run(move |conn| search_people_on(conn, viewer, &query, limit)).await
+        let (query, people) = (query.to_owned(), self.people.clone());
+        self.db.run(move |conn| search_people_on(conn, &people, viewer, &query, limit)).await
     }
 }
 
@@ -305,13 +313,14 @@ impl App {
 /// same one, or answers it from the session remembered).
 pub fn search_people_on(
     conn: &mut DbConnection,
+    remembered: &profiles::search::Remembered,
     viewer: Option<UserId>,
     query: &str,
     limit: Option<i64>,
 ) -> Result<Vec<SearchHit>, AppError> {
     let query = profiles::search::normalize(query);
     let limit = profiles::search::PAGE.page(limit, None).limit;
-    let people = profiles::search::search(conn, &query, viewer, limit)?;
+    let people = profiles::search::search_remembered(remembered, conn, &query, viewer, limit)?;
     let listening = match viewer {
         Some(me) => {
             let ids: Vec<UserId> = people.iter().map(|u| u.id).collect();

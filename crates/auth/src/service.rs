@@ -116,6 +116,8 @@ impl std::fmt::Debug for OnVerified {
 /// pending sign-up may change anything any more, and the work other domains attach runs.
 pub(crate) fn address_proved(conn: &mut DbConnection, user: UserId, on_verified: &OnVerified) -> Result<(), AuthError> {
     repo::delete_signups(conn, user)?;
+    // A proved address makes the account findable (people search), its name perhaps new.
+    db::changed(conn, &[db::Topic::People, db::Topic::User(user)])?;
     let email = repo::account_by_id(conn, user)?.and_then(|a| a.email).and_then(|e| Email::parse(&e).ok());
     if let Some(email) = email {
         on_verified.run(conn, user, &email)?;

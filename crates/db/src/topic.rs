@@ -40,17 +40,21 @@ pub enum Topic {
     Sessions(UserId),
     /// A person's notifications: their unread count may have changed.
     Unread(UserId),
+    /// Who may be found, and by what: an address proved (an account becomes findable), a name,
+    /// login or picture changed (people search, `profiles::search`).
+    People,
 }
 
 impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `p<id>`, `u<id>`, `v<id>`,
-    /// `s<id>`, `r<id>`.
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `f`, `p<id>`, `u<id>`,
+    /// `v<id>`, `s<id>`, `r<id>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
         let _ = match self {
             Topic::Everything => write!(out, "*"),
             Topic::Posts => write!(out, "n"),
             Topic::NewPost => write!(out, "w"),
+            Topic::People => write!(out, "f"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::User(id) => write!(out, "u{id}"),
             Topic::Viewer(id) => write!(out, "v{id}"),
@@ -67,6 +71,7 @@ impl Topic {
             b'*' if item.len() == 1 => Some(Topic::Everything),
             b'n' if item.len() == 1 => Some(Topic::Posts),
             b'w' if item.len() == 1 => Some(Topic::NewPost),
+            b'f' if item.len() == 1 => Some(Topic::People),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'u' => user(Topic::User),
             b'v' => user(Topic::Viewer),
@@ -87,6 +92,7 @@ impl Topic {
             Topic::Sessions(id) => (5, id.get()),
             Topic::Unread(id) => (6, id.get()),
             Topic::NewPost => (7, 0),
+            Topic::People => (8, 0),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -108,6 +114,7 @@ mod tests {
             Topic::Everything,
             Topic::Posts,
             Topic::NewPost,
+            Topic::People,
             Topic::Post(p),
             Topic::User(u),
             Topic::Viewer(u),

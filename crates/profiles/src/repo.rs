@@ -46,8 +46,8 @@ pub fn apply(conn: &mut DbConnection, id: UserId, patch: &CheckedPatch) -> Query
         tag_id: patch.tag_id,
     };
     diesel::update(users::table.filter(users::id.eq(id))).set(&changes).execute(conn)?;
-    // Their card wherever it is shown.
-    db::changed(conn, &[db::Topic::User(id)])
+    // Their card wherever it is shown, and what finds them.
+    db::changed(conn, &[db::Topic::User(id), db::Topic::People])
 }
 
 /// Sets the avatar and answers the one it replaces (`None` when the profile does not exist).
@@ -56,7 +56,7 @@ pub fn swap_avatar(conn: &mut DbConnection, id: UserId, url: &str) -> QueryResul
         users::table.filter(users::id.eq(id)).select(users::avatar_url).first(conn).optional()?;
     if old.is_some() {
         diesel::update(users::table.filter(users::id.eq(id))).set(users::avatar_url.eq(url)).execute(conn)?;
-        db::changed(conn, &[db::Topic::User(id)])?;
+        db::changed(conn, &[db::Topic::User(id), db::Topic::People])?;
     }
     Ok(old)
 }

@@ -333,6 +333,40 @@ async fn avatars_live_in_an_s3_bucket_when_configured() {
     );
 }
 
+/// People searches are remembered, and follow everything that changes who is found: a new
+/// account once its address is proved, a new name (found by it, no longer by the old), a new
+/// picture, a suspension; the searcher is never among the people found.
+async fn remembered_people_searches_follow_who_may_be_found(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (rita, _) = app.person("Rita", "rita@example.com").await;
+    crate::common::make_admin(&app.db, "rita@example.com");
+    let (anna, anna_id) = app.person("Anna Bell", "anna@example.com").await;
+    let found = |query: &'static str, token: Option<String>| {
+        let app = &app;
+        async move {
+            let res = app.get(&format!("/profiles/search?query={query}"), token.as_deref()).await;
+            assert_eq!(res.status, StatusCode::OK);
+            res.body.as_array().unwrap().iter().map(|h| h["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found("ann", None).await, ["Anna Bell"]);
+    assert_eq!(found("ann", None).await, ["Anna Bell"], "again, remembered");
+    assert!(found("ann", Some(anna.clone())).await.is_empty(), "never oneself");
+
+    app.verified_user("Annie", "annie@example.com").await;
+    assert_eq!(found("ann", None).await, ["Anna Bell", "Annie"], "a proved address makes one findable");
+
+    let renamed = app.call(Method::PATCH, "/profile/me", Some(&anna), Some(json!({"name": "Hanna"}))).await;
+    assert_eq!(renamed.status, StatusCode::OK, "{:?}", renamed.body);
+    assert_eq!(found("ann", None).await, ["Annie", "Hanna"]);
+    assert_eq!(found("bell", None).await, Vec::<String>::new());
+    assert_eq!(found("hanna", None).await, ["Hanna"]);
+
+    let suspended = app.post(&format!("/admin/users/{anna_id}/suspend"), Some(&rita), json!({"reason": "spam"})).await;
+    assert_eq!(suspended.status, StatusCode::OK);
+    assert_eq!(found("ann", None).await, ["Annie"], "a suspended account is not found");
+}
+
 test_support::both_backends!(
     signed_out_calls_get_401,
     bad_ids_are_404_not_500,
@@ -345,4 +379,5 @@ test_support::both_backends!(
     avatar_upload_refusals,
     a_large_avatar_is_served_at_the_size_it_is_shown,
     deleting_an_account_updates_others_and_search,
+    remembered_people_searches_follow_who_may_be_found,
 );
