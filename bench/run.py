@@ -249,20 +249,22 @@ def mint(user_id, session_id, expires):
 
 def sign_in_people(database_url, users):
     """Sessions for `users` made straight in the database (signing 16,000 people in through
-    Argon2 would take a quarter of an hour), and their tokens."""
+    Argon2 would take a quarter of an hour), used a moment ago as a sign-in leaves them, and
+    their tokens."""
     created = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
     expires = int(time.time()) + 7 * 24 * 3600
     expires_at = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(expires))
     rows = [(random.randrange(1 << 40, 1 << 62), int(u)) for u in users]
     if database_url.startswith("postgres"):
-        data = "".join(f"{sid}\t{uid}\t{created}\t{expires_at}\n" for sid, uid in rows)
+        data = "".join(f"{sid}\t{uid}\t{created}\t{expires_at}\t{created}\n" for sid, uid in rows)
         subprocess.run(["psql", "-q", database_url, "-c",
-                        "COPY sessions (id, user_id, created_at, expires_at) FROM STDIN"],
+                        "COPY sessions (id, user_id, created_at, expires_at, last_seen_at) FROM STDIN"],
                        input=data, text=True, check=True)
     else:
         with sqlite3.connect(database_url) as conn:
-            conn.executemany("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                             [(sid, uid, created, expires_at) for sid, uid in rows])
+            conn.executemany(
+                "INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+                [(sid, uid, created, expires_at, created) for sid, uid in rows])
     return [mint(uid, sid, expires) for sid, uid in rows]
 
 

@@ -316,6 +316,7 @@ fn matches(
     tier: Tier,
     older_than: Option<PostId>,
     limit: i64,
+    known: &KnownFloor<'_>,
 ) -> QueryResult<Vec<PostId>> {
     let postgres = matches!(conn, DbConnection::Postgres(_));
     let query = |matching: Matches| {
@@ -342,8 +343,10 @@ fn matches(
     // the walk takes them all). The limits in the text, so that PostgreSQL plans each statement
     // once (`db::limit_in_text`).
     let start = older_than.map_or(i64::MAX, PostId::get);
-    let floor: Option<i64> =
-        Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id);
+    let floor: Option<i64> = match known(start) {
+        Some(floor) => floor,
+        None => Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id),
+    };
     let recent = query(matching.clone().row_by_row())
         .filter(posts_search::rowid.lt(start))
         .filter(posts_search::rowid.ge(floor.unwrap_or(0)));
@@ -366,6 +369,14 @@ fn matches(
 /// start (not from the newest post) keeps a deep page of a common word as cheap as the first.
 /// One index-only walk of the posts' key.
 const WINDOW_FLOOR: &str = "SELECT p.id FROM posts p WHERE p.id < ? ORDER BY p.id DESC OFFSET 4999 LIMIT 1";
+
+/// How many posts below a page's start PostgreSQL walks by key ([`WINDOW_FLOOR`]'s offset + 1).
+pub(crate) const WINDOW: usize = 5_000;
+
+/// The [`WINDOW`]th post below a start, when memory knows it (the list of the newest posts
+/// held reaches that far): `Some(None)` when fewer are left, `None` when memory cannot tell
+/// and [`WINDOW_FLOOR`] asks the database (a fifth of the PostgreSQL time of music search).
+pub(crate) type KnownFloor<'a> = dyn Fn(i64) -> Option<Option<i64>> + 'a;
 
 #[derive(QueryableByName)]
 struct Floor {
@@ -404,13 +415,14 @@ pub(crate) fn page_ids(
     conn: &mut DbConnection,
     search: &Search,
     viewer: Option<UserId>,
+    known: &KnownFloor<'_>,
 ) -> Result<Vec<PostId>, PostError> {
     if matches!(conn, DbConnection::Sqlite(_)) {
-        return Ok(page_ids_unbounded(conn, search, viewer)?);
+        return Ok(page_ids_unbounded(conn, search, viewer, known)?);
     }
     use db::diesel::connection::SimpleConnection;
     conn.batch_execute(&format!("SET statement_timeout = {SEARCH_TIME_LIMIT_MS}"))?;
-    let found = page_ids_unbounded(conn, search, viewer);
+    let found = page_ids_unbounded(conn, search, viewer, known);
     conn.batch_execute("RESET statement_timeout")?;
     found.map_err(|e| match e {
         db::diesel::result::Error::DatabaseError(_, info) if info.message().contains("statement timeout") => {
@@ -420,7 +432,12 @@ pub(crate) fn page_ids(
     })
 }
 
-fn page_ids_unbounded(conn: &mut DbConnection, search: &Search, viewer: Option<UserId>) -> QueryResult<Vec<PostId>> {
+fn page_ids_unbounded(
+    conn: &mut DbConnection,
+    search: &Search,
+    viewer: Option<UserId>,
+    known: &KnownFloor<'_>,
+) -> QueryResult<Vec<PostId>> {
     let limit = search.limit.max(0);
     if limit == 0 {
         return Ok(Vec::new());
@@ -437,12 +454,12 @@ fn page_ids_unbounded(conn: &mut DbConnection, search: &Search, viewer: Option<U
     };
     let mut ids = Vec::new();
     if start == Tier::Names {
-        ids = matches(conn, search, viewer, Tier::Names, older_than, limit)?;
+        ids = matches(conn, search, viewer, Tier::Names, older_than, limit, known)?;
     }
     let rest = limit - ids.len() as i64;
     if rest > 0 {
         let from = if start == Tier::Others { older_than } else { None };
-        ids.extend(matches(conn, search, viewer, Tier::Others, from, rest)?);
+        ids.extend(matches(conn, search, viewer, Tier::Others, from, rest, known)?);
     }
     Ok(ids)
 }

@@ -67,7 +67,9 @@ impl Posts {
         search: &crate::search::Search,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
-        let ids = crate::search::page_ids(conn, search, viewer)?;
+        let memory = &self.memory;
+        let ids =
+            crate::search::page_ids(conn, search, viewer, &|start| memory.post_below(start, crate::search::WINDOW))?;
         Ok(feed::these(conn, &ids, viewer, Some(&self.memory.payloads))?)
     }
 

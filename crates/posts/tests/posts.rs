@@ -1090,6 +1090,12 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
         (10, 3 + 3 * floor),
         "the probe, the walk, the posts (their payloads remembered)"
     );
+    // With the newest posts held, PostgreSQL's walk takes its floor from them: one fewer.
+    let one = Search { text: SearchText::parse("t").unwrap(), kind: None, before: None, limit: 1 };
+    let (_, cold) = counted(&mut c, |c| w.posts.search_on(c, &one, Some(me)).unwrap());
+    w.posts.list_on(&mut c, Feed::ForYou, FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me)).unwrap();
+    let (_, held) = counted(&mut c, |c| w.posts.search_on(c, &one, Some(me)).unwrap());
+    assert_eq!(held, cold - floor, "the floor of the walk from memory");
     let statements = recorded(&mut c, |c| {
         for (text, kind) in [("lyrics", None), ("t", Some(values::PostKind::Audio)), ("c a", None)] {
             let search = Search { text: SearchText::parse(text).unwrap(), kind, before: None, limit: 10 };

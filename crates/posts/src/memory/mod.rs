@@ -243,6 +243,19 @@ impl Memory {
         })
     }
 
+    /// The `n`th post below `start` (by id), when the list of the newest posts held reaches that
+    /// far: `Some(None)` when the list holds every post and fewer than `n` are below `start`;
+    /// `None` when it is not held or does not reach.
+    pub(crate) fn post_below(&self, start: i64, n: usize) -> Option<Option<i64>> {
+        let newest = self.newest.get(&())?;
+        let first = newest.list.partition_point(|(id, _)| id.get() >= start);
+        match newest.list.get(first + n.checked_sub(1)?) {
+            Some((id, _)) => Some(Some(id.get())),
+            None if newest.complete() => Some(None),
+            None => None,
+        }
+    }
+
     /// The newest posts, held or read (by one request at a time: the others are answered by
     /// the database meanwhile). When only new posts were written since the list held was read
     /// ([`Topic::NewPost`]), only the posts made since a moment before that read are read, and
