@@ -16,6 +16,7 @@ seeded databases are kept (SQLite files in the folder, PostgreSQL databases name
 selfsound_bench_keep_*) and used again by the next run of the same sizes.
 """
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -376,21 +377,40 @@ def database(backend, label, posts):
     return f"{PG_BASE}/{name}", data_dir, False, None
 
 
+@contextlib.contextmanager
+def seeded(backend, label, posts, out):
+    """A database of `posts` posts, seeded (or, with BENCH_KEEP, seeded before), removed after
+    unless kept: yields (url, data dir)."""
+    url, data_dir, was_seeded, mark_seeded = database(backend, label, posts)
+    try:
+        if was_seeded:
+            print(f"  using the {posts} posts seeded before in {data_dir}", flush=True)
+        else:
+            out[f"seed_seconds_{label}"] = round(seed(url, data_dir, USERS, posts), 1)
+            print(f"  seeded {posts} posts in {out[f'seed_seconds_{label}']} s", flush=True)
+            if mark_seeded:
+                mark_seeded()
+        yield url, data_dir
+    finally:
+        if not KEEP:
+            shutil.rmtree(data_dir, ignore_errors=True)
+            if backend == "postgres":
+                psql(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+def save(name, out):
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", f"{name}.json"), "w") as f:
+        json.dump(out, f, indent=2)
+
+
 def run_backend(backend):
     print(f"--- {backend}: {USERS} people, {POSTS} posts", flush=True)
     out = {"backend": backend, "users": USERS, "posts": POSTS, "connections": CONNECTIONS, "seconds": SECONDS}
     if os.environ.get("BENCH_ONLY_MIX"):
         return only_mix(backend, out)
     for label, posts in (("large", POSTS), ("small", SMALL_POSTS)):
-        url, data_dir, seeded, mark_seeded = database(backend, label, posts)
-        try:
-            if seeded:
-                print(f"  using the {posts} posts seeded before in {data_dir}", flush=True)
-            else:
-                out[f"seed_seconds_{label}"] = round(seed(url, data_dir, USERS, posts), 1)
-                print(f"  seeded {posts} posts in {out[f'seed_seconds_{label}']} s", flush=True)
-                if mark_seeded:
-                    mark_seeded()
+        with seeded(backend, label, posts, out) as (url, data_dir):
             server = Server(url, data_dir)
             try:
                 out[label] = measure(server, label == "large")
@@ -399,46 +419,27 @@ def run_backend(backend):
                 server.stop()
             if label == "large" and not os.environ.get("BENCH_NO_MIX"):
                 out["mix"] = community_mix(url, data_dir, size)
-        finally:
-            if not KEEP:
-                shutil.rmtree(data_dir, ignore_errors=True)
-                if backend == "postgres":
-                    psql(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
     large, small = out["large"], out["small"]
     out["checks"] = {
         "cursor_vs_page1_p50": round(large["for_you_cursor_10000"]["p50_ms"] / large["for_you_page1"]["p50_ms"], 2),
         "offset_vs_page1_p50": round(large["for_you_offset_10000"]["p50_ms"] / large["for_you_page1"]["p50_ms"], 2),
         "1m_vs_10k_p50": round(large["for_you_page1"]["p50_ms"] / small["for_you_page1"]["p50_ms"], 2),
     }
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{backend}.json"), "w") as f:
-        json.dump(out, f, indent=2)
+    save(backend, out)
     return out
 
 
 def only_mix(backend, out):
     """BENCH_ONLY_MIX=1: the community mix alone, on a database seeded before (BENCH_KEEP) or
     afresh; results to bench/results/<backend>-mix.json, nothing written into the docs."""
-    url, data_dir, seeded, mark_seeded = database(backend, "large", POSTS)
-    try:
-        if not seeded:
-            out["seed_seconds_large"] = round(seed(url, data_dir, USERS, POSTS), 1)
-            if mark_seeded:
-                mark_seeded()
+    with seeded(backend, "large", POSTS, out) as (url, data_dir):
         server = Server(url, data_dir)
         try:
             _, size = server.call("/posts/feed?limit=10")
         finally:
             server.stop()
         out["mix"] = community_mix(url, data_dir, size)
-    finally:
-        if not KEEP:
-            shutil.rmtree(data_dir, ignore_errors=True)
-            if backend == "postgres":
-                psql(f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{backend}-mix.json"), "w") as f:
-        json.dump(out, f, indent=2)
+    save(f"{backend}-mix", out)
     return out
 
 

@@ -143,18 +143,7 @@ where
         conn: Option<&mut DbConnection>,
         read: impl FnOnce(&mut DbConnection) -> Result<Option<V>, E>,
     ) -> Result<Option<Arc<Noted<V>>>, E> {
-        if let Some(noted) = self.get(key) {
-            return Ok(Some(noted));
-        }
-        let Some(conn) = conn else { return Ok(None) };
-        let _alone = match self.alone {
-            true if self.reading.swap(true, Ordering::AcqRel) => return Ok(None),
-            true => Some(Reading(&self.reading)),
-            false => None,
-        };
-        let seen = self.changes.seen();
-        let Some(value) = read(conn)? else { return Ok(None) };
-        Ok(Some(self.keep(key.clone(), seen, value)))
+        self.get_or_update(key, conn, |c, _| read(c))
     }
 
     /// [`Held::get_or_read`] for a value that can be brought up to date from the one held

@@ -15,8 +15,14 @@ pub const NEW_POST_WINDOW: Duration = Duration::from_secs(60);
 /// What writing the post `id` now changed of which posts exist ([`Topic::NewPost`] or
 /// [`Topic::Posts`], by how long ago its id was made).
 pub fn written_post(id: PostId) -> Topic {
+    if id.get() >= new_post_floor(chrono::Utc::now()) { Topic::NewPost } else { Topic::Posts }
+}
+
+/// The smallest id of a post that names [`Topic::NewPost`] when written at `at`: made at most
+/// [`NEW_POST_WINDOW`] before.
+pub fn new_post_floor(at: chrono::DateTime<chrono::Utc>) -> i64 {
     let window = chrono::Duration::from_std(NEW_POST_WINDOW).unwrap_or_else(|_| chrono::Duration::minutes(1));
-    if id.get() >= values::raw_id_floor(chrono::Utc::now() - window) { Topic::NewPost } else { Topic::Posts }
+    values::raw_id_floor(at - window)
 }
 
 /// What a write changed.

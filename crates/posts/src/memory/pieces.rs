@@ -159,8 +159,7 @@ impl Newest {
     /// [`Topic::NewPost`]: made at most [`db::NEW_POST_WINDOW`] before its commit, with ten
     /// seconds for the clocks of other processes.
     pub fn new_posts_floor(&self) -> i64 {
-        let window = chrono::Duration::from_std(db::NEW_POST_WINDOW).unwrap_or_else(|_| chrono::Duration::minutes(1));
-        values::raw_id_floor(self.read_at - window - chrono::Duration::seconds(10))
+        db::new_post_floor(self.read_at - chrono::Duration::seconds(10))
     }
 
     /// This list brought up to date by `fresh`, every post now made from `floor` on (newest
