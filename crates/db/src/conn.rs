@@ -96,10 +96,10 @@ pub struct PoolOptions {
     pub connection_timeout: Duration,
 }
 
-/// How long start-up (the migrations) waits for the pool's first connection. The pool opens its
-/// connections in the background and a request waits at most `connection_timeout` for one; a
-/// start on a machine under heavy load once failed with "timed out waiting for connection"
-/// because the pool was built, all ten connections, within those 5 s.
+/// How long start-up waits for the pool's connections (and the migrations for theirs), where a
+/// request waits at most `connection_timeout` for one: a start on a machine under heavy load
+/// once failed with "timed out waiting for connection" because the pool had to open all ten
+/// connections within those 5 s.
 pub const START_PATIENCE: Duration = Duration::from_secs(60);
 
 impl Default for PoolOptions {
@@ -247,6 +247,16 @@ impl Db {
             .connection_customizer(Box::new(Pragmas))
             .error_handler(Box::new(PoolErrors(pool_errors.clone())))
             .build_unchecked(manager);
+        // Wait for the pool to open its connections, as a start does, but with a start's
+        // patience rather than a request's (no thread is left opening one when we return: at a
+        // process's exit, one still in libpq's TLS set-up can crash it).
+        let deadline = Instant::now() + START_PATIENCE;
+        while pool.state().connections < options.max_size {
+            if Instant::now() > deadline {
+                return Err(DbError::Connect("timed out waiting for the pool's connections".into()));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
         let turns = Arc::new(tokio::sync::Semaphore::new(options.max_size as usize));
         let gate: Option<Arc<std::sync::Mutex<()>>> = (backend == Backend::Sqlite).then(Arc::default);
         let usage: Arc<Usage> = Arc::default();
