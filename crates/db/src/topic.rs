@@ -40,8 +40,11 @@ pub enum Topic {
     Post(PostId),
     /// A person's card (name, login, avatar, badge) and the list of their posts.
     User(UserId),
-    /// What a person likes, listens to and blocks, and who blocks them.
+    /// Whom a person listens to and blocks, and who blocks them.
     Viewer(UserId),
+    /// Which posts a person likes (apart from [`Topic::Viewer`]: a like, the most frequent
+    /// write, then leaves what else is remembered of its person standing).
+    Likes(UserId),
     /// A person's sessions: one of them ended (signed out, a password changed, suspended).
     Sessions(UserId),
     /// A person's notifications: their unread count may have changed.
@@ -53,7 +56,7 @@ pub enum Topic {
 
 impl Topic {
     /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `f`, `p<id>`, `u<id>`,
-    /// `v<id>`, `s<id>`, `r<id>`.
+    /// `v<id>`, `l<id>`, `s<id>`, `r<id>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
         let _ = match self {
@@ -64,6 +67,7 @@ impl Topic {
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::User(id) => write!(out, "u{id}"),
             Topic::Viewer(id) => write!(out, "v{id}"),
+            Topic::Likes(id) => write!(out, "l{id}"),
             Topic::Sessions(id) => write!(out, "s{id}"),
             Topic::Unread(id) => write!(out, "r{id}"),
         };
@@ -81,6 +85,7 @@ impl Topic {
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'u' => user(Topic::User),
             b'v' => user(Topic::Viewer),
+            b'l' => user(Topic::Likes),
             b's' => user(Topic::Sessions),
             b'r' => user(Topic::Unread),
             _ => None,
@@ -99,6 +104,7 @@ impl Topic {
             Topic::Unread(id) => (6, id.get()),
             Topic::NewPost => (7, 0),
             Topic::People => (8, 0),
+            Topic::Likes(id) => (9, id.get()),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -124,6 +130,7 @@ mod tests {
             Topic::Post(p),
             Topic::User(u),
             Topic::Viewer(u),
+            Topic::Likes(u),
             Topic::Sessions(u),
             Topic::Unread(u),
         ];

@@ -123,7 +123,7 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
             .execute(conn)?;
     }
     let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?;
-    db::changed(conn, &[Topic::Post(post), Topic::Viewer(me)])?;
+    db::changed(conn, &[Topic::Post(post), Topic::Likes(me)])?;
     Ok(LikeToggle { liked, likes_count: count.max(0), author, added: delta > 0 })
 }
 

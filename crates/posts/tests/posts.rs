@@ -700,6 +700,64 @@ async fn a_new_post_reads_only_what_is_new(db: TestDb) {
     assert!(newest[0].contains("\"posts\".\"id\" >="), "only what is new: {}", newest[0]);
 }
 
+/// A like reads again only the liker's likes: what else is held of them (whom they listen to,
+/// their block pairs) stands, and their next page reads one statement, not four. Someone who
+/// likes more posts than are held of their likes (100) sees the right state on older posts
+/// too, and on the posts they like next.
+async fn a_like_reads_again_only_the_likers_likes(db: TestDb) {
+    let w = world(db);
+    let (me, ana) = (w.user("me"), w.user("ana"));
+    let old = [w.song(ana, "old one").await, w.song(ana, "old two").await];
+    // Newer posts than those, 300 lyrics posts, all liked.
+    let newer: Vec<i64> = (0..300)
+        .map(|i| values::raw_id_at(chrono::Utc::now() + chrono::Duration::seconds(1 + i)))
+        .collect();
+    w.db.write_blocking(|c| {
+        let posts: Vec<String> =
+            newer.iter().map(|id| format!("({id}, {ana}, 'lyrics', '2026-01-01 00:00:00')")).collect();
+        db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
+            .execute(c)?;
+        let lyrics: Vec<String> = newer
+            .iter()
+            .map(|id| format!("({id}, 'Song', 'Ana', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
+            .collect();
+        let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
+        db::diesel::sql_query(sql).execute(c)?;
+        let likes: Vec<String> = newer.iter().map(|id| format!("({id}, {me}, '2026-01-01 00:00:00')")).collect();
+        db::diesel::sql_query(format!("INSERT INTO likes (post_id, user_id, created_at) VALUES {}", likes.join(",")))
+            .execute(c)?;
+        db::changed(c, &[db::Topic::Everything])?;
+        Ok::<_, db::DbError>(())
+    })
+    .unwrap();
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
+    let mut c = w.db.get().unwrap();
+    let same = |c: &mut DbConnection, step: &str| {
+        for id in old {
+            let database = posts::find_post(c, id, Some(me)).unwrap();
+            assert_eq!(w.posts.post_on(c, id, Some(me)).ok(), database, "{step}: post {id}");
+        }
+        let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+        for feed in [Feed::ForYou, Feed::ListenedTo] {
+            let database = posts::feed_page(c, feed, first, Some(me)).unwrap();
+            assert_eq!(w.posts.list_on(c, feed, first, Some(me)).unwrap(), database, "{step}: {feed:?}");
+        }
+    };
+    same(&mut c, "read");
+    w.db.write_blocking(|c| posts::toggle_like(c, me, old[0]).map(|_| ())).unwrap();
+    let statements = recorded(&mut c, |c| {
+        let page = w.posts.list_on(c, Feed::ListenedTo, FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me));
+        assert!(!page.unwrap().is_empty());
+    });
+    assert_eq!(statements.len(), 1, "only the likes are read again: {statements:#?}");
+    same(&mut c, "an older post liked");
+    assert!(w.posts.post_on(&mut c, old[0], Some(me)).unwrap().user_liked);
+    assert!(!w.posts.post_on(&mut c, old[1], Some(me)).unwrap().user_liked);
+    w.db.write_blocking(|c| posts::toggle_like(c, me, old[0]).map(|_| ())).unwrap();
+    same(&mut c, "and unliked");
+    assert!(!w.posts.post_on(&mut c, old[0], Some(me)).unwrap().user_liked);
+}
+
 /// With more posts than the list of the newest holds (20,000), that list is still held once
 /// read: For you and Listened to pages come from memory, not from reading 20,000 rows for each.
 async fn a_full_list_of_the_newest_posts_is_held(db: TestDb) {
@@ -1115,6 +1173,7 @@ test_support::both_backends!(
     a_search_page_costs_a_few_statements_whatever_its_length,
     memory_answers_every_page_as_the_database_does,
     a_new_post_reads_only_what_is_new,
+    a_like_reads_again_only_the_likers_likes,
     a_full_list_of_the_newest_posts_is_held,
     every_statement_of_a_page_is_index_backed,
     a_suspended_persons_posts_and_comments_are_hidden,

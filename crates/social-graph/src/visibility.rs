@@ -7,8 +7,8 @@
 //!   (feeds, search, comments, notifications, a post found by id);
 //! - [`one_shown_to`]: the same for a list of one known person's work, asked once for all its
 //!   rows (a person's posts);
-//! - [`hidden_from`]: everyone hidden from a viewer, as a set, for a list walked in memory
-//!   (`posts::memory`);
+//! - [`suspended_people`] and [`block_pairs_of`]: everyone hidden from every viewer, and from
+//!   one, as sets, for a list walked in memory (`posts::memory`);
 //! - [`is_hidden`]: whether one person is hidden from a viewer (a person's link preview).
 
 use std::collections::HashSet;
@@ -53,24 +53,26 @@ where
     }
 }
 
-/// Whose work `viewer` is not shown, as a set, for a list walked in memory rather than in a
-/// statement: everyone suspended (all of `suspensions`, which holds only the accounts suspended
-/// now), and the people in a block pair with the viewer (`blocks`' two keys).
-pub fn hidden_from(conn: &mut DbConnection, viewer: Option<UserId>) -> QueryResult<HashSet<UserId>> {
-    let mut hidden: HashSet<UserId> = suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect();
-    if let Some(v) = viewer {
-        let pairs: Vec<(UserId, UserId)> = blocks::table
-            .filter(blocks::blocker_id.eq(v).or(blocks::blocked_id.eq(v)))
-            .select((blocks::blocker_id, blocks::blocked_id))
-            .load(conn)?;
-        hidden.extend(pairs.into_iter().map(|(blocker, blocked)| if blocker == v { blocked } else { blocker }));
-    }
-    Ok(hidden)
+/// Everyone suspended now (all of `suspensions`, which holds only the accounts suspended now):
+/// hidden from every viewer. With [`block_pairs_of`], whose work a viewer is not shown, as sets,
+/// for a list walked in memory rather than in a statement.
+pub fn suspended_people(conn: &mut DbConnection) -> QueryResult<HashSet<UserId>> {
+    Ok(suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect())
+}
+
+/// The people in a block pair with `viewer` (`blocks`' two keys): hidden from them, whoever
+/// blocked whom.
+pub fn block_pairs_of(conn: &mut DbConnection, viewer: UserId) -> QueryResult<HashSet<UserId>> {
+    let pairs: Vec<(UserId, UserId)> = blocks::table
+        .filter(blocks::blocker_id.eq(viewer).or(blocks::blocked_id.eq(viewer)))
+        .select((blocks::blocker_id, blocks::blocked_id))
+        .load(conn)?;
+    Ok(pairs.into_iter().map(|(blocker, blocked)| if blocker == viewer { blocked } else { blocker }).collect())
 }
 
 /// Whether `person` is hidden from `viewer`: suspended, or in a block pair with them (never
-/// from themselves by a block). Key probes, where [`hidden_from`] would read every suspension
-/// and block of the viewer to answer about one person.
+/// from themselves by a block). Key probes, where [`suspended_people`] and [`block_pairs_of`]
+/// would read every suspension and block of the viewer to answer about one person.
 pub fn is_hidden(conn: &mut DbConnection, person: UserId, viewer: Option<UserId>) -> QueryResult<bool> {
     let suspended: bool = diesel::select(fragments::suspended(person)).get_result(conn)?;
     Ok(suspended

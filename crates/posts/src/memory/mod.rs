@@ -17,8 +17,7 @@
 mod payloads;
 mod pieces;
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use db::diesel::prelude::*;
 use db::model::UserCard;
@@ -28,8 +27,8 @@ use values::{PostId, UserId};
 
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
-    AUTHORED_LEN, Authored, LIKED_HELD, Listened, ListeningCount, NEWEST_LEN, Newest, Outlook, PostHead, THREAD_LEN,
-    Thread,
+    AUTHORED_LEN, Authored, Blocked, LIKED_HELD, LikeFlag, Liked, Listened, ListeningCount, NEWEST_LEN, Newest, PostHead, Suspended,
+    THREAD_LEN, Thread,
 };
 
 use crate::comments;
@@ -38,7 +37,11 @@ use crate::model::{Comment, Post, PostRow};
 
 /// What each piece may hold, in bytes.
 const HEADS_BYTES: u64 = 32 << 20;
-const OUTLOOKS_BYTES: u64 = 32 << 20;
+const BLOCKED_BYTES: u64 = 16 << 20;
+const LIKED_BYTES: u64 = 32 << 20;
+const LIKE_FLAGS_BYTES: u64 = 8 << 20;
+/// Twice the weight of 250,000 people suspended at once.
+const SUSPENDED_BYTES: u64 = 8 << 20;
 const LISTENED_BYTES: u64 = 16 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
@@ -50,7 +53,10 @@ const NEWEST_BYTES: u64 = 2 * (16 * NEWEST_LEN as u64 + 64);
 /// Everything a [`crate::Posts`] remembers.
 pub(crate) struct Memory {
     heads: Held<PostId, PostHead>,
-    outlooks: Held<Option<UserId>, Outlook>,
+    suspended: Held<(), Suspended>,
+    blocked: Held<UserId, Blocked>,
+    liked: Held<UserId, Liked>,
+    like_flags: Held<(UserId, PostId), LikeFlag>,
     listened: Held<UserId, Listened>,
     counts: Held<UserId, ListeningCount>,
     authored: Held<UserId, Authored>,
@@ -66,7 +72,10 @@ impl Memory {
         // Items expected: the bytes over a typical entry's weight.
         Memory {
             heads: Held::new(changes.clone(), HEADS_BYTES, 256),
-            outlooks: Held::new(changes.clone(), OUTLOOKS_BYTES, 512),
+            suspended: Held::new(changes.clone(), SUSPENDED_BYTES, SUSPENDED_BYTES),
+            blocked: Held::new(changes.clone(), BLOCKED_BYTES, 128),
+            liked: Held::new(changes.clone(), LIKED_BYTES, 4096),
+            like_flags: Held::new(changes.clone(), LIKE_FLAGS_BYTES, 96),
             listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
@@ -98,7 +107,7 @@ impl Memory {
         let picked = match feed {
             Feed::ForYou => {
                 let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
-                pick(&newest.list, newest.complete(), page, |(_, author)| !outlook.hidden.contains(author))
+                pick(&newest.list, newest.complete(), page, |(_, author)| !outlook.hides(author))
             }
             Feed::ListenedTo => {
                 let Some(v) = viewer else { return Ok(None) };
@@ -111,12 +120,12 @@ impl Memory {
                 }
                 let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
                 pick(&newest.list, newest.complete(), page, |(_, author)| {
-                    listened.0.contains(author) && !outlook.hidden.contains(author)
+                    listened.0.contains(author) && !outlook.hides(author)
                 })
             }
             Feed::User(u) => {
                 // Whether an empty page is a person or a 404 is the database's to say.
-                if outlook.hidden.contains(&u) {
+                if outlook.hides(&u) {
                     return Ok(None);
                 }
                 let Some(authored) = self.authored.get_or_read(&u, conn.as_deref_mut(), |c| read_authored(c, u))?
@@ -160,20 +169,14 @@ impl Memory {
         }
         let Some(outlook) = self.outlook(conn.as_deref_mut(), viewer)? else { return Ok(None) };
         let Some(heads) = self.heads(conn.as_deref_mut(), &[post])? else { return Ok(None) };
-        if heads.iter().any(|h| outlook.hidden.contains(&h.row.user_id)) {
+        if heads.iter().any(|h| outlook.hides(&h.row.user_id)) {
             return Ok(None);
         }
         let Some(thread) = self.threads.get_or_read(&post, conn, |c| read_thread(c, post))? else { return Ok(None) };
         let (skip, limit) = (usize::try_from(page.offset).ok(), usize::try_from(page.limit).ok());
         let (Some(skip), Some(limit)) = (skip, limit) else { return Ok(None) };
-        let shown: Vec<Comment> = thread
-            .comments
-            .iter()
-            .filter(|c| !outlook.hidden.contains(&c.author.id))
-            .skip(skip)
-            .take(limit)
-            .cloned()
-            .collect();
+        let shown: Vec<Comment> =
+            thread.comments.iter().filter(|c| !outlook.hides(&c.author.id)).skip(skip).take(limit).cloned().collect();
         Ok((shown.len() == limit || thread.complete).then_some(shown))
     }
 
@@ -196,7 +199,7 @@ impl Memory {
         let Some(newest) = self.newest(Some(&mut *conn))? else { return Ok(page) };
         let Some(outlook) = self.outlook(Some(conn), viewer)? else { return Ok(page) };
         let skip = usize::try_from(p.offset).unwrap_or(usize::MAX);
-        let start = newest.list.iter().filter(|(_, author)| !outlook.hidden.contains(author)).nth(skip);
+        let start = newest.list.iter().filter(|(_, author)| !outlook.hides(author)).nth(skip);
         Ok(match start {
             // The page from that post down: a cursor page just above it.
             Some((start, _)) => {
@@ -221,26 +224,69 @@ impl Memory {
         ids: &[PostId],
     ) -> QueryResult<Option<Vec<Post>>> {
         let Some(heads) = self.heads(conn.as_deref_mut(), ids)? else { return Ok(None) };
-        if heads.iter().any(|h| outlook.hidden.contains(&h.row.user_id)) {
+        if heads.iter().any(|h| outlook.hides(&h.row.user_id)) {
             return Ok(None);
         }
-        let Some(liked) = likes_of(outlook, conn.as_deref_mut(), ids)? else { return Ok(None) };
+        let Some(liked) = self.likes_of(outlook.viewer, conn.as_deref_mut(), ids)? else { return Ok(None) };
         let wanted: Vec<Wanted> = heads.iter().map(|h| (h.row.id, h.row.kind, h.row.edited_at)).collect();
         let Some(mut payloads) = self.payloads.of(conn, &wanted)? else { return Ok(None) };
         let rows = heads.iter().zip(liked).map(|(h, liked)| (&h.row, &h.author, liked));
         Ok(Some(feed::assemble(rows, &mut payloads)))
     }
 
-    /// What `viewer` may not see and which posts they like, held or read.
-    fn outlook(
+    /// What `viewer` may not see, held or read: everyone suspended (held once for every
+    /// viewer), and for a signed-in viewer the people in a block pair with them.
+    fn outlook(&self, mut conn: Option<&mut DbConnection>, viewer: Option<UserId>) -> QueryResult<Option<Outlook>> {
+        let read = |c: &mut DbConnection| social_graph::visibility::suspended_people(c).map(|s| Some(Suspended(s)));
+        let Some(suspended) = self.suspended.get_or_read(&(), conn.as_deref_mut(), read)? else {
+            return Ok(None);
+        };
+        let blocked = match viewer {
+            None => None,
+            Some(v) => {
+                let read =
+                    |c: &mut DbConnection| social_graph::visibility::block_pairs_of(c, v).map(|b| Some(Blocked(b)));
+                let Some(blocked) = self.blocked.get_or_read(&v, conn, read)? else { return Ok(None) };
+                Some(blocked)
+            }
+        };
+        Ok(Some(Outlook { viewer, suspended, blocked }))
+    }
+
+    /// Whether `viewer` likes each of `ids`, held or read: the posts they like (one short
+    /// statement), and for posts older than those held of someone who likes many, the flags
+    /// of those (one statement for those missing). A guest likes none.
+    fn likes_of(
         &self,
-        conn: Option<&mut DbConnection>,
         viewer: Option<UserId>,
-    ) -> QueryResult<Option<Arc<Noted<Outlook>>>> {
-        self.outlooks.get_or_read(&viewer, conn, |c| {
-            let hidden = social_graph::visibility::hidden_from(c, viewer)?;
-            Ok(Some(Outlook { viewer, hidden, liked: Mutex::default() }))
-        })
+        mut conn: Option<&mut DbConnection>,
+        ids: &[PostId],
+    ) -> QueryResult<Option<Vec<bool>>> {
+        let Some(viewer) = viewer else { return Ok(Some(vec![false; ids.len()])) };
+        let Some(liked) = self.liked.get_or_read(&viewer, conn.as_deref_mut(), |c| read_liked(c, viewer))? else {
+            return Ok(None);
+        };
+        let known: Vec<Option<bool>> = ids.iter().map(|id| liked.likes(*id)).collect();
+        let older: Vec<(UserId, PostId)> =
+            ids.iter().zip(&known).filter(|(_, k)| k.is_none()).map(|(id, _)| (viewer, *id)).collect();
+        if older.is_empty() {
+            return Ok(Some(known.into_iter().flatten().collect()));
+        }
+        let Some(flags) = self.like_flags.get_many_or_read(&older, conn, |c, missing| {
+            let found: std::collections::HashSet<PostId> = likes::table
+                .filter(likes::user_id.eq(viewer))
+                .filter(db::one_of(likes::post_id, missing.iter().map(|(_, id)| id.get())))
+                .select(likes::post_id)
+                .load(c)?
+                .into_iter()
+                .collect();
+            QueryResult::Ok(missing.iter().map(|key| (*key, LikeFlag(found.contains(&key.1)))).collect())
+        })?
+        else {
+            return Ok(None);
+        };
+        let mut flags = flags.iter().map(|f| f.0);
+        Ok(known.into_iter().map(|k| k.or_else(|| flags.next())).collect())
     }
 
     /// The `n`th post below `start` (by id), when the list of the newest posts held reaches that
@@ -291,6 +337,37 @@ impl Memory {
     }
 }
 
+/// What one viewer (or a guest) may not see, from the pieces held: put together for each
+/// request, each piece used while what it was read from stands.
+struct Outlook {
+    viewer: Option<UserId>,
+    suspended: Arc<Noted<Suspended>>,
+    blocked: Option<Arc<Noted<Blocked>>>,
+}
+
+impl Outlook {
+    /// Whether `person`'s work is hidden from the viewer.
+    fn hides(&self, person: &UserId) -> bool {
+        self.suspended.0.contains(person) || self.blocked.as_ref().is_some_and(|b| b.0.contains(person))
+    }
+}
+
+/// The posts `viewer` likes, newest posts first, at most [`LIKED_HELD`] (`likes (user_id,
+/// post_id)` walked backwards).
+fn read_liked(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Liked>> {
+    let mut ids: Vec<PostId> = likes::table
+        .filter(likes::user_id.eq(viewer))
+        .order(likes::post_id.desc())
+        .select(likes::post_id)
+        .limit(LIKED_HELD + 1)
+        .load(conn)?;
+    let floor = (ids.len() as i64 > LIKED_HELD).then(|| {
+        ids.truncate(LIKED_HELD as usize);
+        ids[ids.len() - 1]
+    });
+    Ok(Some(Liked { ids: ids.into_iter().collect(), floor }))
+}
+
 /// Whom `viewer` listens to.
 fn read_listened(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Listened>> {
     let people = listens::table.filter(listens::listener_id.eq(viewer)).select(listens::listened_id).load(conn)?;
@@ -321,39 +398,6 @@ fn read_thread(conn: &mut DbConnection, post: PostId) -> QueryResult<Option<Thre
     let complete = comments.len() as i64 <= THREAD_LEN;
     comments.truncate(THREAD_LEN as usize);
     Ok(Some(Thread { comments, complete }))
-}
-
-/// Whether the viewer of `outlook` likes each of `ids`, held or read (one statement for those
-/// missing); a guest likes none.
-fn likes_of(outlook: &Outlook, conn: Option<&mut DbConnection>, ids: &[PostId]) -> QueryResult<Option<Vec<bool>>> {
-    let Some(viewer) = outlook.viewer else { return Ok(Some(vec![false; ids.len()])) };
-    let missing: Vec<PostId> = {
-        let mut liked = outlook.liked();
-        // Unweighed (weights may not change once kept), so bounded: a long scroll starts over,
-        // before this page is looked up, so that all of it is read again.
-        if liked.len() > LIKED_HELD {
-            liked.clear();
-        }
-        ids.iter().filter(|id| !liked.contains_key(id)).copied().collect()
-    };
-    if !missing.is_empty() {
-        let Some(conn) = conn else { return Ok(None) };
-        let found: HashSet<PostId> = likes::table
-            .filter(likes::user_id.eq(viewer))
-            .filter(db::one_of(likes::post_id, missing.iter().map(|id| id.get())))
-            .select(likes::post_id)
-            .load(conn)?
-            .into_iter()
-            .collect();
-        let mut liked = outlook.liked();
-        for id in missing {
-            liked.insert(id, found.contains(&id));
-        }
-    }
-    // One taken out meanwhile (another page of this viewer started the map over): not
-    // answered here.
-    let liked = outlook.liked();
-    Ok(ids.iter().map(|id| liked.get(id).copied()).collect())
 }
 
 /// The ids of a page of `list` (newest first) kept by `keep`: None when the list ends before

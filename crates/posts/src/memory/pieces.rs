@@ -1,8 +1,7 @@
 //! The pieces pages are put together from, each a [`db::Holdable`] naming the topics it was
 //! read from (the table of `docs/architecture.md`, "Memory and writes").
 
-use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::collections::HashSet;
 
 use db::Holdable;
 use db::Topic;
@@ -27,35 +26,79 @@ impl Holdable<PostId> for PostHead {
     }
 }
 
-/// What one viewer (or every guest: the key `None`) may not see, and which posts they like.
-pub(crate) struct Outlook {
-    pub viewer: Option<UserId>,
-    /// Suspended people, and people in a block pair with the viewer
-    /// (`social_graph::visibility::hidden_from`).
-    pub hidden: HashSet<UserId>,
-    /// Whether the viewer likes each post asked about so far (learned page by page, at most
-    /// [`LIKED_HELD`]).
-    pub liked: Mutex<HashMap<PostId, bool>>,
-}
+/// Everyone suspended now: hidden from every viewer, so held once for all of them (a
+/// suspension, or one lifted, changes [`Topic::Everything`]).
+pub(crate) struct Suspended(pub HashSet<UserId>);
 
-/// How many posts' like state one viewer's outlook holds at most (about 50 KB).
-pub(crate) const LIKED_HELD: usize = 2_000;
-
-impl Holdable<Option<UserId>> for Outlook {
-    fn topics(&self, _: &Option<UserId>) -> impl Iterator<Item = Topic> {
-        self.viewer.map(Topic::Viewer).into_iter()
+impl Holdable<()> for Suspended {
+    fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
+        std::iter::empty()
     }
 
     fn weight(&self) -> u64 {
-        // The likes it learns later are not weighed (weights may not change once kept): at most
-        // LIKED_HELD of them, 24 bytes each, gone with it at the viewer's next like.
-        512 + 16 * self.hidden.len() as u64
+        64 + 16 * self.0.len() as u64
     }
 }
 
-impl Outlook {
-    pub fn liked(&self) -> std::sync::MutexGuard<'_, HashMap<PostId, bool>> {
-        self.liked.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// The people in a block pair with a viewer: hidden from them, and they from those people.
+pub(crate) struct Blocked(pub HashSet<UserId>);
+
+impl Holdable<UserId> for Blocked {
+    fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Viewer(*viewer))
+    }
+
+    fn weight(&self) -> u64 {
+        64 + 16 * self.0.len() as u64
+    }
+}
+
+/// The posts a viewer likes, newest posts first: all of them, or (for someone who likes more
+/// than [`LIKED_HELD`]) those from `floor` on. Apart from the rest of what is held of the
+/// viewer, so that a like (the most frequent write) reads again only this ([`Topic::Likes`]).
+/// One short walk of `likes (user_id, post_id)` answers every page a person reads in the
+/// minute after; asking page by page probed the index at random for each post shown.
+pub(crate) struct Liked {
+    pub ids: HashSet<PostId>,
+    /// The oldest post whose state this knows; none when it knows every post's.
+    pub floor: Option<PostId>,
+}
+
+/// How many of a viewer's likes are held at most (2 KB): enough for the posts of the last
+/// months of most people, a short read for those who like thousands.
+pub(crate) const LIKED_HELD: i64 = 100;
+
+impl Liked {
+    /// Whether `viewer` likes `post`, when this knows.
+    pub fn likes(&self, post: PostId) -> Option<bool> {
+        match self.floor {
+            Some(floor) if post < floor => None,
+            _ => Some(self.ids.contains(&post)),
+        }
+    }
+}
+
+impl Holdable<UserId> for Liked {
+    fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Likes(*viewer))
+    }
+
+    fn weight(&self) -> u64 {
+        64 + 16 * self.ids.len() as u64
+    }
+}
+
+/// Whether a viewer likes a post older than what their [`Liked`] knows.
+pub(crate) struct LikeFlag(pub bool);
+
+impl Holdable<(UserId, PostId)> for LikeFlag {
+    fn topics(&self, (viewer, _): &(UserId, PostId)) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Likes(*viewer))
+    }
+
+    fn weight(&self) -> u64 {
+        // The key, the flag and its moment, and the map's own entry.
+        96
     }
 }
 
