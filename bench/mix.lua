@@ -125,6 +125,7 @@ end
 
 function done(summary, latency, requests)
   local totals = tally()
-  io.write(string.format("MIX ok=%d client_errors=%d server_errors=%d\n", totals.ok, totals.client_errors, totals.server_errors))
+  io.write(string.format("MIX ok=%d client_errors=%d server_errors=%d refused=%d\n", totals.ok, totals.client_errors,
+    totals.server_errors, totals.refused))
   io.write("FIRST_ERROR " .. totals.first_error .. "\n")
 end
