@@ -38,6 +38,9 @@ pub enum Topic {
     NewPost,
     /// A post's row: its counts, its text, its payload, whether it exists.
     Post(PostId),
+    /// The words of some post changed (an edit): what music search finds may have, where no
+    /// post was written or deleted.
+    Words,
     /// A person's card (name, login, avatar, badge) and the list of their posts.
     User(UserId),
     /// Whom a person listens to and blocks, and who blocks them.
@@ -55,7 +58,7 @@ pub enum Topic {
 }
 
 impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `f`, `p<id>`, `u<id>`,
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `p<id>`, `u<id>`,
     /// `v<id>`, `l<id>`, `s<id>`, `r<id>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
@@ -63,6 +66,7 @@ impl Topic {
             Topic::Everything => write!(out, "*"),
             Topic::Posts => write!(out, "n"),
             Topic::NewPost => write!(out, "w"),
+            Topic::Words => write!(out, "t"),
             Topic::People => write!(out, "f"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::User(id) => write!(out, "u{id}"),
@@ -81,6 +85,7 @@ impl Topic {
             b'*' if item.len() == 1 => Some(Topic::Everything),
             b'n' if item.len() == 1 => Some(Topic::Posts),
             b'w' if item.len() == 1 => Some(Topic::NewPost),
+            b't' if item.len() == 1 => Some(Topic::Words),
             b'f' if item.len() == 1 => Some(Topic::People),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'u' => user(Topic::User),
@@ -105,6 +110,7 @@ impl Topic {
             Topic::NewPost => (7, 0),
             Topic::People => (8, 0),
             Topic::Likes(id) => (9, id.get()),
+            Topic::Words => (10, 0),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -126,6 +132,7 @@ mod tests {
             Topic::Everything,
             Topic::Posts,
             Topic::NewPost,
+            Topic::Words,
             Topic::People,
             Topic::Post(p),
             Topic::User(u),

@@ -208,7 +208,7 @@ pub(crate) fn edit_post(conn: &mut DbConnection, me: UserId, post: &Post, edit: 
         .set((posts::caption.eq(&caption), posts::edited_at.eq(edited_at(post.edited_at))))
         .execute(conn)?;
     crate::search::index(conn, post.id)?;
-    db::changed(conn, &[Topic::Post(post.id)])?;
+    db::changed(conn, &[Topic::Post(post.id), Topic::Words])?;
     Ok(true)
 }
 

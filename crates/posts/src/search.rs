@@ -133,7 +133,7 @@ pub(crate) fn unindex(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<()
 }
 
 /// What a person typed, as the words it is matched by.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SearchText {
     words: Vec<String>,
 }
@@ -195,7 +195,7 @@ impl SearchText {
 
 /// The two groups of matches, shown in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tier {
+pub(crate) enum Tier {
     /// Every word in what the post is called: titles, artists, composers.
     Names,
     /// The other matches: the words in the lyrics or the caption.
@@ -309,12 +309,17 @@ pub struct Search {
 /// only if the page is not full, the older ones through the GIN index, sorted. Each statement is
 /// written so that only its own plan is possible (the row-by-row test no index answers; `+ 0`
 /// keeps the key's index out of the other), so a plan made once for any words holds for all.
+///
+/// With `since`, only the posts from that id on (those written since a first page was held,
+/// `crate::memory`): one walk by key, which they are few enough for.
+#[allow(clippy::too_many_arguments)]
 fn matches(
     conn: &mut DbConnection,
     search: &Search,
     viewer: Option<UserId>,
     tier: Tier,
     older_than: Option<PostId>,
+    since: Option<i64>,
     limit: i64,
     known: &KnownFloor<'_>,
 ) -> QueryResult<Vec<PostId>> {
@@ -337,15 +342,24 @@ fn matches(
         if let Some(before) = older_than {
             q = q.filter(posts_search::rowid.lt(before.get()));
         }
+        if let Some(since) = since {
+            q = q.filter(posts_search::rowid.ge(since));
+        }
         return db::limit_in_text(q.order(posts_search::rowid.desc()), limit).load(conn);
     }
     // Where the walk by key ends: the 5,000th post below the start (none: fewer are left, and
     // the walk takes them all). The limits in the text, so that PostgreSQL plans each statement
     // once (`db::limit_in_text`).
     let start = older_than.map_or(i64::MAX, PostId::get);
-    let floor: Option<i64> = match known(start) {
-        Some(floor) => floor,
-        None => Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id),
+    let floor: Option<i64> = match (since, known(start)) {
+        (Some(since), _) => {
+            let new = query(matching.row_by_row()).filter(posts_search::rowid.ge(since));
+            return db::limit_in_text(new.order(posts_search::rowid.desc()), limit).load(conn);
+        }
+        (None, Some(floor)) => floor,
+        (None, None) => {
+            Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id)
+        }
     };
     let recent = query(matching.clone().row_by_row())
         .filter(posts_search::rowid.lt(start))
@@ -417,12 +431,53 @@ pub(crate) fn page_ids(
     viewer: Option<UserId>,
     known: &KnownFloor<'_>,
 ) -> Result<Vec<PostId>, PostError> {
+    bounded(conn, |c| page_ids_unbounded(c, search, viewer, known))
+}
+
+/// A page of `search` as `viewer` sees it, as the database answers it (nothing remembered):
+/// what [`crate::Posts::search_on`] answers from memory when it can.
+pub fn page(conn: &mut DbConnection, search: &Search, viewer: Option<UserId>) -> Result<Vec<crate::Post>, PostError> {
+    let ids = page_ids(conn, search, viewer, &|_| None)?;
+    Ok(crate::feed::these(conn, &ids, viewer, None)?)
+}
+
+/// A first page of `search` (its `before` is not looked at) as a guest sees it, each post with
+/// its group: what memory holds of a search (`crate::memory`). With `since`, only the posts
+/// from that id on. On PostgreSQL within [`SEARCH_TIME_LIMIT_MS`].
+pub(crate) fn first_page(
+    conn: &mut DbConnection,
+    search: &Search,
+    since: Option<i64>,
+    known: &KnownFloor<'_>,
+) -> Result<Vec<(PostId, Tier)>, PostError> {
+    bounded(conn, |c| {
+        let limit = search.limit.max(0);
+        let mut found = Vec::new();
+        // Pictures and videos have no names (as `page_ids_unbounded`).
+        for tier in [Tier::Names, Tier::Others] {
+            let rest = limit - found.len() as i64;
+            if rest <= 0 || (tier == Tier::Names && search.kind == Some(PostKind::Media)) {
+                continue;
+            }
+            let ids = matches(c, search, None, tier, None, since, rest, known)?;
+            found.extend(ids.into_iter().map(|id| (id, tier)));
+        }
+        Ok(found)
+    })
+}
+
+/// `run` within [`SEARCH_TIME_LIMIT_MS`] on PostgreSQL ([`PostError::SearchTooCostly`] past
+/// it); as it is on SQLite.
+fn bounded<T>(
+    conn: &mut DbConnection,
+    run: impl FnOnce(&mut DbConnection) -> QueryResult<T>,
+) -> Result<T, PostError> {
     if matches!(conn, DbConnection::Sqlite(_)) {
-        return Ok(page_ids_unbounded(conn, search, viewer, known)?);
+        return Ok(run(conn)?);
     }
     use db::diesel::connection::SimpleConnection;
     conn.batch_execute(&format!("SET statement_timeout = {SEARCH_TIME_LIMIT_MS}"))?;
-    let found = page_ids_unbounded(conn, search, viewer, known);
+    let found = run(conn);
     conn.batch_execute("RESET statement_timeout")?;
     found.map_err(|e| match e {
         db::diesel::result::Error::DatabaseError(_, info) if info.message().contains("statement timeout") => {
@@ -454,12 +509,12 @@ fn page_ids_unbounded(
     };
     let mut ids = Vec::new();
     if start == Tier::Names {
-        ids = matches(conn, search, viewer, Tier::Names, older_than, limit, known)?;
+        ids = matches(conn, search, viewer, Tier::Names, older_than, None, limit, known)?;
     }
     let rest = limit - ids.len() as i64;
     if rest > 0 {
         let from = if start == Tier::Others { older_than } else { None };
-        ids.extend(matches(conn, search, viewer, Tier::Others, from, rest, known)?);
+        ids.extend(matches(conn, search, viewer, Tier::Others, from, None, rest, known)?);
     }
     Ok(ids)
 }

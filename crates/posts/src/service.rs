@@ -67,6 +67,9 @@ impl Posts {
         search: &crate::search::Search,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
+        if let Some(found) = self.memory.search(conn, search, viewer)? {
+            return Ok(found);
+        }
         let memory = &self.memory;
         let ids =
             crate::search::page_ids(conn, search, viewer, &|start| memory.post_below(start, crate::search::WINDOW))?;

@@ -758,6 +758,54 @@ async fn a_like_reads_again_only_the_likers_likes(db: TestDb) {
     assert!(!w.posts.post_on(&mut c, old[0], Some(me)).unwrap().user_liked);
 }
 
+/// A first page of a music search, as `Posts` answers it (from memory when it can) and as the
+/// database does, for a guest, a viewer and a viewer in a block pair, after each kind of write
+/// that changes what is found: they must be the same, and a search asked again must have come
+/// from memory.
+async fn memory_answers_a_search_as_the_database_does(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let in_title = w.song_by(ana, "River", "Ana", "la la", None).await;
+    w.song_by(bob, "Song", "Bob", "down by the river", None).await;
+    w.song_by(ana, "Other", "Ana", "la la", Some("river")).await;
+    w.song_by(bob, "Nothing", "Bob", "here", None).await;
+    let texts = [("river", None, 10), ("riv", None, 2), ("river", Some(values::PostKind::Lyrics), 3), ("la", None, 10)];
+    let compare = |step: &str| {
+        let mut c = w.db.get().unwrap();
+        for viewer in [None, Some(me), Some(bob)] {
+            for (text, kind, limit) in texts {
+                let search = Search { text: SearchText::parse(text).unwrap(), kind, before: None, limit };
+                let database = posts::search::page(&mut c, &search, viewer).unwrap();
+                let answered = w.posts.search_on(&mut c, &search, viewer).unwrap();
+                assert_eq!(answered, database, "{step}: {text} {kind:?} {limit} for {viewer:?}");
+            }
+        }
+    };
+    compare("written");
+    let mut c = w.db.get().unwrap();
+    let again = recorded(&mut c, |c| {
+        let search = Search { text: SearchText::parse("river").unwrap(), kind: None, before: None, limit: 10 };
+        w.posts.search_on(c, &search, None).unwrap();
+        w.posts.search_on(c, &search, Some(me)).unwrap();
+    });
+    assert!(again.is_empty(), "asked again, answered from memory: {again:#?}");
+    w.song_by(ana, "River again", "Ana", "la", None).await;
+    compare("a new post named so");
+    w.song_by(bob, "Later", "Bob", "the river la", None).await;
+    compare("a new post saying so");
+    let edit = posts::PostEdit { song_title: Some("Creek".into()), ..Default::default() };
+    w.posts.edit(ana, in_title, edit).await.unwrap();
+    compare("renamed");
+    w.db.write_blocking(|c| posts::toggle_like(c, me, in_title).map(|_| ())).unwrap();
+    compare("liked");
+    w.db.write_blocking(|c| social_graph::block(c, bob, me)).unwrap();
+    compare("blocked by bob");
+    w.db.write_blocking(|c| posts::delete_post_rows(c, &[in_title]).map(|_| ())).unwrap();
+    compare("deleted");
+    suspend(&w, bob);
+    compare("bob suspended");
+}
+
 /// With more posts than the list of the newest holds (20,000), that list is still held once
 /// read: For you and Listened to pages come from memory, not from reading 20,000 rows for each.
 async fn a_full_list_of_the_newest_posts_is_held(db: TestDb) {
@@ -1123,6 +1171,10 @@ async fn a_search_page_costs_a_few_statements_whatever_its_length(db: TestDb) {
     posts::search::index_missing(&mut w.db.get().unwrap()).unwrap();
     w.db.write_blocking(|c| social_graph::block(c, me, bob)).unwrap();
     let mut c = w.db.get().unwrap();
+    // What memory holds of the viewer (everyone suspended, their block pairs: being in one,
+    // their searches are the database's), read once and not counted.
+    let warm = Search { text: SearchText::parse("warm").unwrap(), kind: None, before: None, limit: 1 };
+    w.posts.search_on(&mut c, &warm, Some(me)).unwrap();
     let mut seen = Vec::new();
     // "t" titles every track and every score: 24 posts of two kinds.
     for limit in [1, 10, 40] {
@@ -1174,6 +1226,7 @@ test_support::both_backends!(
     memory_answers_every_page_as_the_database_does,
     a_new_post_reads_only_what_is_new,
     a_like_reads_again_only_the_likers_likes,
+    memory_answers_a_search_as_the_database_does,
     a_full_list_of_the_newest_posts_is_held,
     every_statement_of_a_page_is_index_backed,
     a_suspended_persons_posts_and_comments_are_hidden,

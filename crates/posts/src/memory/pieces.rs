@@ -9,6 +9,7 @@ use db::model::UserCard;
 use values::{PostId, UserId};
 
 use crate::model::{Comment, PostRow};
+use crate::search::{SearchText, Tier};
 
 /// A post's row and its author's card.
 pub(crate) struct PostHead {
@@ -228,6 +229,62 @@ impl Holdable<()> for Newest {
 
     fn weight(&self) -> u64 {
         64 + 16 * self.list.len() as u64
+    }
+}
+
+/// What a first page of a music search is held by: the words, the kind of post, the length.
+pub(crate) type SearchKey = (SearchText, Option<values::PostKind>, i64);
+
+/// A first page of a music search as a guest sees it, each post with its group (names first,
+/// then the others, each newest first); when the moment before its read was noted, and when it
+/// was last read whole (as [`Newest`]: brought up to date by the posts written since, read
+/// whole again a minute after).
+pub(crate) struct Found {
+    pub page: Vec<(PostId, Tier)>,
+    pub read_at: chrono::DateTime<chrono::Utc>,
+    pub whole_at: std::time::Instant,
+}
+
+impl Found {
+    /// The smallest id a post written since this page was read may have (as [`Newest`]).
+    pub fn new_posts_floor(&self) -> i64 {
+        db::new_post_floor(self.read_at - chrono::Duration::seconds(10))
+    }
+
+    /// Whether it may be brought up to date rather than read whole (as [`Newest`]).
+    pub fn updatable(&self) -> bool {
+        self.whole_at.elapsed() < db::changes::HELD_AT_MOST
+    }
+
+    /// This page brought up to date by `fresh`, every match of the search among the posts from
+    /// `floor` on (at most a page of each group, newest first): they take the place of what the
+    /// page held from there, at the head of their group. Nothing older than what the page held
+    /// can belong on it, since posts were only added.
+    pub fn updated(
+        &self,
+        floor: i64,
+        fresh: Vec<(PostId, Tier)>,
+        read_at: chrono::DateTime<chrono::Utc>,
+        limit: i64,
+    ) -> Found {
+        let group = |tier: Tier| {
+            let new = fresh.iter().filter(move |(_, t)| *t == tier);
+            new.chain(self.page.iter().filter(move |(id, t)| *t == tier && id.get() < floor)).copied()
+        };
+        let page = group(Tier::Names).chain(group(Tier::Others)).take(usize::try_from(limit).unwrap_or(0)).collect();
+        Found { page, read_at, whole_at: self.whole_at }
+    }
+}
+
+impl Holdable<SearchKey> for Found {
+    /// Posts deleted or written late, words edited; a new post brings it up to date.
+    fn topics(&self, _: &SearchKey) -> impl Iterator<Item = Topic> {
+        [Topic::Posts, Topic::NewPost, Topic::Words].into_iter()
+    }
+
+    fn weight(&self) -> u64 {
+        // Its key too: at most 8 words of 40 letters.
+        512 + 16 * self.page.len() as u64
     }
 }
 
