@@ -28,7 +28,7 @@ pub use held::{Held, Holdable, Noted};
 pub use kept::Kept;
 pub use page::{Keyset, Page, PageRule};
 pub use stored::StoredColumn;
-pub use topic::{NEW_POST_WINDOW, Topic, new_post_floor, written_post};
+pub use topic::{NEW_POST_WINDOW, NewPostsRead, Topic, new_post_floor, written_post};
 
 /// Re-exported so domain crates and tests use the same Diesel as the schema.
 pub use diesel;

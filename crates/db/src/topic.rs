@@ -25,6 +25,43 @@ pub fn new_post_floor(at: chrono::DateTime<chrono::Utc>) -> i64 {
     values::raw_id_floor(at - window)
 }
 
+/// When something read from the newest posts was read (the list of them, a first page of what a
+/// search finds among them), so that it can be brought up to date by reading only the posts
+/// written since, rather than read whole again.
+#[derive(Debug, Clone, Copy)]
+pub struct NewPostsRead {
+    /// The moment (by the wall clock) before the last read, whole or bringing it up to date.
+    at: chrono::DateTime<chrono::Utc>,
+    /// When it was last read whole.
+    whole_at: std::time::Instant,
+}
+
+impl NewPostsRead {
+    /// A read about to start, of the whole.
+    pub fn whole() -> Self {
+        Self { at: chrono::Utc::now(), whole_at: std::time::Instant::now() }
+    }
+
+    /// A read about to start that brings this one up to date: the whole stays as old as it was.
+    pub fn again(&self) -> Self {
+        Self { at: chrono::Utc::now(), whole_at: self.whole_at }
+    }
+
+    /// The smallest id a post written since this read may have, when it named
+    /// [`Topic::NewPost`]: made at most [`NEW_POST_WINDOW`] before its commit, with ten seconds
+    /// for the clocks of other processes.
+    pub fn floor(&self) -> i64 {
+        new_post_floor(self.at - chrono::Duration::seconds(10))
+    }
+
+    /// Whether it may be brought up to date rather than read whole: read whole less than
+    /// [`crate::changes::HELD_AT_MOST`] ago (what changed past the program shows within it, as
+    /// for everything held).
+    pub fn updatable(&self) -> bool {
+        self.whole_at.elapsed() < crate::changes::HELD_AT_MOST
+    }
+}
+
 /// What a write changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Topic {

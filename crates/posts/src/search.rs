@@ -468,10 +468,7 @@ pub(crate) fn first_page(
 
 /// `run` within [`SEARCH_TIME_LIMIT_MS`] on PostgreSQL ([`PostError::SearchTooCostly`] past
 /// it); as it is on SQLite.
-fn bounded<T>(
-    conn: &mut DbConnection,
-    run: impl FnOnce(&mut DbConnection) -> QueryResult<T>,
-) -> Result<T, PostError> {
+fn bounded<T>(conn: &mut DbConnection, run: impl FnOnce(&mut DbConnection) -> QueryResult<T>) -> Result<T, PostError> {
     if matches!(conn, DbConnection::Sqlite(_)) {
         return Ok(run(conn)?);
     }

@@ -207,14 +207,16 @@ impl Memory {
         let changes = self.searches.changes().clone();
         let known = |start| self.post_below(start, crate::search::WINDOW);
         let found = self.searches.get_or_update(&key, Some(&mut *conn), |c, held| {
-            let read_at = chrono::Utc::now();
-            if let Some(held) = held.filter(|h| h.updatable() && h.unchanged_in(&changes, [Topic::Posts, Topic::Words])) {
-                let floor = held.new_posts_floor();
-                let fresh = crate::search::first_page(c, search, Some(floor), &known)?;
-                return Ok::<_, crate::PostError>(Some(held.updated(floor, fresh, read_at, search.limit)));
+            if let Some(held) =
+                held.filter(|h| h.read.updatable() && h.unchanged_in(&changes, [Topic::Posts, Topic::Words]))
+            {
+                let read = held.read.again();
+                let fresh = crate::search::first_page(c, search, Some(held.read.floor()), &known)?;
+                return Ok::<_, crate::PostError>(Some(held.updated(fresh, read, search.limit)));
             }
+            let read = db::NewPostsRead::whole();
             let page = crate::search::first_page(c, search, None, &known)?;
-            Ok(Some(Found { page, read_at, whole_at: std::time::Instant::now() }))
+            Ok(Some(Found { page, read }))
         })?;
         let Some(found) = found else { return Ok(None) };
         let ids: Vec<PostId> = found.page.iter().map(|(id, _)| *id).collect();
@@ -355,15 +357,14 @@ impl Memory {
     fn newest(&self, conn: Option<&mut DbConnection>) -> QueryResult<Option<Arc<Noted<Newest>>>> {
         let changes = self.newest.changes().clone();
         self.newest.get_or_update(&(), conn, |c, held| {
-            let read_at = chrono::Utc::now();
             let newest = posts::table.select((posts::id, posts::user_id)).order(posts::id.desc());
-            if let Some(held) = held.filter(|h| h.updatable() && h.unchanged_in(&changes, [Topic::Posts])) {
-                let floor = held.new_posts_floor();
-                let fresh = newest.filter(posts::id.ge(floor)).limit(NEWEST_LEN).load(c)?;
-                return Ok(Some(held.updated(floor, fresh, read_at)));
+            if let Some(held) = held.filter(|h| h.read.updatable() && h.unchanged_in(&changes, [Topic::Posts])) {
+                let read = held.read.again();
+                let fresh = newest.filter(posts::id.ge(held.read.floor())).limit(NEWEST_LEN).load(c)?;
+                return Ok(Some(held.updated(fresh, read)));
             }
-            let whole_at = std::time::Instant::now();
-            Ok(Some(Newest { list: newest.limit(NEWEST_LEN).load(c)?, read_at, whole_at }))
+            let read = db::NewPostsRead::whole();
+            Ok(Some(Newest { list: newest.limit(NEWEST_LEN).load(c)?, read }))
         })
     }
 

@@ -179,14 +179,11 @@ impl Holdable<PostId> for Thread {
     }
 }
 
-/// The newest posts, ids and authors only, newest first (at most [`NEWEST_LEN`]); when (by the
-/// wall clock) the moment before their read was noted, and when the list was last read whole
-/// (brought up to date, it is read whole again a minute after: what changed past the program
-/// shows within it, as for everything held).
+/// The newest posts, ids and authors only, newest first (at most [`NEWEST_LEN`]), and when they
+/// were read (brought up to date by the posts written since, read whole again a minute after).
 pub(crate) struct Newest {
     pub list: Vec<(PostId, UserId)>,
-    pub read_at: chrono::DateTime<chrono::Utc>,
-    pub whole_at: std::time::Instant,
+    pub read: db::NewPostsRead,
 }
 
 /// How many of the newest posts the list holds: offsets up to about this deep are found in
@@ -199,26 +196,15 @@ impl Newest {
         (self.list.len() as i64) < NEWEST_LEN
     }
 
-    /// The smallest id a post written since this list was read may have, when it named
-    /// [`Topic::NewPost`]: made at most [`db::NEW_POST_WINDOW`] before its commit, with ten
-    /// seconds for the clocks of other processes.
-    pub fn new_posts_floor(&self) -> i64 {
-        db::new_post_floor(self.read_at - chrono::Duration::seconds(10))
-    }
-
-    /// This list brought up to date by `fresh`, every post now made from `floor` on (newest
-    /// first): those replace what the list held from `floor` on (new, written late, deleted).
-    pub fn updated(&self, floor: i64, fresh: Vec<(PostId, UserId)>, read_at: chrono::DateTime<chrono::Utc>) -> Newest {
+    /// This list brought up to date by `fresh`, every post now made from its read's floor on
+    /// (newest first), read by `read`: those replace what the list held from there on (new,
+    /// written late, deleted).
+    pub fn updated(&self, fresh: Vec<(PostId, UserId)>, read: db::NewPostsRead) -> Newest {
+        let floor = self.read.floor();
         let mut list = fresh;
         list.extend(self.list.iter().copied().filter(|(id, _)| id.get() < floor));
         list.truncate(NEWEST_LEN as usize);
-        Newest { list, read_at, whole_at: self.whole_at }
-    }
-
-    /// Whether it may be brought up to date rather than read whole: read whole less than
-    /// [`db::changes::HELD_AT_MOST`] ago.
-    pub fn updatable(&self) -> bool {
-        self.whole_at.elapsed() < db::changes::HELD_AT_MOST
+        Newest { list, read }
     }
 }
 
@@ -236,43 +222,25 @@ impl Holdable<()> for Newest {
 pub(crate) type SearchKey = (SearchText, Option<values::PostKind>, i64);
 
 /// A first page of a music search as a guest sees it, each post with its group (names first,
-/// then the others, each newest first); when the moment before its read was noted, and when it
-/// was last read whole (as [`Newest`]: brought up to date by the posts written since, read
-/// whole again a minute after).
+/// then the others, each newest first), and when it was read (as [`Newest`]).
 pub(crate) struct Found {
     pub page: Vec<(PostId, Tier)>,
-    pub read_at: chrono::DateTime<chrono::Utc>,
-    pub whole_at: std::time::Instant,
+    pub read: db::NewPostsRead,
 }
 
 impl Found {
-    /// The smallest id a post written since this page was read may have (as [`Newest`]).
-    pub fn new_posts_floor(&self) -> i64 {
-        db::new_post_floor(self.read_at - chrono::Duration::seconds(10))
-    }
-
-    /// Whether it may be brought up to date rather than read whole (as [`Newest`]).
-    pub fn updatable(&self) -> bool {
-        self.whole_at.elapsed() < db::changes::HELD_AT_MOST
-    }
-
     /// This page brought up to date by `fresh`, every match of the search among the posts from
-    /// `floor` on (at most a page of each group, newest first): they take the place of what the
-    /// page held from there, at the head of their group. Nothing older than what the page held
-    /// can belong on it, since posts were only added.
-    pub fn updated(
-        &self,
-        floor: i64,
-        fresh: Vec<(PostId, Tier)>,
-        read_at: chrono::DateTime<chrono::Utc>,
-        limit: i64,
-    ) -> Found {
+    /// its read's floor on (at most a page of each group, newest first), read by `read`: they
+    /// take the place of what the page held from there, at the head of their group. Nothing
+    /// older than what the page held can belong on it, since posts were only added.
+    pub fn updated(&self, fresh: Vec<(PostId, Tier)>, read: db::NewPostsRead, limit: i64) -> Found {
+        let floor = self.read.floor();
         let group = |tier: Tier| {
             let new = fresh.iter().filter(move |(_, t)| *t == tier);
             new.chain(self.page.iter().filter(move |(id, t)| *t == tier && id.get() < floor)).copied()
         };
         let page = group(Tier::Names).chain(group(Tier::Others)).take(usize::try_from(limit).unwrap_or(0)).collect();
-        Found { page, read_at, whole_at: self.whole_at }
+        Found { page, read }
     }
 }
 
