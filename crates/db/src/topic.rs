@@ -82,6 +82,9 @@ pub enum Topic {
     User(UserId),
     /// Whom a person listens to and blocks, and who blocks them.
     Viewer(UserId),
+    /// Which people are in a block pair: a block made or lifted anywhere (besides
+    /// [`Topic::Viewer`] of both people), for what holds every pair at once.
+    Blocks,
     /// Which posts a person likes (apart from [`Topic::Viewer`]: a like, the most frequent
     /// write, then leaves what else is remembered of its person standing).
     Likes(UserId),
@@ -104,6 +107,7 @@ impl Topic {
             Topic::Posts => write!(out, "n"),
             Topic::NewPost => write!(out, "w"),
             Topic::Words => write!(out, "t"),
+            Topic::Blocks => write!(out, "b"),
             Topic::People => write!(out, "f"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::User(id) => write!(out, "u{id}"),
@@ -123,6 +127,7 @@ impl Topic {
             b'n' if item.len() == 1 => Some(Topic::Posts),
             b'w' if item.len() == 1 => Some(Topic::NewPost),
             b't' if item.len() == 1 => Some(Topic::Words),
+            b'b' if item.len() == 1 => Some(Topic::Blocks),
             b'f' if item.len() == 1 => Some(Topic::People),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'u' => user(Topic::User),
@@ -148,6 +153,7 @@ impl Topic {
             Topic::People => (8, 0),
             Topic::Likes(id) => (9, id.get()),
             Topic::Words => (10, 0),
+            Topic::Blocks => (11, 0),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -170,6 +176,7 @@ mod tests {
             Topic::Posts,
             Topic::NewPost,
             Topic::Words,
+            Topic::Blocks,
             Topic::People,
             Topic::Post(p),
             Topic::User(u),

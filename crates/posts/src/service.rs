@@ -49,6 +49,13 @@ impl Posts {
         Posts { db, processing: Arc::new(processing), memory }
     }
 
+    /// Holds every block pair for all viewers at once only while there are at most `n` (50,000
+    /// unless told): a test of the other way, each viewer's pairs held apart, sets 0.
+    #[doc(hidden)]
+    pub fn hold_block_pairs_up_to(&self, n: i64) {
+        self.memory.pairs_held.store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn storage(&self) -> &Storage {
         &self.processing.storage
     }

@@ -565,7 +565,18 @@ async fn a_suspended_persons_posts_and_comments_are_hidden(db: TestDb) {
 /// database's query does, after each kind of write that changes pages: they must be the same,
 /// and the first pages must have come from memory.
 async fn memory_answers_every_page_as_the_database_does(db: TestDb) {
+    memory_matches_the_database(world(db)).await;
+}
+
+/// The same with more block pairs than are held for every viewer at once: each viewer's pairs
+/// are held apart.
+async fn memory_answers_as_the_database_with_too_many_block_pairs_to_hold(db: TestDb) {
     let w = world(db);
+    w.posts.hold_block_pairs_up_to(0);
+    memory_matches_the_database(w).await;
+}
+
+async fn memory_matches_the_database(w: World) {
     let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
     let mut made = Vec::new();
     for i in 0..12 {
@@ -709,9 +720,8 @@ async fn a_like_reads_again_only_the_likers_likes(db: TestDb) {
     let (me, ana) = (w.user("me"), w.user("ana"));
     let old = [w.song(ana, "old one").await, w.song(ana, "old two").await];
     // Newer posts than those, 300 lyrics posts, all liked.
-    let newer: Vec<i64> = (0..300)
-        .map(|i| values::raw_id_at(chrono::Utc::now() + chrono::Duration::seconds(1 + i)))
-        .collect();
+    let newer: Vec<i64> =
+        (0..300).map(|i| values::raw_id_at(chrono::Utc::now() + chrono::Duration::seconds(1 + i))).collect();
     w.db.write_blocking(|c| {
         let posts: Vec<String> =
             newer.iter().map(|id| format!("({id}, {ana}, 'lyrics', '2026-01-01 00:00:00')")).collect();
@@ -1224,6 +1234,7 @@ test_support::both_backends!(
     search_ranks_names_first_and_pages_through_every_match,
     a_search_page_costs_a_few_statements_whatever_its_length,
     memory_answers_every_page_as_the_database_does,
+    memory_answers_as_the_database_with_too_many_block_pairs_to_hold,
     a_new_post_reads_only_what_is_new,
     a_like_reads_again_only_the_likers_likes,
     memory_answers_a_search_as_the_database_does,

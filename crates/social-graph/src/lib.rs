@@ -164,7 +164,7 @@ pub fn block(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bool
         .execute(conn)?;
     remove_listen(conn, me, target)?;
     remove_listen(conn, target, me)?;
-    db::changed(conn, &[Topic::Viewer(me), Topic::Viewer(target)])?;
+    db::changed(conn, &[Topic::Viewer(me), Topic::Viewer(target), Topic::Blocks])?;
     Ok(inserted == 1)
 }
 
@@ -174,7 +174,7 @@ pub fn unblock(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<bo
     }
     let removed = diesel::delete(blocks::table.filter(blocks::blocker_id.eq(me)).filter(blocks::blocked_id.eq(target)))
         .execute(conn)?;
-    db::changed(conn, &[Topic::Viewer(me), Topic::Viewer(target)])?;
+    db::changed(conn, &[Topic::Viewer(me), Topic::Viewer(target), Topic::Blocks])?;
     Ok(removed == 1)
 }
 

@@ -7,8 +7,9 @@
 //!   (feeds, search, comments, notifications, a post found by id);
 //! - [`one_shown_to`]: the same for a list of one known person's work, asked once for all its
 //!   rows (a person's posts);
-//! - [`suspended_people`] and [`block_pairs_of`]: everyone hidden from every viewer, and from
-//!   one, as sets, for a list walked in memory (`posts::memory`);
+//! - [`suspended_people`], [`all_block_pairs`] and [`block_pairs_of`]: everyone hidden from
+//!   every viewer, every pair hidden from each other, and those hidden from one viewer, as sets,
+//!   for a list walked in memory (`posts::memory`);
 //! - [`is_hidden`]: whether one person is hidden from a viewer (a person's link preview).
 
 use std::collections::HashSet;
@@ -68,6 +69,15 @@ pub fn block_pairs_of(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Ha
         .select((blocks::blocker_id, blocks::blocked_id))
         .load(conn)?;
     Ok(pairs.into_iter().map(|(blocker, blocked)| if blocker == viewer { blocked } else { blocker }).collect())
+}
+
+/// Every block pair (blocker, blocked), when there are at most `at_most` of them: who is hidden
+/// from whom, [`block_pairs_of`] for every viewer at once, in one walk of `blocks`' key. None
+/// when there are more.
+pub fn all_block_pairs(conn: &mut DbConnection, at_most: i64) -> QueryResult<Option<Vec<(UserId, UserId)>>> {
+    let pairs: Vec<(UserId, UserId)> =
+        blocks::table.select((blocks::blocker_id, blocks::blocked_id)).limit(at_most.saturating_add(1)).load(conn)?;
+    Ok((pairs.len() as i64 <= at_most).then_some(pairs))
 }
 
 /// Whether `person` is hidden from `viewer`: suspended, or in a block pair with them (never

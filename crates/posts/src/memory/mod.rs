@@ -27,8 +27,8 @@ use values::{PostId, UserId};
 
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
-    AUTHORED_LEN, Authored, Blocked, Found, LIKED_HELD, LikeFlag, Liked, Listened, ListeningCount, NEWEST_LEN, Newest,
-    PostHead, SearchKey, Suspended, THREAD_LEN, Thread,
+    AUTHORED_LEN, Authored, BlockPairs, Blocked, Found, LIKED_HELD, LikeFlag, Liked, Listened, ListeningCount,
+    NEWEST_LEN, Newest, PAIRS_HELD, PostHead, SearchKey, Suspended, THREAD_LEN, Thread,
 };
 
 use crate::comments;
@@ -38,6 +38,8 @@ use crate::model::{Comment, Post, PostRow};
 /// What each piece may hold, in bytes.
 const HEADS_BYTES: u64 = 32 << 20;
 const BLOCKED_BYTES: u64 = 16 << 20;
+/// Twice the weight of [`PAIRS_HELD`] pairs.
+const PAIRS_BYTES: u64 = 12 << 20;
 const LIKED_BYTES: u64 = 32 << 20;
 const LIKE_FLAGS_BYTES: u64 = 8 << 20;
 /// Twice the weight of 250,000 people suspended at once.
@@ -55,6 +57,9 @@ const NEWEST_BYTES: u64 = 2 * (16 * NEWEST_LEN as u64 + 64);
 pub(crate) struct Memory {
     heads: Held<PostId, PostHead>,
     suspended: Held<(), Suspended>,
+    pairs: Held<(), BlockPairs>,
+    /// How many block pairs are held for every viewer at most ([`PAIRS_HELD`]; lower in a test).
+    pub pairs_held: std::sync::atomic::AtomicI64,
     blocked: Held<UserId, Blocked>,
     liked: Held<UserId, Liked>,
     like_flags: Held<(UserId, PostId), LikeFlag>,
@@ -75,6 +80,8 @@ impl Memory {
         Memory {
             heads: Held::new(changes.clone(), HEADS_BYTES, 256),
             suspended: Held::new(changes.clone(), SUSPENDED_BYTES, SUSPENDED_BYTES),
+            pairs: Held::new(changes.clone(), PAIRS_BYTES, PAIRS_BYTES),
+            pairs_held: std::sync::atomic::AtomicI64::new(PAIRS_HELD),
             blocked: Held::new(changes.clone(), BLOCKED_BYTES, 128),
             liked: Held::new(changes.clone(), LIKED_BYTES, 4096),
             like_flags: Held::new(changes.clone(), LIKE_FLAGS_BYTES, 96),
@@ -200,7 +207,7 @@ impl Memory {
             return Ok(None);
         }
         let Some(outlook) = self.outlook(Some(&mut *conn), viewer)? else { return Ok(None) };
-        if outlook.blocked.as_ref().is_some_and(|b| !b.0.is_empty()) {
+        if outlook.in_a_pair() {
             return Ok(None);
         }
         let key: SearchKey = (search.text.clone(), search.kind, search.limit);
@@ -280,23 +287,28 @@ impl Memory {
         Ok(Some(feed::assemble(rows, &mut payloads)))
     }
 
-    /// What `viewer` may not see, held or read: everyone suspended (held once for every
-    /// viewer), and for a signed-in viewer the people in a block pair with them.
+    /// What `viewer` may not see, held or read: everyone suspended and every block pair (each
+    /// held once for every viewer), or, when there are too many pairs to hold, the people in a
+    /// block pair with the viewer.
     fn outlook(&self, mut conn: Option<&mut DbConnection>, viewer: Option<UserId>) -> QueryResult<Option<Outlook>> {
         let read = |c: &mut DbConnection| social_graph::visibility::suspended_people(c).map(|s| Some(Suspended(s)));
         let Some(suspended) = self.suspended.get_or_read(&(), conn.as_deref_mut(), read)? else {
             return Ok(None);
         };
-        let blocked = match viewer {
-            None => None,
-            Some(v) => {
-                let read =
-                    |c: &mut DbConnection| social_graph::visibility::block_pairs_of(c, v).map(|b| Some(Blocked(b)));
-                let Some(blocked) = self.blocked.get_or_read(&v, conn, read)? else { return Ok(None) };
-                Some(blocked)
-            }
+        let Some(v) = viewer else { return Ok(Some(Outlook { viewer, suspended, pairs: None })) };
+        let at_most = self.pairs_held.load(std::sync::atomic::Ordering::Relaxed);
+        let read = |c: &mut DbConnection| {
+            social_graph::visibility::all_block_pairs(c, at_most).map(|p| Some(BlockPairs::of(p)))
         };
-        Ok(Some(Outlook { viewer, suspended, blocked }))
+        let Some(all) = self.pairs.get_or_read(&(), conn.as_deref_mut(), read)? else { return Ok(None) };
+        let pairs = if all.0.is_some() {
+            Pairs::All(all)
+        } else {
+            let read = |c: &mut DbConnection| social_graph::visibility::block_pairs_of(c, v).map(|b| Some(Blocked(b)));
+            let Some(own) = self.blocked.get_or_read(&v, conn, read)? else { return Ok(None) };
+            Pairs::Own(own)
+        };
+        Ok(Some(Outlook { viewer, suspended, pairs: Some(pairs) }))
     }
 
     /// Whether `viewer` likes each of `ids`, held or read: the posts they like (one short
@@ -387,13 +399,56 @@ impl Memory {
 struct Outlook {
     viewer: Option<UserId>,
     suspended: Arc<Noted<Suspended>>,
-    blocked: Option<Arc<Noted<Blocked>>>,
+    /// The block pairs, for a signed-in viewer.
+    pairs: Option<Pairs>,
+}
+
+/// The block pairs a viewer's outlook is made with: all of them, or the viewer's own.
+enum Pairs {
+    All(Arc<Noted<BlockPairs>>),
+    Own(Arc<Noted<Blocked>>),
 }
 
 impl Outlook {
     /// Whether `person`'s work is hidden from the viewer.
     fn hides(&self, person: &UserId) -> bool {
-        self.suspended.0.contains(person) || self.blocked.as_ref().is_some_and(|b| b.0.contains(person))
+        self.suspended.0.contains(person) || self.others().is_some_and(|o| o.contains(person))
+    }
+
+    /// Whether the viewer is in a block pair with anyone.
+    fn in_a_pair(&self) -> bool {
+        self.others().is_some_and(|o| !o.is_empty())
+    }
+
+    /// The people in a block pair with the viewer.
+    fn others(&self) -> Option<Others<'_>> {
+        let viewer = self.viewer?;
+        match self.pairs.as_ref()? {
+            Pairs::All(all) => all.0.as_ref()?.get(&viewer).map(|o| Others::Sorted(o)),
+            Pairs::Own(own) => Some(Others::Set(&own.0)),
+        }
+    }
+}
+
+/// The people in a block pair with a viewer, as held.
+enum Others<'a> {
+    Sorted(&'a [UserId]),
+    Set(&'a std::collections::HashSet<UserId>),
+}
+
+impl Others<'_> {
+    fn contains(&self, person: &UserId) -> bool {
+        match self {
+            Others::Sorted(o) => o.binary_search(person).is_ok(),
+            Others::Set(o) => o.contains(person),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Others::Sorted(o) => o.is_empty(),
+            Others::Set(o) => o.is_empty(),
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The pieces pages are put together from, each a [`db::Holdable`] naming the topics it was
 //! read from (the table of `docs/architecture.md`, "Memory and writes").
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use db::Holdable;
 use db::Topic;
@@ -38,6 +38,44 @@ impl Holdable<()> for Suspended {
 
     fn weight(&self) -> u64 {
         64 + 16 * self.0.len() as u64
+    }
+}
+
+/// Every block pair, as the people each person is in a pair with (sorted), when there are at
+/// most [`PAIRS_HELD`]: held once for every viewer, as [`Suspended`] is, and read again when a
+/// block is made or lifted anywhere ([`Topic::Blocks`]); blocks are few and rarely change, and
+/// holding them per viewer cost every viewer new to the process a statement. None when there
+/// are more: each viewer's pairs are then held apart ([`Blocked`]).
+pub(crate) struct BlockPairs(pub Option<HashMap<UserId, Vec<UserId>>>);
+
+/// How many block pairs are held at most for every viewer at once (about 5 MB).
+pub(crate) const PAIRS_HELD: i64 = 50_000;
+
+impl BlockPairs {
+    /// Every pair, from (blocker, blocked) rows; None when there were too many to hold.
+    pub fn of(pairs: Option<Vec<(UserId, UserId)>>) -> BlockPairs {
+        BlockPairs(pairs.map(|pairs| {
+            let mut by_person: HashMap<UserId, Vec<UserId>> = HashMap::new();
+            for (blocker, blocked) in pairs {
+                by_person.entry(blocker).or_default().push(blocked);
+                by_person.entry(blocked).or_default().push(blocker);
+            }
+            for others in by_person.values_mut() {
+                others.sort_unstable();
+                others.dedup();
+            }
+            by_person
+        }))
+    }
+}
+
+impl Holdable<()> for BlockPairs {
+    fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Blocks)
+    }
+
+    fn weight(&self) -> u64 {
+        64 + self.0.as_ref().map_or(0, |m| m.values().map(|others| 48 + 8 * others.len() as u64).sum())
     }
 }
 
