@@ -342,6 +342,24 @@ pub fn session_account(
         .optional()
 }
 
+/// When a live session of `user_id` was last used and when it expires (as [`session_account`],
+/// without the account: all a read needs is who is asking). The session's own row alone, and a
+/// probe of `suspensions`: a session is removed with its account.
+pub fn session_standing(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    session_id: SessionId,
+) -> QueryResult<Option<(Option<NaiveDateTime>, NaiveDateTime)>> {
+    sessions::table
+        .filter(sessions::id.eq(session_id))
+        .filter(sessions::user_id.eq(user_id))
+        .filter(sessions::expires_at.gt(db::time::now()))
+        .filter(not(exists(suspensions::table.filter(suspensions::user_id.eq(sessions::user_id)))))
+        .select((sessions::last_seen_at, sessions::expires_at))
+        .get_result(conn)
+        .optional()
+}
+
 /// Ends the session `session_id` of `user_id` (sign-out); 0 when it is gone already.
 pub fn delete_session(conn: &mut DbConnection, user_id: UserId, session_id: SessionId) -> QueryResult<usize> {
     delete_own_session(conn, user_id, session_id)

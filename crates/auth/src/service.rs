@@ -767,8 +767,8 @@ fn standing(
     user_id: UserId,
     session_id: values::SessionId,
 ) -> Result<Option<Known>, AuthError> {
-    Ok(repo::session_account(conn, user_id, session_id)?.map(|(account, last_seen, expires_at)| Known {
-        user: account.id,
+    Ok(repo::session_standing(conn, user_id, session_id)?.map(|(last_seen, expires_at)| Known {
+        user: user_id,
         last_seen,
         expires_at,
     }))
