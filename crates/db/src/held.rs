@@ -73,7 +73,7 @@ impl Drop for Reading<'_> {
 
 /// Values of type `V` by key, each used while what it was read from stands (see the module).
 pub struct Held<K, V> {
-    entries: quick_cache::sync::Cache<K, Arc<Noted<V>>, ByWeight>,
+    entries: quick_cache::sync::Cache<K, Arc<Noted<V>>, ByWeight, crate::FastHash>,
     changes: Arc<Changes>,
     lifetime: Duration,
     /// Whether one read at a time is let through ([`Held::one_read_at_a_time`]).
@@ -94,7 +94,7 @@ where
     pub fn new(changes: Arc<Changes>, bytes: u64, typical: u64) -> Held<K, V> {
         let items = (bytes / typical.max(1)).max(1) as usize;
         Held {
-            entries: quick_cache::sync::Cache::with_weighter(items, bytes, ByWeight),
+            entries: quick_cache::sync::Cache::with(items, bytes, ByWeight, crate::FastHash::default(), Default::default()),
             changes,
             lifetime: HELD_AT_MOST,
             alone: false,

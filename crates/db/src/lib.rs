@@ -30,6 +30,14 @@ pub use page::{Keyset, Page, PageRule};
 pub use stored::StoredColumn;
 pub use topic::{NEW_POST_WINDOW, NewPostsRead, Topic, new_post_floor, written_post};
 
+/// How what is held is hashed: its keys are ids, looked up on every request; foldhash, seeded
+/// per map, rather than SipHash (`std`'s default).
+pub type FastHash = foldhash::fast::RandomState;
+/// A set of ids held in memory, hashed with [`FastHash`].
+pub type FastSet<T> = std::collections::HashSet<T, FastHash>;
+/// A map by id held in memory, hashed with [`FastHash`].
+pub type FastMap<K, V> = std::collections::HashMap<K, V, FastHash>;
+
 /// Re-exported so domain crates and tests use the same Diesel as the schema.
 pub use diesel;
 

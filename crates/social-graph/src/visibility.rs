@@ -12,8 +12,6 @@
 //!   for a list walked in memory (`posts::memory`);
 //! - [`is_hidden`]: whether one person is hidden from a viewer (a person's link preview).
 
-use std::collections::HashSet;
-
 use db::DbConnection;
 use db::diesel::dsl::not;
 use db::diesel::expression::{ValidGrouping, is_aggregate};
@@ -57,13 +55,13 @@ where
 /// Everyone suspended now (all of `suspensions`, which holds only the accounts suspended now):
 /// hidden from every viewer. With [`block_pairs_of`], whose work a viewer is not shown, as sets,
 /// for a list walked in memory rather than in a statement.
-pub fn suspended_people(conn: &mut DbConnection) -> QueryResult<HashSet<UserId>> {
+pub fn suspended_people(conn: &mut DbConnection) -> QueryResult<db::FastSet<UserId>> {
     Ok(suspensions::table.select(suspensions::user_id).load(conn)?.into_iter().collect())
 }
 
 /// The people in a block pair with `viewer` (`blocks`' two keys): hidden from them, whoever
 /// blocked whom.
-pub fn block_pairs_of(conn: &mut DbConnection, viewer: UserId) -> QueryResult<HashSet<UserId>> {
+pub fn block_pairs_of(conn: &mut DbConnection, viewer: UserId) -> QueryResult<db::FastSet<UserId>> {
     let pairs: Vec<(UserId, UserId)> = blocks::table
         .filter(blocks::blocker_id.eq(viewer).or(blocks::blocked_id.eq(viewer)))
         .select((blocks::blocker_id, blocks::blocked_id))

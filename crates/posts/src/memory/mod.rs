@@ -331,7 +331,7 @@ impl Memory {
             return Ok(Some(known.into_iter().flatten().collect()));
         }
         let Some(flags) = self.like_flags.get_many_or_read(&older, conn, |c, missing| {
-            let found: std::collections::HashSet<PostId> = likes::table
+            let found: db::FastSet<PostId> = likes::table
                 .filter(likes::user_id.eq(viewer))
                 .filter(db::one_of(likes::post_id, missing.iter().map(|(_, id)| id.get())))
                 .select(likes::post_id)
@@ -433,7 +433,7 @@ impl Outlook {
 /// The people in a block pair with a viewer, as held.
 enum Others<'a> {
     Sorted(&'a [UserId]),
-    Set(&'a std::collections::HashSet<UserId>),
+    Set(&'a db::FastSet<UserId>),
 }
 
 impl Others<'_> {

@@ -35,11 +35,12 @@ impl quick_cache::Weighter<PostId, Versioned> for Bytes {
 /// A post whose payload a page shows: its id, its kind, and when it was last edited.
 pub(crate) type Wanted = (PostId, PostKind, Option<NaiveDateTime>);
 
-pub(crate) struct Payloads(quick_cache::sync::Cache<PostId, Versioned, Bytes>);
+pub(crate) struct Payloads(quick_cache::sync::Cache<PostId, Versioned, Bytes, db::FastHash>);
 
 impl Default for Payloads {
     fn default() -> Self {
-        Payloads(quick_cache::sync::Cache::with_weighter((CAPACITY_BYTES / 1024) as usize, CAPACITY_BYTES, Bytes))
+        let items = (CAPACITY_BYTES / 1024) as usize;
+        Payloads(quick_cache::sync::Cache::with(items, CAPACITY_BYTES, Bytes, db::FastHash::default(), Default::default()))
     }
 }
 

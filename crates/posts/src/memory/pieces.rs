@@ -1,9 +1,7 @@
 //! The pieces pages are put together from, each a [`db::Holdable`] naming the topics it was
 //! read from (the table of `docs/architecture.md`, "Memory and writes").
 
-use std::collections::{HashMap, HashSet};
-
-use db::Holdable;
+use db::{FastMap, FastSet, Holdable};
 use db::Topic;
 use db::model::UserCard;
 use values::{PostId, UserId};
@@ -29,7 +27,7 @@ impl Holdable<PostId> for PostHead {
 
 /// Everyone suspended now: hidden from every viewer, so held once for all of them (a
 /// suspension, or one lifted, changes [`Topic::Everything`]).
-pub(crate) struct Suspended(pub HashSet<UserId>);
+pub(crate) struct Suspended(pub FastSet<UserId>);
 
 impl Holdable<()> for Suspended {
     fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
@@ -46,7 +44,7 @@ impl Holdable<()> for Suspended {
 /// block is made or lifted anywhere ([`Topic::Blocks`]); blocks are few and rarely change, and
 /// holding them per viewer cost every viewer new to the process a statement. None when there
 /// are more: each viewer's pairs are then held apart ([`Blocked`]).
-pub(crate) struct BlockPairs(pub Option<HashMap<UserId, Vec<UserId>>>);
+pub(crate) struct BlockPairs(pub Option<FastMap<UserId, Vec<UserId>>>);
 
 /// How many block pairs are held at most for every viewer at once (about 5 MB).
 pub(crate) const PAIRS_HELD: i64 = 50_000;
@@ -55,7 +53,7 @@ impl BlockPairs {
     /// Every pair, from (blocker, blocked) rows; None when there were too many to hold.
     pub fn of(pairs: Option<Vec<(UserId, UserId)>>) -> BlockPairs {
         BlockPairs(pairs.map(|pairs| {
-            let mut by_person: HashMap<UserId, Vec<UserId>> = HashMap::new();
+            let mut by_person: FastMap<UserId, Vec<UserId>> = FastMap::default();
             for (blocker, blocked) in pairs {
                 by_person.entry(blocker).or_default().push(blocked);
                 by_person.entry(blocked).or_default().push(blocker);
@@ -80,7 +78,7 @@ impl Holdable<()> for BlockPairs {
 }
 
 /// The people in a block pair with a viewer: hidden from them, and they from those people.
-pub(crate) struct Blocked(pub HashSet<UserId>);
+pub(crate) struct Blocked(pub FastSet<UserId>);
 
 impl Holdable<UserId> for Blocked {
     fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
@@ -98,7 +96,7 @@ impl Holdable<UserId> for Blocked {
 /// One short walk of `likes (user_id, post_id)` answers every page a person reads in the
 /// minute after; asking page by page probed the index at random for each post shown.
 pub(crate) struct Liked {
-    pub ids: HashSet<PostId>,
+    pub ids: FastSet<PostId>,
     /// The oldest post whose state this knows; none when it knows every post's.
     pub floor: Option<PostId>,
 }
@@ -142,7 +140,7 @@ impl Holdable<(UserId, PostId)> for LikeFlag {
 }
 
 /// The people a viewer listens to (only Listened to needs them).
-pub(crate) struct Listened(pub HashSet<UserId>);
+pub(crate) struct Listened(pub FastSet<UserId>);
 
 impl Holdable<UserId> for Listened {
     fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
