@@ -133,26 +133,32 @@ async function hear(page: Page, hz: number): Promise<{ db: number; rms: number }
   }, hz);
 }
 
-/** The measures the cursor shows while the score plays to its end, each once per visit. */
-async function cursorWalk(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () =>
-      new Promise<string[]>((resolve) => {
-        const seen: string[] = [];
-        const started = performance.now();
-        const timer = window.setInterval(() => {
-          const cursor = document.querySelector<HTMLElement>('[data-score-cursor]');
-          const measure = cursor && !cursor.hidden ? cursor.dataset.measure : undefined;
-          const playing = document.querySelector('button[aria-label="Pause score"]') !== null;
-          // At the end the cursor goes back to the start, ready to play again: not a measure played.
-          if (playing && measure && seen.at(-1) !== measure) seen.push(measure);
-          if ((!playing && performance.now() - started > 1500) || performance.now() - started > 20_000) {
-            window.clearInterval(timer);
-            resolve(seen);
-          }
-        }, 30);
-      }),
-  );
+/** The measures the cursor shows while the score plays to its end, each once per visit: watched
+ * from before `play` starts it (a busy machine once let the first measure, a second long, pass
+ * before a watch started after the click could see it). */
+async function cursorWalk(page: Page, play: () => Promise<void>): Promise<string[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __walk: Promise<string[]> };
+    w.__walk = new Promise<string[]>((resolve) => {
+      const seen: string[] = [];
+      let played = false;
+      const started = performance.now();
+      const timer = window.setInterval(() => {
+        const cursor = document.querySelector<HTMLElement>('[data-score-cursor]');
+        const measure = cursor && !cursor.hidden ? cursor.dataset.measure : undefined;
+        const playing = document.querySelector('button[aria-label="Pause score"]') !== null;
+        played ||= playing;
+        // At the end the cursor goes back to the start, ready to play again: not a measure played.
+        if (playing && measure && seen.at(-1) !== measure) seen.push(measure);
+        if ((played && !playing) || performance.now() - started > 30_000) {
+          window.clearInterval(timer);
+          resolve(seen);
+        }
+      }, 30);
+    });
+  });
+  await play();
+  return page.evaluate(() => (window as unknown as { __walk: Promise<string[]> }).__walk);
 }
 
 async function postScore(
@@ -196,8 +202,7 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
 
   // Play: sound, the now-playing bar names the score and its composer, the cursor walks 1 2 1 2 3.
-  await page.getByRole('button', { name: 'Play score' }).click();
-  const walk = cursorWalk(page);
+  const walk = cursorWalk(page, () => page.getByRole('button', { name: 'Play score' }).click());
   await expect.poll(async () => (await hear(page, 65)).rms, { timeout: 5_000 }).toBeGreaterThan(0.01);
   const bar = page.getByRole('region', { name: 'Now playing' });
   await expect(bar).toContainText('Practice Piece');
@@ -207,7 +212,9 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   expect(await walk).toEqual(['1', '2', '1', '2', '3']);
   await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
 
-  // Muting the violin silences its A6 while the piano's C2 goes on.
+  // Muting the violin silences its A6 while the piano's C2 goes on. At half the tempo the piece
+  // lasts long enough (about 12 s) for every step below on a busy machine.
+  await page.getByRole('slider', { name: 'Tempo' }).fill('50');
   await page.getByText('Parts (2)').click();
   await page.getByRole('button', { name: 'Play score' }).click();
   let before = -Infinity;
