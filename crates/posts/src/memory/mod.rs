@@ -304,7 +304,11 @@ impl Memory {
         let pairs = if all.0.is_some() {
             Pairs::All(all)
         } else {
-            let read = |c: &mut DbConnection| social_graph::visibility::block_pairs_of(c, v).map(|b| Some(Blocked(b)));
+            let read = |c: &mut DbConnection| {
+                let mut others: Vec<UserId> = social_graph::visibility::block_pairs_of(c, v)?.into_iter().collect();
+                others.sort_unstable();
+                QueryResult::Ok(Some(Blocked(others)))
+            };
             let Some(own) = self.blocked.get_or_read(&v, conn, read)? else { return Ok(None) };
             Pairs::Own(own)
         };
@@ -412,43 +416,22 @@ enum Pairs {
 impl Outlook {
     /// Whether `person`'s work is hidden from the viewer.
     fn hides(&self, person: &UserId) -> bool {
-        self.suspended.0.contains(person) || self.others().is_some_and(|o| o.contains(person))
+        self.suspended.0.contains(person) || self.others().binary_search(person).is_ok()
     }
 
     /// Whether the viewer is in a block pair with anyone.
     fn in_a_pair(&self) -> bool {
-        self.others().is_some_and(|o| !o.is_empty())
+        !self.others().is_empty()
     }
 
-    /// The people in a block pair with the viewer.
-    fn others(&self) -> Option<Others<'_>> {
-        let viewer = self.viewer?;
-        match self.pairs.as_ref()? {
-            Pairs::All(all) => all.0.as_ref()?.get(&viewer).map(|o| Others::Sorted(o)),
-            Pairs::Own(own) => Some(Others::Set(&own.0)),
-        }
-    }
-}
-
-/// The people in a block pair with a viewer, as held.
-enum Others<'a> {
-    Sorted(&'a [UserId]),
-    Set(&'a db::FastSet<UserId>),
-}
-
-impl Others<'_> {
-    fn contains(&self, person: &UserId) -> bool {
-        match self {
-            Others::Sorted(o) => o.binary_search(person).is_ok(),
-            Others::Set(o) => o.contains(person),
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        match self {
-            Others::Sorted(o) => o.is_empty(),
-            Others::Set(o) => o.is_empty(),
-        }
+    /// The people in a block pair with the viewer, sorted.
+    fn others(&self) -> &[UserId] {
+        let others = match (self.viewer, self.pairs.as_ref()) {
+            (Some(viewer), Some(Pairs::All(all))) => all.0.as_ref().and_then(|m| m.get(&viewer)),
+            (_, Some(Pairs::Own(own))) => Some(&own.0),
+            _ => None,
+        };
+        others.map_or(&[], Vec::as_slice)
     }
 }
 

@@ -40,7 +40,13 @@ pub(crate) struct Payloads(quick_cache::sync::Cache<PostId, Versioned, Bytes, db
 impl Default for Payloads {
     fn default() -> Self {
         let items = (CAPACITY_BYTES / 1024) as usize;
-        Payloads(quick_cache::sync::Cache::with(items, CAPACITY_BYTES, Bytes, db::FastHash::default(), Default::default()))
+        Payloads(quick_cache::sync::Cache::with(
+            items,
+            CAPACITY_BYTES,
+            Bytes,
+            db::FastHash::default(),
+            Default::default(),
+        ))
     }
 }
 

@@ -1,9 +1,9 @@
 //! The pieces pages are put together from, each a [`db::Holdable`] naming the topics it was
 //! read from (the table of `docs/architecture.md`, "Memory and writes").
 
-use db::{FastMap, FastSet, Holdable};
 use db::Topic;
 use db::model::UserCard;
+use db::{FastMap, FastSet, Holdable};
 use values::{PostId, UserId};
 
 use crate::model::{Comment, PostRow};
@@ -77,8 +77,9 @@ impl Holdable<()> for BlockPairs {
     }
 }
 
-/// The people in a block pair with a viewer: hidden from them, and they from those people.
-pub(crate) struct Blocked(pub FastSet<UserId>);
+/// The people in a block pair with a viewer, sorted (as [`BlockPairs`] holds each person's):
+/// hidden from them, and they from those people.
+pub(crate) struct Blocked(pub Vec<UserId>);
 
 impl Holdable<UserId> for Blocked {
     fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
