@@ -331,10 +331,7 @@ pub fn session_account(
 ) -> QueryResult<Option<(Account, Option<NaiveDateTime>, NaiveDateTime)>> {
     sessions::table
         .inner_join(users::table)
-        .filter(sessions::id.eq(session_id))
-        .filter(sessions::user_id.eq(user_id))
-        .filter(sessions::expires_at.gt(db::time::now()))
-        .filter(not(exists(suspensions::table.filter(suspensions::user_id.eq(users::id)))))
+        .filter(live_session(user_id, session_id, db::time::now()))
         .select((Account::as_select(), sessions::last_seen_at, sessions::expires_at))
         // By its key: at most one row, and no `LIMIT` (PostgreSQL would plan a bound limit
         // anew on every request).
@@ -351,13 +348,21 @@ pub fn session_standing(
     session_id: SessionId,
 ) -> QueryResult<Option<(Option<NaiveDateTime>, NaiveDateTime)>> {
     sessions::table
-        .filter(sessions::id.eq(session_id))
-        .filter(sessions::user_id.eq(user_id))
-        .filter(sessions::expires_at.gt(db::time::now()))
-        .filter(not(exists(suspensions::table.filter(suspensions::user_id.eq(sessions::user_id)))))
+        .filter(live_session(user_id, session_id, db::time::now()))
         .select((sessions::last_seen_at, sessions::expires_at))
         .get_result(conn)
         .optional()
+}
+
+/// Session `session_id` of `user_id`, when it is live at `now`: not expired, and its person not
+/// suspended.
+#[db::diesel::dsl::auto_type]
+fn live_session(user_id: UserId, session_id: SessionId, now: NaiveDateTime) -> _ {
+    sessions::id
+        .eq(session_id)
+        .and(sessions::user_id.eq(user_id))
+        .and(sessions::expires_at.gt(now))
+        .and(not(exists(suspensions::table.filter(suspensions::user_id.eq(sessions::user_id)))))
 }
 
 /// Ends the session `session_id` of `user_id` (sign-out); 0 when it is gone already.

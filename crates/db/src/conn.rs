@@ -62,12 +62,17 @@ impl Backend {
 /// - synchronous=NORMAL: in WAL mode a commit survives a crash of the process; a power loss may
 ///   lose the last transactions but never corrupts the file. That is the documented trade for
 ///   the embedded default (PostgreSQL is the choice where every commit must reach the disk).
+/// - wal_autocheckpoint: the log is copied back into the file by a thread of its own
+///   (`crate::checkpoint`), not by whichever connection commits past 1,000 pages (the writer
+///   thread, stopping every write behind it); a committing connection still checkpoints past
+///   10,000 pages (40 MB), so the log stays bounded whatever happens to that thread.
 ///
 /// WAL (readers never block the writer, nor the writer readers) is a property of the file, set
 /// once by [`Db::connect`] before the pool opens its connections: switching to it needs the
 /// write lock, and ten fresh connections racing for it is what logged "database is locked" on a
 /// first start.
-const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;";
+const SQLITE_PRAGMAS: &str =
+    "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;";
 const SQLITE_FIRST: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;";
 
 #[derive(Debug)]
@@ -266,6 +271,7 @@ impl Db {
             Some(gate) => Some(Arc::new(Writer::start(
                 url,
                 SQLITE_PRAGMAS,
+                crate::checkpoint::start(url)?,
                 gate.clone(),
                 changes.clone(),
                 usage.clone(),

@@ -3,6 +3,7 @@
 //! it, paging, UTC time, and fixed-window counters.
 
 pub mod changes;
+mod checkpoint;
 mod conn;
 mod error;
 mod fixed;

@@ -29,6 +29,7 @@ use diesel::connection::{SimpleConnection, TransactionManager};
 use diesel::sqlite::SqliteConnection;
 
 use crate::changes::Changes;
+use crate::checkpoint::Nudge;
 use crate::conn::{DbConnection, Usage};
 use crate::scope::Scope;
 use crate::{DbError, Topic};
@@ -70,6 +71,7 @@ impl Writer {
     pub(crate) fn start(
         url: &str,
         pragmas: &str,
+        checkpoints: Nudge,
         gate: Arc<Mutex<()>>,
         changes: Arc<Changes>,
         usage: Arc<Usage>,
@@ -83,7 +85,9 @@ impl Writer {
             .spawn(move || {
                 let mut conn = DbConnection::Sqlite(conn);
                 while let Ok(first) = queue.recv() {
-                    group(&mut conn, &gate, &changes, &usage, wait_limit, first, &queue);
+                    if group(&mut conn, &gate, &changes, &usage, wait_limit, first, &queue) {
+                        checkpoints.committed();
+                    }
                 }
             })
             .map_err(|e| DbError::Connect(format!("could not start the writer thread: {e}")))?;
@@ -124,7 +128,8 @@ impl Writer {
     }
 }
 
-/// One group: a transaction holding `first` and whatever arrives while it runs.
+/// One group: a transaction holding `first` and whatever arrives while it runs. True when it
+/// committed.
 fn group(
     conn: &mut DbConnection,
     gate: &Mutex<()>,
@@ -133,7 +138,7 @@ fn group(
     wait_limit: Duration,
     first: Waiting,
     queue: &mpsc::Receiver<Waiting>,
-) {
+) -> bool {
     type Tm = <DbConnection as Connection>::TransactionManager;
     let held = gate.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let opened = Instant::now();
@@ -145,7 +150,7 @@ fn group(
         // Dropping the job unrun drops its sender: its caller is told the database is busy.
         tracing::error!(error = %e, "the writer could not begin a transaction");
         usage.queued.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-        return;
+        return false;
     }
     let mut ran: Vec<Ran> = Vec::new();
     let mut topics: Vec<Topic> = Vec::new();
@@ -193,6 +198,7 @@ fn group(
     for one in ran {
         (one.reply)(failed.as_ref());
     }
+    failed.is_none()
 }
 
 enum Outcome {

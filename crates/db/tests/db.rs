@@ -213,6 +213,37 @@ fn a_fresh_sqlite_database_starts_cleanly() {
     }
 }
 
+/// The log of a SQLite file is copied back into it by a thread of its own soon after writes,
+/// long before SQLite's own checkpoint (past 10,000 pages) would stop a committing writer for
+/// it. Read from the log's index (`-shm`, native byte order): its last frame (`mxFrame`, in the
+/// header) and how far it has been copied back (`nBackfill`, after the header's two copies).
+#[tokio::test]
+async fn the_log_is_copied_back_by_a_thread_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log.sqlite3").display().to_string();
+    let db = db::Db::connect(&path, &PoolOptions::default()).unwrap();
+    for i in 0..50 {
+        db.write(move |tx| {
+            insert_user(tx, &format!("Player {i}"), &format!("player{i}"));
+            Ok::<_, DbError>(())
+        })
+        .await
+        .unwrap();
+    }
+    let since = std::time::Instant::now();
+    loop {
+        let index = std::fs::read(format!("{path}-shm")).unwrap();
+        let word = |at: usize| u32::from_ne_bytes(index[at..at + 4].try_into().unwrap());
+        let (last, copied) = (word(16), word(96));
+        if last > 0 && copied == last {
+            break;
+        }
+        assert!(since.elapsed() < std::time::Duration::from_secs(10), "{copied} of the log's {last} frames copied back");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(user_count(&mut db.get().unwrap()), 50);
+}
+
 /// Start-up waits for its own pool: a pool slower to open its connections than a request may
 /// wait for one (here 1 ms; once a loaded machine's 5 s) still starts, on both backends, where
 /// it once failed with "timed out waiting for connection". A wrong address still fails at once.
