@@ -49,7 +49,8 @@ PG_BASE = PG_ADMIN.rsplit("/", 1)[0]
 PG_OPTIONS = "?sslmode=disable"
 PASSWORD = "Seeded#Sound1"
 JWT_SECRET = "bench-secret-bench-secret-bench-secret-01"
-WRITE_LIMITS = "comment=100000000/1m,like=100000000/1m"
+# Music search has a limit of its own (issue 29): lifted too, still counted, for its rows.
+WRITE_LIMITS = "comment=100000000/1m,like=100000000/1m,music_search=100000000/1m"
 WRITERS = 32
 WRITES_LUA = os.path.join(ROOT, "bench", "writes.lua")
 MIX_LUA = os.path.join(ROOT, "bench", "mix.lua")
