@@ -14,9 +14,12 @@
 -- 10-50 or a cursor 1-5 pages deep), a post page 200, its comments 100, its author's posts 50,
 -- people search 30, music search 20, like toggles 50, new comments 15, new lyrics posts 5.
 -- Signed-out people read For you where a signed-in one reads Listened to, and read where one
--- would write.
+-- would write. A new lyrics post is titled as the seeded posts are (two of the seed's words), so
+-- that what people post meanwhile is found by music search as often as what was there before:
+-- posts of one fixed text piling up at the head would leave every search's newest matches ever
+-- further down.
 
-local people, posts, authors, newest, music_words, names = {}, {}, {}, {}, {}, {}
+local people, posts, authors, newest, music_words, title_words, names = {}, {}, {}, {}, {}, {}, {}
 local cumulative = {}
 local mode = "mix"
 local ceiling_path = "/bench/ceiling?bytes=8000"
@@ -58,7 +61,12 @@ function init(args)
   for line in io.lines(args[3]) do newest[#newest + 1] = line end
   for line in io.lines(args[4]) do
     local kind, word = line:match("^(%S) (.+)$")
-    if kind == "m" then music_words[#music_words + 1] = word else names[#names + 1] = word end
+    if kind == "m" then
+      music_words[#music_words + 1] = word
+      if not word:find("%%20") then title_words[#title_words + 1] = word end
+    else
+      names[#names + 1] = word
+    end
   end
   mode = args[5] or "mix"
   if args[6] then ceiling_path = args[6] end
@@ -119,8 +127,9 @@ function request()
   elseif r <= 995 then
     return post("/posts/" .. id .. "/comments", person, '{"content":"a bench comment"}')
   end
-  return post("/posts/lyrics", person,
-    '{"songTitle":"Bench song","artistName":"Bench","parts":[{"type":"verse","lyrics":"la la la"}],"caption":"new"}')
+  local title = title_words[uniform(#title_words)] .. " " .. title_words[uniform(#title_words)]
+  return post("/posts/lyrics", person, '{"songTitle":"' .. title .. '","artistName":"Bench","parts":[{"type":"verse",'
+    .. '"lyrics":"' .. title .. '\\nall night long"},{"type":"chorus","lyrics":"oh ' .. title .. '"}],"caption":"new"}')
 end
 
 function done(summary, latency, requests)
