@@ -10,6 +10,7 @@ use std::time::Duration;
 use values::{ErrorKind, UserId};
 
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// A kind of call with a limit of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,10 +219,12 @@ fn parse_window(raw: &str) -> Option<Duration> {
     (window <= LONGEST_WINDOW).then_some(window)
 }
 
-/// Counts one `action` by `user` (when signed in) from `client`, both counters in one
-/// statement; a full window answers 429 with the wait.
-pub fn hit(
-    conn: &mut db::DbConnection,
+/// Counts one `action` by `user` (when signed in) from `client`, per account and per client; a
+/// full window answers 429 with the wait. Counted in this process's tally
+/// ([`db::tally`], added to the database's counters every `FLUSH_EVERY`), or, when the tally
+/// holds as many counters as it may, in the database at once (both counters in one statement).
+pub async fn count(
+    state: &AppState,
     action: Action,
     limit: Limit,
     user: Option<UserId>,
@@ -229,11 +232,24 @@ pub fn hit(
 ) -> Result<(), ApiError> {
     let client_key = format!("write:{}:client:{client}", action.name());
     let account_key = user.map(|u| format!("write:{}:user:{u}", action.name()));
-    let mut counters = vec![(client_key.as_str(), limit.client)];
-    if let Some(key) = &account_key {
-        counters.insert(0, (key.as_str(), limit.account));
+    let mut counters = vec![(client_key, limit.client)];
+    if let Some(key) = account_key {
+        counters.insert(0, (key, limit.account));
     }
-    db::throttle::hit_all(conn, &counters, limit.window).map_err(|e| match e {
+    let keys: Vec<(&str, i64)> = counters.iter().map(|(key, max)| (key.as_str(), *max)).collect();
+    let counted = match state.limits.hit_all(&keys, limit.window) {
+        Some(counted) => counted,
+        None => {
+            state
+                .db
+                .write_without_transaction(move |conn| {
+                    let keys: Vec<(&str, i64)> = counters.iter().map(|(key, max)| (key.as_str(), *max)).collect();
+                    Ok::<_, db::DbError>(db::throttle::hit_all(conn, &keys, limit.window))
+                })
+                .await?
+        }
+    };
+    counted.map_err(|e| match e {
         db::throttle::Throttled::Full(wait) => ApiError::new(
             ErrorKind::Throttled { retry_after: wait },
             format!(
@@ -245,6 +261,32 @@ pub fn hit(
         .for_limit(action.name()),
         other => other.into(),
     })
+}
+
+/// Adds what this process's tally counted to the database's counters every `FLUSH_EVERY`,
+/// for as long as the runtime runs. A flush that fails is logged, and its hits are sent with
+/// the next.
+pub fn keep_flushing(state: &AppState) {
+    let (limits, db) = (state.limits.clone(), state.db.clone());
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(db::tally::FLUSH_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            flush(&limits, &db).await;
+        }
+    });
+}
+
+/// Adds what `limits` counted to the database's counters now, when it counted anything.
+pub async fn flush(limits: &std::sync::Arc<db::tally::Tally>, db: &db::Db) {
+    if !limits.has_pending() {
+        return;
+    }
+    let limits = limits.clone();
+    if let Err(e) = db.write_without_transaction(move |conn| limits.flush(conn)).await {
+        tracing::warn!(error = %e, "the write limits' counts could not be added to the database's; sent again next time");
+    }
 }
 
 #[cfg(test)]

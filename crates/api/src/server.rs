@@ -135,6 +135,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         notifications,
         moderation,
         app,
+        limits: Arc::default(),
         uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
@@ -276,6 +277,7 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
     if let Some((metrics, addr)) = metrics {
         tokio::spawn(crate::metrics::serve(metrics, addr)?);
     }
+    crate::limits::keep_flushing(&state);
     spawn_sweeper(state);
     Ok(server)
 }

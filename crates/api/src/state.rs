@@ -27,6 +27,8 @@ pub struct AppState {
     pub moderation: Moderation,
     /// Use cases that span domains.
     pub app: App,
+    /// The write limits' counts of this process (`crate::limits::count`).
+    pub limits: Arc<db::tally::Tally>,
     /// Uploads in flight, per account and in all (taken before a body is read).
     pub uploads: crate::upload_slots::UploadSlots,
     pub config: Arc<Config>,

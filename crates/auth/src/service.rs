@@ -486,37 +486,24 @@ impl AuthService {
 
     /// The signed-in person a token stands for, if its session is still live.
     pub async fn authenticate(&self, token: &str) -> Result<CurrentUser, AuthError> {
-        self.authenticate_then(token, |_, _| ()).await.map(|(user, ())| user)
-    }
-
-    /// [`AuthService::authenticate`], then `then` on the same connection for the user found (a
-    /// caller's write limit): one trip to the pool for both. `then` runs only for a live
-    /// session; what it answers is handed back beside the user.
-    pub async fn authenticate_then<T, F>(&self, token: &str, then: F) -> Result<(CurrentUser, T), AuthError>
-    where
-        F: FnOnce(&mut db::DbConnection, UserId) -> T + Send + 'static,
-        T: Send + 'static,
-    {
         let (user_id, session_id) = self.0.keys.verify(token)?;
-        let Checked { account, after, .. } = self
+        let (account, last_seen, _) = self
             .0
             .db
-            .write_without_transaction(move |conn| {
-                let found = session_then(conn, user_id, session_id, then)?;
-                let now = db::time::now();
-                if let Some(checked) = &found
-                    && repo::session_is_stale(checked.last_seen, now)
-                {
-                    repo::touch_session(conn, session_id, now)?;
-                }
-                Ok::<_, AuthError>(found)
-            })
+            .read(move |conn| Ok::<_, AuthError>(repo::session_account(conn, user_id, session_id)?))
             .await?
             .ok_or(AuthError::Unauthenticated)?;
-        Ok((CurrentUser::from_account(account, session_id), after))
+        let now = db::time::now();
+        if repo::session_is_stale(last_seen, now) {
+            self.0
+                .db
+                .write_without_transaction(move |conn| Ok::<_, AuthError>(repo::touch_session(conn, session_id, now)?))
+                .await?;
+        }
+        Ok(CurrentUser::from_account(account, session_id))
     }
 
-    /// [`AuthService::authenticate_then`] for `then` that only reads (a page), answering who
+    /// [`AuthService::authenticate`] for `then` that only reads (a page), answering who
     /// is asking. A session checked a moment ago is taken as standing without asking the
     /// database again ([`crate::known`]: forgotten the moment one of its person's sessions
     /// ends); otherwise the check and `then` run on one connection. On SQLite both may run on
@@ -738,30 +725,8 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
     }
 }
 
-/// A session found standing: its account, when it was last used, and what was run after the
-/// check.
-struct Checked<T> {
-    account: crate::Account,
-    last_seen: Option<chrono::NaiveDateTime>,
-    after: T,
-}
-
-/// The live session's account and when its use was last noted, then `then` for its person, on
-/// one connection; none when the session has ended, expired or belongs to a suspended account.
-fn session_then<T>(
-    conn: &mut db::DbConnection,
-    user_id: UserId,
-    session_id: values::SessionId,
-    then: impl FnOnce(&mut db::DbConnection, UserId) -> T,
-) -> Result<Option<Checked<T>>, AuthError> {
-    let Some((account, last_seen, _)) = repo::session_account(conn, user_id, session_id)? else {
-        return Ok(None);
-    };
-    let after = then(conn, account.id);
-    Ok(Some(Checked { account, last_seen, after }))
-}
-
-/// The live session as a read remembers it ([`crate::known`]); none as [`session_then`].
+/// The live session as a read remembers it ([`crate::known`]); none when the session has ended,
+/// expired or belongs to a suspended account.
 fn standing(
     conn: &mut db::DbConnection,
     user_id: UserId,

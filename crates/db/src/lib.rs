@@ -15,6 +15,7 @@ pub mod page;
 pub mod schema;
 mod scope;
 mod stored;
+pub mod tally;
 pub mod throttle;
 pub mod time;
 mod topic;

@@ -51,31 +51,37 @@ impl Rule {
     }
 }
 
-/// What follows the rows of the upsert: `?` the cutoff twice, then now (`crate::Kept`).
+/// What follows the rows of the upsert: `?` the cutoff twice (`crate::Kept`). Each row carries
+/// its hits: one for a hit counted here, several for hits a [`crate::tally::Tally`] counted.
 const ON_CONFLICT: &str = " ON CONFLICT (key) DO UPDATE SET \
-       hits = CASE WHEN throttle_buckets.window_start <= ? THEN 1 ELSE throttle_buckets.hits + 1 END, \
-       window_start = CASE WHEN throttle_buckets.window_start <= ? THEN ? ELSE throttle_buckets.window_start END";
+       hits = CASE WHEN throttle_buckets.window_start <= ? THEN excluded.hits ELSE throttle_buckets.hits + excluded.hits END, \
+       window_start = CASE WHEN throttle_buckets.window_start <= ? THEN excluded.window_start ELSE throttle_buckets.window_start END";
 
-/// One hit on each of `keys`: a new window when the old one has ended, otherwise one more.
-/// One text for each number of keys (one or two), kept prepared.
-fn upsert(keys: &[&str], now: NaiveDateTime, cutoff: NaiveDateTime) -> crate::Kept {
-    let rows = vec!["(?, ?, 1)"; keys.len()].join(", ");
+/// `hits` on each of `rows`' keys, whose window started at `now` if the one held started at or
+/// before `cutoff`; answers each key's count and window start. One text for each number of
+/// rows, kept prepared: callers keep the numbers few (one or two, or [`crate::tally`]'s sizes).
+pub(crate) fn upsert(rows: &[(&str, i64)], now: NaiveDateTime, cutoff: NaiveDateTime) -> crate::Kept {
+    let values = vec!["(?, ?, ?)"; rows.len()].join(", ");
     let sql = format!(
-        "INSERT INTO throttle_buckets (key, window_start, hits) VALUES {rows}{ON_CONFLICT} RETURNING key, hits, window_start"
+        "INSERT INTO throttle_buckets (key, window_start, hits) VALUES {values}{ON_CONFLICT} RETURNING key, hits, window_start"
     );
     let mut query = crate::Kept::made(sql);
-    for key in keys {
-        query = query.bind::<Text, _>(key.to_string()).bind::<Timestamp, _>(now);
+    for (key, hits) in rows {
+        query = query.bind::<Text, _>(key.to_string()).bind::<Timestamp, _>(now).bind::<BigInt, _>(*hits);
     }
-    query.bind::<Timestamp, _>(cutoff).bind::<Timestamp, _>(cutoff).bind::<Timestamp, _>(now)
+    query.bind::<Timestamp, _>(cutoff).bind::<Timestamp, _>(cutoff)
 }
 
-fn window_cutoff(now: NaiveDateTime, rule: Rule) -> NaiveDateTime {
-    now - chrono::Duration::from_std(rule.window).unwrap_or_default()
+/// Where a window of `window` ending at `now` started: a count that started then or before is
+/// over.
+pub(crate) fn window_cutoff(now: NaiveDateTime, window: Duration) -> NaiveDateTime {
+    now - chrono::Duration::from_std(window).unwrap_or_default()
 }
 
-fn remaining(window_start: NaiveDateTime, now: NaiveDateTime, rule: Rule) -> Duration {
-    let ends = window_start + chrono::Duration::from_std(rule.window).unwrap_or_default();
+/// How long until the window of `window` that started at `window_start` ends (at least a
+/// second: what `Retry-After` says).
+pub(crate) fn remaining(window_start: NaiveDateTime, now: NaiveDateTime, window: Duration) -> Duration {
+    let ends = window_start + chrono::Duration::from_std(window).unwrap_or_default();
     (ends - now).to_std().unwrap_or_default().max(Duration::from_secs(1))
 }
 
@@ -89,21 +95,22 @@ pub fn hit(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<(), Throttl
 /// moment each see the count the others left: no more than `max` of them ever get through.
 pub fn hit_counting(conn: &mut DbConnection, key: &str, rule: Rule) -> Result<i64, Throttled> {
     let now = crate::time::now();
-    let bucket: KeyedBucket = upsert(&[key], now, window_cutoff(now, rule)).get_result(conn)?;
+    let bucket: KeyedBucket = upsert(&[(key, 1)], now, window_cutoff(now, rule.window)).get_result(conn)?;
     if bucket.hits > rule.max {
-        return Err(Throttled::Full(remaining(bucket.window_start, now, rule)));
+        return Err(Throttled::Full(remaining(bucket.window_start, now, rule.window)));
     }
     Ok(bucket.hits)
 }
 
+/// A counter as the upsert answers it.
 #[derive(QueryableByName)]
-struct KeyedBucket {
+pub(crate) struct KeyedBucket {
     #[diesel(sql_type = Text)]
-    key: String,
+    pub key: String,
     #[diesel(sql_type = BigInt)]
-    hits: i64,
+    pub hits: i64,
     #[diesel(sql_type = Timestamp)]
-    window_start: NaiveDateTime,
+    pub window_start: NaiveDateTime,
 }
 
 /// Counts one hit on each of `counters` (a key and its most hits per `window`) in one
@@ -113,15 +120,13 @@ pub fn hit_all(conn: &mut DbConnection, counters: &[(&str, i64)], window: Durati
     if counters.is_empty() {
         return Ok(());
     }
-    let rule = Rule { max: 0, window };
     let now = crate::time::now();
-    let keys: Vec<&str> = counters.iter().map(|(key, _)| *key).collect();
-    let query = upsert(&keys, now, window_cutoff(now, rule));
-    let buckets: Vec<KeyedBucket> = query.load(conn)?;
+    let rows: Vec<(&str, i64)> = counters.iter().map(|(key, _)| (*key, 1)).collect();
+    let buckets: Vec<KeyedBucket> = upsert(&rows, now, window_cutoff(now, window)).load(conn)?;
     let wait = buckets
         .iter()
         .filter(|b| counters.iter().any(|(key, max)| *key == b.key && b.hits > *max))
-        .map(|b| remaining(b.window_start, now, rule))
+        .map(|b| remaining(b.window_start, now, window))
         .max();
     match wait {
         Some(wait) => Err(Throttled::Full(wait)),

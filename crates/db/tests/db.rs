@@ -182,7 +182,86 @@ fn insert_user_failing(c: &mut DbConnection, login: &str) -> Result<(), DbError>
     Ok(())
 }
 
+/// Hits counted in two processes' tallies meet in the database's counter: each process holds
+/// the limit exactly on its own, learns at its flush what the other counted, and refuses from
+/// then on; a flush of many counters of several windows adds each its own hits.
+async fn tallies_of_two_processes_meet_in_the_database(db: TestDb) {
+    use db::tally::Tally;
+    use db::throttle::Throttled;
+    use std::sync::Arc;
+    use std::time::Duration;
+    const HOUR: Duration = Duration::from_secs(3600);
+    let (a, b) = (Arc::new(Tally::default()), Arc::new(Tally::default()));
+    let flush = |tally: &Arc<Tally>| {
+        let tally = tally.clone();
+        db.db.write_without_transaction(move |c| tally.flush(c))
+    };
+    for _ in 0..3 {
+        assert!(matches!(a.hit_all(&[("write:like:user:1", 3)], HOUR), Some(Ok(()))));
+    }
+    assert!(matches!(a.hit_all(&[("write:like:user:1", 3)], HOUR), Some(Err(Throttled::Full(_)))), "a fourth in A");
+    assert!(matches!(b.hit_all(&[("write:like:user:1", 3)], HOUR), Some(Ok(()))), "B knows nothing before a flush");
+    assert_eq!(flush(&a).await.unwrap(), 1);
+    assert_eq!(flush(&b).await.unwrap(), 1);
+    assert!(!a.has_pending() && !b.has_pending());
+    let Some(Err(Throttled::Full(wait))) = b.hit_all(&[("write:like:user:1", 3)], HOUR) else {
+        panic!("B refuses once it heard of A's hits")
+    };
+    assert!(wait > Duration::from_secs(3500), "{wait:?}");
+    let hits = |key: &str| -> i64 {
+        use db::schema::throttle_buckets::dsl as t;
+        t::throttle_buckets.filter(t::key.eq(key)).select(t::hits).get_result(&mut db.get().unwrap()).unwrap()
+    };
+    assert_eq!(hits("write:like:user:1"), 5, "every hit counted, the refused included");
+
+    // 70 counters of an hour and 3 of a minute, some hit twice: statements of 64, 4, 1 and 1
+    // rows, and 1 and 1 and 1.
+    let keys: Vec<String> = (0..73).map(|i| format!("k{i}")).collect();
+    for (i, key) in keys.iter().enumerate() {
+        let window = if i < 70 { HOUR } else { Duration::from_secs(60) };
+        let times = 1 + i % 2;
+        for _ in 0..times {
+            assert!(matches!(a.hit_all(&[(key.as_str(), 10)], window), Some(Ok(()))));
+        }
+    }
+    assert_eq!(flush(&a).await.unwrap(), 73);
+    for (i, key) in keys.iter().enumerate() {
+        assert_eq!(hits(key), 1 + i as i64 % 2, "{key}");
+    }
+}
+
+/// A flush that fails (the counters' table gone for a moment) loses nothing: its hits are sent
+/// with the next flush, and the process kept counting them meanwhile.
+async fn a_failed_flush_sends_its_hits_again(db: TestDb) {
+    use db::tally::Tally;
+    use std::sync::Arc;
+    const HOUR: std::time::Duration = std::time::Duration::from_secs(3600);
+    let tally = Arc::new(Tally::default());
+    let flush = |tally: &Arc<Tally>| {
+        let tally = tally.clone();
+        db.db.write_without_transaction(move |c| tally.flush(c))
+    };
+    let rename = |from: &str, to: &str| {
+        diesel::sql_query(format!("ALTER TABLE {from} RENAME TO {to}")).execute(&mut db.get().unwrap()).unwrap();
+    };
+    for _ in 0..2 {
+        assert!(matches!(tally.hit_all(&[("k", 2)], HOUR), Some(Ok(()))));
+    }
+    rename("throttle_buckets", "throttle_buckets_away");
+    assert!(flush(&tally).await.is_err());
+    assert!(tally.has_pending(), "kept for the next flush");
+    assert!(matches!(tally.hit_all(&[("k", 2)], HOUR), Some(Err(_))), "and still counted here");
+    rename("throttle_buckets_away", "throttle_buckets");
+    assert_eq!(flush(&tally).await.unwrap(), 1);
+    use db::schema::throttle_buckets::dsl as t;
+    let hits: i64 =
+        t::throttle_buckets.filter(t::key.eq("k")).select(t::hits).get_result(&mut db.get().unwrap()).unwrap();
+    assert_eq!(hits, 3);
+}
+
 test_support::both_backends!(
+    tallies_of_two_processes_meet_in_the_database,
+    a_failed_flush_sends_its_hits_again,
     writes_at_once_stand_or_fall_alone,
     a_write_inside_another_is_refused,
     a_failed_write_leaves_nothing,
@@ -238,7 +317,10 @@ async fn the_log_is_copied_back_by_a_thread_of_its_own() {
         if last > 0 && copied == last {
             break;
         }
-        assert!(since.elapsed() < std::time::Duration::from_secs(10), "{copied} of the log's {last} frames copied back");
+        assert!(
+            since.elapsed() < std::time::Duration::from_secs(10),
+            "{copied} of the log's {last} frames copied back"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     assert_eq!(user_count(&mut db.get().unwrap()), 50);

@@ -30,9 +30,8 @@ async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError>
 }
 
 /// Authenticates and counts the call against `action`'s write limit per account and per
-/// client, on the connection the session lookup used (one pool trip, one more statement). A
-/// signed-out call counts per client only, when `count_signed_out`; one that will be refused
-/// with 401 counts nothing.
+/// client (`limits::count`: in memory, no statement). A signed-out call counts per client
+/// only, when `count_signed_out`; one that will be refused with 401 counts nothing.
 async fn authenticate_limited(
     req: HttpRequest,
     action: Action,
@@ -41,24 +40,11 @@ async fn authenticate_limited(
     let state = state_of(&req)?;
     let client = client_addr(&req, &state.config.trusted_proxies);
     let limit = state.config.write_limits.of(action);
-    if let Some(token) = checked_token(&req, &state)? {
-        let addr = client.clone();
-        match state
-            .auth
-            .authenticate_then(&token, move |conn, user| limits::hit(conn, action, limit, Some(user), &addr))
-            .await
-        {
-            Ok((user, counted)) => return counted.map(|()| Some(user)),
-            Err(AuthError::Unauthenticated) => {}
-            Err(e) => return Err(e.into()),
-        }
+    let user = authenticate(req).await?;
+    if user.is_some() || count_signed_out {
+        limits::count(&state, action, limit, user.as_ref().map(|u| u.id), &client).await?;
     }
-    if count_signed_out {
-        let counted =
-            move |conn: &mut DbConnection| Ok::<_, db::DbError>(limits::hit(conn, action, limit, None, &client));
-        state.db.write_without_transaction(counted).await??;
-    }
-    Ok(None)
+    Ok(user)
 }
 
 /// A signed-in user making a call with a write limit (`A`, see `crate::limits`): 401 signed
