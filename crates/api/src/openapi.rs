@@ -44,7 +44,7 @@ impl Modify for BearerAuth {
 pub struct ApiDoc;
 
 /// The calls with a write limit (`crate::limits`): method, path, and the limit's name in
-/// `SELFSOUND_WRITE_LIMITS`. Each handler takes `Limited<_>` or `MaybeLimited<_>`;
+/// `SELFSOUND_WRITE_LIMITS`. Each handler takes `Limited<_>`, `MaybeLimited<_>` or `ReadLimited<_>`;
 /// `tests::every_limited_handler_and_only_those_is_listed` reads the handlers and fails when one
 /// is missing here (or listed under another limit, or listed without a handler).
 pub const LIMITED: &[(&str, &str, &str)] = &[
@@ -209,7 +209,7 @@ mod tests {
     use crate::limits::Action;
 
     /// A handler as its source says: method and path (from its actix attribute) and the marker of
-    /// its `Limited<_>` or `MaybeLimited<_>` argument, if it has one.
+    /// its `Limited<_>`, `MaybeLimited<_>` or `ReadLimited<_>` argument, if it has one.
     #[derive(Debug)]
     struct Handler {
         method: String,
@@ -345,7 +345,7 @@ mod tests {
         let extra: Vec<_> = listed.difference(&expected).collect();
         assert!(
             missing.is_empty() && extra.is_empty(),
-            "openapi::LIMITED must list every handler taking Limited<_> or MaybeLimited<_> with its limit's name; \
+            "openapi::LIMITED must list every handler taking a Limited<_> with its limit's name; \
              add {missing:?}, remove {extra:?}"
         );
         assert_eq!(LIMITED.len(), expected.len(), "each call listed once");

@@ -74,13 +74,19 @@ impl Posts {
         search: &crate::search::Search,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
-        if let Some(found) = self.memory.search(conn, search, viewer)? {
+        if let Some(found) = self.memory.search(Some(conn), search, viewer)? {
             return Ok(found);
         }
         let memory = &self.memory;
         let ids =
             crate::search::page_ids(conn, search, viewer, &|start| memory.post_below(start, crate::search::WINDOW))?;
         Ok(feed::these(conn, &ids, viewer, Some(&self.memory.payloads))?)
+    }
+
+    /// A first page of `search` as [`Posts::search_on`] gives it, when memory holds all of it
+    /// (as [`Posts::remembered_list`]).
+    pub fn remembered_search(&self, search: &crate::search::Search, viewer: Option<UserId>) -> Option<Vec<Post>> {
+        self.memory.search(None, search, viewer).ok().flatten()
     }
 
     /// One post, as `viewer` may see it (a block between them answers not found).

@@ -780,18 +780,30 @@ async fn memory_answers_a_search_as_the_database_does(db: TestDb) {
     w.song_by(ana, "Other", "Ana", "la la", Some("river")).await;
     w.song_by(bob, "Nothing", "Bob", "here", None).await;
     let texts = [("river", None, 10), ("riv", None, 2), ("river", Some(values::PostKind::Lyrics), 3), ("la", None, 10)];
+    // What memory alone answers (no connection: what a remembered session's search gets) is
+    // the database's answer too, before it is read again and after.
     let compare = |step: &str| {
         let mut c = w.db.get().unwrap();
+        let mut held = 0;
         for viewer in [None, Some(me), Some(bob)] {
             for (text, kind, limit) in texts {
                 let search = Search { text: SearchText::parse(text).unwrap(), kind, before: None, limit };
                 let database = posts::search::page(&mut c, &search, viewer).unwrap();
+                let what = format!("{step}: {text} {kind:?} {limit} for {viewer:?}");
+                if let Some(remembered) = w.posts.remembered_search(&search, viewer) {
+                    assert_eq!(remembered, database, "held from before, {what}");
+                }
                 let answered = w.posts.search_on(&mut c, &search, viewer).unwrap();
-                assert_eq!(answered, database, "{step}: {text} {kind:?} {limit} for {viewer:?}");
+                assert_eq!(answered, database, "{what}");
+                if let Some(remembered) = w.posts.remembered_search(&search, viewer) {
+                    assert_eq!(remembered, database, "held now, {what}");
+                    held += 1;
+                }
             }
         }
+        held
     };
-    compare("written");
+    assert_eq!(compare("written"), 12, "every search held for every viewer in no block pair");
     let mut c = w.db.get().unwrap();
     let again = recorded(&mut c, |c| {
         let search = Search { text: SearchText::parse("river").unwrap(), kind: None, before: None, limit: 10 };
@@ -809,7 +821,7 @@ async fn memory_answers_a_search_as_the_database_does(db: TestDb) {
     w.db.write_blocking(|c| posts::toggle_like(c, me, in_title).map(|_| ())).unwrap();
     compare("liked");
     w.db.write_blocking(|c| social_graph::block(c, bob, me)).unwrap();
-    compare("blocked by bob");
+    assert_eq!(compare("blocked by bob"), 4, "only the guest's searches: me and bob are in a pair");
     w.db.write_blocking(|c| posts::delete_post_rows(c, &[in_title]).map(|_| ())).unwrap();
     compare("deleted");
     suspend(&w, bob);

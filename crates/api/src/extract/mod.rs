@@ -7,5 +7,5 @@ mod session;
 mod token;
 
 pub use client::{Client, client_ip};
-pub use session::{AdminUser, AuthUser, Limited, MaybeLimited, MaybeUser, Readers, Session};
+pub use session::{AdminUser, AuthUser, Limited, MaybeLimited, MaybeUser, ReadLimited, Readers, Session};
 pub use token::{TOKEN_COOKIE, raw_token};

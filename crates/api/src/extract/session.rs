@@ -79,6 +79,37 @@ impl<A: LimitedCall> FromRequest for MaybeLimited<A> {
     }
 }
 
+/// The reader of a read with a limit of its own (music search, `A`): checked as a page's read
+/// is ([`Session`]: a session checked a moment ago is taken as standing; signed out, or a token
+/// naming no live session, is a guest), then counted per account when signed in and per client
+/// always. [`MaybeLimited`] checks its caller as a write does, in the database every time.
+pub struct ReadLimited<A>(pub Option<UserId>, PhantomData<A>);
+
+impl<A: LimitedCall> FromRequest for ReadLimited<A> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let state = state_of(&req)?;
+            let session = Session(checked_token(&req, &state)?);
+            let viewer = match (session.known_viewer(&state), session.0) {
+                (Some(viewer), _) => viewer,
+                (None, None) => None,
+                (None, Some(token)) => match state.auth.authenticate_reading(&token, |_, _| ()).await {
+                    Ok((user, ())) => Some(user),
+                    Err(AuthError::Unauthenticated) => None,
+                    Err(e) => return Err(e.into()),
+                },
+            };
+            let client = client_addr(&req, &state.config.trusted_proxies);
+            limits::count(&state, A::ACTION, state.config.write_limits.of(A::ACTION), viewer, &client).await?;
+            Ok(ReadLimited(viewer, PhantomData))
+        })
+    }
+}
+
 /// A signed-in user; answers 401 otherwise.
 pub struct AuthUser(pub CurrentUser);
 

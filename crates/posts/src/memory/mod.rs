@@ -194,26 +194,26 @@ impl Memory {
     /// held by its words, kind and length, and brought up to date by the posts written since
     /// ([`Found`]), is theirs too when they are in no block pair (suspended people are left
     /// out for everyone). None for a later page, for someone in a block pair, or when a post of
-    /// the page is not found as held: the database's search answers then. A search of words
-    /// common in old posts and rare in the newest was the dearest statement of the community
-    /// mix on PostgreSQL (tens of ms; issue 30).
+    /// the page is not found as held: the database's search answers then. Without `conn` only
+    /// from what is held. A search of words common in old posts and rare in the newest was the
+    /// dearest statement of the community mix on PostgreSQL (tens of ms; issue 30).
     pub(crate) fn search(
         &self,
-        conn: &mut DbConnection,
+        mut conn: Option<&mut DbConnection>,
         search: &crate::search::Search,
         viewer: Option<UserId>,
     ) -> Result<Option<Vec<Post>>, crate::PostError> {
         if search.before.is_some() || search.limit <= 0 || !self.trusted() {
             return Ok(None);
         }
-        let Some(outlook) = self.outlook(Some(&mut *conn), viewer)? else { return Ok(None) };
+        let Some(outlook) = self.outlook(conn.as_deref_mut(), viewer)? else { return Ok(None) };
         if outlook.in_a_pair() {
             return Ok(None);
         }
         let key: SearchKey = (search.text.clone(), search.kind, search.limit);
         let changes = self.searches.changes().clone();
         let known = |start| self.post_below(start, crate::search::WINDOW);
-        let found = self.searches.get_or_update(&key, Some(&mut *conn), |c, held| {
+        let found = self.searches.get_or_update(&key, conn.as_deref_mut(), |c, held| {
             if let Some(held) =
                 held.filter(|h| h.read.updatable() && h.unchanged_in(&changes, [Topic::Posts, Topic::Words]))
             {
@@ -230,7 +230,7 @@ impl Memory {
         if ids.is_empty() {
             return Ok(Some(Vec::new()));
         }
-        Ok(self.posts(Some(conn), &outlook, &ids)?)
+        Ok(self.posts(conn, &outlook, &ids)?)
     }
 
     /// Where a page of For you `offset` posts down starts when the database answers it: from

@@ -10,7 +10,7 @@ use values::{PostId, UserId};
 
 use super::wire::PostJson;
 use crate::error::{ApiError, Detail};
-use crate::extract::{MaybeLimited, Readers, Session};
+use crate::extract::{ReadLimited, Readers, Session};
 use crate::limits::SearchingMusic;
 use crate::routes::search_text;
 use crate::state::AppState;
@@ -144,9 +144,10 @@ pub struct PostSearchQuery {
 pub async fn search_posts(
     state: web::Data<AppState>,
     req: HttpRequest,
-    viewer: MaybeLimited<SearchingMusic>,
+    viewer: ReadLimited<SearchingMusic>,
     q: web::Query<PostSearchQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let viewer = viewer.0;
     let kind = match q.kind.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
         None => None,
         Some(word) => Some(values::PostKind::parse(word).ok_or_else(|| {
@@ -159,8 +160,13 @@ pub async fn search_posts(
         None => Vec::new(),
         Some(text) => {
             let search = posts::search::Search { text, kind, before: q.before, limit };
-            let (posts, viewer) = (state.posts.clone(), viewer.0.map(|u| u.id));
-            state.db.read(move |conn| posts.search_on(conn, &search, viewer)).await?
+            match state.posts.remembered_search(&search, viewer) {
+                Some(found) => found,
+                None => {
+                    let posts = state.posts.clone();
+                    state.db.read(move |conn| posts.search_on(conn, &search, viewer)).await?
+                }
+            }
         }
     };
     let mut params = vec![("q", text)];
