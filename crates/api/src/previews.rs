@@ -88,7 +88,7 @@ fn post_card(state: &AppState, p: &Post) -> Card {
         image: p.author.avatar_url.as_deref().map(|a| state.avatar_url(Some(a))),
         ..Card::default()
     };
-    match &p.payload {
+    match &*p.payload {
         Payload::Audio(tracks) => {
             let first = tracks.first();
             card.kind = "music.song";

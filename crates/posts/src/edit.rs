@@ -55,7 +55,7 @@ impl PostEdit {
             None => post.caption.clone(),
         };
         let lyrics_sent = self.song_title.is_some() || self.artist_name.is_some() || self.parts.is_some();
-        let payload = match &post.payload {
+        let payload = match &*post.payload {
             Payload::Media(files) => {
                 let sent = [
                     ("titles", self.titles.is_some()),
@@ -174,7 +174,7 @@ pub(crate) fn edit_post(conn: &mut DbConnection, me: UserId, post: &Post, edit: 
         return Err(PostError::NotEditor);
     }
     let (caption, payload) = edit.apply(post)?;
-    if caption == post.caption && payload == post.payload {
+    if caption == post.caption && payload == *post.payload {
         return Ok(false);
     }
     match &payload {

@@ -289,7 +289,7 @@ fn with_payloads(conn: &mut DbConnection, payloads: Option<&Payloads>, rows: Vec
 /// payload is missing (never written that way) is left out, as the spec's client drops it too.
 pub(crate) fn assemble<'a>(
     rows: impl IntoIterator<Item = (&'a PostRow, &'a UserCard, bool)>,
-    payloads: &mut HashMap<PostId, Payload>,
+    payloads: &mut HashMap<PostId, std::sync::Arc<Payload>>,
 ) -> Vec<Post> {
     rows.into_iter()
         .filter_map(|(row, author, liked)| {

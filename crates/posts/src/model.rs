@@ -11,7 +11,8 @@ pub use crate::kinds::lyrics::{Lyrics, LyricsPart};
 pub use crate::kinds::media::{MediaFile, MediaType};
 pub use crate::kinds::scores::Score;
 
-/// A post with its author, whether the viewer likes it, and its payload.
+/// A post with its author, whether the viewer likes it, and its payload (shared with what
+/// memory holds of it: a page clones no track or lyrics).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Post {
     pub id: PostId,
@@ -23,12 +24,12 @@ pub struct Post {
     pub comments_count: i64,
     pub user_liked: bool,
     pub author: UserCard,
-    pub payload: Payload,
+    pub payload: std::sync::Arc<Payload>,
 }
 
 impl Post {
     pub fn kind(&self) -> PostKind {
-        match self.payload {
+        match *self.payload {
             Payload::Media(_) => PostKind::Media,
             Payload::Audio(_) => PostKind::Audio,
             Payload::Scores(_) => PostKind::MusicXml,

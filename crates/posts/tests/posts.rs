@@ -89,7 +89,7 @@ fn first_page() -> FeedPage {
 fn titles(posts: &[Post]) -> Vec<String> {
     posts
         .iter()
-        .map(|p| match &p.payload {
+        .map(|p| match &*p.payload {
             Payload::Lyrics(l) => l.title.clone(),
             other => panic!("not lyrics: {other:?}"),
         })
@@ -101,7 +101,7 @@ async fn a_lyrics_post_is_listed_with_its_payload_and_counted(db: TestDb) {
     let ana = w.user("ana");
     let post = w.posts.create_lyrics(ana, lyrics("First")).await.unwrap();
     assert_eq!(post.author.login, "ana");
-    let Payload::Lyrics(l) = &post.payload else { panic!("lyrics") };
+    let Payload::Lyrics(l) = &*post.payload else { panic!("lyrics") };
     assert_eq!((l.title.as_str(), l.artist.as_str(), l.parts.len()), ("First", "Someone", 1));
     assert_eq!(w.posts_count(ana), 1);
     let feed = w.feed(Feed::ForYou, None, first_page()).await;

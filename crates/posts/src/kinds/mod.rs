@@ -42,12 +42,15 @@ pub struct KindRows {
 pub const KINDS: [KindRows; 4] = [media::ROWS, audio::ROWS, scores::ROWS, lyrics::ROWS];
 
 /// The payloads of a page's posts: one statement per kind present.
-pub fn load_payloads(conn: &mut DbConnection, posts: &[(PostId, PostKind)]) -> QueryResult<HashMap<PostId, Payload>> {
+pub fn load_payloads(
+    conn: &mut DbConnection,
+    posts: &[(PostId, PostKind)],
+) -> QueryResult<HashMap<PostId, Arc<Payload>>> {
     let mut payloads = HashMap::with_capacity(posts.len());
     for k in &KINDS {
         let ids: Vec<PostId> = posts.iter().filter(|(_, kind)| *kind == k.kind).map(|(id, _)| *id).collect();
         if !ids.is_empty() {
-            payloads.extend((k.load)(conn, &ids)?);
+            payloads.extend((k.load)(conn, &ids)?.into_iter().map(|(id, payload)| (id, Arc::new(payload))));
         }
     }
     Ok(payloads)

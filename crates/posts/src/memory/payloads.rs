@@ -8,6 +8,7 @@
 //! deleted post's entry is never asked for again (its row is gone) and ages out.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::NaiveDateTime;
 use db::DbConnection;
@@ -21,7 +22,7 @@ use crate::model::Payload;
 const CAPACITY_BYTES: u64 = 32 << 20;
 
 /// A payload, and the `edited_at` of the row it was read with.
-type Versioned = (Option<NaiveDateTime>, Payload);
+type Versioned = (Option<NaiveDateTime>, Arc<Payload>);
 
 #[derive(Clone)]
 struct Bytes;
@@ -58,7 +59,7 @@ impl Payloads {
         &self,
         conn: Option<&mut DbConnection>,
         posts: &[Wanted],
-    ) -> QueryResult<Option<HashMap<PostId, Payload>>> {
+    ) -> QueryResult<Option<HashMap<PostId, Arc<Payload>>>> {
         let mut found = HashMap::with_capacity(posts.len());
         let mut missing = Vec::new();
         for (id, kind, edited_at) in posts {

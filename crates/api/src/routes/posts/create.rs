@@ -149,7 +149,7 @@ async fn create_from<U: UploadKind>(
 }
 
 fn created(state: &AppState, p: Post) -> HttpResponse {
-    HttpResponse::Created().json(PostJson::new(state, p))
+    HttpResponse::Created().json(PostJson::new(state, &p))
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])),

@@ -71,7 +71,7 @@ pub async fn edit(
     body: web::Json<PostEditJson>,
 ) -> Result<web::Json<PostJson>, ApiError> {
     let p = state.posts.edit(user.0.id, post_id.into_inner(), body.into_inner().into()).await?;
-    Ok(web::Json(PostJson::new(&state, p)))
+    Ok(web::Json(PostJson::new(&state, &p)))
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)),

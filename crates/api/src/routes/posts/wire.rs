@@ -92,27 +92,27 @@ fn object_url(state: &AppState, key: &str) -> String {
 }
 
 impl PostJson {
-    pub fn new(state: &AppState, p: Post) -> PostJson {
+    pub fn new(state: &AppState, p: &Post) -> PostJson {
         let mut json = PostJson {
             id: p.id,
             kind: p.kind(),
-            caption: p.caption,
+            caption: p.caption.clone(),
             created_at: p.created_at.and_utc(),
             edited_at: p.edited_at.map(|t| t.and_utc()),
             likes_count: p.likes_count,
             comments_count: p.comments_count,
             user_liked: p.user_liked,
-            user: UserJson::new(state, p.author),
+            user: UserJson::new(state, p.author.clone()),
             media: None,
             audio: None,
             musicxml: None,
             lyrics: None,
         };
-        match p.payload {
+        match &*p.payload {
             Payload::Media(files) => {
                 json.media = Some(
                     files
-                        .into_iter()
+                        .iter()
                         .map(|m| MediaJson {
                             id: m.id.to_string(),
                             display_url: object_url(state, m.display_key.as_deref().unwrap_or(&m.file_key)),
@@ -128,15 +128,15 @@ impl PostJson {
             Payload::Audio(tracks) => {
                 json.audio = Some(
                     tracks
-                        .into_iter()
+                        .iter()
                         .map(|t| AudioJson {
                             duration: t.duration_text(),
                             duration_seconds: t.duration_ms as f64 / 1000.0,
                             cover_url: t.cover_key.as_deref().map(|k| object_url(state, k)),
                             file_url: object_url(state, &t.file_key),
-                            title: t.title,
-                            artist: t.artist,
-                            peaks: t.peaks,
+                            title: t.title.clone(),
+                            artist: t.artist.clone(),
+                            peaks: t.peaks.clone(),
                         })
                         .collect(),
                 );
@@ -144,11 +144,11 @@ impl PostJson {
             Payload::Scores(scores) => {
                 json.musicxml = Some(
                     scores
-                        .into_iter()
+                        .iter()
                         .map(|s| ScoreJson {
                             file_url: object_url(state, &s.file_key),
-                            title: s.title,
-                            composer: s.composer,
+                            title: s.title.clone(),
+                            composer: s.composer.clone(),
                         })
                         .collect(),
                 );
@@ -156,12 +156,12 @@ impl PostJson {
             Payload::Lyrics(l) => {
                 json.lyrics = Some(LyricsJson {
                     lyrics_text: l.text(),
-                    title: l.title,
-                    artist: l.artist,
+                    title: l.title.clone(),
+                    artist: l.artist.clone(),
                     parts: l
                         .parts
-                        .into_iter()
-                        .map(|p| LyricsPartJson { part_type: p.part_type, lyrics: p.lyrics })
+                        .iter()
+                        .map(|p| LyricsPartJson { part_type: p.part_type.clone(), lyrics: p.lyrics.clone() })
                         .collect(),
                 });
             }
