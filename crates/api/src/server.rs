@@ -135,6 +135,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         notifications,
         moderation,
         app,
+        rendered: Arc::default(),
         limits: Arc::default(),
         uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
         config: Arc::new(config),

@@ -27,6 +27,8 @@ pub struct AppState {
     pub moderation: Moderation,
     /// Use cases that span domains.
     pub app: App,
+    /// Posts as JSON, what of each is the same for every viewer written once.
+    pub rendered: Arc<crate::routes::posts::RenderedPosts>,
     /// The write limits' counts of this process (`crate::limits::count`).
     pub limits: Arc<db::tally::Tally>,
     /// Uploads in flight, per account and in all (taken before a body is read).

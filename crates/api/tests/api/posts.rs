@@ -3,11 +3,11 @@
 //! deleting (files included).
 
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{Value, json};
 use test_support::TestDb;
 use test_support::media::{VIDEO_PLACE, VIDEO_TITLE, musicxml, png, video, wav};
 
-use crate::common::{Options, Part, TestApp, spawn_app, spawn_app_with};
+use crate::common::{Options, Part, TestApp, lyrics_body, multipart, spawn_app, spawn_app_with};
 
 /// What is stored under a post's media URL.
 async fn fetch(app: &TestApp, url: &str) -> (StatusCode, String, usize) {
@@ -318,7 +318,85 @@ async fn deleting_a_post_or_an_account_removes_its_files(db: TestDb) {
     assert_eq!(app.get("/posts/feed", None).await.body, json!([]));
 }
 
+/// The raw text of an answer, and its status.
+async fn raw_text(app: &TestApp, req: reqwest::RequestBuilder) -> (StatusCode, String) {
+    let _ = app;
+    let res = req.send().await.unwrap();
+    (res.status(), res.text().await.unwrap())
+}
+
+/// Pages and the post page write each post from what memory keeps of its JSON (its head and
+/// tail, `wire::RenderedPosts`): the very bytes the serializer writes for a new post and an
+/// edited one (the create and edit answers still serialize it whole), with each viewer's like
+/// and the counts as they are now, and written again when the post, its author's card or its
+/// payload changes.
+async fn rendered_posts_are_what_serde_writes(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana \"Quote\" <b>", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let form = |path: &str, parts: &[Part]| {
+        let (content_type, body) = multipart(parts);
+        app.client
+            .post(format!("{}{path}", app.url))
+            .bearer_auth(&ana)
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let caption = "a \"caption\" with \\ and ✓ and \u{2028}?";
+    let made = [
+        form("/posts/audio", &[Part::file("audio_files", "Take.wav", wav(1.0, 440.0, 0.5)), Part::text("caption", caption)]),
+        form("/posts/media", &[Part::file("files", "wide.png", png(800, None))]),
+        form("/posts/musicxml", &[Part::file("musicxml_files", "e.musicxml", musicxml("Étude \"No. 1\"", "Clara"))]),
+        app.client.post(format!("{}/posts/lyrics", app.url)).bearer_auth(&ana).json(&lyrics_body("Song\tone")),
+    ];
+    let mut created = Vec::new();
+    for req in made {
+        let (status, text) = raw_text(&app, req).await;
+        assert_eq!(status, StatusCode::CREATED, "{text}");
+        created.push(text);
+    }
+    let get = |path: String, token: &str| app.client.get(format!("{}{path}", app.url)).bearer_auth(token.to_owned());
+    // Twice: written, then from memory.
+    for _ in 0..2 {
+        let (status, feed) = raw_text(&app, get("/posts/feed?limit=10".into(), &ana)).await;
+        assert_eq!(status, StatusCode::OK);
+        let newest_first: Vec<&str> = created.iter().rev().map(String::as_str).collect();
+        assert_eq!(feed, format!("[{}]", newest_first.join(",")), "the feed's posts are the create answers' bytes");
+    }
+    let id = |text: &str| serde_json::from_str::<Value>(text).unwrap()["id"].as_str().unwrap().to_owned();
+    let audio = id(&created[0]);
+    assert_eq!(app.post(&format!("/posts/{audio}/like"), Some(&bob), json!({})).await.status, StatusCode::OK);
+    let as_value = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+    for (who, liked) in [(&bob, true), (&ana, false)] {
+        let (_, page) = raw_text(&app, get(format!("/posts/{audio}"), who)).await;
+        let mut expected = as_value(&created[0]);
+        expected["likes_count"] = json!(1);
+        expected["user_liked"] = json!(liked);
+        assert_eq!(as_value(&page), expected, "the counts and this viewer's like are today's");
+    }
+    // An edit: the post page is the edit answer's bytes (the editor's view).
+    let edit = app
+        .client
+        .patch(format!("{}/posts/{audio}", app.url))
+        .bearer_auth(&ana)
+        .json(&json!({"caption": "now \"new\"", "titles": ["Renamed ✓"]}));
+    let (status, edited) = raw_text(&app, edit).await;
+    assert_eq!(status, StatusCode::OK, "{edited}");
+    let (_, page) = raw_text(&app, get(format!("/posts/{audio}"), &ana)).await;
+    assert_eq!(page, edited);
+    // The author's card changes: every post of theirs shows the new one.
+    let renamed = app.call(Method::PATCH, "/profile/me", Some(&ana), Some(json!({"name": "Ana Renamed"}))).await;
+    assert_eq!(renamed.status, StatusCode::OK, "{:?}", renamed.body);
+    let (_, feed) = raw_text(&app, get("/posts/feed?limit=10".into(), &bob)).await;
+    let feed = as_value(&feed);
+    assert_eq!(feed.as_array().map(Vec::len), Some(4));
+    for post in feed.as_array().unwrap() {
+        assert_eq!(post["user"]["name"], "Ana Renamed");
+    }
+}
+
 test_support::both_backends!(
+    rendered_posts_are_what_serde_writes,
     each_type_is_created_from_real_files_and_read_back,
     videos_are_posted_clean_with_a_poster_frame,
     only_videos_that_decode_are_taken,

@@ -79,7 +79,7 @@ fn list_answer(
         next.extend_pairs(params).append_pair("limit", &limit.to_string()).append_pair("before", &last.id.to_string());
         res.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), next.finish())));
     }
-    res.json(found.iter().map(|p| PostJson::new(state, p)).collect::<Vec<_>>())
+    res.content_type(actix_web::http::header::ContentType::json()).body(state.rendered.list(state, &found))
 }
 
 #[utoipa::path(tag = "posts", params(FeedQuery),
@@ -194,5 +194,8 @@ pub async fn one(
             move |conn, viewer| posts.post_on(conn, id, viewer),
         )
         .await?;
-    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(PostJson::new(&state, &p)))
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(state.rendered.one(&state, &p)))
 }

@@ -7,6 +7,8 @@ mod create;
 mod feeds;
 mod wire;
 
+pub use wire::RenderedPosts;
+
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -1,5 +1,7 @@
 //! The wire shapes of posts (spec §3 Post): built from the domain's [`Post`], never from rows.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use posts::{Payload, Post};
 use serde::Serialize;
@@ -167,5 +169,129 @@ impl PostJson {
             }
         }
         json
+    }
+}
+
+/// Posts as JSON, what of each does not change from viewer to viewer written once and kept
+/// (issue 30). Every page of posts wrote each post out again for each request: its author's
+/// card, its payload's addresses, durations and lyrics, escaped field by field, a tenth of the
+/// server's time under the community mix. A post's JSON is its head (id, type, caption, times),
+/// the counts and whether the viewer likes it, then its tail (author, payload). Head and tail
+/// are kept by post, with what they were written from (its `edited_at`, caption, author's card
+/// and payload), and used while the post a page shows is the same in all of these; the counts
+/// and the like are written for each request. The bytes are those [`PostJson`] serializes to
+/// (`rendered_posts_are_what_serde_writes`).
+pub struct RenderedPosts(quick_cache::sync::Cache<PostId, Arc<Written>, ByLength, db::FastHash>);
+
+/// About 32 MB of rendered posts: tens of thousands.
+const RENDERED_BYTES: u64 = 32 << 20;
+
+/// The counts and the like as a post with none serializes them: where a rendered post is cut
+/// into its head and its tail.
+const UNCOUNTED: &str = ",\"likes_count\":0,\"comments_count\":0,\"user_liked\":false,";
+
+/// One post's head and tail, and what they were written from.
+pub struct Written {
+    edited_at: Option<chrono::NaiveDateTime>,
+    caption: Option<String>,
+    author: db::model::UserCard,
+    payload: Arc<Payload>,
+    head: String,
+    tail: String,
+}
+
+impl Written {
+    fn of(state: &AppState, p: &Post) -> Option<Written> {
+        let mut json = PostJson::new(state, p);
+        (json.likes_count, json.comments_count, json.user_liked) = (0, 0, false);
+        let whole = serde_json::to_string(&json).ok()?;
+        let cut = whole.find(UNCOUNTED)?;
+        Some(Written {
+            edited_at: p.edited_at,
+            caption: p.caption.clone(),
+            author: p.author.clone(),
+            payload: p.payload.clone(),
+            head: whole.get(1..cut)?.to_owned(),
+            tail: whole.get(cut + UNCOUNTED.len()..whole.len() - 1)?.to_owned(),
+        })
+    }
+
+    /// Whether it was written from `p` as `p` is now.
+    fn is_of(&self, p: &Post) -> bool {
+        self.edited_at == p.edited_at
+            && self.caption == p.caption
+            && self.author == p.author
+            && (Arc::ptr_eq(&self.payload, &p.payload) || self.payload == p.payload)
+    }
+}
+
+#[derive(Clone)]
+pub struct ByLength;
+
+impl quick_cache::Weighter<PostId, Arc<Written>> for ByLength {
+    fn weight(&self, _: &PostId, w: &Arc<Written>) -> u64 {
+        (256 + w.head.len() + w.tail.len() + w.caption.as_deref().map_or(0, str::len)) as u64
+    }
+}
+
+impl Default for RenderedPosts {
+    fn default() -> Self {
+        let items = (RENDERED_BYTES / 1024) as usize;
+        RenderedPosts(quick_cache::sync::Cache::with(
+            items,
+            RENDERED_BYTES,
+            ByLength,
+            db::FastHash::default(),
+            Default::default(),
+        ))
+    }
+}
+
+impl RenderedPosts {
+    /// `posts` as a JSON array of [`PostJson`].
+    pub fn list(&self, state: &AppState, posts: &[Post]) -> String {
+        let mut out = String::with_capacity(64 + posts.len() * 1024);
+        out.push('[');
+        for (i, p) in posts.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            self.write(state, p, &mut out);
+        }
+        out.push(']');
+        out
+    }
+
+    /// `p` as the JSON of one [`PostJson`].
+    pub fn one(&self, state: &AppState, p: &Post) -> String {
+        let mut out = String::with_capacity(1024);
+        self.write(state, p, &mut out);
+        out
+    }
+
+    fn write(&self, state: &AppState, p: &Post, out: &mut String) {
+        use std::fmt::Write as _;
+        let written = match self.0.get(&p.id) {
+            Some(w) if w.is_of(p) => Some(w),
+            _ => Written::of(state, p).map(|w| {
+                let w = Arc::new(w);
+                self.0.insert(p.id, w.clone());
+                w
+            }),
+        };
+        let Some(w) = written else {
+            // Never met: a post serializes as an object with its counts (the test says so).
+            out.push_str(&serde_json::to_string(&PostJson::new(state, p)).unwrap_or_default());
+            return;
+        };
+        out.push('{');
+        out.push_str(&w.head);
+        let _ = write!(
+            out,
+            ",\"likes_count\":{},\"comments_count\":{},\"user_liked\":{},",
+            p.likes_count, p.comments_count, p.user_liked
+        );
+        out.push_str(&w.tail);
+        out.push('}');
     }
 }
