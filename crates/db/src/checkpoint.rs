@@ -17,8 +17,8 @@
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use diesel::connection::SimpleConnection;
 use diesel::Connection;
+use diesel::connection::SimpleConnection;
 use diesel::sqlite::SqliteConnection;
 
 use crate::DbError;

@@ -71,8 +71,7 @@ impl Backend {
 /// once by [`Db::connect`] before the pool opens its connections: switching to it needs the
 /// write lock, and ten fresh connections racing for it is what logged "database is locked" on a
 /// first start.
-const SQLITE_PRAGMAS: &str =
-    "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;";
+const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;";
 const SQLITE_FIRST: &str = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;";
 
 #[derive(Debug)]

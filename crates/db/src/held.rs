@@ -94,7 +94,13 @@ where
     pub fn new(changes: Arc<Changes>, bytes: u64, typical: u64) -> Held<K, V> {
         let items = (bytes / typical.max(1)).max(1) as usize;
         Held {
-            entries: quick_cache::sync::Cache::with(items, bytes, ByWeight, crate::FastHash::default(), Default::default()),
+            entries: quick_cache::sync::Cache::with(
+                items,
+                bytes,
+                ByWeight,
+                crate::FastHash::default(),
+                Default::default(),
+            ),
             changes,
             lifetime: HELD_AT_MOST,
             alone: false,

@@ -75,11 +75,17 @@ pub enum Topic {
     NewPost,
     /// A post's row: its counts, its text, its payload, whether it exists.
     Post(PostId),
+    /// A post's comments: one written, edited or deleted (apart from [`Topic::Post`]: a like
+    /// then leaves the post's comments standing).
+    Comments(PostId),
     /// The words of some post changed (an edit): what music search finds may have, where no
     /// post was written or deleted.
     Words,
-    /// A person's card (name, login, avatar, badge) and the list of their posts.
+    /// A person's card (name, login, avatar, badge).
     User(UserId),
+    /// The list of a person's posts: one written or deleted (apart from [`Topic::User`]: a new
+    /// post then leaves every card shown of its author standing, and what was read with them).
+    Posted(UserId),
     /// Whom a person listens to and blocks, and who blocks them.
     Viewer(UserId),
     /// Which people are in a block pair: a block made or lifted anywhere (besides
@@ -98,8 +104,8 @@ pub enum Topic {
 }
 
 impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `p<id>`, `u<id>`,
-    /// `v<id>`, `l<id>`, `s<id>`, `r<id>`.
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `p<id>`, `c<id>`,
+    /// `u<id>`, `a<id>`, `v<id>`, `l<id>`, `s<id>`, `r<id>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
         let _ = match self {
@@ -110,7 +116,9 @@ impl Topic {
             Topic::Blocks => write!(out, "b"),
             Topic::People => write!(out, "f"),
             Topic::Post(id) => write!(out, "p{id}"),
+            Topic::Comments(id) => write!(out, "c{id}"),
             Topic::User(id) => write!(out, "u{id}"),
+            Topic::Posted(id) => write!(out, "a{id}"),
             Topic::Viewer(id) => write!(out, "v{id}"),
             Topic::Likes(id) => write!(out, "l{id}"),
             Topic::Sessions(id) => write!(out, "s{id}"),
@@ -130,7 +138,9 @@ impl Topic {
             b'b' if item.len() == 1 => Some(Topic::Blocks),
             b'f' if item.len() == 1 => Some(Topic::People),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
+            b'c' => PostId::try_from(id()?).ok().map(Topic::Comments),
             b'u' => user(Topic::User),
+            b'a' => user(Topic::Posted),
             b'v' => user(Topic::Viewer),
             b'l' => user(Topic::Likes),
             b's' => user(Topic::Sessions),
@@ -154,6 +164,8 @@ impl Topic {
             Topic::Likes(id) => (9, id.get()),
             Topic::Words => (10, 0),
             Topic::Blocks => (11, 0),
+            Topic::Comments(id) => (12, id.get()),
+            Topic::Posted(id) => (13, id.get()),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -179,7 +191,9 @@ mod tests {
             Topic::Blocks,
             Topic::People,
             Topic::Post(p),
+            Topic::Comments(p),
             Topic::User(u),
+            Topic::Posted(u),
             Topic::Viewer(u),
             Topic::Likes(u),
             Topic::Sessions(u),

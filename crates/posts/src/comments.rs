@@ -148,7 +148,7 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
     Kept::new("UPDATE posts SET comments_count = comments_count + 1 WHERE id = ?")
         .bind::<BigInt, _>(post)
         .execute(conn)?;
-    db::changed(conn, &[Topic::Post(post)])?;
+    db::changed(conn, &[Topic::Post(post), Topic::Comments(post)])?;
     let to_notify = resolved.to_notify.clone();
     let comment = Comment {
         id: row.id,
@@ -312,7 +312,7 @@ pub fn delete_rows(conn: &mut DbConnection, id: CommentId) -> Result<bool, PostE
     diesel::update(posts::table.filter(posts::id.eq(post)).filter(posts::comments_count.gt(0)))
         .set(posts::comments_count.eq(posts::comments_count - 1))
         .execute(conn)?;
-    db::changed(conn, &[Topic::Post(post)])?;
+    db::changed(conn, &[Topic::Post(post), Topic::Comments(post)])?;
     Ok(true)
 }
 

@@ -22,7 +22,7 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn 
     if counted == 0 {
         return Err(PostError::UserNotFound);
     }
-    db::changed(conn, &[db::written_post(row.id), Topic::User(row.user_id)])?;
+    db::changed(conn, &[db::written_post(row.id), Topic::Posted(row.user_id)])?;
     Ok(())
 }
 
@@ -38,13 +38,13 @@ pub fn delete_post_rows(conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<S
     let authors: Vec<UserId> = posts::table.filter(posts::id.eq_any(ids)).select(posts::user_id).load(conn)?;
     diesel::delete(posts::table.filter(posts::id.eq_any(ids))).execute(conn)?;
     crate::search::unindex(conn, ids)?;
-    let mut changed: Vec<Topic> = ids.iter().map(|id| Topic::Post(*id)).collect();
+    let mut changed: Vec<Topic> = ids.iter().flat_map(|id| [Topic::Post(*id), Topic::Comments(*id)]).collect();
     changed.push(Topic::Posts);
     for (author, n) in count_each(authors) {
         diesel::update(users::table.filter(users::id.eq(author)))
             .set(users::posts_count.eq(users::posts_count - n))
             .execute(conn)?;
-        changed.push(Topic::User(author));
+        changed.push(Topic::Posted(author));
     }
     db::changed(conn, &changed)?;
     Ok(keys)

@@ -587,9 +587,13 @@ async fn memory_matches_the_database(w: World) {
     let write = |f: &dyn Fn(&mut DbConnection) -> Result<(), PostError>| {
         w.db.write_blocking(|c| f(c)).unwrap();
     };
+    let mut bobs = Vec::new();
     for (who, text) in [(me, "first"), (bob, "hi @ana"), (cy, "third"), (ana, "mine"), (bob, "fifth @me")] {
         for post in [made[0], made[1]] {
-            w.comment(who, post, text).await.unwrap();
+            let comment = w.comment(who, post, text).await.unwrap();
+            if who == bob && post == made[0] {
+                bobs.push(comment.id);
+            }
         }
     }
     let graph = |f: &dyn Fn(&mut DbConnection) -> Result<bool, social_graph::GraphError>| {
@@ -662,7 +666,7 @@ async fn memory_matches_the_database(w: World) {
             .bind::<db::diesel::sql_types::BigInt, _>(late)
             .execute(c)?;
         assert_eq!(db::written_post(late), db::Topic::Posts);
-        db::changed(c, &[db::written_post(late), db::Topic::User(cy)])?;
+        db::changed(c, &[db::written_post(late), db::Topic::Posted(cy)])?;
         Ok::<_, db::DbError>(())
     })
     .unwrap();
@@ -671,6 +675,13 @@ async fn memory_matches_the_database(w: World) {
     compare("a newer post", &made);
     write(&|c| posts::add_comment(c, bob, made[0], "more").map(|_| ()));
     compare("another comment", &made);
+    write(&|c| posts::edit_comment(c, bob, made[0], bobs[0], "hi again @cy").map(|_| ()));
+    compare("a comment edited", &made);
+    write(&|c| posts::delete_comment_rows(c, bobs[1]).map(|_| ()));
+    compare("a comment deleted", &made);
+    // A commenter posts: the cards shown beside their comments stay as they were.
+    made.push(w.song(bob, "bob posts").await);
+    compare("a commenter posts", &made);
     let renamed = diesel::update(users::table.filter(users::login.eq("bob"))).set(users::name.eq("Robert"));
     renamed.execute(&mut w.db.get().unwrap()).unwrap();
     w.db.write_blocking(|c| Ok::<_, db::DbError>(db::changed(c, &[db::Topic::User(bob)])?)).unwrap();
@@ -766,6 +777,41 @@ async fn a_like_reads_again_only_the_likers_likes(db: TestDb) {
     w.db.write_blocking(|c| posts::toggle_like(c, me, old[0]).map(|_| ())).unwrap();
     same(&mut c, "and unliked");
     assert!(!w.posts.post_on(&mut c, old[0], Some(me)).unwrap().user_liked);
+}
+
+/// A like leaves the post's comments held, and a new post leaves every card of its author held
+/// (and what was read with them: the rows of their posts, the comments they wrote): a like
+/// reads again only the post's row, a new post only what lists its author's posts. Both once
+/// re-read a post's hundred comments, or every post of a commenter who posted (issue 30).
+async fn a_like_or_a_new_post_leaves_comments_and_cards_held(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let post = w.song(ana, "discussed").await;
+    let other = w.song(bob, "bob's").await;
+    for text in ["one", "two", "three"] {
+        w.comment(bob, post, text).await.unwrap();
+    }
+    let page = Page { limit: 20, offset: 0 };
+    let mut c = w.db.get().unwrap();
+    let read_both = |c: &mut DbConnection| {
+        assert_eq!(w.posts.comments_on(c, post, Some(me), page).unwrap().len(), 3);
+        assert!(w.posts.post_on(c, other, Some(me)).is_ok());
+    };
+    read_both(&mut c);
+    assert!(recorded(&mut c, read_both).is_empty(), "held");
+    w.db.write_blocking(|c| posts::toggle_like(c, me, post).map(|_| ())).unwrap();
+    let after_like = recorded(&mut c, read_both);
+    assert_eq!(after_like.len(), 2, "the post's row and the liker's likes, no comment: {after_like:#?}");
+    w.song(bob, "bob posts again").await;
+    let after_post = recorded(&mut c, read_both);
+    assert!(after_post.is_empty(), "bob's comments and bob's post stand: {after_post:#?}");
+    assert_eq!(
+        w.posts
+            .list_on(&mut c, Feed::User(bob), FeedPage::Offset(Page { limit: 10, offset: 0 }), Some(me))
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 /// A first page of a music search, as `Posts` answers it (from memory when it can) and as the
@@ -1249,6 +1295,7 @@ test_support::both_backends!(
     memory_answers_as_the_database_with_too_many_block_pairs_to_hold,
     a_new_post_reads_only_what_is_new,
     a_like_reads_again_only_the_likers_likes,
+    a_like_or_a_new_post_leaves_comments_and_cards_held,
     memory_answers_a_search_as_the_database_does,
     a_full_list_of_the_newest_posts_is_held,
     every_statement_of_a_page_is_index_backed,

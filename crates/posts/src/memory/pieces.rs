@@ -178,7 +178,7 @@ pub(crate) const AUTHORED_LEN: i64 = 100;
 
 impl Holdable<UserId> for Authored {
     fn topics(&self, author: &UserId) -> impl Iterator<Item = Topic> {
-        std::iter::once(Topic::User(*author))
+        std::iter::once(Topic::Posted(*author))
     }
 
     fn weight(&self) -> u64 {
@@ -197,12 +197,12 @@ pub(crate) struct Thread {
 pub(crate) const THREAD_LEN: i64 = 100;
 
 impl Holdable<PostId> for Thread {
-    /// No comment came or went (both count on the post's row), no card shown changed.
+    /// No comment came, went or changed, no card shown changed.
     fn topics(&self, post: &PostId) -> impl Iterator<Item = Topic> {
         let people = self.comments.iter().flat_map(|c| {
             std::iter::once(Topic::User(c.author.id)).chain(c.mentions.iter().map(|m| Topic::User(m.user_id)))
         });
-        std::iter::once(Topic::Post(*post)).chain(people)
+        std::iter::once(Topic::Comments(*post)).chain(people)
     }
 
     fn weight(&self) -> u64 {
