@@ -252,7 +252,7 @@ pub fn edit_comment(
         .execute(conn)?;
     diesel::delete(comment_mentions::table.filter(comment_mentions::comment_id.eq(id))).execute(conn)?;
     crate::comments::insert_mentions(conn, id, &resolved.mentioned)?;
-    db::changed(conn, &[Topic::Post(post)])?;
+    db::changed(conn, &[Topic::Comments(post)])?;
     let mentions = resolved.mentions();
     let to_notify = resolved.to_notify.into_iter().filter(|u| !mentioned_before.contains(u)).collect();
     let comment = Comment { content, edited_at: Some(edited_at), mentions, ..before };
