@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Feed and post-page throughput at a million posts, on SQLite and PostgreSQL (`make bench`).
 
-For each backend: a fresh database seeded by `selfsound seed` (10,000 people, 1,000,000 posts,
+For each backend: a fresh database seeded by `selfsound seed` (20,000 people, 1,000,000 posts,
 and a second one of 10,000 posts), the release binary serving it on loopback, and `wrk` with 32
 connections against each page a person loads. Every figure is also given as a ratio to a
 ceiling measured in the same run: the same binary answering a fixed JSON body of the same size
@@ -35,7 +35,7 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("BENCH_BIN", os.path.join(ROOT, "target", "release", "selfsound"))
-USERS = int(os.environ.get("BENCH_USERS", "10000"))
+USERS = int(os.environ.get("BENCH_USERS", "20000"))
 POSTS = int(os.environ.get("BENCH_POSTS", "1000000"))
 SMALL_POSTS = 10_000
 SECONDS = int(os.environ.get("BENCH_SECONDS", "10"))
