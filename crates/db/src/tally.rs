@@ -20,6 +20,7 @@
 //! at once, as before; every flush forgets counters whose window has ended.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use chrono::NaiveDateTime;
@@ -68,6 +69,8 @@ impl Count {
 pub struct Tally {
     counts: Mutex<FastMap<String, Count>>,
     most: usize,
+    /// Whether anything was counted since the last flush took what was.
+    pending: AtomicBool,
 }
 
 impl Default for Tally {
@@ -79,7 +82,7 @@ impl Default for Tally {
 impl Tally {
     /// A tally of at most `most` counters (lower in a test).
     pub fn holding(most: usize) -> Tally {
-        Tally { counts: Mutex::new(FastMap::default()), most }
+        Tally { counts: Mutex::new(FastMap::default()), most, pending: AtomicBool::new(false) }
     }
 
     fn counts(&self) -> std::sync::MutexGuard<'_, FastMap<String, Count>> {
@@ -111,6 +114,7 @@ impl Tally {
                 *count = Count { window, started: now, known: 0, pending: 0, sending: count.sending };
             }
             count.pending += 1;
+            self.pending.store(true, Ordering::Relaxed);
             if count.total() > *max {
                 wait = wait.max(Some(remaining(count.started, now, window)));
             }
@@ -121,9 +125,9 @@ impl Tally {
         })
     }
 
-    /// Whether anything was counted since the last flush.
+    /// Whether anything was counted since the last flush (or a flush failed to send it).
     pub fn has_pending(&self) -> bool {
-        self.counts().values().any(|c| c.pending > 0)
+        self.pending.load(Ordering::Relaxed)
     }
 
     /// How many counters are held (for tests and metrics).
@@ -145,6 +149,7 @@ impl Tally {
         let mut sent: Vec<(String, i64, Duration)> = Vec::new();
         {
             let mut counts = self.counts();
+            self.pending.store(false, Ordering::Relaxed);
             counts.retain(|_, c| c.pending > 0 || c.sending > 0 || !c.ended(now));
             for (key, count) in counts.iter_mut().filter(|(_, c)| c.pending > 0) {
                 count.sending += count.pending;
@@ -199,6 +204,7 @@ impl Tally {
             if let Some(count) = counts.get_mut(key) {
                 count.sending = (count.sending - hits).max(0);
                 count.pending += hits;
+                self.pending.store(true, Ordering::Relaxed);
             }
         }
     }
