@@ -116,15 +116,25 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
             .execute(conn)?;
         (true, if added > 0 { 1 } else { 0 })
     };
-    if delta != 0 {
-        Kept::new("UPDATE posts SET likes_count = likes_count + ? WHERE id = ?")
+    // The count as the update leaves it, in the same statement (one round trip fewer a like).
+    let count: i64 = if delta != 0 {
+        Kept::new("UPDATE posts SET likes_count = likes_count + ? WHERE id = ? RETURNING likes_count")
             .bind::<BigInt, _>(delta)
             .bind::<BigInt, _>(post)
-            .execute(conn)?;
-    }
-    let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?;
+            .get_result::<LikesCount>(conn)?
+            .likes_count
+    } else {
+        posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?
+    };
     db::changed(conn, &[Topic::Post(post), Topic::Likes(me)])?;
     Ok(LikeToggle { liked, likes_count: count.max(0), author, added: delta > 0 })
+}
+
+/// A post's like count, as an update returns it.
+#[derive(diesel::QueryableByName)]
+struct LikesCount {
+    #[diesel(sql_type = BigInt)]
+    likes_count: i64,
 }
 
 /// Whether a person exists (a feed of someone who does not is a 404, not an empty list).
