@@ -24,13 +24,16 @@
 //! shows within it. Stamps are kept in a fixed table by the topic's hash: two topics sharing a
 //! slot only make something read again sooner, never kept longer.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use diesel::RunQueryDsl;
 use diesel::sql_types::Text;
 use tokio::sync::broadcast;
+
+use values::{PostId, UserId};
 
 use crate::{DbConnection, Topic, scope};
 
@@ -46,6 +49,11 @@ const PAYLOAD_MAX: usize = 7_000;
 
 /// How many batches of news a watcher may fall behind before it hears [`Told::Everything`].
 const WATCH_BACKLOG: usize = 256;
+
+/// How many of the posts written last are known by their stamp ([`Changes::written_since`]):
+/// a minute of posts at a few hundred a second, where what asks is brought up to date at
+/// every request.
+const WRITTEN_KEPT: usize = 4_096;
 
 /// When something was read: compare with [`Changes::unchanged`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +99,18 @@ pub struct Changes {
     /// Marks what this process sends to the others, so that its own news, coming back from
     /// PostgreSQL, is not told twice.
     sender: u64,
+    /// The posts written last, each with its stamp ([`Topic::Written`]).
+    written: Mutex<Written>,
+}
+
+/// The posts written last, by their stamps: every stamp of [`Topic::NewPost`]'s slot with a
+/// post of its own is here, from the first one not dropped on.
+#[derive(Default)]
+struct Written {
+    posts: VecDeque<(u64, PostId, UserId)>,
+    /// The last stamp of a post not known here (dropped to keep at most [`WRITTEN_KEPT`], or
+    /// heard without saying which): what was read before it cannot be told what it missed.
+    unknown: u64,
 }
 
 impl std::fmt::Debug for Changes {
@@ -109,6 +129,7 @@ impl Changes {
             trusted: AtomicBool::new(trusted),
             news: broadcast::channel(WATCH_BACKLOG).0,
             sender: rand_u64(),
+            written: Mutex::default(),
         }
     }
 
@@ -140,7 +161,27 @@ impl Changes {
         if topics.is_empty() {
             return false;
         }
+        let new_posts = topics.iter().any(|t| matches!(t, Topic::NewPost | Topic::Written(..)));
+        // A stamp of a post written takes its number and its place among the posts written at
+        // once, so that whoever has noted a later moment finds the post here
+        // (`Changes::written_since`).
+        let mut written = new_posts.then(|| self.written.lock().unwrap_or_else(|e| e.into_inner()));
         let now = self.sequence.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some(written) = written.as_mut() {
+            for topic in topics {
+                match *topic {
+                    Topic::Written(post, author) => written.posts.push_back((now, post, author)),
+                    Topic::NewPost => written.unknown = now,
+                    _ => {}
+                }
+            }
+            while written.posts.len() > WRITTEN_KEPT {
+                if let Some((stamp, ..)) = written.posts.pop_front() {
+                    written.unknown = written.unknown.max(stamp);
+                }
+            }
+        }
+        drop(written);
         let mut everything = false;
         for topic in topics {
             match topic {
@@ -152,6 +193,19 @@ impl Changes {
             };
         }
         everything
+    }
+
+    /// The posts written (each [`Topic::Written`]) since `seen`, oldest first, when every one is
+    /// known: none when a post may have been written since that is not known here (see
+    /// [`Written`]). It may hold posts stamped after a moment noted since `seen`, never miss one
+    /// stamped before it.
+    pub fn written_since(&self, seen: Seen) -> Option<Vec<(PostId, UserId)>> {
+        let written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        if written.unknown > seen.0 {
+            return None;
+        }
+        let first = written.posts.partition_point(|(stamp, ..)| *stamp <= seen.0);
+        Some(written.posts.range(first..).map(|(_, post, author)| (*post, *author)).collect())
     }
 
     /// The news of every change from now on. A watcher that falls behind hears
@@ -346,6 +400,33 @@ mod tests {
         assert!(watching.try_recv().is_err(), "nothing changed, nothing told");
         changes.stamp(&[Topic::Everything]);
         assert_eq!(watching.try_recv().ok(), Some(Told::Everything));
+    }
+
+    #[test]
+    fn posts_written_since_a_moment_are_known_until_one_is_not() {
+        let changes = Changes::new(true);
+        let (a, ana) = ids();
+        let (b, bob) = ids();
+        let seen = now(&changes);
+        assert_eq!(changes.written_since(seen), Some(vec![]));
+        changes.stamp(&[Topic::Written(a, ana), Topic::Posted(ana)]);
+        let between = now(&changes);
+        changes.heard(&Changes::new(true).payload(&[Topic::Written(b, bob)]));
+        assert_eq!(changes.written_since(seen), Some(vec![(a, ana), (b, bob)]));
+        assert_eq!(changes.written_since(between), Some(vec![(b, bob)]));
+        assert!(!changes.unchanged(between, [Topic::NewPost]), "what depends on new posts sees it changed");
+        let after = now(&changes);
+        changes.heard("@1f,w");
+        assert_eq!(changes.written_since(after), None, "a post written, not said which");
+        assert_eq!(changes.written_since(between), None);
+        let later = now(&changes);
+        for _ in 0..=WRITTEN_KEPT {
+            changes.stamp(&[Topic::Written(PostId::generate(), ana)]);
+        }
+        assert_eq!(changes.written_since(later), None, "more than are kept");
+        let last = now(&changes);
+        changes.stamp(&[Topic::Written(a, ana)]);
+        assert_eq!(changes.written_since(last), Some(vec![(a, ana)]));
     }
 
     #[test]

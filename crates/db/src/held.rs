@@ -43,6 +43,13 @@ impl<V> Noted<V> {
     pub fn unchanged_in(&self, changes: &Changes, topics: impl IntoIterator<Item = Topic>) -> bool {
         self.seen.is_some_and(|seen| changes.unchanged(seen, topics))
     }
+
+    /// The posts written since it was read, when every one is known
+    /// ([`Changes::written_since`]): what an update of the newest posts may take in without
+    /// reading.
+    pub fn written_since(&self, changes: &Changes) -> Option<Vec<(values::PostId, values::UserId)>> {
+        changes.written_since(self.seen?)
+    }
 }
 
 impl<V> std::ops::Deref for Noted<V> {
@@ -179,6 +186,21 @@ where
         let seen = self.changes.seen();
         let Some(value) = update(conn, held.as_deref())? else { return Ok(None) };
         Ok(Some(self.keep(key.clone(), seen, value)))
+    }
+
+    /// The value for `key`: the one held while it may be used, else the one `patch` makes of
+    /// the value held (current or not) without reading anything, kept as read at the moment
+    /// noted before `patch` (it must take in every change since the value held was read, or
+    /// answer none). None when nothing is held or `patch` answers none: then
+    /// [`Held::get_or_update`] reads.
+    pub fn get_or_patch(&self, key: &K, patch: impl FnOnce(&Noted<V>) -> Option<V>) -> Option<Arc<Noted<V>>> {
+        let held = self.entries.get(key)?;
+        if self.current(key, &held) {
+            return Some(held);
+        }
+        let seen = self.changes.seen();
+        let value = patch(&held)?;
+        Some(self.keep(key.clone(), seen, value))
     }
 
     /// The values for `keys`, in order: those held while they may be used, the rest read

@@ -8,17 +8,17 @@ use std::time::Duration;
 
 use values::{PostId, UserId};
 
-/// A post written within this long of its id being made names [`Topic::NewPost`]; one written
+/// A post written within this long of its id being made names [`Topic::Written`]; one written
 /// later (its upload queued and processed for longer) names [`Topic::Posts`].
 pub const NEW_POST_WINDOW: Duration = Duration::from_secs(60);
 
-/// What writing the post `id` now changed of which posts exist ([`Topic::NewPost`] or
-/// [`Topic::Posts`], by how long ago its id was made).
-pub fn written_post(id: PostId) -> Topic {
-    if id.get() >= new_post_floor(chrono::Utc::now()) { Topic::NewPost } else { Topic::Posts }
+/// What writing the post `id` of `author` now changed of which posts exist ([`Topic::Written`]
+/// or [`Topic::Posts`], by how long ago its id was made).
+pub fn written_post(id: PostId, author: UserId) -> Topic {
+    if id.get() >= new_post_floor(chrono::Utc::now()) { Topic::Written(id, author) } else { Topic::Posts }
 }
 
-/// The smallest id of a post that names [`Topic::NewPost`] when written at `at`: made at most
+/// The smallest id of a post that names [`Topic::Written`] when written at `at`: made at most
 /// [`NEW_POST_WINDOW`] before.
 pub fn new_post_floor(at: chrono::DateTime<chrono::Utc>) -> i64 {
     let window = chrono::Duration::from_std(NEW_POST_WINDOW).unwrap_or_else(|_| chrono::Duration::minutes(1));
@@ -48,7 +48,7 @@ impl NewPostsRead {
     }
 
     /// The smallest id a post written since this read may have, when it named
-    /// [`Topic::NewPost`]: made at most [`NEW_POST_WINDOW`] before its commit, with ten seconds
+    /// [`Topic::Written`]: made at most [`NEW_POST_WINDOW`] before its commit, with ten seconds
     /// for the clocks of other processes.
     pub fn floor(&self) -> i64 {
         new_post_floor(self.at - chrono::Duration::seconds(10))
@@ -70,9 +70,15 @@ pub enum Topic {
     /// Which posts exist: a post deleted anywhere, or written long after its id was made (an
     /// upload processed for minutes): what the newest posts cannot tell from ids alone.
     Posts,
-    /// A post written, its id made moments before ([`crate::NEW_POST_WINDOW`]): the list of the
-    /// newest posts reads only the posts made since a moment before its last read.
+    /// Some post written, its id made moments before ([`crate::NEW_POST_WINDOW`]): what the
+    /// newest posts depend on, where [`Topic::Posts`] does not change. Writes name
+    /// [`Topic::Written`], which stamps this; it is stamped alone only for a payload that did not
+    /// say which post (then the list reads the posts made since a moment before its last read).
     NewPost,
+    /// The post of this id by this person written, its id made moments before: stamps
+    /// [`Topic::NewPost`], and tells which post, so that the list of the newest posts takes it
+    /// in without reading anything ([`crate::Changes::written_since`]).
+    Written(PostId, UserId),
     /// A post's row: its counts, its text, its payload, whether it exists.
     Post(PostId),
     /// A post's comments: one written, edited or deleted (apart from [`Topic::Post`]: a like
@@ -105,7 +111,7 @@ pub enum Topic {
 
 impl Topic {
     /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `p<id>`, `c<id>`,
-    /// `u<id>`, `a<id>`, `v<id>`, `l<id>`, `s<id>`, `r<id>`.
+    /// `u<id>`, `a<id>`, `v<id>`, `l<id>`, `s<id>`, `r<id>`, `w<post>:<author>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
         let _ = match self {
@@ -115,6 +121,7 @@ impl Topic {
             Topic::Words => write!(out, "t"),
             Topic::Blocks => write!(out, "b"),
             Topic::People => write!(out, "f"),
+            Topic::Written(id, author) => write!(out, "w{id}:{author}"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::Comments(id) => write!(out, "c{id}"),
             Topic::User(id) => write!(out, "u{id}"),
@@ -134,6 +141,11 @@ impl Topic {
             b'*' if item.len() == 1 => Some(Topic::Everything),
             b'n' if item.len() == 1 => Some(Topic::Posts),
             b'w' if item.len() == 1 => Some(Topic::NewPost),
+            b'w' => {
+                let (id, author) = item.get(1..)?.split_once(':')?;
+                let id = PostId::try_from(id.parse::<i64>().ok()?).ok()?;
+                Some(Topic::Written(id, UserId::try_from(author.parse::<i64>().ok()?).ok()?))
+            }
             b't' if item.len() == 1 => Some(Topic::Words),
             b'b' if item.len() == 1 => Some(Topic::Blocks),
             b'f' if item.len() == 1 => Some(Topic::People),
@@ -159,7 +171,8 @@ impl Topic {
             Topic::Viewer(id) => (4, id.get()),
             Topic::Sessions(id) => (5, id.get()),
             Topic::Unread(id) => (6, id.get()),
-            Topic::NewPost => (7, 0),
+            // One slot for every post written: what depends on them depends on `NewPost`.
+            Topic::NewPost | Topic::Written(..) => (7, 0),
             Topic::People => (8, 0),
             Topic::Likes(id) => (9, id.get()),
             Topic::Words => (10, 0),
@@ -190,6 +203,7 @@ mod tests {
             Topic::Words,
             Topic::Blocks,
             Topic::People,
+            Topic::Written(p, u),
             Topic::Post(p),
             Topic::Comments(p),
             Topic::User(u),
@@ -207,5 +221,8 @@ mod tests {
         assert_eq!(Topic::read("q1"), None);
         assert_eq!(Topic::read("p-x"), None);
         assert_eq!(Topic::read("**"), None);
+        assert_eq!(Topic::read("w12"), None);
+        assert_eq!(Topic::read("w12:x"), None);
+        assert_eq!(Topic::Written(p, u).slot(1 << 18), Topic::NewPost.slot(1 << 18));
     }
 }

@@ -22,7 +22,7 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn 
     if counted == 0 {
         return Err(PostError::UserNotFound);
     }
-    db::changed(conn, &[db::written_post(row.id), Topic::Posted(row.user_id)])?;
+    db::changed(conn, &[db::written_post(row.id, row.user_id), Topic::Posted(row.user_id)])?;
     Ok(())
 }
 

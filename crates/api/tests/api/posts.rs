@@ -336,15 +336,14 @@ async fn rendered_posts_are_what_serde_writes(db: TestDb) {
     let (bob, _) = app.person("Bob", "bob@example.com").await;
     let form = |path: &str, parts: &[Part]| {
         let (content_type, body) = multipart(parts);
-        app.client
-            .post(format!("{}{path}", app.url))
-            .bearer_auth(&ana)
-            .header("content-type", content_type)
-            .body(body)
+        app.client.post(format!("{}{path}", app.url)).bearer_auth(&ana).header("content-type", content_type).body(body)
     };
     let caption = "a \"caption\" with \\ and ✓ and \u{2028}?";
     let made = [
-        form("/posts/audio", &[Part::file("audio_files", "Take.wav", wav(1.0, 440.0, 0.5)), Part::text("caption", caption)]),
+        form(
+            "/posts/audio",
+            &[Part::file("audio_files", "Take.wav", wav(1.0, 440.0, 0.5)), Part::text("caption", caption)],
+        ),
         form("/posts/media", &[Part::file("files", "wide.png", png(800, None))]),
         form("/posts/musicxml", &[Part::file("musicxml_files", "e.musicxml", musicxml("Étude \"No. 1\"", "Clara"))]),
         app.client.post(format!("{}/posts/lyrics", app.url)).bearer_auth(&ana).json(&lyrics_body("Song\tone")),

@@ -243,6 +243,28 @@ impl Newest {
         list.truncate(NEWEST_LEN as usize);
         Newest { list, read }
     }
+
+    /// This list with `written` taken in, posts written since it was read (any order, some
+    /// perhaps listed already): the list they make with it, as read at the same moment (what
+    /// the list does not hold is still to be read from its floor on).
+    pub fn with_written(&self, mut written: Vec<(PostId, UserId)>) -> Newest {
+        written.sort_unstable_by_key(|(id, _)| std::cmp::Reverse(*id));
+        written.dedup_by_key(|(id, _)| *id);
+        written.retain(|(id, _)| self.list.binary_search_by(|(held, _)| id.cmp(held)).is_err());
+        let mut list = Vec::with_capacity((self.list.len() + written.len()).min(NEWEST_LEN as usize));
+        let (mut new, mut held) = (written.into_iter().peekable(), self.list.iter().copied().peekable());
+        while list.len() < NEWEST_LEN as usize {
+            let next = match (new.peek(), held.peek()) {
+                (Some(n), Some(h)) if n.0 > h.0 => new.next(),
+                (_, Some(_)) => held.next(),
+                (Some(_), None) => new.next(),
+                (None, None) => None,
+            };
+            let Some(next) = next else { break };
+            list.push(next);
+        }
+        Newest { list, read: self.read }
+    }
 }
 
 impl Holdable<()> for Newest {
