@@ -2,8 +2,9 @@
 
 use std::collections::HashSet;
 
-use db::diesel::dsl::{exists, not};
+use db::diesel::dsl::not;
 use db::diesel::prelude::*;
+use db::diesel::sql_types::{BigInt, Bool, Nullable, Text, Timestamp};
 use db::model::UserCard;
 use db::schema::{notifications, sessions, users};
 use db::{DbConnection, Page, Topic};
@@ -45,9 +46,6 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     let mut written = Vec::new();
     for e in wanted {
         let once = matches!(e.kind, Kind::Like | Kind::Listening) || (e.kind == Kind::Mention && e.comment.is_some());
-        if once && already_told(conn, e)? {
-            continue;
-        }
         let row = NotificationRow {
             id: NotificationId::generate(),
             recipient_id: e.recipient,
@@ -59,7 +57,13 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
             is_read: false,
             comment_id: e.comment,
         };
-        diesel::insert_into(notifications::table).values(&row).execute(conn)?;
+        if once {
+            if !insert_unless_told(conn, &row)? {
+                continue;
+            }
+        } else {
+            diesel::insert_into(notifications::table).values(&row).execute(conn)?;
+        }
         if !written.contains(&e.recipient) {
             written.push(e.recipient);
         }
@@ -68,20 +72,39 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     Ok(written)
 }
 
-/// Whether the recipient was told of this like, listen or mention in a comment before (index:
-/// the comment's notifications, the post's by sender, or the sender's by recipient).
-fn already_told(conn: &mut DbConnection, e: &Event) -> QueryResult<bool> {
-    let same = notifications::table
-        .filter(notifications::sender_id.eq(e.sender))
-        .filter(notifications::recipient_id.eq(e.recipient))
-        .filter(notifications::kind.eq(e.kind));
-    if let Some(comment) = e.comment {
-        return diesel::select(exists(same.filter(notifications::comment_id.eq(comment)))).get_result(conn);
-    }
-    match e.post {
-        Some(post) => diesel::select(exists(same.filter(notifications::post_id.eq(post)))).get_result(conn),
-        None => diesel::select(exists(same.filter(notifications::post_id.is_null()))).get_result(conn),
-    }
+/// Writes `row` unless its recipient was told of the same like, listen or mention in a comment
+/// before (by the same sender: of the comment, else of the post, else with no post; index: the
+/// comment's notifications, the post's by sender, or the sender's by recipient), in one
+/// statement: whether it was written. A like once asked first, then wrote (issue 30).
+fn insert_unless_told(conn: &mut DbConnection, row: &NotificationRow) -> QueryResult<bool> {
+    const INSERT: &str = "INSERT INTO notifications \
+        (id, recipient_id, sender_id, kind, post_id, excerpt, created_at, is_read, comment_id) \
+        SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM notifications \
+        WHERE sender_id = ? AND recipient_id = ? AND kind = ? AND ";
+    let (same, key) = match (row.comment_id, row.post_id) {
+        (Some(comment), _) => ("comment_id = ?)", Some(comment.get())),
+        (None, Some(post)) => ("post_id = ?)", Some(post.get())),
+        (None, None) => ("post_id IS NULL)", None),
+    };
+    // One of three texts, each kept prepared.
+    let statement = db::Kept::made(format!("{INSERT}{same}"))
+        .bind::<BigInt, _>(row.id)
+        .bind::<BigInt, _>(row.recipient_id)
+        .bind::<BigInt, _>(row.sender_id)
+        .bind::<Text, _>(row.kind.as_str())
+        .bind::<Nullable<BigInt>, _>(row.post_id.map(|p| p.get()))
+        .bind::<Nullable<Text>, _>(row.excerpt.clone())
+        .bind::<Timestamp, _>(row.created_at)
+        .bind::<Bool, _>(row.is_read)
+        .bind::<Nullable<BigInt>, _>(row.comment_id.map(|c| c.get()))
+        .bind::<BigInt, _>(row.sender_id)
+        .bind::<BigInt, _>(row.recipient_id)
+        .bind::<Text, _>(row.kind.as_str());
+    let statement = match key {
+        Some(key) => statement.bind::<BigInt, _>(key),
+        None => statement,
+    };
+    Ok(statement.execute(conn)? > 0)
 }
 
 /// How many people were told of a mention in `comment`, over its life (its first text and

@@ -104,17 +104,18 @@ pub struct LikeToggle {
 /// hidden from `me` by a block is not found.
 pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
     let author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
-    let removed =
-        diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
-    let (liked, delta) = if removed > 0 {
-        (false, -1)
+    // A like first: most toggles are (a statement fewer than asking whether there is one).
+    let added = Kept::new(INSERT_LIKE)
+        .bind::<BigInt, _>(post)
+        .bind::<BigInt, _>(me)
+        .bind::<Timestamp, _>(db::time::now())
+        .execute(conn)?;
+    let (liked, delta) = if added > 0 {
+        (true, 1)
     } else {
-        let added = Kept::new(INSERT_LIKE)
-            .bind::<BigInt, _>(post)
-            .bind::<BigInt, _>(me)
-            .bind::<Timestamp, _>(db::time::now())
-            .execute(conn)?;
-        (true, if added > 0 { 1 } else { 0 })
+        let removed =
+            diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
+        (false, if removed > 0 { -1 } else { 0 })
     };
     // The count as the update leaves it, in the same statement (one round trip fewer a like).
     let count: i64 = if delta != 0 {
