@@ -13,7 +13,10 @@ markers). Sizes can be lowered for a quick run: BENCH_USERS, BENCH_POSTS, BENCH_
 one backend measured alone: BENCH_BACKENDS=sqlite (or postgres).
 Seeding a million posts takes about ten minutes per backend; with BENCH_KEEP=<folder> the
 seeded databases are kept (SQLite files in the folder, PostgreSQL databases named
-selfsound_bench_keep_*) and used again by the next run of the same sizes.
+selfsound_bench_keep_*) and used again by the next run of the same sizes; BENCH_ONLY_SEED=1
+with BENCH_KEEP seeds them and measures nothing (seeding needs no quiet machine, measuring
+does). BENCH_PROFILE=1 adds one more run of the mix, not counted, with `perf record` on the
+whole machine, and writes where its time went to bench/results/<backend>-mix-profile.txt.
 """
 import base64
 import contextlib
@@ -340,6 +343,8 @@ def community_mix(database_url, data_dir, size):
         out[mode] = {"rps": rps, "p50_ms": statistics.median(r["p50_ms"] for r in results),
                      "p99_ms": statistics.median(r["p99_ms"] for r in results), "all": results,
                      "searches_refused": sum(r.get("searches_refused", 0) for r in results)}
+    if os.environ.get("BENCH_PROFILE"):
+        out["profile"] = profile_mix(database_url, data_dir, files, size)
     for mode in ("mix", "reads"):
         out[mode]["ratio"] = round(out[mode]["rps"] / out["ceiling"]["rps"], 3)
     print(f"  community mix ({people} people, {posts} posts by popularity, median of {MIX_RUNS} x {MIX_SECONDS} s):",
@@ -351,6 +356,40 @@ def community_mix(database_url, data_dir, size):
         print(f"    {mode:8} {r['rps']:9.0f} req/s  p50 {r['p50_ms']:6.2f} ms  p99 {r['p99_ms']:6.2f} ms{ratio}{refused}",
               flush=True)
     return out
+
+
+def profile_mix(database_url, data_dir, files, size):
+    """One more run of the mix with `perf record` sampling the whole machine (the server, wrk,
+    PostgreSQL), not counted among the runs (sampling costs throughput), summed by program and
+    thread, and by function; the report
+    goes to bench/results/<backend>-mix-profile.txt. Returns its path."""
+    if not shutil.which("perf"):
+        raise SystemExit("BENCH_PROFILE needs perf: apt-get install -y linux-perf")
+    backend = "sqlite" if not database_url.startswith("postgres") else "postgres"
+    data = os.path.join(tempfile.mkdtemp(prefix="selfsound-bench-perf-"), "perf.data")
+    server = Server(database_url, data_dir)
+    try:
+        perf = subprocess.Popen(["perf", "record", "-q", "-a", "-F", "999", "-o", data],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            run = mix_run(server, files, "mix", size)
+        finally:
+            perf.send_signal(2)
+            perf.wait(timeout=60)
+    finally:
+        server.stop()
+    report = lambda *sort: subprocess.run(
+        ["perf", "report", "-i", data, "--no-children", "--stdio", "--percent-limit", "0.7", *sort],
+        check=True, capture_output=True, text=True).stdout
+    path = os.path.join(ROOT, "bench", "results", f"{backend}-mix-profile.txt")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(f"# the mix under perf record -a -F 999: {run['rps']:.0f} req/s, p99 {run['p99_ms']:.2f} ms\n")
+        f.write("\n# by program and thread\n" + report("--sort", "comm"))
+        f.write("\n# by function\n" + report("--sort", "dso,sym"))
+    shutil.rmtree(os.path.dirname(data), ignore_errors=True)
+    print(f"  profile of the mix: {os.path.relpath(path, ROOT)}", flush=True)
+    return os.path.relpath(path, ROOT)
 
 
 def pg_exists(name):
@@ -415,6 +454,13 @@ def save(name, out):
 def run_backend(backend):
     print(f"--- {backend}: {USERS} people, {POSTS} posts", flush=True)
     out = {"backend": backend, "users": USERS, "posts": POSTS, "connections": CONNECTIONS, "seconds": SECONDS}
+    if os.environ.get("BENCH_ONLY_SEED"):
+        if not KEEP:
+            raise SystemExit("BENCH_ONLY_SEED seeds the databases BENCH_KEEP keeps: set BENCH_KEEP too")
+        for label, posts in (("large", POSTS), ("small", SMALL_POSTS)):
+            with seeded(backend, label, posts, out):
+                pass
+        return out
     if os.environ.get("BENCH_ONLY_MIX"):
         return only_mix(backend, out)
     for label, posts in (("large", POSTS), ("small", SMALL_POSTS)):
@@ -515,6 +561,8 @@ def main():
     if only:
         backends = [b for b in backends if b in only.split(",")]
     results = [run_backend(b) for b in backends]
+    if os.environ.get("BENCH_ONLY_SEED"):
+        return 0
     if os.environ.get("BENCH_ONLY_MIX"):
         print(mix_table(results))
         return 0
