@@ -155,14 +155,20 @@ impl App {
             .await
     }
 
-    /// A comment by `me` on `post`: the post's author is told of it, and the people it mentions
-    /// are told of that (at most ten, none in a block pair with the post's author; an author who
-    /// is also mentioned gets the mention alone).
-    pub async fn comment(&self, me: UserId, post: PostId, text: &str) -> Result<posts::Comment, AppError> {
+    /// A comment by `me` on `post` (on a `moment` of one of its tracks, if given): the post's
+    /// author is told of it, and the people it mentions are told of that (at most ten, none in a
+    /// block pair with the post's author; an author who is also mentioned gets the mention alone).
+    pub async fn comment(
+        &self,
+        me: UserId,
+        post: PostId,
+        text: &str,
+        moment: Option<posts::CommentMoment>,
+    ) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
         self.db
             .write(move |conn| {
-                let done = posts::add_comment(conn, me, post, &text)?;
+                let done = posts::add_comment(conn, me, post, &text, moment)?;
                 let excerpt = notifications::excerpt(&done.comment.content);
                 let event = |recipient: UserId, kind: Kind| Event {
                     recipient,

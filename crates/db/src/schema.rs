@@ -168,6 +168,10 @@ diesel::table! {
         content -> Text,
         created_at -> Timestamp,
         edited_at -> Nullable<Timestamp>,
+        /// A comment on a moment of an audio post's track: how far into it, in milliseconds.
+        at_ms -> Nullable<BigInt>,
+        /// Which of the post's tracks (0 for the first), beside `at_ms`.
+        track -> Nullable<BigInt>,
     }
 }
 

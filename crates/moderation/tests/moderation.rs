@@ -226,7 +226,7 @@ async fn the_complaints_list_costs_the_same_whatever_its_length(db: TestDb) {
 }
 
 fn comment_on(db: &db::Db, who: UserId, post: values::PostId, text: &str) -> CommentId {
-    db.write_blocking(|c| posts::add_comment(c, who, post, text)).unwrap().comment.id
+    db.write_blocking(|c| posts::add_comment(c, who, post, text, None)).unwrap().comment.id
 }
 
 fn block(c: &mut DbConnection, blocker: UserId, blocked: UserId) {

@@ -3,19 +3,22 @@
 //! A page of comments costs four statements whatever its length: two to check the viewer may see
 //! the post (its author, then whether a block stands between them), then the comments with their
 //! authors (`comments (post_id, id)` index, newest first), then the mentions of all of them.
+//!
+//! A comment on an audio post may be on a moment of one of its tracks (`at_ms`, `track`):
+//! [`moments`] lists those of a post, for the marks along its waveform, at the same cost.
 
 use std::collections::HashMap;
 
 use db::diesel::prelude::*;
 use db::diesel::sql_types::BigInt;
 use db::model::UserCard;
-use db::schema::{comment_mentions, comments, posts, users};
+use db::schema::{comment_mentions, comments, post_audio, posts, users};
 use db::{DbConnection, Kept, Page, PageRule, Topic};
 use social_graph::visibility;
-use values::{CommentId, PostId, UserId};
+use values::{CommentId, PostId, PostKind, UserId};
 
 use crate::PostError;
-use crate::input::{CommentText, mentioned_logins};
+use crate::input::{CommentMoment, CommentText, clock, mentioned_logins};
 use crate::model::{Comment, CommentRow, Mention};
 use crate::repo::{PostRef, visible};
 
@@ -54,6 +57,51 @@ pub fn list(
     Ok(with_mentions(conn, rows)?)
 }
 
+/// A post shows the marks of at most this many comments on moments of its tracks, the newest.
+pub const MOMENTS_SHOWN: i64 = 200;
+
+/// The newest [`MOMENTS_SHOWN`] comments of `post` on a moment of its tracks, as `viewer` may see
+/// them (as [`list`] leaves people out): three statements at most, through the index of timed
+/// comments (`comments_moments_idx`).
+pub fn moments(conn: &mut DbConnection, post: PostId, viewer: Option<UserId>) -> Result<Vec<Comment>, PostError> {
+    let found = visible(conn, post, viewer)?.ok_or(PostError::NotFound)?;
+    if found.kind != PostKind::Audio {
+        return Ok(Vec::new());
+    }
+    let q = comments::table
+        .inner_join(users::table)
+        .filter(comments::post_id.eq(post))
+        .filter(comments::at_ms.is_not_null())
+        .select((CommentRow::as_select(), UserCard::as_select()))
+        .into_boxed();
+    let rows: Vec<(CommentRow, UserCard)> = visibility::shown_to(q, comments::user_id, viewer)
+        .order(comments::id.desc())
+        .limit(MOMENTS_SHOWN)
+        .load(conn)?;
+    Ok(with_mentions(conn, rows)?)
+}
+
+/// That `moment` is on a track `post` has, within its length (one statement; none for a
+/// comment on the whole post).
+fn check_moment(conn: &mut DbConnection, post: PostRef, moment: Option<CommentMoment>) -> Result<(), PostError> {
+    let Some(moment) = moment else { return Ok(()) };
+    if post.kind != PostKind::Audio {
+        return Err(PostError::MomentNotOnAudio);
+    }
+    let length: i64 = post_audio::table
+        .filter(post_audio::post_id.eq(post.id))
+        .filter(post_audio::position.eq(moment.track))
+        .select(post_audio::duration_ms)
+        .first(conn)
+        .optional()?
+        .ok_or(PostError::NoSuchTrack(moment.track))?;
+    // A length of 0 was not known when the track was read: any time within the post's bound.
+    if length > 0 && moment.at_ms > length {
+        return Err(PostError::MomentPastEnd(clock(length)));
+    }
+    Ok(())
+}
+
 /// The newest `limit` comments of `post`, whoever wrote them (what `crate::memory` keeps of a
 /// post and leaves out of each viewer's page what they may not see).
 pub(crate) fn newest(conn: &mut DbConnection, post: PostId, limit: i64) -> QueryResult<Vec<Comment>> {
@@ -76,6 +124,7 @@ fn with_mentions(conn: &mut DbConnection, rows: Vec<(CommentRow, UserCard)>) -> 
         .into_iter()
         .map(|(c, author)| Comment {
             mentions: mentions.remove(&c.id).unwrap_or_default(),
+            moment: c.moment(),
             id: c.id,
             post_id: c.post_id,
             content: c.content,
@@ -124,10 +173,19 @@ pub const MENTIONS_NOTIFIED: usize = 10;
 
 /// Writes a comment by `me` on `post` inside the caller's transaction, with the people it
 /// mentions (existing logins, not in a block pair with `me`), and counts it on the post. Blank
-/// text is refused (spec §5); the text is trimmed.
-pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Result<Commented, PostError> {
+/// text is refused (spec §5); the text is trimmed. A comment on a `moment` names a track the
+/// post has, within its length.
+pub fn add(
+    conn: &mut DbConnection,
+    me: UserId,
+    post: PostId,
+    text: &str,
+    moment: Option<CommentMoment>,
+) -> Result<Commented, PostError> {
     let content = CommentText::parse(text)?.into_inner();
-    let post_author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
+    let found = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?;
+    check_moment(conn, found, moment)?;
+    let post_author = found.author;
     let author: UserCard = users::table
         .filter(users::id.eq(me))
         .select(UserCard::as_select())
@@ -141,6 +199,8 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         content,
         created_at: db::time::now(),
         edited_at: None,
+        at_ms: moment.map(|m| m.at_ms),
+        track: moment.map(|m| m.track),
     };
     diesel::insert_into(comments::table).values(&row).execute(conn)?;
     let resolved = resolve_mentions(conn, me, post_author, &row.content)?;
@@ -158,6 +218,7 @@ pub fn add(conn: &mut DbConnection, me: UserId, post: PostId, text: &str) -> Res
         edited_at: row.edited_at,
         author,
         mentions: resolved.mentions(),
+        moment,
     };
     Ok(Commented { comment, post_author, to_notify })
 }

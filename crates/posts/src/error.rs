@@ -97,6 +97,15 @@ pub enum PostError {
     EmptyComment,
     #[error("A comment can be at most 2000 characters")]
     CommentTooLong,
+    /// `track` sent without `at_ms`, or either below zero.
+    #[error("A comment on a moment needs at_ms, a time in milliseconds from 0, and may name its track from 0")]
+    MomentUnclear,
+    #[error("Only comments on audio posts can be on a moment of a track")]
+    MomentNotOnAudio,
+    #[error("This post has no track {0}")]
+    NoSuchTrack(i64),
+    #[error("The time is past the end of the track ({0})")]
+    MomentPastEnd(String),
 
     /// A search that ran past [`crate::search::SEARCH_TIME_LIMIT`] (PostgreSQL).
     #[error("This search takes too long to answer: try other words, or one kind of post")]
@@ -148,6 +157,10 @@ impl DomainError for PostError {
             | CaptionTooLong
             | EmptyComment
             | CommentTooLong
+            | MomentUnclear
+            | MomentNotOnAudio
+            | NoSuchTrack(_)
+            | MomentPastEnd(_)
             | SearchTooCostly => ErrorKind::Invalid,
             TooManyAudio
             | AudioTooLarge(_)

@@ -166,6 +166,43 @@ impl CommentText {
     }
 }
 
+/// The longest time a comment's moment can name on a track whose length is not known: the
+/// tracks of one post last at most this long in all (`limits::AUDIO_POST_MAX_SECONDS`).
+pub const MOMENT_MAX_MS: i64 = (media_validation::limits::AUDIO_POST_MAX_SECONDS as i64) * 1000;
+
+/// The moment of an audio post's track a comment is on, as sent: `at_ms` milliseconds into
+/// track `track` (the first when not named). Whether the post has that track, and that long, is
+/// checked against the post (`comments::add`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommentMoment {
+    pub track: i64,
+    pub at_ms: i64,
+}
+
+impl CommentMoment {
+    /// None for a comment on the whole post (neither sent); a track without a time, or either
+    /// below zero, is refused.
+    pub fn parse(at_ms: Option<i64>, track: Option<i64>) -> Result<Option<CommentMoment>, PostError> {
+        match (at_ms, track) {
+            (None, None) => Ok(None),
+            (Some(at_ms), track) if at_ms >= 0 && track.unwrap_or(0) >= 0 => {
+                if at_ms > MOMENT_MAX_MS {
+                    return Err(PostError::MomentPastEnd(clock(MOMENT_MAX_MS)));
+                }
+                Ok(Some(CommentMoment { track: track.unwrap_or(0), at_ms }))
+            }
+            _ => Err(PostError::MomentUnclear),
+        }
+    }
+}
+
+/// Milliseconds as a person reads a track's time: m:ss, or h:mm:ss past an hour.
+pub fn clock(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    let (h, m, s) = (s / 3600, (s / 60) % 60, s % 60);
+    if h > 0 { format!("{h}:{m:02}:{s:02}") } else { format!("{m}:{s:02}") }
+}
+
 fn login_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
@@ -262,5 +299,20 @@ mod tests {
         assert_eq!(stem("C:\\music\\a.wav"), "a");
         assert_eq!(Caption::parse(Some("  ")).unwrap(), None);
         assert_eq!(Caption::parse(Some(" hi ")).unwrap().map(Caption::into_inner).as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn a_moment_is_a_time_and_a_track() {
+        assert_eq!(CommentMoment::parse(None, None).unwrap(), None);
+        assert_eq!(CommentMoment::parse(Some(83_000), None).unwrap(), Some(CommentMoment { track: 0, at_ms: 83_000 }));
+        assert_eq!(CommentMoment::parse(Some(0), Some(2)).unwrap(), Some(CommentMoment { track: 2, at_ms: 0 }));
+        for (at, track) in [(None, Some(1)), (Some(-1), None), (Some(5), Some(-1))] {
+            assert!(matches!(CommentMoment::parse(at, track), Err(PostError::MomentUnclear)), "{at:?} {track:?}");
+        }
+        assert!(matches!(CommentMoment::parse(Some(MOMENT_MAX_MS + 1), None), Err(PostError::MomentPastEnd(_))));
+        assert_eq!(
+            (clock(0), clock(83_999), clock(3_600_000 + 61_000)),
+            ("0:00".into(), "1:23".into(), "1:01:01".into())
+        );
     }
 }

@@ -24,14 +24,14 @@ pub mod search;
 mod service;
 
 pub use comments::{
-    COMMENTS_PAGE, CommentRef, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, RemovedBy, add as add_comment,
-    delete_rows as delete_comment_rows, list as comment_page, removable as removable_comment, texts as comment_texts,
-    visible_comment,
+    COMMENTS_PAGE, CommentRef, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, MOMENTS_SHOWN, RemovedBy,
+    add as add_comment, delete_rows as delete_comment_rows, list as comment_page, moments as comment_moments,
+    removable as removable_comment, texts as comment_texts, visible_comment,
 };
 pub use edit::{PostEdit, edit_comment};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
-pub use input::{Caption, CommentText, LyricsInput, LyricsPartInput};
+pub use input::{Caption, CommentMoment, CommentText, LyricsInput, LyricsPartInput};
 pub use kinds::audio::AudioUpload;
 pub use kinds::media::MediaUpload;
 pub use kinds::scores::ScoreUpload;

@@ -6,6 +6,8 @@ use db::schema::{comments, posts};
 use diesel::prelude::*;
 use values::{CommentId, PostId, PostKind, UserId};
 
+use crate::input::CommentMoment;
+
 pub use crate::kinds::audio::AudioTrack;
 pub use crate::kinds::lyrics::{Lyrics, LyricsPart};
 pub use crate::kinds::media::{MediaFile, MediaType};
@@ -92,6 +94,8 @@ pub struct Comment {
     pub edited_at: Option<NaiveDateTime>,
     pub author: UserCard,
     pub mentions: Vec<Mention>,
+    /// The moment of the post's track it is on (a timed comment), if any.
+    pub moment: Option<CommentMoment>,
 }
 
 // --- Rows ----------------------------------------------------------------------------------
@@ -120,4 +124,13 @@ pub(crate) struct CommentRow {
     pub content: String,
     pub created_at: NaiveDateTime,
     pub edited_at: Option<NaiveDateTime>,
+    pub at_ms: Option<i64>,
+    pub track: Option<i64>,
+}
+
+impl CommentRow {
+    /// The moment it is on: both columns are written together (`comments::add`).
+    pub(crate) fn moment(&self) -> Option<CommentMoment> {
+        self.at_ms.map(|at_ms| CommentMoment { track: self.track.unwrap_or(0), at_ms })
+    }
 }

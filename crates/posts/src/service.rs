@@ -288,6 +288,17 @@ impl Posts {
         comments::list(conn, post, viewer, page)
     }
 
+    /// The post's comments on a moment of its tracks, as `viewer` may see them (the newest
+    /// [`crate::MOMENTS_SHOWN`]; none on a post that is not audio).
+    pub fn moments_on(
+        &self,
+        conn: &mut DbConnection,
+        post: PostId,
+        viewer: Option<UserId>,
+    ) -> Result<Vec<Comment>, PostError> {
+        comments::moments(conn, post, viewer)
+    }
+
     /// A page of comments as [`Posts::comments`] gives it, when memory holds all of it (as
     /// [`Posts::remembered_list`]).
     pub fn remembered_comments(&self, post: PostId, viewer: Option<UserId>, page: Page) -> Option<Vec<Comment>> {

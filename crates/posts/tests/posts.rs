@@ -66,7 +66,7 @@ impl World {
         // Ids order by the millisecond: comments made within one have no order among them.
         tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         let text = text.to_owned();
-        self.db.write(move |c| posts::add_comment(c, me, post, &text)).await.map(|c| c.comment)
+        self.db.write(move |c| posts::add_comment(c, me, post, &text, None)).await.map(|c| c.comment)
     }
 
     fn posts_count(&self, user: UserId) -> i64 {
@@ -419,6 +419,40 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     }
 }
 
+async fn moments_cost_the_same_statements_however_many(db: TestDb) {
+    let w = world(db);
+    let ana = w.user("ana");
+    let me = w.user("me");
+    posts_of_every_kind(&w, ana, 1).await;
+    let mut c = w.db.get().unwrap();
+    let audio: PostId =
+        post_table::table.filter(post_table::kind.eq("audio")).select(post_table::id).first(&mut c).unwrap();
+    drop(c);
+    let moment = |at_ms| Some(posts::CommentMoment { track: 1, at_ms });
+    let add = |text: String, at: Option<posts::CommentMoment>| {
+        w.db.write_blocking(move |c| posts::add_comment(c, me, audio, &text, at).map(drop)).unwrap()
+    };
+    add("on the whole post".into(), None);
+    let mut made = 0;
+    for n in [1, 25] {
+        while made < n {
+            add(format!("@ana at {made}"), moment(900));
+            made += 1;
+        }
+        let mut c = w.db.get().unwrap();
+        let (found, statements) = counted(&mut c, |c| posts::comment_moments(c, audio, Some(me)).unwrap());
+        assert_eq!(found.len(), n);
+        assert!(found.iter().all(|c| c.moment == moment(900) && c.mentions.len() == 1));
+        // The post as the viewer may see it, the timed comments, their mentions.
+        assert_eq!(statements, 3, "{n} moments");
+    }
+    let past = w.db.write_blocking(move |c| posts::add_comment(c, me, audio, "late", moment(1001)).map(drop));
+    assert!(matches!(past, Err(PostError::MomentPastEnd(_))), "{past:?}");
+    let lyrics = w.song(ana, "words").await;
+    let wrong = w.db.write_blocking(move |c| posts::add_comment(c, me, lyrics, "here", moment(1)).map(drop));
+    assert!(matches!(wrong, Err(PostError::MomentNotOnAudio)), "{wrong:?}");
+}
+
 async fn listened_to_pages_right_across_the_floor_of_the_merge(db: TestDb) {
     // Six people who post in turns, the newest posts by one who is then suspended and by one
     // the viewer then blocks: neither may raise the floor the merge starts from, or the pages
@@ -497,7 +531,7 @@ async fn writes_are_not_prepared_again(db: TestDb) {
         for _ in 0..2 {
             db.write_blocking(|c| posts::toggle_like(c, me, target).map(drop)).unwrap();
         }
-        db.write_blocking(|c| posts::add_comment(c, me, target, "lovely").map(drop)).unwrap();
+        db.write_blocking(|c| posts::add_comment(c, me, target, "lovely", None).map(drop)).unwrap();
         let window = std::time::Duration::from_secs(60);
         db.write_blocking(|c| {
             db::throttle::hit_all(c, &[("write:like:user:1", 100), ("write:like:client:x", 300)], window)?;
@@ -647,7 +681,7 @@ async fn memory_matches_the_database(w: World) {
     compare("listening to ana", &made);
     graph(&|c| social_graph::block(c, bob, me));
     compare("blocked by bob", &made);
-    write(&|c| posts::add_comment(c, me, made[33], "hello").map(|_| ()));
+    write(&|c| posts::add_comment(c, me, made[33], "hello", None).map(|_| ()));
     compare("commented", &made);
     write(&|c| posts::delete_post_rows(c, &[made[33], made[10]]).map(|_| ()));
     compare("deleted", &made);
@@ -673,7 +707,7 @@ async fn memory_matches_the_database(w: World) {
     compare("a post written late", &made);
     made.push(w.song(ana, "newer").await);
     compare("a newer post", &made);
-    write(&|c| posts::add_comment(c, bob, made[0], "more").map(|_| ()));
+    write(&|c| posts::add_comment(c, bob, made[0], "more", None).map(|_| ()));
     compare("another comment", &made);
     write(&|c| posts::edit_comment(c, bob, made[0], bobs[0], "hi again @cy").map(|_| ()));
     compare("a comment edited", &made);
@@ -1328,6 +1362,7 @@ test_support::both_backends!(
     only_the_author_deletes_a_post_and_everything_on_it_goes,
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
+    moments_cost_the_same_statements_however_many,
     a_page_read_again_is_not_prepared_again,
     writes_are_not_prepared_again,
     listened_to_pages_right_across_the_floor_of_the_merge,

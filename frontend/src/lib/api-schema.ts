@@ -624,6 +624,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/{post_id}/moments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The post's comments on a moment of its tracks, the newest 200 (beyond the spec: the marks
+         *     along an audio post's waveform); a post of another kind has none.
+         */
+        get: operations["moments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/audio": {
         parameters: {
             query?: never;
@@ -1094,6 +1114,12 @@ export interface components {
         };
         /** @description A comment (spec §3), with its author both nested and flat. */
         CommentJson: {
+            /**
+             * Format: int64
+             * @description On an audio post, the moment of its track the comment is on: milliseconds into it
+             *     (beyond the spec; absent for a comment on the whole post).
+             */
+            at_ms?: number | null;
             author_avatar_url: string;
             author_id: string;
             author_login: string;
@@ -1109,6 +1135,11 @@ export interface components {
             edited_at?: string | null;
             id: string;
             mentions: components["schemas"]["MentionJson"][];
+            /**
+             * Format: int64
+             * @description Which of the post's tracks `at_ms` is in, from 0 (with `at_ms` only).
+             */
+            track?: number | null;
             user: components["schemas"]["UserJson"];
         };
         /** @description A report of a comment: the post report's fields, with the comment's id. */
@@ -1275,7 +1306,18 @@ export interface components {
             message: string;
         };
         NewCommentJson: {
+            /**
+             * Format: int64
+             * @description On an audio post, a comment on a moment of its track: milliseconds into it (beyond the
+             *     spec, optional).
+             */
+            at_ms?: number | null;
             content: string;
+            /**
+             * Format: int64
+             * @description Which of the post's tracks, from 0 (the first when absent; with `at_ms` only).
+             */
+            track?: number | null;
         };
         /** @description A notification (spec §3), with the sender's name and avatar for the list. */
         NotificationJson: {
@@ -4008,7 +4050,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommentCreatedJson"];
                 };
             };
-            /** @description blank */
+            /** @description blank, or a moment that is not on a track of the post */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4345,6 +4387,53 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    moments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentJson"][];
+                };
+            };
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

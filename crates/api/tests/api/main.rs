@@ -18,6 +18,7 @@ mod http;
 mod limits;
 mod media_budget;
 mod moderation;
+mod moments;
 mod notifications;
 mod observability;
 #[path = "../support/oidc_provider.rs"]

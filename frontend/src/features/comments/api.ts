@@ -1,7 +1,8 @@
 /**
  * Comments of a post and the mention picker (spec §4 Comment posting, §5 Mentions, §7 Posts:
  * GET/POST /posts/{id}/comments, GET /posts/users/search; beyond the spec DELETE
- * /posts/{id}/comments/{commentId}), with their React Query factories.
+ * /posts/{id}/comments/{commentId}, and GET /posts/{id}/moments, the comments on a moment of an
+ * audio post's track), with their React Query factories.
  * The feature's public surface is index.ts: the post page shows `CommentsSection`.
  *
  * Both answers depend on who asks (the server leaves out people in a block pair with the
@@ -20,7 +21,7 @@ import type { components } from '../../lib/api-schema';
 import { ApiError, request } from '../../lib/http';
 import { patchItems } from '../../lib/paged-items';
 import { toDisplayComment, toDisplayComments } from './transform';
-import type { CommentInput, DisplayComment, MentionUserJson } from './types';
+import type { CommentInput, CommentMoment, DisplayComment, MentionUserJson } from './types';
 
 /** Comments come 20 at a time (spec §9). */
 export const COMMENTS_PAGE_SIZE = 20;
@@ -96,12 +97,33 @@ export async function fetchComments(postId: string, offset: number, signal?: Abo
   return { comments: toDisplayComments(list), received: list.length };
 }
 
-/** POST /posts/{id}/comments {content} → 201 {comment}. */
-export function postComment(postId: string, content: string): Promise<{ comment?: CommentInput | null } | undefined> {
-  return request<{ comment?: CommentInput | null } | undefined>(`/posts/${enc(postId)}/comments`, {
-    method: 'POST',
-    json: { content } satisfies components['schemas']['NewCommentJson'],
-  });
+/**
+ * POST /posts/{id}/comments {content} → 201 {comment}; a comment on a moment of the post's track
+ * also sends `at_ms` and `track` (beyond the spec, optional both ways).
+ */
+export function postComment(
+  postId: string,
+  content: string,
+  moment: CommentMoment | null = null,
+): Promise<{ comment?: CommentInput | null } | undefined> {
+  const json: components['schemas']['NewCommentJson'] = moment ? { content, at_ms: moment.ms, track: moment.track } : { content };
+  return request<{ comment?: CommentInput | null } | undefined>(`/posts/${enc(postId)}/comments`, { method: 'POST', json });
+}
+
+/**
+ * GET /posts/{id}/moments: the post's comments on a moment of its tracks (the newest, at most
+ * 200), earliest moment first, for the marks along the waveform.
+ */
+export async function fetchMoments(postId: string, signal?: AbortSignal): Promise<DisplayComment[]> {
+  const answer = await request<CommentInput[] | null>(`/posts/${enc(postId)}/moments`, { signal });
+  return sortedMoments(toDisplayComments(Array.isArray(answer) ? answer : []));
+}
+
+/** Timed comments in the order of their moments (track, then time, then the older first). */
+export function sortedMoments(comments: readonly DisplayComment[]): DisplayComment[] {
+  return comments
+    .filter((c) => c.moment !== null)
+    .sort((a, b) => a.moment!.track - b.moment!.track || a.moment!.ms - b.moment!.ms || (a.id < b.id ? -1 : 1));
 }
 
 export function searchMentions(q: string, signal?: AbortSignal): Promise<MentionUserJson[]> {
@@ -155,7 +177,26 @@ export const commentQueries = {
       // Names and avatars of authors change; blocked people's comments go.
       meta: { shows: ['blocks', 'profile'] },
     }),
+  /** The post's comments on a moment of its tracks (audio posts only: `enabled`). */
+  moments: (postId: string, viewerId?: string | null, enabled = true) =>
+    queryOptions({
+      queryKey: [...commentQueries.all(postId), 'moments', viewerId ?? null] as const,
+      queryFn: ({ signal }) => fetchMoments(postId, signal),
+      enabled: enabled && Boolean(postId) && viewerId !== undefined,
+      meta: { shows: ['blocks', 'profile'] },
+    }),
 };
+
+/** Changes every cached copy of the post's timed comments. */
+function patchCachedMoments(
+  queryClient: QueryClient,
+  postId: string,
+  change: (moments: DisplayComment[]) => DisplayComment[],
+): void {
+  queryClient.setQueriesData<DisplayComment[]>({ queryKey: [...commentQueries.all(postId), 'moments'] }, (data) =>
+    Array.isArray(data) ? change(data) : data,
+  );
+}
 
 export const mentionQueries = {
   all: () => ['posts', 'mention-search'] as const,
@@ -174,9 +215,17 @@ export const mentionQueries = {
 // ---------------------------------------------------------------------------------------------
 // Changing the cache after a comment
 
-/** Puts a new comment on top of every cached copy of the post's list (once). */
+/**
+ * Puts a new comment on top of every cached copy of the post's list (once), and a timed one
+ * among the post's moments.
+ */
 export function prependCachedComment(queryClient: QueryClient, postId: string, comment: DisplayComment): void {
-  queryClient.setQueriesData<CommentPages>({ queryKey: commentQueries.all(postId) }, (data) => {
+  if (comment.moment) {
+    patchCachedMoments(queryClient, postId, (all) =>
+      all.some((c) => c.id === comment.id) ? all : sortedMoments([...all, comment]),
+    );
+  }
+  queryClient.setQueriesData<CommentPages>({ queryKey: [...commentQueries.all(postId), 'list'] }, (data) => {
     const [first, ...rest] = data?.pages ?? [];
     if (!data || !first) return data;
     if (data.pages.some((page) => page.comments.some((c) => c.id === comment.id))) return data;
@@ -191,7 +240,8 @@ export function prependCachedComment(queryClient: QueryClient, postId: string, c
  */
 export function removeCachedComment(queryClient: QueryClient, postId: string, commentId: string): boolean {
   let found = false;
-  queryClient.setQueriesData<CommentPages>({ queryKey: commentQueries.all(postId) }, (data) => {
+  patchCachedMoments(queryClient, postId, (all) => (all.some((c) => c.id === commentId) ? all.filter((c) => c.id !== commentId) : all));
+  queryClient.setQueriesData<CommentPages>({ queryKey: [...commentQueries.all(postId), 'list'] }, (data) => {
     if (!data?.pages) return data;
     const pages = data.pages.map((page) => {
       const comments = patchItems<DisplayComment>(page.comments, (c) => c.id === commentId, () => null);
@@ -206,7 +256,10 @@ export function removeCachedComment(queryClient: QueryClient, postId: string, co
 
 /** Puts an edited comment in place of the one it was, in every cached copy of the post's list. */
 export function replaceCachedComment(queryClient: QueryClient, postId: string, comment: DisplayComment): void {
-  queryClient.setQueriesData<CommentPages>({ queryKey: commentQueries.all(postId) }, (data) => {
+  patchCachedMoments(queryClient, postId, (all) =>
+    all.some((c) => c.id === comment.id) ? all.map((c) => (c.id === comment.id ? comment : c)) : all,
+  );
+  queryClient.setQueriesData<CommentPages>({ queryKey: [...commentQueries.all(postId), 'list'] }, (data) => {
     if (!data?.pages) return data;
     const pages = data.pages.map((page) => {
       const comments = patchItems<DisplayComment>(page.comments, (c) => c.id === comment.id, () => comment);
@@ -235,7 +288,8 @@ export function useAddComment(postId: string, onAdded?: CommentAddedHandler) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: addCommentMutationKey(postId),
-    mutationFn: (content: string) => postComment(postId, content),
+    mutationFn: ({ content, moment }: { content: string; moment: CommentMoment | null }) =>
+      postComment(postId, content, moment),
     onSuccess: async (answer) => {
       const comment = answer?.comment ? toDisplayComment(answer.comment) : null;
       onAdded?.(queryClient, postId);

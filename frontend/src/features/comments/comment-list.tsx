@@ -5,7 +5,8 @@ import { RoleBadge } from '../../components/role-badge';
 import type { CommentRemovedHandler } from './api';
 import { COMMENT_EDIT_WORDS, CommentEditor } from './comment-editor';
 import { CommentMenu } from './comment-menu';
-import type { DisplayComment } from './types';
+import { MOMENT_WORDS, momentText } from './moment-words';
+import type { DisplayComment, MomentLink } from './types';
 import { CommentText, profilePath } from './comment-text';
 import styles from './comments.module.css';
 
@@ -57,12 +58,40 @@ function CommentTime({ time }: { time: string }) {
   );
 }
 
+/** The moment of the track a comment is on: a button that plays from there, when it can. */
+function CommentMomentMark({ comment, link }: { comment: DisplayComment; link?: MomentLink }) {
+  const moment = comment.moment;
+  if (!moment) return null;
+  const words = momentText(moment, link?.trackTitle(moment.track) ?? null);
+  if (!link) return <span className={styles.momentMark}>{words}</span>;
+  return (
+    <button
+      type="button"
+      className={styles.momentMark}
+      aria-label={MOMENT_WORDS.playFrom(words)}
+      onClick={() => link.play(moment)}
+    >
+      {words}
+    </button>
+  );
+}
+
 /**
  * One comment: who wrote it (avatar, name, @login to their profile, role badge), when (and
- * 'edited'), what, and its menu (`menu`) at the end of its head. `editor` takes the text's place
- * while its author edits it.
+ * 'edited'), the moment of the track it is on, what, and its menu (`menu`) at the end of its
+ * head. `editor` takes the text's place while its author edits it.
  */
-export function CommentItem({ comment, menu, editor }: { comment: DisplayComment; menu?: ReactNode; editor?: ReactNode }) {
+export function CommentItem({
+  comment,
+  menu,
+  editor,
+  moments,
+}: {
+  comment: DisplayComment;
+  menu?: ReactNode;
+  editor?: ReactNode;
+  moments?: MomentLink;
+}) {
   const name = comment.authorName || comment.authorLogin || 'Unknown User';
   const profile = comment.authorId ? profilePath(comment.authorId) : null;
   return (
@@ -92,6 +121,7 @@ export function CommentItem({ comment, menu, editor }: { comment: DisplayComment
             <RoleBadge tagId={comment.authorRole} fallback="listener" className={styles.badge} />
             <CommentTime time={comment.createdAt} />
             {comment.editedAt ? <EditedMark time={comment.editedAt} /> : null}
+            <CommentMomentMark comment={comment} link={moments} />
           </span>
           {menu ? <span className={styles.menu}>{menu}</span> : null}
         </header>
@@ -107,13 +137,15 @@ interface CommentListProps {
   /** The post's author, who may delete any comment on it. */
   postAuthorId?: string;
   onRemoved?: CommentRemovedHandler;
+  /** An audio post's player: a comment's moment plays from there. */
+  moments?: MomentLink;
 }
 
 /**
  * Comments, newest first, each with its menu (edit, delete, report). One at a time is edited in
  * place; when that ends, the focus goes back to its menu.
  */
-export function CommentList({ comments, postId, postAuthorId, onRemoved }: CommentListProps) {
+export function CommentList({ comments, postId, postAuthorId, onRemoved, moments }: CommentListProps) {
   const [editing, setEditing] = useState<string | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
 
@@ -131,6 +163,7 @@ export function CommentList({ comments, postId, postAuthorId, onRemoved }: Comme
         <li key={comment.id} data-comment-id={comment.id}>
           <CommentItem
             comment={comment}
+            moments={moments}
             menu={
               <CommentMenu
                 postId={postId}

@@ -7,7 +7,7 @@ import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { countCachedComment, postQueries, uncountCachedComment, type DisplayPost, type PostPages } from '../posts';
 import { CommentsSection } from './comments-section';
-import type { CommentInput, MentionUserJson } from './types';
+import type { CommentInput, CommentMoment, MentionUserJson, MomentLink } from './types';
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';
 
@@ -60,8 +60,11 @@ function backend(options: Backend = {}) {
       if (options.postDelay) await delay(options.postDelay);
       const answer = options.post ?? 'comment';
       if (typeof answer === 'object') return HttpResponse.json(answer.body, { status: answer.status });
+      const sent = body as { content: string; at_ms?: number; track?: number };
       const created = comment(999, {
-        content: (body as { content: string }).content,
+        content: sent.content,
+        at_ms: sent.at_ms,
+        track: sent.at_ms === undefined ? undefined : (sent.track ?? 0),
         created_at: new Date().toISOString(),
         author_id: ADA.id,
         author_name: ADA.name,
@@ -540,5 +543,74 @@ describe('CommentsSection: editing one’s own comment', () => {
     );
     expect(box).toHaveValue('mine!');
     expect(box).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('CommentsSection: comments on a moment of the track', () => {
+  /** A player on one of the post's tracks (or none), and what was asked to play. */
+  function player(at: CommentMoment | null) {
+    const played: CommentMoment[] = [];
+    const link: MomentLink = {
+      current: () => at,
+      play: (moment) => played.push(moment),
+      trackTitle: () => null,
+    };
+    return { link, played, move: (next: CommentMoment | null) => (at = next) };
+  }
+
+  function renderWith(link: MomentLink) {
+    return renderPage(<CommentsSection postId="42" moments={link} />, { route: '/post/42', path: '/post/:postId' });
+  }
+
+  it('takes the moment the player is at when writing starts, and sends it', async () => {
+    signedInAs(ADA);
+    const state = backend();
+    const { link, move } = player({ track: 0, ms: 83_400 });
+    renderWith(link);
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'the solo');
+    // Taken once, when the writing started: the player moving on does not move it.
+    move({ track: 0, ms: 95_000 });
+    await userEvent.type(input(), '!');
+    expect(screen.getByText('at 1:23')).toBeInTheDocument();
+    await userEvent.click(publish());
+    await waitFor(() => expect(state.posted).toEqual([{ content: 'the solo!', at_ms: 83_400, track: 0 }]));
+    const mine = await screen.findByRole('article', { name: `Comment by ${ADA.name}` });
+    expect(within(mine).getByRole('button', { name: 'Play from at 1:23' })).toBeInTheDocument();
+    // The next comment starts again without one, until writing starts.
+    expect(screen.queryByText('at 1:23', { selector: 'span' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add the time' })).toBeInTheDocument();
+  });
+
+  it('sends no moment once it is removed, and Add the time takes it again', async () => {
+    signedInAs(ADA);
+    const state = backend();
+    const { link, move } = player({ track: 1, ms: 5_000 });
+    renderWith(link);
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Write a comment' }), 'whole song');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove the time (at 0:05)' }));
+    await userEvent.click(publish());
+    await waitFor(() => expect(state.posted).toEqual([{ content: 'whole song' }]));
+
+    move(null);
+    await userEvent.click(screen.getByRole('button', { name: 'Add the time' }));
+    expect(screen.getByText('Play the track, then add the time you are at.')).toHaveAttribute('role', 'status');
+    move({ track: 1, ms: 7_900 });
+    await userEvent.click(screen.getByRole('button', { name: 'Add the time' }));
+    expect(screen.getByRole('button', { name: 'Remove the time (at 0:07)' })).toBeInTheDocument();
+  });
+
+  it('plays a comment from its moment; without a player its time is only said', async () => {
+    signedInAs(null);
+    backend({ comments: [comment(1, { at_ms: 61_000, track: 2 }), comment(2)] });
+    const { link, played } = player(null);
+    const { unmount } = renderWith(link);
+    await userEvent.click(await screen.findByRole('button', { name: 'Play from at 1:01' }));
+    expect(played).toEqual([{ track: 2, ms: 61_000 }]);
+    expect(screen.getAllByRole('button', { name: /^Play from/ })).toHaveLength(1);
+    unmount();
+    renderSection();
+    expect(await screen.findByText('at 1:01')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Play from/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add the time' })).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { Spinner } from '../../components/spinner';
 import { useViewer, type SignInState } from '../../lib/session';
-import type { DisplayComment } from './types';
+import type { DisplayComment, MomentLink } from './types';
 import {
   COMMENT_MESSAGES,
   commentQueries,
@@ -42,12 +42,15 @@ interface CommentsSectionProps {
   postAuthorId?: string;
   /** What else a deleted comment changes in the cache (the post page counts it off the post). */
   onCommentRemoved?: CommentRemovedHandler;
+  /** An audio post's player: comments may be on a moment of its tracks, and play from there. */
+  moments?: MomentLink;
 }
 
 /**
  * The comments of a post (spec §2 Post page): the composer (or a 'Sign in to comment' prompt
  * for guests), then the comments newest first, 20 at a time with 'Load More Comments'. Each
- * comment's menu deletes it (its author, the post's author, an admin) or reports it.
+ * comment's menu deletes it (its author, the post's author, an admin) or reports it. On an audio
+ * post (`moments`), a comment may be on a moment of its track, and its time plays from there.
  */
 export function CommentsSection({
   postId,
@@ -56,6 +59,7 @@ export function CommentsSection({
   onCommentAdded,
   postAuthorId,
   onCommentRemoved,
+  moments,
 }: CommentsSectionProps) {
   const viewer = useViewer();
   const viewerId = viewer === undefined ? undefined : (viewer?.id ?? null);
@@ -86,7 +90,7 @@ export function CommentsSection({
         ) : null}
       </h2>
 
-      {viewer === undefined ? null : viewer ? <CommentComposer postId={postId} onAdded={onCommentAdded} /> : <SignInToComment />}
+      {viewer === undefined ? null : viewer ? <CommentComposer postId={postId} onAdded={onCommentAdded} moments={moments} /> : <SignInToComment />}
 
       {list.isPending ? (
         <div className={styles.center}>
@@ -106,7 +110,13 @@ export function CommentsSection({
         </div>
       ) : (
         <>
-          <CommentList comments={comments} postId={postId} postAuthorId={postAuthorId} onRemoved={onCommentRemoved} />
+          <CommentList
+            comments={comments}
+            postId={postId}
+            postAuthorId={postAuthorId}
+            onRemoved={onCommentRemoved}
+            moments={moments}
+          />
           {list.isFetchNextPageError ? (
             <Alert tone="error">{commentsLoadErrorMessage(list.error)}</Alert>
           ) : null}

@@ -35,7 +35,18 @@ describe('toDisplayComment', () => {
       authorAvatarUrl: '/a.png',
       authorRole: 'role-id',
       mentions: [{ user_id: '8', login: 'ben_b', name: 'Ben', avatar_url: null }],
+      moment: null,
     });
+  });
+
+  it('reads the moment of a track a comment is on, and only a whole time from 0', () => {
+    const base: CommentInput = { id: '3', content: 'solo', author_login: 'ana' };
+    expect(toDisplayComment({ ...base, at_ms: 83_000, track: 1 })?.moment).toEqual({ ms: 83_000, track: 1 });
+    expect(toDisplayComment({ ...base, at_ms: 0 })?.moment).toEqual({ ms: 0, track: 0 });
+    for (const at_ms of [-1, 1.5, null, undefined]) {
+      expect(toDisplayComment({ ...base, at_ms, track: 0 })?.moment, String(at_ms)).toBeNull();
+    }
+    expect(toDisplayComment({ ...base, at_ms: 10, track: -2 })?.moment).toEqual({ ms: 10, track: 0 });
   });
 
   it('reads the nested user and `text` when the flat fields are missing', () => {

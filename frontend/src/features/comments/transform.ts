@@ -4,7 +4,7 @@
  * a comment missing one of them still shows its author.
  */
 import type { Lenient } from '../../lib/lenient';
-import type { CommentInput, DisplayComment, Mention, MentionJson } from './types';
+import type { CommentInput, CommentMoment, DisplayComment, Mention, MentionJson } from './types';
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
@@ -20,6 +20,16 @@ function toMention(json: unknown): Mention | null {
   const login = text(m.login);
   if (m.user_id === undefined || m.user_id === null || !login) return null;
   return { user_id: String(m.user_id), login, name: text(m.name), avatar_url: nonEmpty(m.avatar_url) };
+}
+
+function wholeAtLeastZero(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+}
+
+/** The moment a comment is about: `at_ms`, on `track` (the first when not given). */
+function toMoment(json: CommentInput): CommentMoment | null {
+  const ms = wholeAtLeastZero(json.at_ms);
+  return ms === null ? null : { ms, track: wholeAtLeastZero(json.track) ?? 0 };
 }
 
 /** A comment as the list shows it, or null when it has no id to key it by. */
@@ -42,6 +52,7 @@ export function toDisplayComment(json: CommentInput): DisplayComment | null {
     mentions: Array.isArray(json.mentions)
       ? json.mentions.map(toMention).filter((m): m is Mention => m !== null)
       : [],
+    moment: toMoment(json),
   };
 }
 

@@ -32,6 +32,31 @@ export interface DisplayComment {
   authorAvatarUrl: string | null;
   authorRole: string | null;
   mentions: Mention[];
+  /** The moment of the post's track it is about (a timed comment), or null. */
+  moment: CommentMoment | null;
+}
+
+/**
+ * A moment of an audio post: which of its tracks (0 for the first) and how far into it, in
+ * milliseconds (`track` and `at_ms` on the wire).
+ */
+export interface CommentMoment {
+  track: number;
+  ms: number;
+}
+
+/**
+ * What the page showing the comments tells them of the post's player: where it is in one of the
+ * post's tracks (asked when someone starts writing, not followed), and how to play a moment.
+ * Given only for audio posts; without it, comments have no times.
+ */
+export interface MomentLink {
+  /** The moment the player is at in one of this post's tracks, or null when it is on none. */
+  current: () => CommentMoment | null;
+  /** Plays the post's track from the moment. */
+  play: (moment: CommentMoment) => void;
+  /** The title of the post's track `track`, when the post has more than one (else null). */
+  trackTitle: (track: number) => string | null;
 }
 
 /** A mention as a comment shows it: the wire's, with a missing or empty avatar as null. */

@@ -4,6 +4,7 @@ import { formatDuration } from '../../lib/format';
 import { CoverArt } from './cover-art';
 import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
+import { TrackMarks, type TrackMark } from './track-marks';
 import { useTrackList } from './track-list';
 import { usePlayerActions, usePlayerSelector, usePlayerTime, useTrackStatus } from './use-player';
 import { Waveform } from './waveform';
@@ -32,13 +33,15 @@ interface ProgressProps {
   /** The m:ss length the post gives, shown until the audio itself knows. */
   length: string;
   current: boolean;
+  /** Timed comments on the track, shown along it. */
+  marks?: readonly TrackMark[];
 }
 
 /**
  * Waveform, slider and times. Only the current track's progress follows the playing position
  * (4×/s); the others stay at 0 and subscribe to nothing.
  */
-function TrackProgress({ track, length, current }: ProgressProps) {
+function TrackProgress({ track, length, current, marks }: ProgressProps) {
   const { play, seek } = usePlayerActions();
   const list = useTrackList();
   const time = usePlayerTime(current);
@@ -72,6 +75,9 @@ function TrackProgress({ track, length, current }: ProgressProps) {
           }}
         />
       </div>
+      {marks && marks.length > 0 && duration > 0 ? (
+        <TrackMarks marks={marks} duration={duration} onPlay={(seconds) => play(track, seconds, list)} label={`Comments along ${track.title}`} />
+      ) : null}
       <span className={styles.time}>
         {elapsedText} / {total}
       </span>
@@ -81,10 +87,22 @@ function TrackProgress({ track, length, current }: ProgressProps) {
 
 /**
  * One track of an audio post (spec §2 Post card, §4 Audio playback): cover, title and artist,
- * a play/pause button, the waveform with its seek slider, and elapsed/total time. Every track
+ * a play/pause button, the waveform with its seek slider (and the timed comments along it, where
+ * given), and elapsed/total time. Every track
  * plays through the app's one player, so starting one stops any other.
  */
-export function AudioTrack({ postId, track, index }: { postId: string; track: AudioItem; index: number }) {
+export function AudioTrack({
+  postId,
+  track,
+  index,
+  marks,
+}: {
+  postId: string;
+  track: AudioItem;
+  index: number;
+  /** Timed comments on this track, shown along its waveform (the post page). */
+  marks?: readonly TrackMark[];
+}) {
   const status = useTrackStatus(postId, index);
   const { play, pause } = usePlayerActions();
   const list = useTrackList();
@@ -111,7 +129,7 @@ export function AudioTrack({ postId, track, index }: { postId: string; track: Au
           </div>
         </div>
         <div className={styles.body}>
-          <TrackProgress track={playerTrack} length={track.duration} current={status !== 'idle'} />
+          <TrackProgress track={playerTrack} length={track.duration} current={status !== 'idle'} marks={marks} />
         </div>
         {status === 'error' ? (
           <p className={styles.error} role="alert">

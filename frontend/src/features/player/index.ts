@@ -4,8 +4,17 @@
  * now-playing bar is not here: the shell loads it on demand, the first time something plays.
  */
 export { AudioTrack, toPlayerTrack } from './audio-track';
+export type { TrackMark } from './track-marks';
 export { TrackList } from './track-list';
 export { PlayerProvider } from './player-context';
 export type { MediaEngine, MediaEvent } from './media-engine';
 export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
-export { useKeptEngines, useNowPlayingShown, usePlayer, usePlayerActions, usePlayerSelector, usePlayerTime } from './use-player';
+export {
+  useKeptEngines,
+  useNowPlayingShown,
+  usePlayer,
+  usePlayerActions,
+  usePlayerPosition,
+  usePlayerSelector,
+  usePlayerTime,
+} from './use-player';

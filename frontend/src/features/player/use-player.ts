@@ -50,6 +50,21 @@ export function usePlayer(): PlayerState & PlayerActions {
   };
 }
 
+/** Where the player is: its track and how far into it, in seconds. */
+export interface PlayerPosition {
+  track: PlayerState['track'];
+  seconds: number;
+}
+
+/**
+ * Reads where the player is at the moment it is called, subscribing to nothing (a comment takes
+ * the moment it is on when its writing starts).
+ */
+export function usePlayerPosition(): () => PlayerPosition {
+  const store = usePlayerStore();
+  return useCallback(() => ({ track: store.getState().track, seconds: store.getTime() }), [store]);
+}
+
 const noSubscription = () => () => {};
 const zero = () => 0;
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
@@ -8,7 +8,8 @@ import { PageSpinner } from '../../components/spinner';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
-import { CommentsSection } from '../comments';
+import { CommentsSection, useCommentMoments, type MomentLink } from '../comments';
+import { toPlayerTrack, usePlayerActions, usePlayerPosition, type TrackMark } from '../player';
 import { ScoreView } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
@@ -141,6 +142,76 @@ function ScoresView({ postId, scores }: { postId: string; scores: readonly Music
 }
 
 // ---------------------------------------------------------------------------------------------
+// Comments on a moment of an audio post's track
+
+const NO_MARKS: readonly (readonly TrackMark[])[] = [];
+
+/**
+ * What an audio post's comments know of the player (where it is in the post's tracks, how to play
+ * a moment), and its timed comments as marks along each track; nothing for other posts.
+ */
+function useTrackMoments(post: DisplayPost): { link: MomentLink | undefined; marks: readonly (readonly TrackMark[])[] } {
+  const audio = post.type === 'audio' ? post.content : null;
+  const moments = useCommentMoments(post.id, audio !== null);
+  const position = usePlayerPosition();
+  const { play } = usePlayerActions();
+  const link = useMemo((): MomentLink | undefined => {
+    if (!audio) return undefined;
+    const tracks = audio.map((item, i) => toPlayerTrack(post.id, i, item));
+    return {
+      current: () => {
+        const now = position();
+        if (!now.track || now.track.postId !== post.id || !audio[now.track.index]) return null;
+        return { track: now.track.index, ms: Math.max(0, Math.floor(now.seconds * 1000)) };
+      },
+      play: (moment) => {
+        const track = tracks[moment.track];
+        if (track) play(track, moment.ms / 1000, tracks);
+      },
+      trackTitle: (track) => (audio.length > 1 ? (audio[track]?.title ?? null) : null),
+    };
+  }, [audio, post.id, position, play]);
+  const marks = useMemo(() => {
+    if (!audio || moments.length === 0) return NO_MARKS;
+    return audio.map((_, i) =>
+      moments
+        .filter((c) => c.moment?.track === i)
+        .map(
+          (c): TrackMark => ({
+            id: c.id,
+            seconds: (c.moment?.ms ?? 0) / 1000,
+            name: c.authorName || c.authorLogin,
+            avatarUrl: c.authorAvatarUrl,
+            text: c.content,
+          }),
+        ),
+    );
+  }, [audio, moments]);
+  return { link, marks };
+}
+
+/** The post by type, then its comments (on an audio post, comments on a moment of its tracks). */
+function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: () => void }) {
+  const { link, marks } = useTrackMoments(post);
+  return (
+    <>
+      <PostsTrackList posts={[post]}>
+        <PostCard post={post} variant="detail" first fullView={fullView(post)} onDeleted={onDeleted} trackMarks={marks} />
+      </PostsTrackList>
+      <CommentsSection
+        postId={post.id}
+        count={post.comments_count}
+        headingId={POST_COMMENTS_HEADING_ID}
+        postAuthorId={post.userId}
+        onCommentAdded={countCachedComment}
+        onCommentRemoved={uncountCachedComment}
+        moments={link}
+      />
+    </>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // The page
 
 /** Lyrics and scores have a body of their own here, in full; other posts show as their card. */
@@ -191,27 +262,7 @@ export function PostPage() {
       </Alert>
     );
   } else {
-    body = (
-      <>
-        <PostsTrackList posts={[post.data]}>
-          <PostCard
-            post={post.data}
-            variant="detail"
-            first
-            fullView={fullView(post.data)}
-            onDeleted={() => void navigate('/home', { replace: true })}
-          />
-        </PostsTrackList>
-        <CommentsSection
-          postId={post.data.id}
-          count={post.data.comments_count}
-          headingId={POST_COMMENTS_HEADING_ID}
-          postAuthorId={post.data.userId}
-          onCommentAdded={countCachedComment}
-          onCommentRemoved={uncountCachedComment}
-        />
-      </>
-    );
+    body = <PostWithComments post={post.data} onDeleted={() => void navigate('/home', { replace: true })} />;
   }
 
   return (

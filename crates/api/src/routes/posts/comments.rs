@@ -3,7 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use chrono::{DateTime, Utc};
-use posts::{COMMENTS_PAGE, Comment, MENTION_PAGE};
+use posts::{COMMENTS_PAGE, Comment, CommentMoment, MENTION_PAGE};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use values::{CommentId, PostId, UserId};
@@ -41,10 +41,19 @@ pub struct CommentJson {
     author_avatar_url: String,
     author_role: Option<String>,
     mentions: Vec<MentionJson>,
+    /// On an audio post, the moment of its track the comment is on: milliseconds into it
+    /// (beyond the spec; absent for a comment on the whole post).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_ms: Option<i64>,
+    /// Which of the post's tracks `at_ms` is in, from 0 (with `at_ms` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    track: Option<i64>,
 }
 
 fn comment_json(state: &AppState, c: Comment) -> CommentJson {
     CommentJson {
+        at_ms: c.moment.map(|m| m.at_ms),
+        track: c.moment.map(|m| m.track),
         id: c.id,
         content: c.content,
         created_at: c.created_at.and_utc(),
@@ -103,6 +112,31 @@ pub async fn comments(
 #[derive(Deserialize, ToSchema)]
 pub struct NewCommentJson {
     content: String,
+    /// On an audio post, a comment on a moment of its track: milliseconds into it (beyond the
+    /// spec, optional).
+    #[serde(default)]
+    at_ms: Option<i64>,
+    /// Which of the post's tracks, from 0 (the first when absent; with `at_ms` only).
+    #[serde(default)]
+    track: Option<i64>,
+}
+
+/// The post's comments on a moment of its tracks, the newest 200 (beyond the spec: the marks
+/// along an audio post's waveform); a post of another kind has none.
+#[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
+    responses((status = 200, body = [CommentJson]), (status = 404, body = Detail)))]
+#[get("/posts/{post_id}/moments")]
+pub async fn moments(
+    state: web::Data<AppState>,
+    session: Session,
+    post_id: web::Path<PostId>,
+) -> Result<HttpResponse, ApiError> {
+    let post = post_id.into_inner();
+    let posts = state.posts.clone();
+    let found = session.read(&state, move |conn, viewer| posts.moments_on(conn, post, viewer)).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(found.into_iter().map(|c| comment_json(&state, c)).collect::<Vec<_>>()))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -111,7 +145,9 @@ pub struct CommentCreatedJson {
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)), request_body = NewCommentJson,
-    responses((status = 201, body = CommentCreatedJson), (status = 400, body = Detail, description = "blank"), (status = 404, body = Detail)))]
+    responses((status = 201, body = CommentCreatedJson),
+        (status = 400, body = Detail, description = "blank, or a moment that is not on a track of the post"),
+        (status = 404, body = Detail)))]
 #[post("/posts/{post_id}/comments")]
 pub async fn add_comment(
     state: web::Data<AppState>,
@@ -119,7 +155,8 @@ pub async fn add_comment(
     post_id: web::Path<PostId>,
     body: web::Json<NewCommentJson>,
 ) -> Result<HttpResponse, ApiError> {
-    let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content).await?;
+    let moment = CommentMoment::parse(body.at_ms, body.track)?;
+    let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content, moment).await?;
     Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
 }
 

@@ -123,6 +123,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(like)
         .service(comments::comments)
         .service(comments::add_comment)
+        .service(comments::moments)
         .service(comments::delete_comment)
         .service(comments::edit_comment)
         .service(edit)

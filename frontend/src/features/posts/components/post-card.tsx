@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CommentIcon, LyricsIcon, ScoreIcon } from '../../../components/first-load-icons';
-import { AudioTrack } from '../../player';
+import { AudioTrack, type TrackMark } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
 import { MediaGrid } from './media-grid';
@@ -102,7 +102,17 @@ function ScoresBody({ postId, scores }: { postId: string; scores: readonly Music
 }
 
 /** `detail`: on the post page, where each track can also be downloaded (issue 19). */
-function PostBody({ post, detail, first }: { post: DisplayPost; detail: boolean; first: boolean }) {
+function PostBody({
+  post,
+  detail,
+  first,
+  trackMarks,
+}: {
+  post: DisplayPost;
+  detail: boolean;
+  first: boolean;
+  trackMarks?: readonly (readonly TrackMark[])[];
+}) {
   switch (post.type) {
     case 'media':
       return <MediaGrid items={post.content} first={first} />;
@@ -112,7 +122,7 @@ function PostBody({ post, detail, first }: { post: DisplayPost; detail: boolean;
           {post.content.map((item, i) =>
             detail ? (
               <div key={`${item.url}-${i}`} className={styles.trackWithDownload}>
-                <AudioTrack postId={post.id} track={item} index={i} />
+                <AudioTrack postId={post.id} track={item} index={i} marks={trackMarks?.[i]} />
                 <DownloadLink
                   url={item.url}
                   title={item.title}
@@ -151,13 +161,15 @@ interface PostCardProps {
    * once and first, not lazily, as they are likely the page's largest paint (issue 19).
    */
   first?: boolean;
+  /** The timed comments along each of an audio post's tracks, by track (the post page). */
+  trackMarks?: readonly (readonly TrackMark[])[];
 }
 
 /**
  * A post (spec §2 Post card, Post page): the author, the caption, the content by type, then the
  * like and comment buttons. The post page shows it too, as `variant="detail"`.
  */
-export function PostCard({ post, variant = 'card', fullView, onDeleted, first = false }: PostCardProps) {
+export function PostCard({ post, variant = 'card', fullView, onDeleted, first = false, trackMarks }: PostCardProps) {
   const headingId = `post-${post.id}-author`;
   const full = variant === 'detail' && fullView !== undefined;
   return (
@@ -171,7 +183,7 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted, first = 
       </span>
       <PostHeader post={post} onDeleted={onDeleted} />
       {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
-      <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} first={first} />}</div>
+      <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} first={first} trackMarks={trackMarks} />}</div>
       <footer className={styles.actions}>
         <LikeButton post={post} />
         {variant === 'card' ? <CommentLink post={post} /> : full ? <CommentCount count={post.comments_count} /> : null}

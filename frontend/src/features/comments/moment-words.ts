@@ -1,0 +1,19 @@
+/**
+ * How a comment's moment is said: 'at 1:23', with the track's title on a post of several
+ * tracks ('at 1:23 in Harbour Lights').
+ */
+import { formatDuration } from '../../lib/format';
+import type { CommentMoment } from './types';
+
+export const MOMENT_WORDS = {
+  add: 'Add the time',
+  remove: (moment: string) => `Remove the time (${moment})`,
+  playFirst: 'Play the track, then add the time you are at.',
+  playFrom: (moment: string) => `Play from ${moment}`,
+} as const;
+
+/** 'at 1:23' (whole seconds, as the player shows elapsed time), or 'at 1:23 in Title'. */
+export function momentText(moment: CommentMoment, trackTitle: string | null): string {
+  const at = `at ${formatDuration(moment.ms / 1000, Math.floor)}`;
+  return trackTitle ? `${at} in ${trackTitle}` : at;
+}
