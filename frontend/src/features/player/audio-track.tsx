@@ -1,14 +1,17 @@
-import { useMemo } from 'react';
+import { Suspense, lazy, useMemo } from 'react';
 import { PauseIcon, PlayIcon } from '../../components/first-load-icons';
 import { formatDuration } from '../../lib/format';
 import { CoverArt } from './cover-art';
 import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
-import { TrackMarks, type TrackMark } from './track-marks';
+import type { TrackMark } from './track-marks';
 import { useTrackList } from './track-list';
 import { usePlayerActions, usePlayerSelector, usePlayerTime, useTrackStatus } from './use-player';
 import { Waveform } from './waveform';
 import styles from './audio-track.module.css';
+
+// Only a post page with timed comments draws them: not part of a first visit's script.
+const TrackMarks = lazy(() => import('./track-marks').then((m) => ({ default: m.TrackMarks })));
 
 export function toPlayerTrack(postId: string, index: number, item: AudioItem): PlayerTrack {
   return {
@@ -76,7 +79,14 @@ function TrackProgress({ track, length, current, marks }: ProgressProps) {
         />
       </div>
       {marks && marks.length > 0 && duration > 0 ? (
-        <TrackMarks marks={marks} duration={duration} onPlay={(seconds) => play(track, seconds, list)} label={`Comments along ${track.title}`} />
+        <Suspense fallback={<div className={styles.marksSpace} />}>
+          <TrackMarks
+            marks={marks}
+            duration={duration}
+            onPlay={(seconds) => play(track, seconds, list)}
+            label={`Comments along ${track.title}`}
+          />
+        </Suspense>
       ) : null}
       <span className={styles.time}>
         {elapsedText} / {total}
