@@ -334,6 +334,7 @@ def community_mix(database_url, data_dir, size):
                     runs[mode].append(mix_run(server, files, mode, size))
                 finally:
                     server.stop()
+        profile = profile_mix(database_url, data_dir, files, size) if os.environ.get("BENCH_PROFILE") else None
     finally:
         os.environ.pop("SELFSOUND_WRITE_LIMITS", None)
         shutil.rmtree(work, ignore_errors=True)
@@ -343,8 +344,8 @@ def community_mix(database_url, data_dir, size):
         out[mode] = {"rps": rps, "p50_ms": statistics.median(r["p50_ms"] for r in results),
                      "p99_ms": statistics.median(r["p99_ms"] for r in results), "all": results,
                      "searches_refused": sum(r.get("searches_refused", 0) for r in results)}
-    if os.environ.get("BENCH_PROFILE"):
-        out["profile"] = profile_mix(database_url, data_dir, files, size)
+    if profile:
+        out["profile"] = profile
     for mode in ("mix", "reads"):
         out[mode]["ratio"] = round(out[mode]["rps"] / out["ceiling"]["rps"], 3)
     print(f"  community mix ({people} people, {posts} posts by popularity, median of {MIX_RUNS} x {MIX_SECONDS} s):",
@@ -378,14 +379,16 @@ def profile_mix(database_url, data_dir, files, size):
             perf.wait(timeout=60)
     finally:
         server.stop()
-    report = lambda *sort: subprocess.run(
+    # perf pads its header to the longest symbol it knows: the lines are cut back to their text.
+    report = lambda *sort: "\n".join(line.rstrip() for line in subprocess.run(
         ["perf", "report", "-i", data, "--no-children", "--stdio", "--percent-limit", "0.7", *sort],
-        check=True, capture_output=True, text=True).stdout
+        check=True, capture_output=True, text=True).stdout.splitlines()) + "\n"
     path = os.path.join(ROOT, "bench", "results", f"{backend}-mix-profile.txt")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(f"# the mix under perf record -a -F 999: {run['rps']:.0f} req/s, p99 {run['p99_ms']:.2f} ms\n")
         f.write("\n# by program and thread\n" + report("--sort", "comm"))
+        f.write("\n# by program and library\n" + report("--sort", "comm,dso"))
         f.write("\n# by function\n" + report("--sort", "dso,sym"))
     shutil.rmtree(os.path.dirname(data), ignore_errors=True)
     print(f"  profile of the mix: {os.path.relpath(path, ROOT)}", flush=True)
