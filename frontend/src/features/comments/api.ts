@@ -112,18 +112,11 @@ export function postComment(
 
 /**
  * GET /posts/{id}/moments: the post's comments on a moment of its tracks (the newest, at most
- * 200), earliest moment first, for the marks along the waveform.
+ * 200), for the marks along the waveform (which place them by their moments).
  */
 export async function fetchMoments(postId: string, signal?: AbortSignal): Promise<DisplayComment[]> {
   const answer = await request<CommentInput[] | null>(`/posts/${enc(postId)}/moments`, { signal });
-  return sortedMoments(toDisplayComments(Array.isArray(answer) ? answer : []));
-}
-
-/** Timed comments in the order of their moments (track, then time, then the older first). */
-export function sortedMoments(comments: readonly DisplayComment[]): DisplayComment[] {
-  return comments
-    .filter((c) => c.moment !== null)
-    .sort((a, b) => a.moment!.track - b.moment!.track || a.moment!.ms - b.moment!.ms || (a.id < b.id ? -1 : 1));
+  return toDisplayComments(Array.isArray(answer) ? answer : []).filter((c) => c.moment !== null);
 }
 
 export function searchMentions(q: string, signal?: AbortSignal): Promise<MentionUserJson[]> {
@@ -222,7 +215,7 @@ export const mentionQueries = {
 export function prependCachedComment(queryClient: QueryClient, postId: string, comment: DisplayComment): void {
   if (comment.moment) {
     patchCachedMoments(queryClient, postId, (all) =>
-      all.some((c) => c.id === comment.id) ? all : sortedMoments([...all, comment]),
+      all.some((c) => c.id === comment.id) ? all : [comment, ...all],
     );
   }
   queryClient.setQueriesData<CommentPages>({ queryKey: [...commentQueries.all(postId), 'list'] }, (data) => {

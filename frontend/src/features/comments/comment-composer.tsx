@@ -62,6 +62,7 @@ export function CommentComposer({ postId, onAdded, moments }: CommentComposerPro
 
   const blank = text.trim() === '';
   const pending = add.isPending;
+  const chipText = moment && moments ? momentText(moment, moments.trackTitle(moment.track)) : '';
 
   function submit() {
     const content = written.current.trim();
@@ -114,11 +115,11 @@ export function CommentComposer({ postId, onAdded, moments }: CommentComposerPro
         <div className={styles.momentRow}>
           {moment ? (
             <span className={styles.momentChip}>
-              <span>{momentText(moment, moments.trackTitle(moment.track))}</span>
+              <span>{chipText}</span>
               <button
                 type="button"
                 className={styles.momentRemove}
-                aria-label={MOMENT_WORDS.remove(momentText(moment, moments.trackTitle(moment.track)))}
+                aria-label={MOMENT_WORDS.remove(chipText)}
                 onClick={removeMoment}
                 disabled={pending}
               >

@@ -6,7 +6,7 @@ import type { DisplayComment } from './types';
 const NONE: readonly DisplayComment[] = [];
 
 /**
- * The post's comments on a moment of its tracks, earliest first (GET /posts/{id}/moments), for
+ * The post's comments on a moment of its tracks (GET /posts/{id}/moments), newest first, for
  * the marks along an audio post's waveform; asked only when `enabled` (an audio post), and as
  * whoever is signed in (blocked people's comments are left out).
  */

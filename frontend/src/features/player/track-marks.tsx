@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useId } from 'react';
 import { Avatar } from '../../components/avatar';
 import { formatDuration } from '../../lib/format';
+import { useElementWidth } from '../../lib/use-element-width';
 import styles from './track-marks.module.css';
 
 /** Something said about a moment of a track (a timed comment): who, when in the track, what. */
@@ -51,22 +52,6 @@ export function markPlaces(marks: readonly TrackMark[], duration: number, width:
 function shortText(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > CARD_TEXT ? `${flat.slice(0, CARD_TEXT - 1)}…` : flat;
-}
-
-/** The strip's width in CSS pixels, following its size. */
-function useWidth(ref: RefObject<HTMLDivElement | null>): number {
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const strip = ref.current;
-    if (!strip) return;
-    const update = () => setWidth(strip.getBoundingClientRect().width);
-    update();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(update);
-    observer.observe(strip);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
 }
 
 function Place({ place, width, onPlay }: { place: MarkPlace; width: number; onPlay: (seconds: number) => void }) {
@@ -125,8 +110,7 @@ export function TrackMarks({
   onPlay: (seconds: number) => void;
   label: string;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const width = useWidth(ref);
+  const { ref, width } = useElementWidth(0);
   const places = markPlaces(marks, duration, width);
   return (
     <div ref={ref} className={styles.strip} role="group" aria-label={label} data-testid="track-marks">

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useElementWidth } from '../../../lib/use-element-width';
 import type { DailyCountsJson } from '../api';
 import styles from './daily-chart.module.css';
 
@@ -56,32 +56,14 @@ function daySummary(day: DailyCountsJson): string {
   return CHART_SERIES.map((s) => counted(day[s.key], s.one, s.many)).join(', ');
 }
 
-/** The width of the chart's box, followed as it changes, so text keeps its size on a phone. */
-function useBoxWidth(shown: boolean) {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(FALLBACK_WIDTH);
-  useLayoutEffect(() => {
-    const box = ref.current;
-    if (!box) return;
-    const measure = () => {
-      if (box.clientWidth > 0) setWidth(Math.round(box.clientWidth));
-    };
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(box);
-    return () => observer.disconnect();
-  }, [shown]);
-  return { ref, width };
-}
-
 /**
  * Sign-ups, posts and reports per day as three lines, drawn here in SVG (no chart library in
  * the panel's chunk). The SVG is one image to screen readers, with a summary as its label; the
  * numbers are in a visually hidden table, and each day's <title> shows on hover.
  */
 export function DailyChart({ days }: { days: readonly DailyCountsJson[] }) {
-  const { ref, width } = useBoxWidth(days.length > 0);
+  // Followed as the box changes, so text keeps its size on a phone.
+  const { ref, width } = useElementWidth(FALLBACK_WIDTH, days.length > 0);
   const first = days[0];
   const last = days[days.length - 1];
   if (!first || !last) return <p className={styles.empty}>No activity to show yet.</p>;
