@@ -38,10 +38,13 @@ pub enum Action {
     Suspend,
     /// Editing one's post or comment.
     Edit,
+    /// A play of a track or score heard long enough to count (`POST /posts/{id}/plays`),
+    /// signed in or not.
+    Play,
 }
 
 impl Action {
-    pub const ALL: [Action; 12] = [
+    pub const ALL: [Action; 13] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -54,6 +57,7 @@ impl Action {
         Action::Profile,
         Action::Suspend,
         Action::Edit,
+        Action::Play,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys, what its refusal calls
@@ -74,6 +78,8 @@ impl Action {
             Action::Suspend => ("suspend", "suspension changes", Limit::per(60, 60)),
             // Posts and comments: one limit.
             Action::Edit => ("edit", "edits", Limit::per(30, 10)),
+            // A counted play takes 30 s of listening (or a whole shorter track).
+            Action::Play => ("play", "plays", Limit::per(60, 10)),
         };
         Call { name, what, default }
     }
@@ -128,6 +134,7 @@ limited_calls!(
     ProfileEditing => Profile,
     Suspending => Suspend,
     Editing => Edit,
+    Playing => Play,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

@@ -55,6 +55,7 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("POST", "/posts/{post_id}/comments", "comment"),
     ("DELETE", "/posts/{post_id}/comments/{comment_id}", "comment_delete"),
     ("POST", "/posts/{post_id}/like", "like"),
+    ("POST", "/posts/{post_id}/plays", "play"),
     ("PATCH", "/posts/{post_id}", "edit"),
     ("PATCH", "/posts/{post_id}/comments/{comment_id}", "edit"),
     ("POST", "/profiles/listening/{id}", "listen"),

@@ -359,8 +359,8 @@ fn security_headers(hsts: bool) -> DefaultHeaders {
 /// upload takes between storing its files and committing its row.
 pub const ORPHAN_MARGIN: Duration = Duration::from_secs(3600);
 
-/// Hourly clean-up of expired sessions, links and throttle windows, and of stored files no row
-/// points to (avatars and post files left by a failed upload, a crash or an interrupted delete).
+/// Hourly clean-up of expired sessions, links, throttle windows and play marks, and of stored
+/// files no row points to (avatars and post files left by a failed upload, a crash or an interrupted delete).
 fn spawn_sweeper(state: AppState) {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(3600));
@@ -371,6 +371,7 @@ fn spawn_sweeper(state: AppState) {
             let cutoff = chrono::Utc::now() - chrono::Duration::from_std(ORPHAN_MARGIN).unwrap_or_default();
             swept("unfinished uploads", state.storage.remove_unfinished_uploads(cutoff).await);
             swept("unreferenced post files", state.posts.sweep_orphan_media(ORPHAN_MARGIN).await);
+            swept("play marks past the hour", state.posts.sweep_play_marks().await);
         }
     });
 }

@@ -95,6 +95,8 @@ diesel::table! {
         likes_count -> BigInt,
         comments_count -> BigInt,
         edited_at -> Nullable<Timestamp>,
+        /// Counted plays of all its tracks or scores (issue 31).
+        plays_count -> BigInt,
     }
 }
 
@@ -130,6 +132,7 @@ diesel::table! {
         cover_key -> Nullable<Text>,
         duration_ms -> BigInt,
         peaks -> Nullable<Text>,
+        plays_count -> BigInt,
     }
 }
 
@@ -140,6 +143,17 @@ diesel::table! {
         title -> Text,
         composer -> Text,
         file_key -> Text,
+        plays_count -> BigInt,
+    }
+}
+
+diesel::table! {
+    /// Who was last counted playing which track, and when (`posts::plays`).
+    play_marks (post_id, position, listener) {
+        post_id -> BigInt,
+        position -> BigInt,
+        listener -> Text,
+        heard_at -> Timestamp,
     }
 }
 
@@ -247,6 +261,7 @@ diesel::joinable!(post_media -> posts (post_id));
 diesel::joinable!(post_audio -> posts (post_id));
 diesel::joinable!(post_scores -> posts (post_id));
 diesel::joinable!(post_lyrics -> posts (post_id));
+diesel::joinable!(play_marks -> posts (post_id));
 diesel::joinable!(comments -> users (user_id));
 diesel::joinable!(comment_mentions -> users (user_id));
 diesel::joinable!(comment_mentions -> comments (comment_id));
@@ -270,6 +285,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     post_audio,
     post_scores,
     post_lyrics,
+    play_marks,
     likes,
     comments,
     comment_mentions,

@@ -107,6 +107,10 @@ pub enum PostError {
     #[error("The time is past the end of the track ({0})")]
     MomentPastEnd(String),
 
+    // Plays (issue 31).
+    #[error("Only audio tracks and scores are played")]
+    NotPlayable,
+
     /// A search that ran past [`crate::search::SEARCH_TIME_LIMIT`] (PostgreSQL).
     #[error("This search takes too long to answer: try other words, or one kind of post")]
     SearchTooCostly,
@@ -161,6 +165,7 @@ impl DomainError for PostError {
             | MomentNotOnAudio
             | NoSuchTrack(_)
             | MomentPastEnd(_)
+            | NotPlayable
             | SearchTooCostly => ErrorKind::Invalid,
             TooManyAudio
             | AudioTooLarge(_)

@@ -301,6 +301,7 @@ pub(crate) fn assemble<'a>(
                 edited_at: row.edited_at,
                 likes_count: row.likes_count.max(0),
                 comments_count: row.comments_count.max(0),
+                plays_count: row.plays_count.max(0),
                 user_liked: liked,
                 author: author.clone(),
                 payload,

@@ -19,6 +19,7 @@ pub mod input;
 mod kinds;
 mod memory;
 mod model;
+pub mod plays;
 mod repo;
 pub mod search;
 mod service;

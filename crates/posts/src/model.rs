@@ -24,6 +24,8 @@ pub struct Post {
     pub edited_at: Option<NaiveDateTime>,
     pub likes_count: i64,
     pub comments_count: i64,
+    /// Counted plays of all its tracks or scores (0 for other kinds).
+    pub plays_count: i64,
     pub user_liked: bool,
     pub author: UserCard,
     pub payload: std::sync::Arc<Payload>,
@@ -112,6 +114,7 @@ pub(crate) struct PostRow {
     pub likes_count: i64,
     pub comments_count: i64,
     pub edited_at: Option<NaiveDateTime>,
+    pub plays_count: i64,
 }
 
 // `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).

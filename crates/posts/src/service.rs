@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use db::model::UserCard;
-use db::{Db, DbConnection, Page};
+use db::{Db, DbConnection, Keyset, Page};
 use storage::Storage;
 use values::{PostId, PostKind, UserId};
 
@@ -18,6 +18,7 @@ use crate::kinds::lyrics::LyricsRow;
 use crate::kinds::{self, Lanes, NewPayload, Processing, UploadKind};
 use crate::memory::Memory;
 use crate::model::{Comment, Post, PostRow};
+use crate::plays::{self, Listener, Played, TrackPlays};
 use crate::repo;
 
 /// This domain's part when an account is deleted, inside the deleting transaction: the counts
@@ -185,6 +186,7 @@ impl Posts {
             likes_count: 0,
             edited_at: None,
             comments_count: 0,
+            plays_count: 0,
         }
     }
 
@@ -235,6 +237,26 @@ impl Posts {
             .await?;
         create::remove_objects(self.storage(), &keys).await;
         Ok(())
+    }
+
+    /// Counts a play of track `track` of `post` (`plays::count`): one transaction.
+    pub async fn count_play(&self, listener: Listener, post: PostId, track: i64) -> Result<Played, PostError> {
+        self.db.write(move |conn| plays::count(conn, &listener, post, track)).await
+    }
+
+    /// A page of the plays of `me`'s own tracks and scores (`plays::of_author`), `page.limit`
+    /// posts of them.
+    pub async fn own_plays(
+        &self,
+        me: UserId,
+        page: Keyset<PostId>,
+    ) -> Result<(Vec<TrackPlays>, Option<PostId>), PostError> {
+        self.db.run(move |conn| Ok(plays::of_author(conn, me, page.before, page.limit)?)).await
+    }
+
+    /// Forgets play marks that no longer stop a play from counting (the hourly sweep).
+    pub async fn sweep_play_marks(&self) -> Result<usize, PostError> {
+        self.db.write(|conn| Ok(plays::sweep_marks(conn)?)).await
     }
 
     /// Removes stored post files no row points to, once they are older than `older_than` (so a

@@ -2,12 +2,13 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ToastProvider } from '../components/toast';
 import { PlayerProvider } from '../features/player';
+import { PlayCounting } from '../features/posts';
 import { onSessionExpired } from '../lib/http';
 import { createQueryClient } from '../lib/query-client';
 import { sessionQueries } from '../lib/session';
 
 /**
- * React Query, the toast messages and the audio player, plus: when a call reports the session
+ * React Query, the toast messages and the audio player with its play counting, plus: when a call reports the session
  * expired, nobody is signed in any more. The player sits above the router so the music goes on
  * from page to page.
  */
@@ -20,7 +21,10 @@ export function Providers({ children, client }: { children: ReactNode; client?: 
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>
-        <PlayerProvider>{children}</PlayerProvider>
+        <PlayerProvider>
+          <PlayCounting />
+          {children}
+        </PlayerProvider>
       </ToastProvider>
     </QueryClientProvider>
   );

@@ -644,6 +644,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/{post_id}/plays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tells that a track (or a score's playback) has sounded for 30 s, or to its end if shorter.
+         *     Counted at most once per listener, track and hour: the person signed in, or the client
+         *     address signed out.
+         */
+        post: operations["play"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/audio": {
         parameters: {
             query?: never;
@@ -839,6 +860,26 @@ export interface paths {
         options?: never;
         head?: never;
         patch: operations["upload_avatar"];
+        trace?: never;
+    };
+    "/profile/me/plays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's tracks and scores with their plays, newest post first and each post's
+         *     in order; when the page is full, `Link: <...>; rel="next"` says where the next one starts.
+         */
+        get: operations["own_plays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/profile/me/profile": {
@@ -1338,6 +1379,26 @@ export interface components {
             /** @description The sender's login. */
             username: string;
         };
+        PlayedJson: {
+            /**
+             * @description Whether this play was counted: not when the same listener's play of the track was
+             *     counted within the hour, nor an author's play of their own track.
+             */
+            counted: boolean;
+            /**
+             * Format: int64
+             * @description The post's plays, all its tracks or scores together.
+             */
+            plays_count: number;
+        };
+        /** @description What `POST /posts/{post_id}/plays` takes: which track or score was heard. */
+        PlayJson: {
+            /**
+             * Format: int64
+             * @description The track's (or score's) place in the post, from 0; 0 when left out.
+             */
+            track?: number;
+        };
         /** @description What `PATCH /posts/{post_id}` takes: each field left out stays as it is. */
         PostEditJson: {
             artistName?: string | null;
@@ -1372,6 +1433,12 @@ export interface components {
             lyrics?: components["schemas"]["LyricsJson"] | null;
             media?: components["schemas"]["MediaJson"][] | null;
             musicxml?: components["schemas"]["ScoreJson"][] | null;
+            /**
+             * Format: int64
+             * @description How often its tracks or scores were played, counted once per listener, track and hour
+             *     (`POST /posts/{post_id}/plays`); 0 for pictures and lyrics.
+             */
+            plays_count: number;
             /** @description media, audio, musicxml or lyrics */
             type: string;
             user: components["schemas"]["UserJson"];
@@ -1535,6 +1602,20 @@ export interface components {
         TokenResponse: {
             access_token: string;
             token_type: string;
+        };
+        /** @description A track or score of one's own, with its plays. */
+        TrackPlaysJson: {
+            /** Format: int64 */
+            plays_count: number;
+            post_id: string;
+            title: string;
+            /**
+             * Format: int64
+             * @description Its place in the post, from 0.
+             */
+            track: number;
+            /** @description audio or musicxml */
+            type: string;
         };
         UnreadJson: {
             /**
@@ -4460,6 +4541,104 @@ export interface operations {
             };
         };
     };
+    play: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayJson"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayedJson"];
+                };
+            };
+            /** @description not an audio or sheet music post, or no such track */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not of the right shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`play` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
     create_audio: {
         parameters: {
             query?: never;
@@ -5401,6 +5580,67 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    own_plays: {
+        parameters: {
+            query?: {
+                /** @description Tracks of posts older than this post id. */
+                before?: string | null;
+                /** @description Posts a page, 1 to 50 (default 10); each brings all its tracks or scores. */
+                limit?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description rel="next" when the page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackPlaysJson"][];
+                };
+            };
+            /** @description A query parameter is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            401: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

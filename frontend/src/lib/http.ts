@@ -113,6 +113,8 @@ export interface RequestOptions {
    * answer 401 for other reasons).
    */
   sessionScoped?: boolean;
+  /** Let the call finish after the page is left (a play told as the listener moves on). */
+  keepalive?: boolean;
 }
 
 export function apiUrl(path: string): string {
@@ -140,6 +142,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       body,
       credentials: 'include',
       signal: options.signal,
+      keepalive: options.keepalive,
       cache: options.noCache ? 'no-store' : 'default',
     });
   } catch (error) {

@@ -10,6 +10,7 @@ export { PlayerProvider } from './player-context';
 export type { MediaEngine, MediaEvent } from './media-engine';
 export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';
 export {
+  useCountedPlays,
   useKeptEngines,
   useNowPlayingShown,
   usePlayer,

@@ -1,6 +1,7 @@
-import { useCallback, useContext, useSyncExternalStore } from 'react';
+import { useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
+import { countPlays } from './play-counter';
 import { PlayerContext } from './player-context';
-import { sameTrack, type KeptEngines, type PlayerActions, type PlayerState, type PlayerStore } from './player-store';
+import { sameTrack, type KeptEngines, type PlayerActions, type PlayerState, type PlayerStore, type PlayerTrack } from './player-store';
 
 export function usePlayerStore(): PlayerStore {
   const store = useContext(PlayerContext);
@@ -91,4 +92,17 @@ export function useTrackStatus(postId: string, index: number): TrackStatus {
     [postId, index],
   );
   return usePlayerSelector(select);
+}
+
+/**
+ * Calls `report` with each track whose play counts (`countPlays`: 30 s of sound, or a shorter
+ * track to its end), for as long as the component is mounted. The latest `report` is called.
+ */
+export function useCountedPlays(report: (track: PlayerTrack) => void): void {
+  const store = usePlayerStore();
+  const latest = useRef(report);
+  useEffect(() => {
+    latest.current = report;
+  });
+  useEffect(() => countPlays(store, (track) => latest.current(track)), [store]);
 }

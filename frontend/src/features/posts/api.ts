@@ -121,6 +121,24 @@ export function likePost(postId: string): Promise<LikeInput | undefined> {
   return request<LikeInput | undefined>(`/posts/${enc(postId)}/like`, { method: 'POST' });
 }
 
+/** What `POST /posts/{id}/plays` answers (issue 31). */
+export interface PlayedInput {
+  counted?: boolean;
+  plays_count?: number;
+}
+
+/**
+ * Tells that track `track` of the post has sounded long enough to count (`countPlays`): kept
+ * alive past the page it was told from, so moving on as a track ends loses nothing.
+ */
+export function tellPlay(postId: string, track: number): Promise<PlayedInput | undefined> {
+  return request<PlayedInput | undefined>(`/posts/${enc(postId)}/plays`, {
+    method: 'POST',
+    json: { track },
+    keepalive: true,
+  });
+}
+
 /** PATCH /posts/{id} → the post as it now is. */
 export function editPost(postId: string, edit: PostEditJson): Promise<PostInput> {
   return request<PostInput>(`/posts/${enc(postId)}`, { method: 'PATCH', json: edit, sessionScoped: true });
@@ -228,7 +246,7 @@ export const postQueries = {
 // ---------------------------------------------------------------------------------------------
 // Changing cached posts
 
-type PostPatch = Partial<Pick<DisplayPost, 'user_liked' | 'likes_count' | 'comments_count'>>;
+type PostPatch = Partial<Pick<DisplayPost, 'user_liked' | 'likes_count' | 'comments_count' | 'plays_count'>>;
 
 /**
  * Changes one post wherever it is cached: every page of every feed and person's list, and its

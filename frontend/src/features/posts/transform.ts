@@ -157,6 +157,7 @@ export function toDisplayPost(json: PostInput): DisplayPost | null {
     editedAt: typeof json.edited_at === 'string' && json.edited_at !== '' ? json.edited_at : null,
     likes_count: count(json.likes_count),
     comments_count: count(json.comments_count),
+    plays_count: count(json.plays_count),
     user_liked: isLiked(json.user_liked),
     caption: text(json.caption) || null,
   };

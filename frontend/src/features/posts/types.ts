@@ -71,6 +71,8 @@ interface DisplayPostBase {
   editedAt: string | null;
   likes_count: number;
   comments_count: number;
+  /** Counted plays of its tracks or scores, all together (issue 31); 0 for other kinds. */
+  plays_count: number;
   user_liked: boolean;
   caption: string | null;
 }

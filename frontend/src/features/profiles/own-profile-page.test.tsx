@@ -53,6 +53,7 @@ function backend(initial: ProfileInput = adaProfile, posts: unknown[] = []) {
   };
   server.use(
     http.get(api('/posts/user/:id'), ({ params }) => HttpResponse.json(params.id === ADA.id ? posts : [])),
+    http.get(api('/profile/me/plays'), () => HttpResponse.json([])),
     http.get(api('/profile/me/profile'), () => {
       sent.profileGets += 1;
       return HttpResponse.json(profile);
@@ -342,6 +343,54 @@ describe('Edit profile', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(sent.patches).toEqual([]);
+  });
+});
+
+describe('Plays of your tracks', () => {
+  it('lists each track and score with its plays, and pages by post', async () => {
+    backend();
+    const asked: string[] = [];
+    const track = (post: number, kind: string, n: number, title: string, plays: number) => ({
+      post_id: String(post),
+      type: kind,
+      track: n,
+      title,
+      plays_count: plays,
+    });
+    server.use(
+      http.get(api('/profile/me/plays'), ({ request }) => {
+        const before = new URL(request.url).searchParams.get('before');
+        asked.push(before ?? '');
+        if (before) return HttpResponse.json([track(1, 'musicxml', 0, 'Étude', 1)]);
+        // A full page: ten posts, the first of two tracks.
+        return HttpResponse.json([
+          track(20, 'audio', 0, 'Intro', 1204),
+          track(20, 'audio', 1, 'Solo', 3),
+          ...Array.from({ length: 9 }, (_, i) => track(19 - i, 'audio', 0, `Song ${i}`, 0)),
+        ]);
+      }),
+    );
+    renderOwn();
+    const section = await screen.findByRole('region', { name: 'Plays of your tracks' });
+    const rows = within(section).getAllByRole('listitem');
+    expect(rows).toHaveLength(11);
+    expect(rows[0]).toHaveTextContent('IntroTrack 11,204 plays');
+    expect(rows[1]).toHaveTextContent('SoloTrack 23 plays');
+    expect(rows[2]).toHaveTextContent('Song 0Track0 plays');
+    expect(within(rows[0]).getByRole('link', { name: 'Intro' })).toHaveAttribute('href', '/post/20');
+    const user = userEvent.setup();
+    await user.click(within(section).getByRole('button', { name: 'Load More' }));
+    expect(await within(section).findByText('Étude')).toBeInTheDocument();
+    expect(within(section).getByText('1 play')).toBeInTheDocument();
+    expect(asked).toEqual(['', '11']);
+    expect(within(section).queryByRole('button', { name: 'Load More' })).toBeNull();
+  });
+
+  it('shows nothing to a person without tracks', async () => {
+    backend();
+    renderOwn();
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Plays of your tracks')).toBeNull());
   });
 });
 

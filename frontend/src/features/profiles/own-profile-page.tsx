@@ -9,6 +9,7 @@ import { useViewer } from '../../lib/session';
 import { PROFILE_ERRORS, profileQueries } from './api';
 import { readProfileDraft } from './profile-draft';
 import { EditProfileModal } from './components/edit-profile-modal';
+import { OwnPlays } from './components/own-plays';
 import { ProfileHeader } from './components/profile-header';
 import { PostCard, PostsTrackList } from '../posts';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
@@ -85,6 +86,7 @@ export function OwnProfilePage() {
           </button>
         }
       />
+      {viewer ? <OwnPlays viewerId={viewer.id} /> : null}
       <PostsTrackList posts={posts.posts}>
         <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={(post) => <PostCard post={post} />} />
       </PostsTrackList>

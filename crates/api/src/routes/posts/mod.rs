@@ -1,10 +1,11 @@
 //! Posts, feeds, likes, comments and the mention picker (spec §7 Posts; docs/posts.md): the
 //! wire shapes in `wire`, the lists in `feeds`, comments in `comments`, making posts in `create`;
-//! here deleting and liking.
+//! play counts in `plays`; here deleting and liking.
 
 mod comments;
 mod create;
 mod feeds;
+mod plays;
 mod wire;
 
 pub use wire::RenderedPosts;
@@ -121,6 +122,8 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(create::create_musicxml)
         .service(create::create_lyrics)
         .service(like)
+        .service(plays::play)
+        .service(plays::own_plays)
         .service(comments::comments)
         .service(comments::add_comment)
         .service(comments::moments)

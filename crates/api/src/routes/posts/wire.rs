@@ -77,6 +77,9 @@ pub struct PostJson {
     edited_at: Option<DateTime<Utc>>,
     likes_count: i64,
     comments_count: i64,
+    /// How often its tracks or scores were played, counted once per listener, track and hour
+    /// (`POST /posts/{post_id}/plays`); 0 for pictures and lyrics.
+    plays_count: i64,
     user_liked: bool,
     user: UserJson,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,6 +106,7 @@ impl PostJson {
             edited_at: p.edited_at.map(|t| t.and_utc()),
             likes_count: p.likes_count,
             comments_count: p.comments_count,
+            plays_count: p.plays_count,
             user_liked: p.user_liked,
             user: UserJson::new(state, p.author.clone()),
             media: None,
@@ -188,7 +192,7 @@ const RENDERED_BYTES: u64 = 32 << 20;
 
 /// The counts and the like as a post with none serializes them: where a rendered post is cut
 /// into its head and its tail.
-const UNCOUNTED: &str = ",\"likes_count\":0,\"comments_count\":0,\"user_liked\":false,";
+const UNCOUNTED: &str = ",\"likes_count\":0,\"comments_count\":0,\"plays_count\":0,\"user_liked\":false,";
 
 /// One post's head and tail, and what they were written from.
 pub struct Written {
@@ -203,7 +207,7 @@ pub struct Written {
 impl Written {
     fn of(state: &AppState, p: &Post) -> Option<Written> {
         let mut json = PostJson::new(state, p);
-        (json.likes_count, json.comments_count, json.user_liked) = (0, 0, false);
+        (json.likes_count, json.comments_count, json.plays_count, json.user_liked) = (0, 0, 0, false);
         let whole = serde_json::to_string(&json).ok()?;
         let cut = whole.find(UNCOUNTED)?;
         Some(Written {
@@ -288,8 +292,8 @@ impl RenderedPosts {
         out.push_str(&w.head);
         let _ = write!(
             out,
-            ",\"likes_count\":{},\"comments_count\":{},\"user_liked\":{},",
-            p.likes_count, p.comments_count, p.user_liked
+            ",\"likes_count\":{},\"comments_count\":{},\"plays_count\":{},\"user_liked\":{},",
+            p.likes_count, p.comments_count, p.plays_count, p.user_liked
         );
         out.push_str(&w.tail);
         out.push('}');

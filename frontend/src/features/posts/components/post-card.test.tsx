@@ -132,6 +132,22 @@ describe('PostCard footer', () => {
     const comments = screen.getByRole('link', { name: 'Comments, 2 comments' });
     expect(comments).toHaveAttribute('href', '/post/7');
   });
+
+  it('shows how often a track or score was played once it has been, never for other kinds', () => {
+    signedInAs(null);
+    const audio = { type: 'audio' as const, lyrics: undefined, audio: [{ title: 'Take', file_url: '/a/1.mp3' }] };
+    const { unmount } = renderCard(postJson({ ...audio, plays_count: 1204 }));
+    expect(screen.getByText('1,204 plays')).toBeInTheDocument();
+    unmount();
+    const again = renderCard(postJson({ ...audio, plays_count: 1 }));
+    expect(screen.getByText('1 play')).toBeInTheDocument();
+    again.unmount();
+    const unplayed = renderCard(postJson({ ...audio, plays_count: 0 }));
+    expect(screen.queryByText(/\bplays?\b/)).toBeNull();
+    unplayed.unmount();
+    renderCard(postJson({ plays_count: 9 }));
+    expect(screen.queryByText('9 plays')).toBeNull();
+  });
 });
 
 describe('PostCard content', () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CommentIcon, LyricsIcon, ScoreIcon } from '../../../components/first-load-icons';
+import { CommentIcon, LyricsIcon, PlayMarkIcon, ScoreIcon } from '../../../components/first-load-icons';
 import { AudioTrack, type TrackMark } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
@@ -31,6 +31,24 @@ export function CommentLink({ post }: { post: Pick<DisplayPost, 'id' | 'comments
       <CommentIcon size={21} />
       <span aria-hidden="true">{formatCount(count)}</span>
     </Link>
+  );
+}
+
+const wholeNumber = new Intl.NumberFormat('en-US');
+
+/** '1 play', '1,204 plays' (issue 31). */
+export function playsText(count: number): string {
+  return `${wholeNumber.format(count)} ${count === 1 ? 'play' : 'plays'}`;
+}
+
+/** How often an audio or sheet music post was played, once it has been (issue 31). */
+function PlayCount({ post }: { post: DisplayPost }) {
+  if ((post.type !== 'audio' && post.type !== 'musicxml') || post.plays_count <= 0) return null;
+  return (
+    <span className={styles.plays} title="Counted once per listener and track each hour">
+      <PlayMarkIcon size={14} />
+      {playsText(post.plays_count)}
+    </span>
   );
 }
 
@@ -187,6 +205,7 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted, first = 
       <footer className={styles.actions}>
         <LikeButton post={post} />
         {variant === 'card' ? <CommentLink post={post} /> : full ? <CommentCount count={post.comments_count} /> : null}
+        <PlayCount post={post} />
       </footer>
     </article>
   );
