@@ -377,7 +377,7 @@ describe('Plays of your tracks', () => {
     expect(rows[0]).toHaveTextContent('IntroTrack 11,204 plays');
     expect(rows[1]).toHaveTextContent('SoloTrack 23 plays');
     expect(rows[2]).toHaveTextContent('Song 0Track0 plays');
-    expect(within(rows[0]).getByRole('link', { name: 'Intro' })).toHaveAttribute('href', '/post/20');
+    expect(within(rows[0]!).getByRole('link', { name: 'Intro' })).toHaveAttribute('href', '/post/20');
     const user = userEvent.setup();
     await user.click(within(section).getByRole('button', { name: 'Load More' }));
     expect(await within(section).findByText('Étude')).toBeInTheDocument();
