@@ -148,6 +148,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// The tags of each post, normalised (`posts::tags`), with its author.
+    post_tags (tag, post_id) {
+        tag -> Text,
+        post_id -> BigInt,
+        user_id -> BigInt,
+    }
+}
+
+diesel::table! {
     /// Who was last counted playing which track, and when (`posts::plays`).
     play_marks (post_id, position, listener) {
         post_id -> BigInt,
@@ -262,6 +271,7 @@ diesel::joinable!(post_audio -> posts (post_id));
 diesel::joinable!(post_scores -> posts (post_id));
 diesel::joinable!(post_lyrics -> posts (post_id));
 diesel::joinable!(play_marks -> posts (post_id));
+diesel::joinable!(post_tags -> posts (post_id));
 diesel::joinable!(comments -> users (user_id));
 diesel::joinable!(comment_mentions -> users (user_id));
 diesel::joinable!(comment_mentions -> comments (comment_id));
@@ -286,6 +296,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     post_scores,
     post_lyrics,
     play_marks,
+    post_tags,
     likes,
     comments,
     comment_mentions,

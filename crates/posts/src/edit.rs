@@ -208,6 +208,11 @@ pub(crate) fn edit_post(conn: &mut DbConnection, me: UserId, post: &Post, edit: 
         .set((posts::caption.eq(&caption), posts::edited_at.eq(edited_at(post.edited_at))))
         .execute(conn)?;
     crate::search::index(conn, post.id)?;
+    let lyrics: Vec<&str> = match &payload {
+        Payload::Lyrics(song) => song.parts.iter().map(|p| p.lyrics.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    crate::tags::write(conn, post.id, me, caption.as_deref().into_iter().chain(lyrics))?;
     db::changed(conn, &[Topic::Post(post.id), Topic::Words])?;
     Ok(true)
 }

@@ -23,6 +23,7 @@ pub mod plays;
 mod repo;
 pub mod search;
 mod service;
+pub mod tags;
 
 pub use comments::{
     COMMENTS_PAGE, CommentRef, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, MOMENTS_SHOWN, RemovedBy,

@@ -239,6 +239,17 @@ impl Posts {
         Ok(())
     }
 
+    /// A page of the newest posts with `tag` (`tags::page`), as `viewer` may see them.
+    pub fn tag_page_on(
+        &self,
+        conn: &mut DbConnection,
+        tag: &str,
+        page: Keyset<PostId>,
+        viewer: Option<UserId>,
+    ) -> Result<Vec<Post>, PostError> {
+        Ok(crate::tags::page(conn, tag, page, viewer, Some(&self.memory.payloads))?)
+    }
+
     /// Counts a play of track `track` of `post` (`plays::count`): one transaction.
     pub async fn count_play(&self, listener: Listener, post: PostId, track: i64) -> Result<Played, PostError> {
         self.db.write(move |conn| plays::count(conn, &listener, post, track)).await

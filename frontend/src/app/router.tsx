@@ -31,6 +31,7 @@ const OwnProfilePage = lazyPage(() => import('../features/profiles/own-profile-p
 const SettingsPage = lazyPage(() => import('../features/settings/settings-page'), 'SettingsPage');
 const AdminPanel = lazyPage(() => import('../features/admin/admin-panel'), 'AdminPanel');
 const PostPage = lazyPage(() => import('../features/posts/post-page'), 'PostPage');
+const TagPage = lazyPage(() => import('../features/posts/tag-page'), 'TagPage');
 const AddMediaPostPage = lazyPage(() => import('../features/create-post/add-media-post-page'), 'AddMediaPostPage');
 const AddAudioPostPage = lazyPage(() => import('../features/create-post/add-audio-post-page'), 'AddAudioPostPage');
 const AddMusicXmlPostPage = lazyPage(
@@ -86,6 +87,7 @@ export function AppRoutes() {
           <Route path="another-user-rofile" element={<UserProfilePage />} />
           <Route path="profile/:userId" element={<UserProfilePage />} />
           <Route path="post/:postId" element={<PostPage />} />
+          <Route path="tag/:tag" element={<TagPage />} />
           <Route element={<RequireAuth />}>
             <Route path="profile" element={<OwnProfilePage />} />
             <Route path="settings" element={<SettingsPage />} />

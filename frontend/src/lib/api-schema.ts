@@ -781,6 +781,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest posts with a tag (`#jazz` in a caption or a song's lyrics; case and accents do
+         *     not matter: `Café` is `cafe`), as the session's person may see them, in the feeds' shape;
+         *     `Link: <...>; rel="next"` when the page is full. A word that is no tag has no posts.
+         */
+        get: operations["by_tag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/user/{user_id}": {
         parameters: {
             query?: never;
@@ -5199,6 +5220,70 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    by_tag: {
+        parameters: {
+            query?: {
+                /** @description The next page: posts older than this post id. */
+                before?: string | null;
+                /** @description 1 to 50 (default 10). */
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description rel="next" when the page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostJson"][];
+                };
+            };
+            /** @description A query parameter is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Nothing has this id */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -32,4 +32,5 @@ mod search;
 mod security;
 mod shutdown;
 mod suspension;
+mod tags;
 mod upload;

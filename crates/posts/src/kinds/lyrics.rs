@@ -87,6 +87,10 @@ impl NewPayload for LyricsRow {
     fn insert(&self, conn: &mut DbConnection) -> QueryResult<()> {
         diesel::insert_into(post_lyrics::table).values(self).execute(conn).map(drop)
     }
+
+    fn words(&self) -> Vec<String> {
+        Lyrics::from(self.clone()).parts.into_iter().map(|p| p.lyrics).collect()
+    }
 }
 
 #[cfg(test)]

@@ -97,6 +97,10 @@ fn grouped<R, T>(
 /// The rows of a new post's payload, written in the post's transaction.
 pub trait NewPayload: Send {
     fn insert(&self, conn: &mut DbConnection) -> QueryResult<()>;
+    /// What it says that may name tags besides the caption (a song's lyrics).
+    fn words(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A kind made of uploaded files (audio, media, scores): its limits, its errors, and how its

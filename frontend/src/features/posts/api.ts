@@ -210,6 +210,17 @@ export const postQueries = {
       retry: retryOnlyServerErrors,
       meta: { shows: LIST_TOPICS },
     }),
+  /** The newest posts with a tag (GET /posts/tags/{tag}, issue 31), ten a page. */
+  byTag: (tag: string, viewerId: string | null | undefined) =>
+    infiniteQueryOptions({
+      queryKey: [...postQueries.lists(), 'tag', tag, viewerId ?? null] as const,
+      queryFn: ({ pageParam, signal }) => fetchPostPage(`/posts/tags/${enc(tag)}`, pageParam, signal),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last: PostPage) => nextFeedCursor(last),
+      enabled: Boolean(tag) && viewerId !== undefined,
+      retry: retryOnlyServerErrors,
+      meta: { shows: LIST_TOPICS },
+    }),
   /**
    * Posts matching `text` (GET /posts/search, issue 20), best first, of one kind or all; a page
    * is full at 10, as the feeds'. Nothing is asked for text with no words.

@@ -120,6 +120,37 @@ pub async fn by_user(
 }
 
 #[derive(Deserialize, IntoParams)]
+pub struct TagQuery {
+    /// 1 to 50 (default 10).
+    limit: Option<i64>,
+    /// The next page: posts older than this post id.
+    #[param(value_type = Option<String>)]
+    before: Option<PostId>,
+}
+
+/// The newest posts with a tag (`#jazz` in a caption or a song's lyrics; case and accents do
+/// not matter: `Café` is `cafe`), as the session's person may see them, in the feeds' shape;
+/// `Link: <...>; rel="next"` when the page is full. A word that is no tag has no posts.
+#[utoipa::path(tag = "posts", params(("tag" = String, Path), TagQuery),
+    responses((status = 200, body = [PostJson], headers(("Link" = String, description = "rel=\"next\" when the page is full")))))]
+#[get("/posts/tags/{tag}")]
+pub async fn by_tag(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    session: Session,
+    tag: web::Path<String>,
+    q: web::Query<TagQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let page = FEED_PAGE.keyset(q.before, q.limit);
+    let tag = tag.into_inner();
+    let posts = state.posts.clone();
+    let found = session
+        .answer(&state, Readers::Anyone, |_| None, move |conn: &mut DbConnection, viewer| posts.tag_page_on(conn, &tag, page, viewer))
+        .await?;
+    Ok(list_answer(&state, &req, found, page.limit, &[]))
+}
+
+#[derive(Deserialize, IntoParams)]
 pub struct PostSearchQuery {
     /// What to find: words of titles, artists, composers, lyrics or captions (each may be the
     /// start of a word; accents and case do not matter). No words, no posts.

@@ -116,6 +116,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(feeds::listened_to)
         .service(feeds::by_user)
         .service(feeds::search_posts)
+        .service(feeds::by_tag)
         .service(comments::mention_search)
         .service(create::create_audio)
         .service(create::create_media)

@@ -7,6 +7,7 @@ import { LikeButton, formatCount } from './like-button';
 import { MediaGrid } from './media-grid';
 import { DownloadLink } from './download-link';
 import { PostHeader } from './post-header';
+import { TaggedText } from './tagged-text';
 import styles from './post-card.module.css';
 
 export const POST_CARD_WORDS = {
@@ -200,7 +201,11 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted, first = 
         {`Post by ${post.displayName || post.username}`}
       </span>
       <PostHeader post={post} onDeleted={onDeleted} />
-      {post.caption ? <p className={styles.caption}>{post.caption}</p> : null}
+      {post.caption ? (
+        <p className={styles.caption}>
+          <TaggedText text={post.caption} />
+        </p>
+      ) : null}
       <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} first={first} trackMarks={trackMarks} />}</div>
       <footer className={styles.actions}>
         <LikeButton post={post} />

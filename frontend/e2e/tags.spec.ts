@@ -1,0 +1,62 @@
+/**
+ * Tags (issue 31): a `#tag` in a caption is a link to the tag's page, which lists the newest
+ * posts with the tag whatever its case and accents (#Café, #CAFE and #cafe are one tag). axe
+ * finds nothing on the tag page, light and dark.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, settled, test, uniqueEmail } from './support/fixtures';
+import { signInThroughAddress, signedUpAccount } from './support/accounts';
+import { watchCsp } from './support/csp';
+
+async function song(request: APIRequestContext, url: string, token: string, title: string, caption: string) {
+  const made = await request.post(`${url}/posts/lyrics`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { songTitle: title, artistName: 'Tag Band', caption, parts: [{ type: 'verse', lyrics: `words of ${title}` }] },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  return String(((await made.json()) as { id: string }).id);
+}
+
+test('a tag in a caption leads to the newest posts with that tag', async ({ page, request, server, shot }, testInfo) => {
+  test.setTimeout(90_000);
+  const csp = watchCsp(page);
+  const project = testInfo.project.name;
+  const ana = await signedUpAccount(request, server, uniqueEmail('tags-ana', project), 'Ana Tags');
+  const bob = await signedUpAccount(request, server, uniqueEmail('tags-bob', project), 'Bob Tags');
+  // A tag of this run's own, so other journeys' posts are not on its page.
+  const word = `Café${Math.random().toString(36).slice(2, 7)}`;
+  const tag = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const first = await song(request, server.url, ana.token, 'Morning Song', `Sunday session #${word} in C#m`);
+  const second = await song(request, server.url, bob.token, 'Evening Song', `#${word.toUpperCase()} again, and #lofi`);
+
+  await signInThroughAddress(page, server.appUrl, bob.token);
+  await page.goto(`${server.appUrl}/post/${first}`);
+  const link = page.getByRole('link', { name: `#${word}` });
+  await expect(link).toBeVisible();
+  // The chord is no tag.
+  await expect(page.getByRole('link', { name: '#m' })).toHaveCount(0);
+  await shot('a-caption-with-a-tag');
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/tag/${tag}$`));
+  await expect(page.getByRole('heading', { level: 1, name: `#${tag}` })).toBeVisible();
+  const posts = page.getByRole('list', { name: `Posts tagged #${tag}` }).getByRole('article');
+  await expect(posts).toHaveCount(2);
+  await expect(posts.nth(0)).toContainText('Evening Song');
+  await expect(posts.nth(1)).toContainText('Morning Song');
+  await shot('a-tag-page');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await settled(page);
+    const found = await new AxeBuilder({ page }).analyze();
+    expect(found.violations.map((v) => `${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+  await shot('a-tag-page-dark');
+  // From a card on the tag page, another of its tags.
+  await posts.nth(0).getByRole('link', { name: '#lofi' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: '#lofi' })).toBeVisible();
+  // Other journeys' posts may carry #lofi too: this one is there among them.
+  await expect(page.getByRole('article').filter({ hasText: `#${word.toUpperCase()} again` })).toBeVisible();
+  expect(second).not.toBe(first);
+  expect(csp).toEqual([]);
+});
