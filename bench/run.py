@@ -205,6 +205,8 @@ def measure(server, big):
         "user_posts": (f"/posts/user/{author}?limit=10", t100),
         "post_page": (f"/posts/{page[0]['id']}", t100),
         "comments": (f"/posts/{commented}/comments?limit=20", t100),
+        # A tag's page (issue 31): the seeded captions name one of eight tags each.
+        "tag_page": ("/posts/tags/jazz?limit=10", t100),
     }
     if big and deep:
         cases["for_you_cursor_10000"] = (f"/posts/feed?limit=10&before={deep[0]['id']}", t100)

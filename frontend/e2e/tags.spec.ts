@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, settled, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
+import { toneWav } from './support/audio';
 import { watchCsp } from './support/csp';
 
 async function song(request: APIRequestContext, url: string, token: string, title: string, caption: string) {
@@ -59,4 +60,34 @@ test('a tag in a caption leads to the newest posts with that tag', async ({ page
   await expect(page.getByRole('article').filter({ hasText: `#${word.toUpperCase()} again` })).toBeVisible();
   expect(second).not.toBe(first);
   expect(csp).toEqual([]);
+});
+
+test("an audio post's genre, chosen when editing it, leads to the genre's page", async ({ page, request, server, shot }, testInfo) => {
+  test.setTimeout(90_000);
+  const project = testInfo.project.name;
+  const ana = await signedUpAccount(request, server, uniqueEmail('genre-ana', project), 'Ana Genre');
+  const title = `Field Recording ${Math.random().toString(36).slice(2, 7)}`;
+  const made = await request.post(`${server.url}/posts/audio`, {
+    headers: { Authorization: `Bearer ${ana.token}` },
+    multipart: { audio_files: { name: `${title}.wav`, mimeType: 'audio/wav', buffer: toneWav(2, 440) } },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const post = String(((await made.json()) as { id: string }).id);
+
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  await page.goto(`${server.appUrl}/post/${post}`);
+  const card = page.getByRole('article', { name: 'Post by Ana Genre' });
+  await card.getByRole('button', { name: 'Post options' }).click();
+  await page.getByRole('menuitem', { name: 'Edit post' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit post' });
+  await dialog.getByLabel(/Genre/).selectOption('Folk');
+  await shot('choosing-a-genre');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  const chip = card.getByRole('link', { name: 'Folk', exact: true });
+  await expect(chip).toBeVisible();
+  await shot('an-audio-post-with-its-genre');
+  await chip.click();
+  await expect(page.getByRole('heading', { level: 1, name: '#folk' })).toBeVisible();
+  await expect(page.getByRole('article').filter({ hasText: title })).toBeVisible();
 });

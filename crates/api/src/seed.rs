@@ -47,6 +47,10 @@ const WORDS: [&str; 20] = [
     "golden", "hour", "static", "bloom", "night", "drive", "paper", "moon",
 ];
 
+/// The tags of the seeded captions (a captioned post names one): each in about one post of 24,
+/// what a tag page walks (`make bench`, "tag_page").
+const GENRES: [&str; 8] = ["jazz", "folk", "ambient", "hiphop", "classical", "rock", "lofi", "soul"];
+
 /// `selfsound seed`'s options.
 #[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 pub struct SeedOptions {
@@ -306,13 +310,15 @@ fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), Str
                 stamp(at)
             ));
         }
-        batch.posts.push(format!(
-            "({id},{author},'{kind}',{},{},{},{})",
-            if i % 3 == 0 { text(&format!("New {kind}: {title}")) } else { "NULL".to_owned() },
-            stamp(at),
-            likers.len(),
-            comments
-        ));
+        let caption = if i % 3 == 0 {
+            // Written past `posts::insert_post`: its tag row too.
+            let genre = GENRES[(i / 3) % GENRES.len()];
+            batch.tags.push(format!("('{genre}',{id},{author})"));
+            text(&format!("New {kind}: {title} #{genre}"))
+        } else {
+            "NULL".to_owned()
+        };
+        batch.posts.push(format!("({id},{author},'{kind}',{},{},{},{})", caption, stamp(at), likers.len(), comments));
         if batch.len() >= ROWS_PER_TRANSACTION || i + 1 == n {
             let full = std::mem::take(&mut batch);
             in_tx(db, |c| full.write(c))?;
@@ -330,6 +336,7 @@ struct Batch {
     lyrics: Vec<String>,
     likes: Vec<String>,
     comments: Vec<String>,
+    tags: Vec<String>,
 }
 
 impl Batch {
@@ -354,7 +361,8 @@ impl Batch {
         insert(c, "post_scores", "post_id, position, title, composer, file_key", &self.scores)?;
         insert(c, "post_lyrics", "post_id, title, artist, parts", &self.lyrics)?;
         insert(c, "likes", "post_id, user_id, created_at", &self.likes)?;
-        insert(c, "comments", "id, post_id, user_id, content, created_at", &self.comments)
+        insert(c, "comments", "id, post_id, user_id, content, created_at", &self.comments)?;
+        insert(c, "post_tags", "tag, post_id, user_id", &self.tags)
     }
 }
 

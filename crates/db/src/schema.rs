@@ -97,6 +97,8 @@ diesel::table! {
         edited_at -> Nullable<Timestamp>,
         /// Counted plays of all its tracks or scores (issue 31).
         plays_count -> BigInt,
+        /// An audio post's genre (`posts::genre`).
+        genre -> Nullable<Text>,
     }
 }
 

@@ -33,6 +33,8 @@ pub struct PostEdit {
     pub song_title: Option<String>,
     pub artist_name: Option<String>,
     pub parts: Option<Vec<LyricsPartInput>>,
+    /// Audio: a genre of `crate::genre`'s list; `Some(None)` or blank takes it away.
+    pub genre: Option<Option<String>>,
 }
 
 /// "an audio post": for messages.
@@ -46,13 +48,18 @@ fn kind_words(kind: PostKind) -> &'static str {
 }
 
 impl PostEdit {
-    /// The post's caption and payload with this edit applied, checked as a new post's are.
-    fn apply(self, post: &Post) -> Result<(Option<String>, Payload), PostError> {
+    /// The post's caption, payload and genre with this edit applied, checked as a new post's are.
+    fn apply(self, post: &Post) -> Result<(Option<String>, Payload, Option<String>), PostError> {
         let kind = post.kind();
         let refuse = |field: &'static str| PostError::EditDoesNotApply { field, kind: kind_words(kind) };
         let caption = match self.caption {
             Some(sent) => Caption::parse(sent.as_deref())?.map(Caption::into_inner),
             None => post.caption.clone(),
+        };
+        let genre = match self.genre {
+            Some(_) if kind != PostKind::Audio => return Err(refuse("genre")),
+            Some(sent) => crate::genre::parse(sent.as_deref())?.map(str::to_owned),
+            None => post.genre.clone(),
         };
         let lyrics_sent = self.song_title.is_some() || self.artist_name.is_some() || self.parts.is_some();
         let payload = match &*post.payload {
@@ -137,7 +144,7 @@ impl PostEdit {
                 Payload::Lyrics(input.check()?.0)
             }
         };
-        Ok((caption, payload))
+        Ok((caption, payload, genre))
     }
 }
 
@@ -173,8 +180,8 @@ pub(crate) fn edit_post(conn: &mut DbConnection, me: UserId, post: &Post, edit: 
     if post.author.id != me {
         return Err(PostError::NotEditor);
     }
-    let (caption, payload) = edit.apply(post)?;
-    if caption == post.caption && payload == *post.payload {
+    let (caption, payload, genre) = edit.apply(post)?;
+    if caption == post.caption && payload == *post.payload && genre == post.genre {
         return Ok(false);
     }
     match &payload {
@@ -205,14 +212,14 @@ pub(crate) fn edit_post(conn: &mut DbConnection, me: UserId, post: &Post, edit: 
         }
     }
     diesel::update(posts::table.find(post.id))
-        .set((posts::caption.eq(&caption), posts::edited_at.eq(edited_at(post.edited_at))))
+        .set((posts::caption.eq(&caption), posts::genre.eq(&genre), posts::edited_at.eq(edited_at(post.edited_at))))
         .execute(conn)?;
     crate::search::index(conn, post.id)?;
     let lyrics: Vec<&str> = match &payload {
         Payload::Lyrics(song) => song.parts.iter().map(|p| p.lyrics.as_str()).collect(),
         _ => Vec::new(),
     };
-    crate::tags::write(conn, post.id, me, caption.as_deref().into_iter().chain(lyrics))?;
+    crate::tags::write(conn, post.id, me, genre.as_deref(), caption.as_deref().into_iter().chain(lyrics))?;
     db::changed(conn, &[Topic::Post(post.id), Topic::Words])?;
     Ok(true)
 }

@@ -107,6 +107,14 @@ pub enum PostError {
     #[error("The time is past the end of the track ({0})")]
     MomentPastEnd(String),
 
+    // Genres (issue 31).
+    #[error(
+        "Unknown genre: {0}. Choose one of Acoustic, Ambient, Blues, Classical, Country, Electronic, Experimental, Folk, Funk, Hip-hop, Jazz, Latin, Metal, Pop, Punk, R&B, Reggae, Rock, Soul or Soundtrack"
+    )]
+    UnknownGenre(String),
+    #[error("Only audio posts have a genre")]
+    GenreNotOnAudio,
+
     // Plays (issue 31).
     #[error("Only audio tracks and scores are played")]
     NotPlayable,
@@ -166,6 +174,8 @@ impl DomainError for PostError {
             | NoSuchTrack(_)
             | MomentPastEnd(_)
             | NotPlayable
+            | UnknownGenre(_)
+            | GenreNotOnAudio
             | SearchTooCostly => ErrorKind::Invalid,
             TooManyAudio
             | AudioTooLarge(_)

@@ -302,6 +302,7 @@ pub(crate) fn assemble<'a>(
                 likes_count: row.likes_count.max(0),
                 comments_count: row.comments_count.max(0),
                 plays_count: row.plays_count.max(0),
+                genre: row.genre.clone(),
                 user_liked: liked,
                 author: author.clone(),
                 payload,

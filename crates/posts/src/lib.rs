@@ -15,6 +15,7 @@ mod feed;
 pub mod ffmpeg;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod genre;
 pub mod input;
 mod kinds;
 mod memory;

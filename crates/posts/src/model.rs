@@ -26,6 +26,8 @@ pub struct Post {
     pub comments_count: i64,
     /// Counted plays of all its tracks or scores (0 for other kinds).
     pub plays_count: i64,
+    /// An audio post's genre (`crate::genre`).
+    pub genre: Option<String>,
     pub user_liked: bool,
     pub author: UserCard,
     pub payload: std::sync::Arc<Payload>,
@@ -115,6 +117,7 @@ pub(crate) struct PostRow {
     pub comments_count: i64,
     pub edited_at: Option<NaiveDateTime>,
     pub plays_count: i64,
+    pub genre: Option<String>,
 }
 
 // `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).

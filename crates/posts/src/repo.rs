@@ -17,7 +17,8 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn 
     payload.insert(conn)?;
     crate::search::index(conn, row.id)?;
     let words = payload.words();
-    crate::tags::write(conn, row.id, row.user_id, row.caption.as_deref().into_iter().chain(words.iter().map(String::as_str)))?;
+    let texts = row.caption.as_deref().into_iter().chain(words.iter().map(String::as_str));
+    crate::tags::write(conn, row.id, row.user_id, row.genre.as_deref(), texts)?;
     let counted = diesel::update(users::table.filter(users::id.eq(row.user_id)))
         .set(users::posts_count.eq(users::posts_count + 1))
         .execute(conn)?;

@@ -187,26 +187,33 @@ impl Posts {
             edited_at: None,
             comments_count: 0,
             plays_count: 0,
+            genre: None,
         }
     }
 
     /// A post of a kind made of files (audio, media, sheet music): 1 to the kind's most files
     /// (spec §5), each checked and stored, then the post written in one transaction. Titles and
-    /// the like left blank are taken from the files, then the spec's defaults.
+    /// the like left blank are taken from the files, then the spec's defaults. Only audio may
+    /// have a `genre` (`crate::genre`).
     pub async fn create<U: UploadKind>(
         &self,
         me: UserId,
         caption: Option<&str>,
+        genre: Option<&str>,
         uploads: Vec<U>,
     ) -> Result<Post, PostError> {
         let caption = Caption::parse(caption)?;
+        let genre = crate::genre::parse(genre)?;
+        if genre.is_some() && U::KIND != PostKind::Audio {
+            return Err(PostError::GenreNotOnAudio);
+        }
         if uploads.is_empty() {
             return Err(U::none());
         }
         if uploads.len() > U::MAX_FILES {
             return Err(U::too_many());
         }
-        let row = Self::new_row(me, U::KIND, caption);
+        let row = PostRow { genre: genre.map(str::to_owned), ..Self::new_row(me, U::KIND, caption) };
         let mut stored = Stored::default();
         let _turn = self.processing.lanes.enter(me).await;
         match U::store(&self.processing, row.id, uploads, &mut stored).await {

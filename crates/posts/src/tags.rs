@@ -45,8 +45,7 @@ pub fn tags_in<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for text in texts {
         let mut before: Option<char> = None;
-        let mut chars = text.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
+        for (i, c) in text.char_indices() {
             let starts = c == '#' && !before.is_some_and(is_tag_char);
             before = Some(c);
             if !starts {
@@ -67,17 +66,25 @@ pub fn tags_in<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     found
 }
 
-/// Writes post `post`'s tags (by `author`) as `texts` name them, replacing those it had, inside
-/// the caller's transaction: one statement, and one for each tag it names.
+/// Writes post `post`'s tags (by `author`): its genre's, if it has one (`crate::genre`), then
+/// those `texts` name, at most [`MOST_TAGS`], replacing those it had, inside the caller's
+/// transaction: one statement, and one for each tag.
 pub(crate) fn write<'a>(
     conn: &mut DbConnection,
     post: PostId,
     author: UserId,
+    genre: Option<&str>,
     texts: impl IntoIterator<Item = &'a str>,
 ) -> QueryResult<()> {
     diesel::delete(post_tags::table.filter(post_tags::post_id.eq(post))).execute(conn)?;
-    // One row a statement (a statement of many rows is not written for both backends at once).
+    let mut tags: Vec<String> = genre.map(crate::genre::tag).into_iter().collect();
     for tag in tags_in(texts) {
+        if !tags.contains(&tag) && tags.len() < MOST_TAGS {
+            tags.push(tag);
+        }
+    }
+    // One row a statement (a statement of many rows is not written for both backends at once).
+    for tag in tags {
         diesel::insert_into(post_tags::table)
             .values((post_tags::tag.eq(tag), post_tags::post_id.eq(post), post_tags::user_id.eq(author)))
             .execute(conn)?;
@@ -112,7 +119,10 @@ mod tests {
     #[test]
     fn tags_are_words_after_a_hash_whatever_their_case_and_accents() {
         assert_eq!(tags_in(["New #Jazz tune, #café-style! #CAFE #jazz"]), ["jazz", "cafe"]);
-        assert_eq!(tags_in(["#Dvořák #ÅngströM #naïve #東京 #lo_fi"]), ["dvorak", "angstrom", "naive", "東京", "lo_fi"]);
+        assert_eq!(
+            tags_in(["#Dvořák #ÅngströM #naïve #東京 #lo_fi"]),
+            ["dvorak", "angstrom", "naive", "東京", "lo_fi"]
+        );
         // A chord, a number, an address, a lone hash and an empty one are no tags.
         assert_eq!(tags_in(["in C#m and F#, track #1, a#b, # , ##"]), Vec::<String>::new());
         assert_eq!(tags_in(["(#folk) #2024mix"]), ["folk", "2024mix"]);

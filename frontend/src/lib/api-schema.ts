@@ -1429,6 +1429,8 @@ export interface components {
             caption?: string | null;
             /** @description Sheet music: one composer for each score, in order. */
             composers?: string[] | null;
+            /** @description Audio: a genre of the list (docs/posts.md, "Genres"); null or blank takes it away. */
+            genre?: string | null;
             parts?: components["schemas"]["LyricsPartIn"][] | null;
             /** @description Lyrics, as `POST /posts/lyrics` takes them. */
             songTitle?: string | null;
@@ -1448,6 +1450,8 @@ export interface components {
              * @description When its author last changed its words (caption, titles, lyrics); null if never.
              */
             edited_at?: string | null;
+            /** @description An audio post's genre, if its author chose one (docs/posts.md, "Genres"). */
+            genre?: string | null;
             id: string;
             /** Format: int64 */
             likes_count: number;
@@ -4667,7 +4671,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description `audio_files` (1 to 10, 50MB each), `titles` and `artists` (one per file, in order; blank takes the file's tags, then the file name and 'Unknown Artist'), `caption` */
+        /** @description `audio_files` (1 to 10, 50MB each), `titles` and `artists` (one per file, in order; blank takes the file's tags, then the file name and 'Unknown Artist'), `caption`, `genre` (one of the list in docs/posts.md, "Genres"; optional) */
         requestBody?: {
             content: {
                 "multipart/form-data": unknown;

@@ -21,11 +21,8 @@ async fn behind_a_proxy(db: TestDb) -> TestApp {
 impl TestApp {
     /// Tells of a play of `track` of `post` by `token` (or signed out) from `client`.
     async fn play(&self, token: Option<&str>, client: &str, post: &str, body: Value) -> Answer {
-        let mut req = self
-            .client
-            .post(format!("{}/posts/{post}/plays", self.url))
-            .header("x-forwarded-for", client)
-            .json(&body);
+        let mut req =
+            self.client.post(format!("{}/posts/{post}/plays", self.url)).header("x-forwarded-for", client).json(&body);
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
@@ -152,9 +149,8 @@ async fn what_cannot_be_played_is_refused_and_counts_nothing(db: TestDb) {
         assert_eq!(a.status, status, "{target} {body}: {:?}", a.body);
         assert!(a.detail().contains(words), "{target} {body}: {}", a.detail());
     }
-    let text = app
-        .raw(app.client.post(format!("{}/posts/{post}/plays", app.url)).bearer_auth(&bob).body("track=0"))
-        .await;
+    let text =
+        app.raw(app.client.post(format!("{}/posts/{post}/plays", app.url)).bearer_auth(&bob).body("track=0")).await;
     assert!(text.status.is_client_error(), "a body that is not JSON: {:?}", text.body);
     assert_eq!(app.plays_of(&post).await, 0, "nothing was counted");
 }

@@ -6,7 +6,9 @@ use reqwest::{Method, StatusCode};
 use serde_json::json;
 use test_support::TestDb;
 
-use crate::common::{TestApp, lyrics_body, make_admin, spawn_app};
+use test_support::media::{musicxml, wav};
+
+use crate::common::{Part, TestApp, lyrics_body, make_admin, spawn_app};
 
 impl TestApp {
     /// The ids of a tag page as `token` sees it, and the query of its next page if it is full.
@@ -69,7 +71,8 @@ async fn a_tag_page_lists_the_newest_posts_with_the_tag_whatever_its_accents(db:
         .call(Method::PATCH, &format!("/posts/{other}"), Some(&ana), Some(json!({"caption": "Now #café too"})))
         .await;
     assert_eq!(edited.status, StatusCode::OK, "{:?}", edited.body);
-    let moved = app.call(Method::PATCH, &format!("/posts/{first}"), Some(&ana), Some(json!({"caption": "#jazz"}))).await;
+    let moved =
+        app.call(Method::PATCH, &format!("/posts/{first}"), Some(&ana), Some(json!({"caption": "#jazz"}))).await;
     assert_eq!(moved.status, StatusCode::OK);
     // In the order the posts were made, however recently they were edited.
     assert_eq!(app.tagged(None, "/posts/tags/cafe").await.0, [sung.clone(), other.clone(), second.clone()]);
@@ -104,7 +107,55 @@ async fn a_tag_page_leaves_out_posts_a_viewer_may_not_see(db: TestDb) {
     assert_eq!(app.tagged(Some(&cy), "/posts/tags/folk").await.0, [bobs]);
 }
 
+async fn an_audio_post_has_a_genre_of_the_list_which_is_its_tag(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let track = || Part::file("audio_files", "Take.wav", wav(1.0, 440.0, 0.5));
+    let made = app.post_form("/posts/audio", Some(&ana), &[track(), Part::text("genre", "hip-hop")]).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    assert_eq!(made.body["genre"], json!("Hip-hop"));
+    let post = made.body["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.tagged(None, "/posts/tags/hiphop").await.0, [post.clone()], "its genre is its tag");
+    assert_eq!(app.get(&format!("/posts/{post}"), None).await.body["genre"], json!("Hip-hop"));
+
+    // A genre not on the list, or on another kind of post, is refused before anything is stored.
+    let polka = app.post_form("/posts/audio", Some(&ana), &[track(), Part::text("genre", "polka")]).await;
+    assert_eq!(polka.status, StatusCode::BAD_REQUEST, "{:?}", polka.body);
+    assert!(polka.detail().starts_with("Unknown genre: polka. Choose one of Acoustic"), "{}", polka.detail());
+    let score = app
+        .post_form(
+            "/posts/musicxml",
+            Some(&ana),
+            &[Part::file("musicxml_files", "a.musicxml", musicxml("Étude", "Clara")), Part::text("genre", "Jazz")],
+        )
+        .await;
+    assert_eq!((score.status, score.detail()), (StatusCode::BAD_REQUEST, "Only audio posts have a genre"));
+    let posts = app.get("/posts/feed", None).await.body;
+    assert_eq!(posts.as_array().unwrap().len(), 1, "neither was made");
+
+    // Edited: another genre moves its tag; null takes it away; a lyrics post has none.
+    let path = format!("/posts/{post}");
+    let edit = |body: serde_json::Value| app.call(Method::PATCH, &path, Some(&ana), Some(body));
+    let jazz = edit(json!({"genre": "JAZZ", "caption": "late #jazz"})).await;
+    assert_eq!((jazz.status, jazz.body["genre"].clone()), (StatusCode::OK, json!("Jazz")), "{:?}", jazz.body);
+    assert_eq!(app.tagged(None, "/posts/tags/hiphop").await.0, Vec::<String>::new());
+    assert_eq!(app.tagged(None, "/posts/tags/jazz").await.0, [post.clone()], "once, however often it is named");
+    let none = edit(json!({"genre": null})).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(none.body.get("genre").is_none(), "{:?}", none.body);
+    assert_eq!(app.tagged(None, "/posts/tags/jazz").await.0, [post.clone()], "the caption still names it");
+    let unknown = edit(json!({"genre": "polka"})).await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+    let song = app.captioned(&ana, "words").await;
+    let refused = app.call(Method::PATCH, &format!("/posts/{song}"), Some(&ana), Some(json!({"genre": "Jazz"}))).await;
+    assert_eq!(
+        (refused.status, refused.detail()),
+        (StatusCode::BAD_REQUEST, "genre cannot be changed on a lyrics post")
+    );
+}
+
 test_support::both_backends!(
+    an_audio_post_has_a_genre_of_the_list_which_is_its_tag,
     a_tag_page_lists_the_newest_posts_with_the_tag_whatever_its_accents,
     a_tag_page_leaves_out_posts_a_viewer_may_not_see
 );

@@ -47,6 +47,7 @@ interface Received {
   titles: FormDataEntryValue[];
   artists: FormDataEntryValue[];
   caption: FormDataEntryValue | null;
+  genre: FormDataEntryValue | null;
   files: number;
 }
 
@@ -60,6 +61,7 @@ function answerAudio(reply: () => Response, gate?: Promise<void>) {
         titles: form.getAll('titles'),
         artists: form.getAll('artists'),
         caption: form.get('caption'),
+        genre: form.get('genre'),
         files: form.getAll('audio_files').length,
       });
       if (gate) await gate;
@@ -175,6 +177,7 @@ describe('AddAudioPostPage', () => {
     await user.clear(within(second).getByLabelText('Artist'));
     await user.type(within(second).getByLabelText('Artist'), 'Ada');
     await user.type(screen.getByLabelText(/Caption/), 'Two takes');
+    await user.selectOptions(screen.getByLabelText(/Genre/), 'Hip-hop');
     await user.click(screen.getByRole('button', { name: 'Publish' }));
 
     // The server holds its answer: the bar moves (the spec's creep until the browser reports
@@ -189,7 +192,7 @@ describe('AddAudioPostPage', () => {
     release();
     expect(await screen.findByRole('status')).toHaveTextContent('Post published');
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    expect(received).toEqual([{ titles: ['', 'Evening'], artists: ['', 'Ada'], caption: 'Two takes', files: 2 }]);
+    expect(received).toEqual([{ titles: ['', 'Evening'], artists: ['', 'Ada'], caption: 'Two takes', genre: 'Hip-hop', files: 2 }]);
     expect(queryClient.getQueryState(['posts', 'feed', 'for-you'])?.isInvalidated).toBe(true);
     expect(screen.getByRole('button', { name: 'Publish' })).toHaveAttribute('aria-disabled', 'true');
     expect(currentLocation()).toBe('/add-post-audio');

@@ -23,11 +23,13 @@ const AUDIO_FORM: LabelledFilesConfig = {
     "Leave a suggested title or artist as it is and the file's own tags are used when it has them.",
   select: selectAudioFiles,
   problem: (files) => audioPostProblem(files.map((f) => ({ title: f.title, artist: f.credit }))),
-  send: (files, caption, options) =>
+  withGenre: true,
+  send: (files, caption, options, genre) =>
     createAudioPost(
       files.map((f) => ({ file: f.file, title: f.title, artist: f.credit })),
       caption,
       options,
+      genre,
     ),
   redirectTo: AUDIO_REDIRECT.to,
   redirectDelayMs: AUDIO_REDIRECT.delayMs,

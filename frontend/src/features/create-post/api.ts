@@ -30,12 +30,13 @@ export interface AudioTrackInput {
 
 /**
  * POST /posts/audio: `audio_files`, `titles`, `artists` (one each per file, in order) and
- * `caption`. A title or artist still at the page's default goes as '' so that the server can
+ * `caption`, and `genre` when one was chosen. A title or artist still at the page's default goes as '' so that the server can
  * take the file's own tags first (it falls back to the same defaults).
  */
-export function createAudioPost(tracks: readonly AudioTrackInput[], caption: string, options: SendOptions = {}) {
+export function createAudioPost(tracks: readonly AudioTrackInput[], caption: string, options: SendOptions = {}, genre = '') {
   const form = new FormData();
   form.append('caption', caption.trim());
+  if (genre) form.append('genre', genre);
   for (const t of tracks) form.append('titles', valueToSend(t.title, fileStem(t.file.name)));
   for (const t of tracks) form.append('artists', valueToSend(t.artist, DEFAULT_ARTIST));
   for (const t of tracks) form.append('audio_files', t.file, t.file.name);

@@ -169,7 +169,7 @@ export function toDisplayPost(json: PostInput): DisplayPost | null {
     }
     case 'audio': {
       const content = items(json.audio, toAudioItem);
-      return content ? { ...base, type: 'audio', content } : null;
+      return content ? { ...base, type: 'audio', content, genre: text(json.genre) || null } : null;
     }
     case 'musicxml': {
       const content = items(json.musicxml, toMusicXmlItem);

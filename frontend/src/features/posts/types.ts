@@ -79,6 +79,6 @@ interface DisplayPostBase {
 
 export type DisplayPost =
   | (DisplayPostBase & { type: 'media'; content: MediaItem[] })
-  | (DisplayPostBase & { type: 'audio'; content: AudioItem[] })
+  | (DisplayPostBase & { type: 'audio'; content: AudioItem[]; genre: string | null })
   | (DisplayPostBase & { type: 'musicxml'; content: MusicXmlItem[] })
   | (DisplayPostBase & { type: 'lyrics'; content: LyricsContent });

@@ -71,7 +71,7 @@ fn all_at_most<U: UploadKind>(max_bytes: u64) -> (u64, PostError) {
 fn audio_rules() -> UploadRules {
     rules::<AudioUpload>(
         "audio_files",
-        vec!["titles", "artists", "caption"],
+        vec!["titles", "artists", "caption", "genre"],
         limits::AUDIO_MAX_BYTES,
         |name| PostError::AudioTooLarge(name.to_owned()).to_string(),
         not_audio,
@@ -82,7 +82,8 @@ fn audio_rules() -> UploadRules {
 fn media_rules() -> UploadRules {
     rules::<MediaUpload>(
         "files",
-        vec!["caption"],
+        // A genre is read so that it can be refused (only audio has one).
+        vec!["caption", "genre"],
         limits::VIDEO_MAX_BYTES,
         |_| PostError::MediaTooLarge { limit_mb: limits::VIDEO_MAX_BYTES >> 20 }.to_string(),
         media_limit,
@@ -93,7 +94,7 @@ fn media_rules() -> UploadRules {
 fn score_rules() -> UploadRules {
     rules::<ScoreUpload>(
         "musicxml_files",
-        vec!["titles", "composers", "caption"],
+        vec!["titles", "composers", "caption", "genre"],
         limits::MUSICXML_MAX_BYTES,
         |name| PostError::ScoreTooLarge(name.to_owned()).to_string(),
         not_score,
@@ -130,6 +131,7 @@ async fn create_from<U: UploadKind>(
     let _slot = state.uploads.take(user.0.id)?;
     let received = upload::read(req, form, &rules).await?;
     let caption = received.texts("caption").next().map(str::to_owned);
+    let genre = received.texts("genre").next().map(str::to_owned);
     let fields: Vec<Vec<String>> =
         labels.iter().map(|field| received.texts(field).map(str::to_owned).collect()).collect();
     let uploads = received
@@ -144,7 +146,7 @@ async fn create_from<U: UploadKind>(
             make(Sent { file_name, file, labels: fields.iter().map(|values| values.get(n).cloned()).collect() })
         })
         .collect();
-    let p = state.posts.create(user.0.id, caption.as_deref(), uploads).await?;
+    let p = state.posts.create(user.0.id, caption.as_deref(), genre.as_deref(), uploads).await?;
     Ok(created(state, p))
 }
 
@@ -153,7 +155,7 @@ fn created(state: &AppState, p: Post) -> HttpResponse {
 }
 
 #[utoipa::path(tag = "posts", security(("bearer" = [])),
-    request_body(content_type = "multipart/form-data", description = "`audio_files` (1 to 10, 50MB each), `titles` and `artists` (one per file, in order; blank takes the file's tags, then the file name and 'Unknown Artist'), `caption`"),
+    request_body(content_type = "multipart/form-data", description = "`audio_files` (1 to 10, 50MB each), `titles` and `artists` (one per file, in order; blank takes the file's tags, then the file name and 'Unknown Artist'), `caption`, `genre` (one of the list in docs/posts.md, \"Genres\"; optional)"),
     responses((status = 201, body = PostJson)))]
 #[post("/posts/audio")]
 pub async fn create_audio(

@@ -145,7 +145,12 @@ pub async fn by_tag(
     let tag = tag.into_inner();
     let posts = state.posts.clone();
     let found = session
-        .answer(&state, Readers::Anyone, |_| None, move |conn: &mut DbConnection, viewer| posts.tag_page_on(conn, &tag, page, viewer))
+        .answer(
+            &state,
+            Readers::Anyone,
+            |_| None,
+            move |conn: &mut DbConnection, viewer| posts.tag_page_on(conn, &tag, page, viewer),
+        )
         .await?;
     Ok(list_answer(&state, &req, found, page.limit, &[]))
 }

@@ -39,6 +39,10 @@ pub struct PostEditJson {
     song_title: Option<String>,
     artist_name: Option<String>,
     parts: Option<Vec<create::LyricsPartIn>>,
+    /// Audio: a genre of the list (docs/posts.md, "Genres"); null or blank takes it away.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(nullable)]
+    genre: Option<Option<String>>,
 }
 
 /// A field that was sent, even as null (`Some(None)`), apart from one left out (`None`).
@@ -56,6 +60,7 @@ impl From<PostEditJson> for posts::PostEdit {
             song_title: e.song_title,
             artist_name: e.artist_name,
             parts: e.parts.map(|parts| parts.into_iter().map(create::LyricsPartIn::into_input).collect()),
+            genre: e.genre,
         }
     }
 }

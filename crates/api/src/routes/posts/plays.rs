@@ -84,7 +84,13 @@ pub struct TrackPlaysJson {
 
 impl From<TrackPlays> for TrackPlaysJson {
     fn from(t: TrackPlays) -> Self {
-        TrackPlaysJson { post_id: t.post_id, kind: t.kind, track: t.position, title: t.title, plays_count: t.plays_count }
+        TrackPlaysJson {
+            post_id: t.post_id,
+            kind: t.kind,
+            track: t.position,
+            title: t.title,
+            plays_count: t.plays_count,
+        }
     }
 }
 
@@ -105,10 +111,7 @@ pub async fn own_plays(
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-cache"));
     if let Some(last) = next {
-        res.insert_header((
-            header::LINK,
-            format!("<{}?limit={}&before={last}>; rel=\"next\"", req.path(), page.limit),
-        ));
+        res.insert_header((header::LINK, format!("<{}?limit={}&before={last}>; rel=\"next\"", req.path(), page.limit)));
     }
     let json: Vec<TrackPlaysJson> = tracks.into_iter().map(TrackPlaysJson::from).collect();
     Ok(res.json(json))

@@ -75,6 +75,9 @@ pub struct PostJson {
     created_at: DateTime<Utc>,
     /// When its author last changed its words (caption, titles, lyrics); null if never.
     edited_at: Option<DateTime<Utc>>,
+    /// An audio post's genre, if its author chose one (docs/posts.md, "Genres").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    genre: Option<String>,
     likes_count: i64,
     comments_count: i64,
     /// How often its tracks or scores were played, counted once per listener, track and hour
@@ -104,6 +107,7 @@ impl PostJson {
             caption: p.caption.clone(),
             created_at: p.created_at.and_utc(),
             edited_at: p.edited_at.map(|t| t.and_utc()),
+            genre: p.genre.clone(),
             likes_count: p.likes_count,
             comments_count: p.comments_count,
             plays_count: p.plays_count,

@@ -6,6 +6,7 @@ import { usePostUpload } from '../use-post-upload';
 import { focusFirstInvalid } from '../focus-first-invalid';
 import { useRemovalFocus } from '../use-removal-focus';
 import { LABEL_MAX_LENGTH, fileStem, formatFileSize, type Selection } from '../validation';
+import { GenreField } from '../../posts';
 import { CaptionField } from './caption-field';
 import { ComposerFrame, type ComposerKind } from './composer-frame';
 import { DropZone } from './drop-zone';
@@ -36,7 +37,10 @@ export interface LabelledFilesConfig {
   select: (currentCount: number, files: readonly File[]) => Selection<File>;
   /** The spec's message that stops the post, or null. */
   problem: (files: ReadonlyArray<{ title: string; credit: string }>) => string | null;
-  send: (files: readonly LabelledFile[], caption: string, options: SendOptions) => Promise<unknown>;
+  /** Whether the post may have a genre (audio, issue 31). */
+  withGenre?: boolean;
+  /** `genre`: '' for none. */
+  send: (files: readonly LabelledFile[], caption: string, options: SendOptions, genre: string) => Promise<unknown>;
   redirectTo: string;
   redirectDelayMs: number;
 }
@@ -55,6 +59,7 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
   const upload = usePostUpload({ redirectTo: config.redirectTo, redirectDelayMs: config.redirectDelayMs });
   const [entries, setEntries] = useState<Entry[]>([]);
   const [caption, setCaption] = useState('');
+  const [genre, setGenre] = useState('');
   const [problems, setProblems] = useState<string[]>([]);
   // After a refused Publish, the rule and the empty fields show until fixed (or dismissed).
   const [checked, setChecked] = useState(false);
@@ -97,7 +102,7 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
       focusFirstInvalid(formRef);
       return;
     }
-    upload.submit((options) => config.send(entries, caption, options));
+    upload.submit((options) => config.send(entries, caption, options, genre));
   }
 
   return (
@@ -177,6 +182,7 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
         />
         <FileProblems problems={problems} onDismiss={() => setProblems([])} />
 
+        {config.withGenre ? <GenreField value={genre} onChange={setGenre} disabled={locked} /> : null}
         <CaptionField value={caption} onChange={setCaption} disabled={locked} />
 
         <PublishBar upload={upload} ruleError={ruleError} onDismissRuleError={() => setChecked(false)} />

@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { GenreField } from './genre-field';
 import { Alert } from '../../../components/alert';
 import { Modal } from '../../../components/modal';
 import { Spinner } from '../../../components/spinner';
@@ -46,6 +47,8 @@ export const EDIT_POST_WORDS = {
 /** What the form holds: every field the post's kind has, as text. */
 interface Draft {
   caption: string;
+  /** Audio: its genre, '' for none. */
+  genre: string;
   /** Audio: title and artist; sheet music: title and composer (in `second`). */
   items: Array<{ title: string; second: string }>;
   songTitle: string;
@@ -54,8 +57,11 @@ interface Draft {
 }
 
 function draftOf(post: DisplayPost): Draft {
-  const draft: Draft = { caption: post.caption ?? '', items: [], songTitle: '', artist: '', parts: [] };
-  if (post.type === 'audio') draft.items = post.content.map((t) => ({ title: t.title, second: t.artist }));
+  const draft: Draft = { caption: post.caption ?? '', genre: '', items: [], songTitle: '', artist: '', parts: [] };
+  if (post.type === 'audio') {
+    draft.items = post.content.map((t) => ({ title: t.title, second: t.artist }));
+    draft.genre = post.genre ?? '';
+  }
   if (post.type === 'musicxml') draft.items = post.content.map((s) => ({ title: s.fileName, second: s.composer }));
   if (post.type === 'lyrics') {
     draft.songTitle = post.content.title;
@@ -89,6 +95,7 @@ function check(post: DisplayPost, draft: Draft): Problems {
 function changes(post: DisplayPost, before: Draft, draft: Draft): PostEditJson {
   const edit: PostEditJson = {};
   if (draft.caption.trim() !== before.caption.trim()) edit.caption = draft.caption.trim() === '' ? null : draft.caption.trim();
+  if (post.type === 'audio' && draft.genre !== before.genre) edit.genre = draft.genre === '' ? null : draft.genre;
   const titles = draft.items.map((i) => i.title.trim());
   const seconds = draft.items.map((i) => i.second.trim());
   if (titles.some((t, i) => t !== before.items[i]?.title)) edit.titles = titles;
@@ -288,6 +295,8 @@ function EditPostForm({
       {post.type === 'audio' || post.type === 'musicxml' || post.type === 'media' ? (
         <p className="field-hint">{EDIT_POST_WORDS.filesStay}</p>
       ) : null}
+
+      {post.type === 'audio' ? <GenreField value={draft.genre} onChange={(genre) => change({ genre })} disabled={busy} /> : null}
 
       <div className="field">
         <div className="field-row">

@@ -8,6 +8,8 @@ import { MediaGrid } from './media-grid';
 import { DownloadLink } from './download-link';
 import { PostHeader } from './post-header';
 import { TaggedText } from './tagged-text';
+import { genreTag } from '../genres';
+import { tagPath } from '../tags';
 import styles from './post-card.module.css';
 
 export const POST_CARD_WORDS = {
@@ -138,6 +140,11 @@ function PostBody({
     case 'audio':
       return (
         <div className={styles.tracks}>
+          {post.genre ? (
+            <Link to={tagPath(genreTag(post.genre))} className={styles.genre}>
+              {post.genre}
+            </Link>
+          ) : null}
           {post.content.map((item, i) =>
             detail ? (
               <div key={`${item.url}-${i}`} className={styles.trackWithDownload}>
