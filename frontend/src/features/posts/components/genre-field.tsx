@@ -1,5 +1,31 @@
 import { useId } from 'react';
-import { GENRES } from '../genres';
+
+/**
+ * The genres one chooses from: the server's list (crates/posts/src/genre.rs holds the same). Here,
+ * beside the field, so that only the pages that choose one load it.
+ */
+export const GENRES = [
+  'Acoustic',
+  'Ambient',
+  'Blues',
+  'Classical',
+  'Country',
+  'Electronic',
+  'Experimental',
+  'Folk',
+  'Funk',
+  'Hip-hop',
+  'Jazz',
+  'Latin',
+  'Metal',
+  'Pop',
+  'Punk',
+  'R&B',
+  'Reggae',
+  'Rock',
+  'Soul',
+  'Soundtrack',
+] as const;
 
 export const NO_GENRE = 'No genre';
 
