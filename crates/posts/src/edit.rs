@@ -216,7 +216,7 @@ pub(crate) fn edit_post(conn: &mut DbConnection, me: UserId, post: &Post, edit: 
         .execute(conn)?;
     crate::search::index(conn, post.id)?;
     let lyrics: Vec<&str> = match &payload {
-        Payload::Lyrics(song) => song.parts.iter().map(|p| p.lyrics.as_str()).collect(),
+        Payload::Lyrics(song) => song.words().collect(),
         _ => Vec::new(),
     };
     crate::tags::write(conn, post.id, me, genre.as_deref(), caption.as_deref().into_iter().chain(lyrics))?;

@@ -24,6 +24,11 @@ pub struct Lyrics {
 }
 
 impl Lyrics {
+    /// The words of its parts, where tags may be named (`crate::tags`).
+    pub fn words(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().map(|p| p.lyrics.as_str())
+    }
+
     /// The parts as one text, each under a `[Verse]`-style heading, for clients that show the
     /// lyrics as one block (spec §3 `lyrics_text`).
     pub fn text(&self) -> String {
@@ -89,7 +94,7 @@ impl NewPayload for LyricsRow {
     }
 
     fn words(&self) -> Vec<String> {
-        Lyrics::from(self.clone()).parts.into_iter().map(|p| p.lyrics).collect()
+        Lyrics::from(self.clone()).words().map(str::to_owned).collect()
     }
 }
 
