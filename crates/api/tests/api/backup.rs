@@ -179,7 +179,9 @@ async fn a_backup_taken_while_people_write_restores_whole() {
     };
     // Everyone is writing before the backup starts, and goes on after it ends.
     wait_for_rounds(vec![2, 2, 2]).await;
-    let posts_before = count_posts(&db);
+    // Comments are only ever added here (posts are also deleted), so their count grows with
+    // time and places the snapshot between two moments.
+    let comments_before = count_comments(&db);
     let writes_before = done.load(Ordering::SeqCst);
     let backup_dir = tempfile::tempdir().unwrap();
     let copy = backup_dir.path().join("copy");
@@ -196,19 +198,22 @@ async fn a_backup_taken_while_people_write_restores_whole() {
     for task in tasks {
         task.await.unwrap();
     }
-    let posts_after = count_posts(&db);
+    let comments_after = count_comments(&db);
     assert!(backed_up.status.success(), "{}", said(&backed_up));
     assert!(said(&backed_up).contains("backed up"), "{}", said(&backed_up));
     assert_eq!(*failures.lock().unwrap(), Vec::<String>::new(), "the server served every write during the backup");
-    eprintln!("{writes_during} writes completed while the backup ran; {posts_before}..{posts_after} posts");
+    eprintln!("{writes_during} writes completed while the backup ran; {comments_before}..{comments_after} comments");
     eprintln!("{}", said(&backed_up));
 
     // The manifest: one snapshot of the database, between the counts before and after.
     let manifest: Manifest = read_manifest(&copy).unwrap();
     assert!(manifest.missing.is_empty(), "{:?}", manifest.missing);
     assert_eq!(manifest.version, env!("CARGO_PKG_VERSION"));
-    let posts = manifest.row_counts["posts"];
-    assert!(posts_before <= posts && posts <= posts_after, "{posts_before} <= {posts} <= {posts_after}");
+    let comments = manifest.row_counts["comments"];
+    assert!(
+        comments_before <= comments && comments <= comments_after,
+        "{comments_before} <= {comments} <= {comments_after}"
+    );
     assert!(manifest.row_counts["post_audio"] > 0 && manifest.row_counts["comments"] > 0);
     let media: Vec<_> = manifest.files.iter().filter(|f| f.path.starts_with("media/")).collect();
     assert!(media.iter().any(|f| f.path.starts_with("media/avatars/")), "{media:?}");
@@ -279,9 +284,9 @@ async fn a_backup_taken_while_people_write_restores_whole() {
     drop(server);
 }
 
-fn count_posts(db: &TestDb) -> i64 {
-    use db::schema::posts;
-    posts::table.count().get_result(&mut *db.get().unwrap()).unwrap()
+fn count_comments(db: &TestDb) -> i64 {
+    use db::schema::comments;
+    comments::table.count().get_result(&mut *db.get().unwrap()).unwrap()
 }
 
 /// A restore checks tampering as well as damage where the operator keeps a key: with
