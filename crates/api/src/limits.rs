@@ -41,10 +41,12 @@ pub enum Action {
     /// A play of a track or score heard long enough to count (`POST /posts/{id}/plays`),
     /// signed in or not.
     Play,
+    /// A repost or taking it back (`POST /posts/{id}/repost` toggles).
+    Repost,
 }
 
 impl Action {
-    pub const ALL: [Action; 13] = [
+    pub const ALL: [Action; 14] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -58,6 +60,7 @@ impl Action {
         Action::Suspend,
         Action::Edit,
         Action::Play,
+        Action::Repost,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys, what its refusal calls
@@ -80,6 +83,8 @@ impl Action {
             Action::Edit => ("edit", "edits", Limit::per(30, 10)),
             // A counted play takes 30 s of listening (or a whole shorter track).
             Action::Play => ("play", "plays", Limit::per(60, 10)),
+            // Each repost is a notification and a place in every listener's feed.
+            Action::Repost => ("repost", "reposts", Limit::per(30, 10)),
         };
         Call { name, what, default }
     }
@@ -135,6 +140,7 @@ limited_calls!(
     Suspending => Suspend,
     Editing => Edit,
     Playing => Play,
+    Reposting => Repost,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

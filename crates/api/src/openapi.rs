@@ -56,6 +56,7 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("DELETE", "/posts/{post_id}/comments/{comment_id}", "comment_delete"),
     ("POST", "/posts/{post_id}/like", "like"),
     ("POST", "/posts/{post_id}/plays", "play"),
+    ("POST", "/posts/{post_id}/repost", "repost"),
     ("PATCH", "/posts/{post_id}", "edit"),
     ("PATCH", "/posts/{post_id}/comments/{comment_id}", "edit"),
     ("POST", "/profiles/listening/{id}", "listen"),

@@ -75,6 +75,13 @@ pub struct Liked {
     pub likes_count: i64,
 }
 
+/// What a repost toggle leaves: whether the person reposts the post now, and its count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reposted {
+    pub reposted: bool,
+    pub reposts_count: i64,
+}
+
 #[derive(Clone)]
 pub struct App {
     db: Db,
@@ -112,6 +119,28 @@ impl App {
                     notifications::record(conn, &[like])?;
                 }
                 Ok::<_, AppError>(Liked { liked: t.liked, likes_count: t.likes_count })
+            })
+            .await
+    }
+
+    /// Reposts the post to `me`'s listeners, or takes the repost back; a new repost tells the
+    /// author (once per person and post, however often it is taken back and made again).
+    pub async fn toggle_repost(&self, me: UserId, post: PostId) -> Result<Reposted, AppError> {
+        self.db
+            .write(move |conn| {
+                let t = posts::reposts::toggle_repost(conn, me, post)?;
+                if t.added {
+                    let repost = Event {
+                        recipient: t.author,
+                        sender: me,
+                        kind: Kind::Repost,
+                        post: Some(post),
+                        comment: None,
+                        excerpt: None,
+                    };
+                    notifications::record(conn, &[repost])?;
+                }
+                Ok::<_, AppError>(Reposted { reposted: t.reposted, reposts_count: t.reposts_count })
             })
             .await
     }

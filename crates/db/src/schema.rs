@@ -99,6 +99,18 @@ diesel::table! {
         plays_count -> BigInt,
         /// An audio post's genre (`posts::genre`).
         genre -> Nullable<Text>,
+        /// How many people reposted it (issue 31).
+        reposts_count -> BigInt,
+    }
+}
+
+diesel::table! {
+    /// A post passed on by a person to their listeners (issue 31); the id orders it among posts.
+    reposts (id) {
+        id -> BigInt,
+        post_id -> BigInt,
+        user_id -> BigInt,
+        created_at -> Timestamp,
     }
 }
 
@@ -299,6 +311,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     post_lyrics,
     play_marks,
     post_tags,
+    reposts,
     likes,
     comments,
     comment_mentions,

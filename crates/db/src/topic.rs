@@ -97,6 +97,10 @@ pub enum Topic {
     /// Which people are in a block pair: a block made or lifted anywhere (besides
     /// [`Topic::Viewer`] of both people), for what holds every pair at once.
     Blocks,
+    /// Who reposted what: a repost made or taken back anywhere (what the Listened to feeds of
+    /// the reposter's listeners and every viewer's repost flags are read from; reposts are
+    /// rarer than likes).
+    Reposts,
     /// Which posts a person likes (apart from [`Topic::Viewer`]: a like, the most frequent
     /// write, then leaves what else is remembered of its person standing).
     Likes(UserId),
@@ -110,7 +114,7 @@ pub enum Topic {
 }
 
 impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `p<id>`, `c<id>`,
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `o`, `p<id>`, `c<id>`,
     /// `u<id>`, `a<id>`, `v<id>`, `l<id>`, `s<id>`, `r<id>`, `w<post>:<author>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
@@ -121,6 +125,7 @@ impl Topic {
             Topic::Words => write!(out, "t"),
             Topic::Blocks => write!(out, "b"),
             Topic::People => write!(out, "f"),
+            Topic::Reposts => write!(out, "o"),
             Topic::Written(id, author) => write!(out, "w{id}:{author}"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::Comments(id) => write!(out, "c{id}"),
@@ -149,6 +154,7 @@ impl Topic {
             b't' if item.len() == 1 => Some(Topic::Words),
             b'b' if item.len() == 1 => Some(Topic::Blocks),
             b'f' if item.len() == 1 => Some(Topic::People),
+            b'o' if item.len() == 1 => Some(Topic::Reposts),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'c' => PostId::try_from(id()?).ok().map(Topic::Comments),
             b'u' => user(Topic::User),
@@ -179,6 +185,7 @@ impl Topic {
             Topic::Blocks => (11, 0),
             Topic::Comments(id) => (12, id.get()),
             Topic::Posted(id) => (13, id.get()),
+            Topic::Reposts => (14, 0),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -203,6 +210,7 @@ mod tests {
             Topic::Words,
             Topic::Blocks,
             Topic::People,
+            Topic::Reposts,
             Topic::Written(p, u),
             Topic::Post(p),
             Topic::Comments(p),

@@ -7,8 +7,9 @@ use diesel::prelude::*;
 use values::{CommentId, NotificationId, PostId, UserId};
 
 values::text_enum! {
-    /// The four kinds of spec §3 (stored and sent as `type`), each with the words the list shows
-    /// after the sender's name.
+    /// The four kinds of spec §3 (stored and sent as `type`), and reposts (issue 31; sent as
+    /// the spec's `other`, [`Kind::spec_type`]), each with the words the list shows after the
+    /// sender's name.
     pub enum Kind {
         /// Someone @mentioned the recipient in a comment.
         Mention = "mention",
@@ -18,6 +19,8 @@ values::text_enum! {
         Listening = "listening",
         /// Someone liked the recipient's post (the spec's `other`).
         Like = "other",
+        /// Someone reposted the recipient's post to their listeners.
+        Repost = "repost",
     }
 }
 
@@ -29,7 +32,23 @@ impl Kind {
             Kind::Comment => "commented on your post",
             Kind::Listening => "started listening to you",
             Kind::Like => "liked your post",
+            Kind::Repost => "reposted your post",
         }
+    }
+
+    /// The spec's `type` of it (mention, comment, listening or other): a repost is `other`, as a
+    /// like is, so that a client that knows the four shows it by its message.
+    pub fn spec_type(self) -> &'static str {
+        match self {
+            Kind::Repost => Kind::Like.as_str(),
+            other => other.as_str(),
+        }
+    }
+
+    /// What happened once per sender and post (or person) is told once, however often it is
+    /// undone and done again.
+    pub fn told_once(self) -> bool {
+        matches!(self, Kind::Like | Kind::Listening | Kind::Repost)
     }
 }
 
@@ -121,6 +140,9 @@ mod tests {
         }
         assert_eq!(Kind::Like.as_str(), "other");
         assert_eq!(Kind::parse("like"), None);
+        assert_eq!(Kind::parse("repost"), Some(Kind::Repost));
+        assert_eq!(Kind::Repost.spec_type(), "other");
+        assert_eq!(Kind::Comment.spec_type(), "comment");
     }
 
     #[test]

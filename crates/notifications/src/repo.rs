@@ -45,7 +45,7 @@ pub fn record(conn: &mut DbConnection, events: &[Event]) -> Result<Vec<UserId>, 
     let now = db::time::now();
     let mut written = Vec::new();
     for e in wanted {
-        let once = matches!(e.kind, Kind::Like | Kind::Listening) || (e.kind == Kind::Mention && e.comment.is_some());
+        let once = e.kind.told_once() || (e.kind == Kind::Mention && e.comment.is_some());
         let row = NotificationRow {
             id: NotificationId::generate(),
             recipient_id: e.recipient,

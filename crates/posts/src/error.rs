@@ -16,6 +16,9 @@ pub enum PostError {
     NotCommentAuthor,
     #[error("User not found")]
     UserNotFound,
+    /// Reposts pass someone else's post on (issue 31).
+    #[error("You cannot repost your own post")]
+    OwnRepost,
 
     // Edits (issue 19).
     #[error("You can only edit your own posts")]
@@ -176,6 +179,7 @@ impl DomainError for PostError {
             | NotPlayable
             | UnknownGenre(_)
             | GenreNotOnAudio
+            | OwnRepost
             | SearchTooCostly => ErrorKind::Invalid,
             TooManyAudio
             | AudioTooLarge(_)

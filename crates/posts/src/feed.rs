@@ -16,7 +16,7 @@
 use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::model::UserCard;
-use db::schema::{likes, listens, posts, users};
+use db::schema::{likes, listens, posts, reposts, users};
 use db::{DbConnection, Fixed, Keyset, Page, PageRule, limit_in_text};
 use social_graph::visibility;
 use values::{PostId, PostKind, UserId};
@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use crate::kinds;
 use crate::memory::{Payloads, Wanted};
-use crate::model::{Payload, Post, PostRow};
+use crate::model::{Payload, Post, PostRow, RepostMark};
 
 /// Feeds and profile lists: 10 a page by default (spec §9), at most 50.
 pub const FEED_PAGE: PageRule = PageRule::new(10, 50);
@@ -64,8 +64,9 @@ enum Scope<'a> {
     Ids(&'a [PostId]),
 }
 
-/// A post as a list reads it: its row, its author's card, and the viewer's like (if any).
-type Listed = (PostRow, UserCard, Option<UserId>);
+/// A post as a list reads it: its row, its author's card, and the viewer's like and repost (if
+/// any).
+type Listed = (PostRow, UserCard, Option<UserId>, Option<UserId>);
 
 /// Past this many people listened to, the Listened to feed walks all posts newest first and
 /// keeps theirs (they are a large share, so a page is found within a few rows); below it, it
@@ -140,10 +141,24 @@ fn listed(
     viewer: Option<UserId>,
     listening: Option<i64>,
 ) -> QueryResult<Vec<Listed>> {
+    listed_as(conn, scope, viewer, listening, false)
+}
+
+/// [`listed`]; for Listened to with `exact`, only posts nobody the viewer listens to reposted,
+/// found by walking every post newest first (`crate::reposts`: the window's floor cannot know
+/// which of them are reposted).
+fn listed_as(
+    conn: &mut DbConnection,
+    scope: Scope<'_>,
+    viewer: Option<UserId>,
+    listening: Option<i64>,
+    exact: bool,
+) -> QueryResult<Vec<Listed>> {
     let mut q = posts::table
         .inner_join(users::table.on(users::id.eq(posts::user_id + 0_i64)))
         .left_join(likes::table.on(likes::post_id.eq(posts::id).and(likes::user_id.nullable().eq(viewer))))
-        .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable()))
+        .left_join(reposts::table.on(reposts::post_id.eq(posts::id).and(reposts::user_id.nullable().eq(viewer))))
+        .select((PostRow::as_select(), UserCard::as_select(), likes::user_id.nullable(), reposts::user_id.nullable()))
         .into_boxed();
     q = match scope {
         // One person's posts: whether they may be shown is the same for every row, so it is a
@@ -165,7 +180,16 @@ fn listed(
                             users::table.filter(users::id.eq(v)).select(users::listened_to_count).get_result(conn)?
                         }
                     };
-                    if listening > DENSE_LISTENING {
+                    if exact {
+                        // Every post of theirs not reposted by anyone the viewer listens to:
+                        // the walk, which needs no floor.
+                        q.filter(exists(
+                            listens::table
+                                .filter(listens::listener_id.eq(v))
+                                .filter(listens::listened_id.eq(posts::user_id)),
+                        ))
+                        .filter(Fixed::new(NOT_REPOSTED_BY_LISTENED, [v.get(), v.get(), v.get()]))
+                    } else if listening > DENSE_LISTENING {
                         q.filter(exists(
                             listens::table
                                 .filter(listens::listener_id.eq(v))
@@ -230,8 +254,85 @@ pub(crate) fn page_with(
     payloads: Option<&Payloads>,
     listening: Option<i64>,
 ) -> QueryResult<Vec<Post>> {
+    if feed == Feed::ListenedTo {
+        return listened_to(conn, page, viewer, payloads, listening);
+    }
     let rows = listed(conn, Scope::Feed(feed, page), viewer, listening)?;
-    with_payloads(conn, payloads, rows)
+    with_payloads(conn, payloads, rows, Vec::new())
+}
+
+/// Whether nobody `?` listens to (shown to them) reposted the post: the original then stands in
+/// their Listened to. Binds: the viewer three times.
+const NOT_REPOSTED_BY_LISTENED: &str = "NOT EXISTS (SELECT 1 FROM reposts r \
+     JOIN listens l ON l.listened_id = r.user_id AND l.listener_id = ? \
+     WHERE r.post_id = posts.id \
+     AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = r.user_id) \
+     AND r.user_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+     AND r.user_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?))";
+
+/// A page of Listened to: the posts of the people the viewer listens to and the posts they
+/// reposted, each once, newest first by the post's id or its newest such repost's
+/// (`crate::reposts`). The posts as the feed has always read them (a window of the newest
+/// `offset + limit`), which of them were reposted (one statement), the newest reposts (one) and
+/// their posts (one), then the payloads. When reposted posts left the window short of the page,
+/// the posts are read again by the walk that knows which are reposted (one statement more).
+fn listened_to(
+    conn: &mut DbConnection,
+    page: FeedPage,
+    viewer: Option<UserId>,
+    payloads: Option<&Payloads>,
+    listening: Option<i64>,
+) -> QueryResult<Vec<Post>> {
+    let Some(v) = viewer else { return Ok(Vec::new()) };
+    let (skip, limit, before) = match page {
+        FeedPage::Offset(p) => (p.offset, p.limit, None),
+        FeedPage::Before(k) => (0, k.limit, k.before),
+    };
+    if limit <= 0 {
+        return Ok(Vec::new());
+    }
+    let depth = skip.saturating_add(limit);
+    let window = FeedPage::Before(Keyset { before, limit: depth });
+    let mut own = listed_as(conn, Scope::Feed(Feed::ListenedTo, window), viewer, listening, false)?;
+    let floor = (own.len() as i64 == depth).then(|| own.last().map_or(0, |(p, ..)| p.id.get()));
+    let ids: Vec<PostId> = own.iter().map(|(p, ..)| p.id).collect();
+    let reposted = crate::reposts::reposted_by_listened(conn, v, &ids)?;
+    own.retain(|(p, ..)| !reposted.contains(&p.id));
+    let placed = crate::reposts::listened(conn, v, before.map_or(i64::MAX, PostId::get), depth)?;
+    let mut entries = merge(own, placed, conn, viewer)?;
+    // Posts of theirs below the window's last one, not read: the page stands only above it.
+    let known = |entries: &[(i64, Listed, Option<RepostMark>)]| match (floor, reposted.is_empty()) {
+        (Some(floor), false) => entries.len() as i64 >= depth && entries[(depth - 1) as usize].0 >= floor,
+        _ => true,
+    };
+    if !known(&entries) {
+        let own = listed_as(conn, Scope::Feed(Feed::ListenedTo, window), viewer, listening, true)?;
+        let placed = crate::reposts::listened(conn, v, before.map_or(i64::MAX, PostId::get), depth)?;
+        entries = merge(own, placed, conn, viewer)?;
+    }
+    let (rows, marks): (Vec<Listed>, Vec<Option<RepostMark>>) =
+        entries.into_iter().skip(skip as usize).take(limit as usize).map(|(_, row, mark)| (row, mark)).unzip();
+    with_payloads(conn, payloads, rows, marks)
+}
+
+/// The viewer's own-place posts and the placed reposts (with their posts read, one statement),
+/// newest first by where each stands.
+fn merge(
+    own: Vec<Listed>,
+    placed: Vec<crate::reposts::Placed>,
+    conn: &mut DbConnection,
+    viewer: Option<UserId>,
+) -> QueryResult<Vec<(i64, Listed, Option<RepostMark>)>> {
+    let mut entries: Vec<(i64, Listed, Option<RepostMark>)> =
+        own.into_iter().map(|row| (row.0.id.get(), row, None)).collect();
+    if !placed.is_empty() {
+        let ids: Vec<PostId> = placed.iter().map(|p| p.post).collect();
+        let mut rows: HashMap<PostId, Listed> =
+            listed(conn, Scope::Ids(&ids), viewer, None)?.into_iter().map(|row| (row.0.id, row)).collect();
+        entries.extend(placed.into_iter().filter_map(|p| Some((p.mark.id, rows.remove(&p.post)?, Some(p.mark)))));
+    }
+    entries.sort_by_key(|(key, ..)| std::cmp::Reverse(*key));
+    Ok(entries)
 }
 
 /// One post as `viewer` may see it: none when it is missing, its author is suspended, or a
@@ -248,7 +349,7 @@ pub(crate) fn one_with(
     payloads: Option<&Payloads>,
 ) -> QueryResult<Option<Post>> {
     let rows = listed(conn, Scope::One(id), viewer, None)?;
-    Ok(with_payloads(conn, payloads, rows)?.into_iter().next())
+    Ok(with_payloads(conn, payloads, rows, Vec::new())?.into_iter().next())
 }
 
 /// These posts as `viewer` may see them, in the order of `ids` (a page of search results), the
@@ -264,35 +365,52 @@ pub(crate) fn these(
         return Ok(Vec::new());
     }
     let mut rows = listed(conn, Scope::Ids(ids), viewer, None)?;
-    rows.sort_by_key(|(p, _, _)| ids.iter().position(|id| *id == p.id));
-    with_payloads(conn, payloads, rows)
+    rows.sort_by_key(|(p, ..)| ids.iter().position(|id| *id == p.id));
+    with_payloads(conn, payloads, rows, Vec::new())
 }
 
 /// Adds the payloads: one statement per kind present on the page, for the posts `payloads`
-/// does not hold (which it keeps afterwards).
-fn with_payloads(conn: &mut DbConnection, payloads: Option<&Payloads>, rows: Vec<Listed>) -> QueryResult<Vec<Post>> {
+/// does not hold (which it keeps afterwards); `marks` (if any) are the reposts that placed
+/// each row.
+fn with_payloads(
+    conn: &mut DbConnection,
+    payloads: Option<&Payloads>,
+    rows: Vec<Listed>,
+    marks: Vec<Option<RepostMark>>,
+) -> QueryResult<Vec<Post>> {
     let mut found = match payloads {
         Some(held) => {
-            let wanted: Vec<Wanted> = rows.iter().map(|(p, _, _)| (p.id, p.kind, p.edited_at)).collect();
+            let wanted: Vec<Wanted> = rows.iter().map(|(p, ..)| (p.id, p.kind, p.edited_at)).collect();
             held.of(Some(conn), &wanted)?.unwrap_or_default()
         }
         None => {
-            let kinds: Vec<(PostId, PostKind)> = rows.iter().map(|(p, _, _)| (p.id, p.kind)).collect();
+            let kinds: Vec<(PostId, PostKind)> = rows.iter().map(|(p, ..)| (p.id, p.kind)).collect();
             kinds::load_payloads(conn, &kinds)?
         }
     };
-    Ok(assemble(rows.iter().map(|(row, author, liked)| (row, author, liked.is_some())), &mut found))
+    let mut posts = assemble(
+        rows.iter().map(|(row, author, liked, reposted)| (row, author, liked.is_some(), reposted.is_some())),
+        &mut found,
+    );
+    if !marks.is_empty() {
+        let mut marks: HashMap<PostId, RepostMark> =
+            rows.iter().zip(marks).filter_map(|((row, ..), mark)| Some((row.id, mark?))).collect();
+        for post in &mut posts {
+            post.reposted = marks.remove(&post.id);
+        }
+    }
+    Ok(posts)
 }
 
 /// A page of posts from their rows, authors and the viewer's likes, in order, and their
 /// payloads: how every page is put together, from the database or from memory. A post whose
 /// payload is missing (never written that way) is left out, as the spec's client drops it too.
 pub(crate) fn assemble<'a>(
-    rows: impl IntoIterator<Item = (&'a PostRow, &'a UserCard, bool)>,
+    rows: impl IntoIterator<Item = (&'a PostRow, &'a UserCard, bool, bool)>,
     payloads: &mut HashMap<PostId, std::sync::Arc<Payload>>,
 ) -> Vec<Post> {
     rows.into_iter()
-        .filter_map(|(row, author, liked)| {
+        .filter_map(|(row, author, liked, reposted)| {
             let payload = payloads.remove(&row.id)?;
             Some(Post {
                 id: row.id,
@@ -303,9 +421,12 @@ pub(crate) fn assemble<'a>(
                 comments_count: row.comments_count.max(0),
                 plays_count: row.plays_count.max(0),
                 genre: row.genre.clone(),
+                reposts_count: row.reposts_count.max(0),
                 user_liked: liked,
+                user_reposted: reposted,
                 author: author.clone(),
                 payload,
+                reposted: None,
             })
         })
         .collect()

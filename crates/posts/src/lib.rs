@@ -22,6 +22,7 @@ mod memory;
 mod model;
 pub mod plays;
 mod repo;
+pub mod reposts;
 pub mod search;
 mod service;
 pub mod tags;
@@ -39,7 +40,9 @@ pub use kinds::audio::AudioUpload;
 pub use kinds::media::MediaUpload;
 pub use kinds::scores::ScoreUpload;
 pub use kinds::{UploadKind, stored_columns};
-pub use model::{AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, Score};
+pub use model::{
+    AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, RepostMark, Score,
+};
 pub use repo::{
     LikeToggle, PostRef, delete_post_rows, existing as existing_posts, toggle_like, visible as visible_post,
 };

@@ -28,9 +28,24 @@ pub struct Post {
     pub plays_count: i64,
     /// An audio post's genre (`crate::genre`).
     pub genre: Option<String>,
+    /// How many people reposted it.
+    pub reposts_count: i64,
     pub user_liked: bool,
+    /// Whether the viewer reposted it.
+    pub user_reposted: bool,
     pub author: UserCard,
     pub payload: std::sync::Arc<Payload>,
+    /// In Listened to: the repost by someone the viewer listens to that placed it there (the
+    /// newest such), when a repost did.
+    pub reposted: Option<RepostMark>,
+}
+
+/// Who reposted a post a feed shows, and when: the repost's id orders it among posts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RepostMark {
+    pub id: i64,
+    pub by: UserCard,
+    pub at: NaiveDateTime,
 }
 
 impl Post {
@@ -118,6 +133,7 @@ pub(crate) struct PostRow {
     pub edited_at: Option<NaiveDateTime>,
     pub plays_count: i64,
     pub genre: Option<String>,
+    pub reposts_count: i64,
 }
 
 // `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).

@@ -165,6 +165,7 @@ pub fn release_account_rows(conn: &mut DbConnection, user: UserId) -> Result<Vec
             .set(posts::comments_count.eq(posts::comments_count - n))
             .execute(conn)?;
     }
+    crate::reposts::release_account_rows(conn, user)?;
     let own: Vec<PostId> = posts::table.filter(posts::user_id.eq(user)).select(posts::id).load(conn)?;
     delete_post_rows(conn, &own)
 }

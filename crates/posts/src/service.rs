@@ -188,6 +188,7 @@ impl Posts {
             comments_count: 0,
             plays_count: 0,
             genre: None,
+            reposts_count: 0,
         }
     }
 

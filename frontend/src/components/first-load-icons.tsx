@@ -107,6 +107,12 @@ export const HeartIcon = ({ filled = false, ...p }: IconProps & { filled?: boole
   </Icon>
 );
 
+export const RepostIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="m17 2 4 4-4 4M3 11V9a3 3 0 0 1 3-3h15M7 22l-4-4 4-4M21 13v2a3 3 0 0 1-3 3H3" />
+  </Icon>
+);
+
 export const CommentIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M21 11.5a8.4 8.4 0 0 1-12.1 7.6L3 21l1.9-5.9A8.4 8.4 0 1 1 21 11.5Z" />

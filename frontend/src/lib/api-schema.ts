@@ -665,6 +665,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/{post_id}/repost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reposts someone else's post to one's listeners (their Listened to shows it, "Reposted by"
+         *     one), or takes the repost back; the author is told of a first repost.
+         */
+        post: operations["repost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/audio": {
         parameters: {
             query?: never;
@@ -1395,7 +1415,7 @@ export interface components {
             sender_name: string;
             /** Format: date-time */
             timestamp: string;
-            /** @description mention, comment, listening or other (a like) */
+            /** @description mention, comment, listening or other (a like or a repost: the message says which) */
             type: string;
             /** @description The sender's login. */
             username: string;
@@ -1464,10 +1484,18 @@ export interface components {
              *     (`POST /posts/{post_id}/plays`); 0 for pictures and lyrics.
              */
             plays_count: number;
+            reposted_by?: components["schemas"]["RepostedByJson"] | null;
+            /**
+             * Format: int64
+             * @description How many people reposted it (`POST /posts/{post_id}/repost`).
+             */
+            reposts_count: number;
             /** @description media, audio, musicxml or lyrics */
             type: string;
             user: components["schemas"]["UserJson"];
             user_liked: boolean;
+            /** @description Whether the viewer reposted it. */
+            user_reposted: boolean;
         };
         /**
          * @description A profile as the profile screens read it. `biography` repeats `description`, and `role`
@@ -1527,6 +1555,19 @@ export interface components {
             post_id: string;
             /** @description Spam, Harassment, Hate speech or Other. */
             reason?: string | null;
+        };
+        /** @description Who reposted a post a feed shows, and when. */
+        RepostedByJson: {
+            /** @description The repost's id: where it stands among the feed's posts (`before` of the next page). */
+            id: string;
+            /** Format: date-time */
+            reposted_at: string;
+            user: components["schemas"]["UserJson"];
+        };
+        RepostJson: {
+            /** Format: int64 */
+            reposts_count: number;
+            user_reposted: boolean;
         };
         ResetRequest: {
             password: string;
@@ -4664,6 +4705,91 @@ export interface operations {
             };
         };
     };
+    repost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepostJson"];
+                };
+            };
+            /** @description one's own post */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description A cookie-authenticated write from a foreign origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`repost` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
     create_audio: {
         parameters: {
             query?: never;
@@ -4765,7 +4891,10 @@ export interface operations {
     feed: {
         parameters: {
             query?: {
-                /** @description The keyset cursor: posts older than this post id (wins over `offset`). */
+                /**
+                 * @description The keyset cursor: posts older than this post id (wins over `offset`); in Listened to,
+                 *     the id of the repost that placed the last post of a page, where one did.
+                 */
                 before?: string | null;
                 /** @description 1 to 50 (default 10). */
                 limit?: number | null;
@@ -4820,7 +4949,10 @@ export interface operations {
     listened_to: {
         parameters: {
             query?: {
-                /** @description The keyset cursor: posts older than this post id (wins over `offset`). */
+                /**
+                 * @description The keyset cursor: posts older than this post id (wins over `offset`); in Listened to,
+                 *     the id of the repost that placed the last post of a page, where one did.
+                 */
                 before?: string | null;
                 /** @description 1 to 50 (default 10). */
                 limit?: number | null;
@@ -5317,7 +5449,10 @@ export interface operations {
     by_user: {
         parameters: {
             query?: {
-                /** @description The keyset cursor: posts older than this post id (wins over `offset`). */
+                /**
+                 * @description The keyset cursor: posts older than this post id (wins over `offset`); in Listened to,
+                 *     the id of the repost that placed the last post of a page, where one did.
+                 */
                 before?: string | null;
                 /** @description 1 to 50 (default 10). */
                 limit?: number | null;

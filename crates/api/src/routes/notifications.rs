@@ -21,10 +21,9 @@ use crate::state::AppState;
 pub struct NotificationJson {
     #[schema(value_type = String)]
     id: NotificationId,
-    /// mention, comment, listening or other (a like)
+    /// mention, comment, listening or other (a like or a repost: the message says which)
     #[serde(rename = "type")]
-    #[schema(value_type = String)]
-    kind: notifications::Kind,
+    kind: &'static str,
     #[schema(value_type = String)]
     sender_id: UserId,
     /// The sender's login.
@@ -45,7 +44,7 @@ fn notification_json(state: &AppState, n: Notification) -> NotificationJson {
     NotificationJson {
         message: n.message(),
         id: n.id,
-        kind: n.kind,
+        kind: n.kind.spec_type(),
         sender_id: n.sender.id,
         avatar_url: state.avatar_url(n.sender.avatar_url.as_deref()),
         username: n.sender.login,

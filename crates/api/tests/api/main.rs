@@ -27,6 +27,7 @@ mod plays;
 mod posts;
 mod previews;
 mod profiles;
+mod reposts;
 mod restart;
 mod search;
 mod security;

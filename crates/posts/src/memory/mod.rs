@@ -21,14 +21,15 @@ use std::sync::Arc;
 
 use db::diesel::prelude::*;
 use db::model::UserCard;
-use db::schema::{likes, listens, posts, users};
+use db::schema::{likes, listens, posts, reposts, users};
 use db::{Changes, DbConnection, Held, Keyset, Noted, Page, Topic};
 use values::{PostId, UserId};
 
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
     AUTHORED_LEN, Authored, BlockPairs, Blocked, Found, LIKED_HELD, LikeFlag, Liked, Listened, ListeningCount,
-    NEWEST_LEN, Newest, PAIRS_HELD, PostHead, SearchKey, Suspended, THREAD_LEN, Thread,
+    NEWEST_LEN, Newest, OWN_REPOSTS_HELD, OwnReposts, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN, RecentReposts,
+    SearchKey, Suspended, THREAD_LEN, Thread,
 };
 
 use crate::comments;
@@ -45,6 +46,9 @@ const LIKE_FLAGS_BYTES: u64 = 8 << 20;
 /// Twice the weight of 250,000 people suspended at once.
 const SUSPENDED_BYTES: u64 = 8 << 20;
 const LISTENED_BYTES: u64 = 16 << 20;
+/// Twice what a full list of recent reposts weighs (as [`NEWEST_BYTES`]).
+const RECENT_REPOSTS_BYTES: u64 = 2 * (16 * RECENT_REPOSTS_LEN as u64 + 64);
+const OWN_REPOSTS_BYTES: u64 = 8 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
@@ -64,6 +68,9 @@ pub(crate) struct Memory {
     liked: Held<UserId, Liked>,
     like_flags: Held<(UserId, PostId), LikeFlag>,
     listened: Held<UserId, Listened>,
+    /// The newest reposts anywhere, and each viewer's own (their repost flags).
+    recent_reposts: Held<(), RecentReposts>,
+    own_reposts: Held<UserId, OwnReposts>,
     counts: Held<UserId, ListeningCount>,
     authored: Held<UserId, Authored>,
     threads: Held<PostId, Thread>,
@@ -86,6 +93,8 @@ impl Memory {
             liked: Held::new(changes.clone(), LIKED_BYTES, 4096),
             like_flags: Held::new(changes.clone(), LIKE_FLAGS_BYTES, 96),
             listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
+            recent_reposts: Held::new(changes.clone(), RECENT_REPOSTS_BYTES, RECENT_REPOSTS_BYTES),
+            own_reposts: Held::new(changes.clone(), OWN_REPOSTS_BYTES, 256),
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
             threads: Held::new(changes.clone(), THREADS_BYTES, 4096),
@@ -129,9 +138,19 @@ impl Memory {
                     return Ok(Some(Vec::new()));
                 }
                 let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
-                pick(&newest.list, newest.complete(), page, |(_, author)| {
+                let picked = pick(&newest.list, newest.complete(), page, |(_, author)| {
                     listened.0.contains(author) && !outlook.hides(author)
-                })
+                });
+                // Reposts by the people listened to place posts of their own: the database
+                // puts such a page together (`crate::feed`).
+                let Some(recent) = self.recent_reposts.get_or_read(&(), conn.as_deref_mut(), read_recent_reposts)?
+                else {
+                    return Ok(None);
+                };
+                match &picked {
+                    Some(ids) if !recent.touches(&listened.0, ids.last().map_or(0, |id| id.get())) => picked,
+                    _ => return Ok(None),
+                }
             }
             Feed::User(u) => {
                 // Whether an empty page is a person or a 404 is the database's to say.
@@ -281,9 +300,19 @@ impl Memory {
             return Ok(None);
         }
         let Some(liked) = self.likes_of(outlook.viewer, conn.as_deref_mut(), ids)? else { return Ok(None) };
+        let reposted = match outlook.viewer {
+            Some(v) => {
+                let read = |c: &mut DbConnection| read_own_reposts(c, v);
+                let Some(own) = self.own_reposts.get_or_read(&v, conn.as_deref_mut(), read)? else { return Ok(None) };
+                let Some(own) = own.0.as_ref() else { return Ok(None) };
+                ids.iter().map(|id| own.contains(id)).collect()
+            }
+            None => vec![false; ids.len()],
+        };
         let wanted: Vec<Wanted> = heads.iter().map(|h| (h.row.id, h.row.kind, h.row.edited_at)).collect();
         let Some(mut payloads) = self.payloads.of(conn, &wanted)? else { return Ok(None) };
-        let rows = heads.iter().zip(liked).map(|(h, liked)| (&h.row, &h.author, liked));
+        let rows =
+            heads.iter().zip(liked).zip(reposted).map(|((h, liked), reposted)| (&h.row, &h.author, liked, reposted));
         Ok(Some(feed::assemble(rows, &mut payloads)))
     }
 
@@ -460,6 +489,24 @@ fn read_liked(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Lik
         ids[ids.len() - 1]
     });
     Ok(Some(Liked { ids: ids.into_iter().collect(), floor }))
+}
+
+/// The newest reposts anywhere: who made each, by its id.
+fn read_recent_reposts(conn: &mut DbConnection) -> QueryResult<Option<RecentReposts>> {
+    let mut list: Vec<(i64, UserId)> = reposts::table
+        .select((reposts::id, reposts::user_id))
+        .order(reposts::id.desc())
+        .limit(RECENT_REPOSTS_LEN + 1)
+        .load(conn)?;
+    let complete = list.len() as i64 <= RECENT_REPOSTS_LEN;
+    list.truncate(RECENT_REPOSTS_LEN as usize);
+    Ok(Some(RecentReposts { list, complete }))
+}
+
+/// The posts `viewer` reposted (none held for someone with more than [`OWN_REPOSTS_HELD`]).
+fn read_own_reposts(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<OwnReposts>> {
+    let ids = crate::reposts::own(conn, viewer, OWN_REPOSTS_HELD)?;
+    Ok(Some(OwnReposts((ids.len() as i64 <= OWN_REPOSTS_HELD).then(|| ids.into_iter().collect()))))
 }
 
 /// Whom `viewer` listens to.

@@ -126,6 +126,54 @@ impl Holdable<UserId> for Liked {
     }
 }
 
+/// The newest reposts anywhere (their ids, newest first, and who made each): whether the
+/// people a viewer listens to reposted anything that a page of their Listened to would place.
+pub(crate) struct RecentReposts {
+    pub list: Vec<(i64, UserId)>,
+    /// Whether it holds every repost.
+    pub complete: bool,
+}
+
+/// How many of the newest reposts are held (320 KB).
+pub(crate) const RECENT_REPOSTS_LEN: i64 = 20_000;
+
+impl RecentReposts {
+    /// Whether someone of `listened` may have reposted something from `floor` (a post or repost
+    /// id) up, where a page reaching down to `floor` would show it, or its original: also when
+    /// the list does not reach that far.
+    pub fn touches(&self, listened: &FastSet<UserId>, floor: i64) -> bool {
+        let reaches = self.complete || self.list.last().is_some_and(|(id, _)| *id < floor);
+        !reaches || self.list.iter().take_while(|(id, _)| *id >= floor).any(|(_, by)| listened.contains(by))
+    }
+}
+
+impl Holdable<()> for RecentReposts {
+    fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Reposts)
+    }
+
+    fn weight(&self) -> u64 {
+        64 + 16 * self.list.len() as u64
+    }
+}
+
+/// The posts a viewer reposted; none when there are more than [`OWN_REPOSTS_HELD`] (memory
+/// then leaves their pages to the database).
+pub(crate) struct OwnReposts(pub Option<FastSet<PostId>>);
+
+/// How many of a person's reposts are held at most.
+pub(crate) const OWN_REPOSTS_HELD: i64 = 1_000;
+
+impl Holdable<UserId> for OwnReposts {
+    fn topics(&self, _: &UserId) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Reposts)
+    }
+
+    fn weight(&self) -> u64 {
+        64 + 16 * self.0.as_ref().map_or(0, |s| s.len() as u64)
+    }
+}
+
 /// Whether a viewer likes a post older than what their [`Liked`] knows.
 pub(crate) struct LikeFlag(pub bool);
 

@@ -1,5 +1,4 @@
 import { useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
-import { countPlays } from './play-counter';
 import { PlayerContext } from './player-context';
 import { sameTrack, type KeptEngines, type PlayerActions, type PlayerState, type PlayerStore, type PlayerTrack } from './player-store';
 
@@ -97,6 +96,7 @@ export function useTrackStatus(postId: string, index: number): TrackStatus {
 /**
  * Calls `report` with each track whose play counts (`countPlays`: 30 s of sound, or a shorter
  * track to its end), for as long as the component is mounted. The latest `report` is called.
+ * The counter is loaded when something first plays, so it is not part of the first load.
  */
 export function useCountedPlays(report: (track: PlayerTrack) => void): void {
   const store = usePlayerStore();
@@ -104,5 +104,22 @@ export function useCountedPlays(report: (track: PlayerTrack) => void): void {
   useEffect(() => {
     latest.current = report;
   });
-  useEffect(() => countPlays(store, (track) => latest.current(track)), [store]);
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let state: 'waiting' | 'loading' | 'gone' = 'waiting';
+    const start = () => {
+      if (state !== 'waiting' || !store.getState().track) return;
+      state = 'loading';
+      void import('./play-counter').then(({ countPlays }) => {
+        if (state === 'loading') stop = countPlays(store, (track) => latest.current(track));
+      });
+    };
+    const off = store.subscribe(start);
+    start();
+    return () => {
+      state = 'gone';
+      off();
+      stop?.();
+    };
+  }, [store]);
 }

@@ -42,7 +42,10 @@ export interface PostPage {
   posts: DisplayPost[];
   /** How many posts the server sent, dropped ones included: it decides whether more exist. */
   received: number;
-  /** The id of the last post the server sent: the next page's keyset cursor `before`. */
+  /**
+   * Where the last post the server sent stands: the next page's keyset cursor `before` (its id,
+   * or in Listened to the id of the repost that placed it there).
+   */
   lastId: string | null;
 }
 
@@ -106,7 +109,8 @@ export async function fetchPostPage(
   const answer = await request<PostInput[] | null>(`${path}?${params.toString()}`, { signal });
   const list = Array.isArray(answer) ? answer : [];
   const last = list.at(-1);
-  return { posts: toDisplayPosts(list), received: list.length, lastId: last ? String(last.id) : null };
+  const at = last?.reposted_by?.id ?? last?.id;
+  return { posts: toDisplayPosts(list), received: list.length, lastId: at ? String(at) : null };
 }
 
 /** One post; a post of a type that cannot be shown fails in spec §8's words. */
@@ -257,7 +261,9 @@ export const postQueries = {
 // ---------------------------------------------------------------------------------------------
 // Changing cached posts
 
-type PostPatch = Partial<Pick<DisplayPost, 'user_liked' | 'likes_count' | 'comments_count' | 'plays_count'>>;
+type PostPatch = Partial<
+  Pick<DisplayPost, 'user_liked' | 'likes_count' | 'comments_count' | 'plays_count' | 'user_reposted' | 'reposts_count'>
+>;
 
 /**
  * Changes one post wherever it is cached: every page of every feed and person's list, and its

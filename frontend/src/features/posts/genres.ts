@@ -1,5 +1,5 @@
 /**
- * An audio post's genre (issue 31), chosen from the list in components/genre-field.tsx when
+ * An audio post's genre (issue 31), chosen from the list in src/components/genre-field.tsx when
  * posting and editable later. A genre is also the post's tag.
  */
 

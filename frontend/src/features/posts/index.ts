@@ -18,7 +18,6 @@ export {
 } from './api';
 export type { DisplayPost } from './types';
 export { FeedList } from './components/feed-list';
-export { GenreField } from './components/genre-field';
 export { PlayCounting } from './components/play-counting';
 export { PostCard, playsText } from './components/post-card';
 export { PostsTrackList } from './components/posts-track-list';

@@ -5,7 +5,7 @@
  * leniently: every payload below is a part of it.
  */
 import { formatDuration } from '../../lib/format';
-import type { AudioItem, DisplayPost, LyricsContent, LyricsPartJson, MediaItem, MusicXmlItem, PostInput } from './types';
+import type { AudioItem, DisplayPost, LyricsContent, LyricsPartJson, MediaItem, MusicXmlItem, PostInput, RepostedBy } from './types';
 
 type MediaInput = NonNullable<PostInput['media']>[number];
 type AudioInput = NonNullable<PostInput['audio']>[number];
@@ -138,6 +138,13 @@ function items<J, T>(list: J[] | null | undefined, map: (item: J) => T | null): 
   return shown.length > 0 ? shown : null;
 }
 
+/** Who placed a post in Listened to by reposting it, when someone did. */
+function repostedBy(json: PostInput['reposted_by']): RepostedBy | null {
+  const user = json?.user;
+  if (!json?.id || !user?.id) return null;
+  return { id: String(json.id), userId: String(user.id), name: text(user.name) || text(user.login) };
+}
+
 /**
  * A wire post as the screens show it, or null when it cannot be shown: an unsupported type, a
  * missing payload, or a list payload with nothing playable or viewable in it.
@@ -158,6 +165,9 @@ export function toDisplayPost(json: PostInput): DisplayPost | null {
     likes_count: count(json.likes_count),
     comments_count: count(json.comments_count),
     plays_count: count(json.plays_count),
+    reposts_count: count(json.reposts_count),
+    user_reposted: json.user_reposted === true,
+    repostedBy: repostedBy(json.reposted_by),
     user_liked: isLiked(json.user_liked),
     caption: text(json.caption) || null,
   };

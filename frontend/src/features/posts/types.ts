@@ -19,6 +19,8 @@ export type LyricsPartJson = components['schemas']['LyricsPartJson'];
 export type PostEditJson = components['schemas']['PostEditJson'];
 /** POST /posts/{id}/like */
 export type LikeJson = components['schemas']['LikeJson'];
+/** POST /posts/{id}/repost */
+export type RepostJson = components['schemas']['RepostJson'];
 
 /**
  * A post as transform.ts reads it (spec §3): any field may be missing or null (a post without
@@ -73,8 +75,20 @@ interface DisplayPostBase {
   comments_count: number;
   /** Counted plays of its tracks or scores, all together (issue 31); 0 for other kinds. */
   plays_count: number;
+  /** How many people reposted it, and whether the viewer did (issue 31). */
+  reposts_count: number;
+  user_reposted: boolean;
+  /** In Listened to: who reposted it there (the newest of the people listened to). */
+  repostedBy: RepostedBy | null;
   user_liked: boolean;
   caption: string | null;
+}
+
+/** The repost that placed a post in Listened to: its id is where the feed's next page starts. */
+export interface RepostedBy {
+  id: string;
+  userId: string;
+  name: string;
 }
 
 export type DisplayPost =

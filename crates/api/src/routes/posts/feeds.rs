@@ -21,7 +21,8 @@ pub struct FeedQuery {
     limit: Option<i64>,
     /// The spec's paging: posts to skip.
     offset: Option<i64>,
-    /// The keyset cursor: posts older than this post id (wins over `offset`).
+    /// The keyset cursor: posts older than this post id (wins over `offset`); in Listened to,
+    /// the id of the repost that placed the last post of a page, where one did.
     #[param(value_type = Option<String>)]
     before: Option<PostId>,
 }
@@ -76,7 +77,9 @@ fn list_answer(
         && let Some(last) = found.last()
     {
         let mut next = url::form_urlencoded::Serializer::new(String::new());
-        next.extend_pairs(params).append_pair("limit", &limit.to_string()).append_pair("before", &last.id.to_string());
+        // A post a repost placed stands where the repost does.
+        let at = last.reposted.as_ref().map_or(last.id.get(), |r| r.id);
+        next.extend_pairs(params).append_pair("limit", &limit.to_string()).append_pair("before", &at.to_string());
         res.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), next.finish())));
     }
     res.content_type(actix_web::http::header::ContentType::json()).body(state.rendered.list(state, &found))

@@ -17,7 +17,7 @@ use values::PostId;
 
 use crate::error::{ApiError, Detail};
 use crate::extract::{AuthUser, Limited};
-use crate::limits::{Editing, Liking};
+use crate::limits::{Editing, Liking, Reposting};
 use crate::state::AppState;
 use wire::PostJson;
 
@@ -115,6 +115,27 @@ pub async fn like(
     Ok(web::Json(LikeJson { liked: l.liked, user_liked: l.liked, likes_count: l.likes_count }))
 }
 
+#[derive(Serialize, ToSchema)]
+pub struct RepostJson {
+    user_reposted: bool,
+    reposts_count: i64,
+}
+
+/// Reposts someone else's post to one's listeners (their Listened to shows it, "Reposted by"
+/// one), or takes the repost back; the author is told of a first repost.
+#[utoipa::path(tag = "posts", security(("bearer" = [])), params(("post_id" = String, Path)),
+    responses((status = 200, body = RepostJson), (status = 400, body = Detail, description = "one's own post"),
+        (status = 404, body = Detail)))]
+#[post("/posts/{post_id}/repost")]
+pub async fn repost(
+    state: web::Data<AppState>,
+    user: Limited<Reposting>,
+    post_id: web::Path<PostId>,
+) -> Result<web::Json<RepostJson>, ApiError> {
+    let r = state.app.toggle_repost(user.0.id, post_id.into_inner()).await?;
+    Ok(web::Json(RepostJson { user_reposted: r.reposted, reposts_count: r.reposts_count }))
+}
+
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     // Fixed paths before `/posts/{post_id}`, which would otherwise take "feed" for an id.
     cfg.service(feeds::feed)
@@ -128,6 +149,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(create::create_musicxml)
         .service(create::create_lyrics)
         .service(like)
+        .service(repost)
         .service(plays::play)
         .service(plays::own_plays)
         .service(comments::comments)

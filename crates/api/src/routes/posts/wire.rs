@@ -83,7 +83,11 @@ pub struct PostJson {
     /// How often its tracks or scores were played, counted once per listener, track and hour
     /// (`POST /posts/{post_id}/plays`); 0 for pictures and lyrics.
     plays_count: i64,
+    /// How many people reposted it (`POST /posts/{post_id}/repost`).
+    reposts_count: i64,
     user_liked: bool,
+    /// Whether the viewer reposted it.
+    user_reposted: bool,
     user: UserJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     media: Option<Vec<MediaJson>>,
@@ -93,6 +97,19 @@ pub struct PostJson {
     musicxml: Option<Vec<ScoreJson>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lyrics: Option<LyricsJson>,
+    /// In Listened to: the repost by someone the viewer listens to that placed it there (the
+    /// newest); the next page starts below its `id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reposted_by: Option<RepostedByJson>,
+}
+
+/// Who reposted a post a feed shows, and when.
+#[derive(Serialize, ToSchema)]
+pub struct RepostedByJson {
+    /// The repost's id: where it stands among the feed's posts (`before` of the next page).
+    id: String,
+    user: UserJson,
+    reposted_at: DateTime<Utc>,
 }
 
 fn object_url(state: &AppState, key: &str) -> String {
@@ -111,12 +128,19 @@ impl PostJson {
             likes_count: p.likes_count,
             comments_count: p.comments_count,
             plays_count: p.plays_count,
+            reposts_count: p.reposts_count,
             user_liked: p.user_liked,
+            user_reposted: p.user_reposted,
             user: UserJson::new(state, p.author.clone()),
             media: None,
             audio: None,
             musicxml: None,
             lyrics: None,
+            reposted_by: p.reposted.as_ref().map(|r| RepostedByJson {
+                id: r.id.to_string(),
+                user: UserJson::new(state, r.by.clone()),
+                reposted_at: r.at.and_utc(),
+            }),
         };
         match &*p.payload {
             Payload::Media(files) => {
@@ -196,7 +220,7 @@ const RENDERED_BYTES: u64 = 32 << 20;
 
 /// The counts and the like as a post with none serializes them: where a rendered post is cut
 /// into its head and its tail.
-const UNCOUNTED: &str = ",\"likes_count\":0,\"comments_count\":0,\"plays_count\":0,\"user_liked\":false,";
+const UNCOUNTED: &str = ",\"likes_count\":0,\"comments_count\":0,\"plays_count\":0,\"reposts_count\":0,\"user_liked\":false,\"user_reposted\":false,";
 
 /// One post's head and tail, and what they were written from.
 pub struct Written {
@@ -211,7 +235,8 @@ pub struct Written {
 impl Written {
     fn of(state: &AppState, p: &Post) -> Option<Written> {
         let mut json = PostJson::new(state, p);
-        (json.likes_count, json.comments_count, json.plays_count, json.user_liked) = (0, 0, 0, false);
+        (json.likes_count, json.comments_count, json.plays_count, json.reposts_count) = (0, 0, 0, 0);
+        (json.user_liked, json.user_reposted, json.reposted_by) = (false, false, None);
         let whole = serde_json::to_string(&json).ok()?;
         let cut = whole.find(UNCOUNTED)?;
         Some(Written {
@@ -296,10 +321,19 @@ impl RenderedPosts {
         out.push_str(&w.head);
         let _ = write!(
             out,
-            ",\"likes_count\":{},\"comments_count\":{},\"plays_count\":{},\"user_liked\":{},",
-            p.likes_count, p.comments_count, p.plays_count, p.user_liked
+            ",\"likes_count\":{},\"comments_count\":{},\"plays_count\":{},\"reposts_count\":{},\"user_liked\":{},\"user_reposted\":{},",
+            p.likes_count, p.comments_count, p.plays_count, p.reposts_count, p.user_liked, p.user_reposted
         );
         out.push_str(&w.tail);
+        if let Some(r) = &p.reposted {
+            let by = RepostedByJson {
+                id: r.id.to_string(),
+                user: UserJson::new(state, r.by.clone()),
+                reposted_at: r.at.and_utc(),
+            };
+            out.push_str(",\"reposted_by\":");
+            out.push_str(&serde_json::to_string(&by).unwrap_or_else(|_| "null".into()));
+        }
         out.push('}');
     }
 }

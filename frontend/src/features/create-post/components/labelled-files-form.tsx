@@ -6,7 +6,7 @@ import { usePostUpload } from '../use-post-upload';
 import { focusFirstInvalid } from '../focus-first-invalid';
 import { useRemovalFocus } from '../use-removal-focus';
 import { LABEL_MAX_LENGTH, fileStem, formatFileSize, type Selection } from '../validation';
-import { GenreField } from '../../posts';
+import { GenreField } from '../../../components/genre-field';
 import { CaptionField } from './caption-field';
 import { ComposerFrame, type ComposerKind } from './composer-frame';
 import { DropZone } from './drop-zone';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { genreTag } from '../genres';
-import { GENRES } from './genre-field';
+import { GENRES } from '../../../components/genre-field';
 
 describe('genres', () => {
   it('are the server’s list, in its order', () => {

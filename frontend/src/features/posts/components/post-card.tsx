@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { CommentIcon, LyricsIcon, PlayMarkIcon, ScoreIcon } from '../../../components/first-load-icons';
+import { CommentIcon, LyricsIcon, PlayMarkIcon, RepostIcon, ScoreIcon } from '../../../components/first-load-icons';
 import { AudioTrack, type TrackMark } from '../../player';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from '../types';
 import { LikeButton, formatCount } from './like-button';
+import { RepostButton } from './repost-button';
 import { MediaGrid } from './media-grid';
 import { DownloadLink } from './download-link';
 import { PostHeader } from './post-header';
@@ -207,6 +208,13 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted, first = 
       <span id={headingId} className="visually-hidden">
         {`Post by ${post.displayName || post.username}`}
       </span>
+      {post.repostedBy ? (
+        <p className={styles.reposted}>
+          <RepostIcon size={14} />
+          Reposted by{' '}
+          <Link to={`/user/${encodeURIComponent(post.repostedBy.userId)}`}>{post.repostedBy.name}</Link>
+        </p>
+      ) : null}
       <PostHeader post={post} onDeleted={onDeleted} />
       {post.caption ? (
         <p className={styles.caption}>
@@ -216,6 +224,7 @@ export function PostCard({ post, variant = 'card', fullView, onDeleted, first = 
       <div className={styles.body}>{full ? fullView : <PostBody post={post} detail={variant === 'detail'} first={first} trackMarks={trackMarks} />}</div>
       <footer className={styles.actions}>
         <LikeButton post={post} />
+        <RepostButton post={post} />
         {variant === 'card' ? <CommentLink post={post} /> : full ? <CommentCount count={post.comments_count} /> : null}
         <PlayCount post={post} />
       </footer>
