@@ -1,7 +1,7 @@
 //! `selfsound seed --users N --posts M`: fills the configured database with believable data for
 //! benchmarks and demos — people with tags, a long-tailed listening graph (a few are listened
 //! to by many), posts of all four types spread over the past year and pointing at a few small
-//! real media files, likes and comments with their counters right.
+//! real media files, likes, comments and reposts with their counters right.
 //!
 //! Rows go in as multi-row INSERTs of a few hundred values, many per transaction, so 10,000
 //! people and a million posts take minutes on either backend. Every seeded account has the
@@ -310,6 +310,20 @@ fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), Str
                 stamp(at)
             ));
         }
+        // One post in ten is reposted, by a few people (never its author), within days.
+        let mut reposters = std::collections::HashSet::new();
+        if rng.random_range(0..10) == 0 {
+            for _ in 0..1 + popular(&mut rng, 5) {
+                let by = users[rng.random_range(0..users.len())];
+                if by != author {
+                    reposters.insert(by);
+                }
+            }
+        }
+        for (k, by) in reposters.iter().enumerate() {
+            let when = (at + Duration::hours(1 + 7 * k as i64)).min(Utc::now());
+            batch.reposts.push(format!("({},{id},{by},{})", values::raw_id_at(when), stamp(when)));
+        }
         let caption = if i % 3 == 0 {
             // Written past `posts::insert_post`: its tag row too.
             let genre = GENRES[(i / 3) % GENRES.len()];
@@ -318,7 +332,14 @@ fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), Str
         } else {
             "NULL".to_owned()
         };
-        batch.posts.push(format!("({id},{author},'{kind}',{},{},{},{})", caption, stamp(at), likers.len(), comments));
+        batch.posts.push(format!(
+            "({id},{author},'{kind}',{},{},{},{},{})",
+            caption,
+            stamp(at),
+            likers.len(),
+            comments,
+            reposters.len()
+        ));
         if batch.len() >= ROWS_PER_TRANSACTION || i + 1 == n {
             let full = std::mem::take(&mut batch);
             in_tx(db, |c| full.write(c))?;
@@ -337,15 +358,21 @@ struct Batch {
     likes: Vec<String>,
     comments: Vec<String>,
     tags: Vec<String>,
+    reposts: Vec<String>,
 }
 
 impl Batch {
     fn len(&self) -> usize {
-        self.posts.len() * 2 + self.likes.len() + self.comments.len()
+        self.posts.len() * 2 + self.likes.len() + self.comments.len() + self.reposts.len()
     }
 
     fn write(self, c: &mut DbConnection) -> Result<(), String> {
-        insert(c, "posts", "id, user_id, kind, caption, created_at, likes_count, comments_count", &self.posts)?;
+        insert(
+            c,
+            "posts",
+            "id, user_id, kind, caption, created_at, likes_count, comments_count, reposts_count",
+            &self.posts,
+        )?;
         insert(
             c,
             "post_media",
@@ -362,7 +389,8 @@ impl Batch {
         insert(c, "post_lyrics", "post_id, title, artist, parts", &self.lyrics)?;
         insert(c, "likes", "post_id, user_id, created_at", &self.likes)?;
         insert(c, "comments", "id, post_id, user_id, content, created_at", &self.comments)?;
-        insert(c, "post_tags", "tag, post_id, user_id", &self.tags)
+        insert(c, "post_tags", "tag, post_id, user_id", &self.tags)?;
+        insert(c, "reposts", "id, post_id, user_id, created_at", &self.reposts)
     }
 }
 

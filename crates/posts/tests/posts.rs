@@ -681,6 +681,18 @@ async fn memory_matches_the_database(w: World) {
     compare("liked by bob", &made);
     graph(&|c| social_graph::listen(c, me, ana));
     compare("listening to ana", &made);
+    // Reposts by someone Me listens to place older posts of Ana's (whom Me listens to too) and
+    // of Bob's (whom Me does not) in Me's Listened to; Bob's own repost flag.
+    graph(&|c| social_graph::listen(c, me, cy));
+    compare("listening to cy", &made);
+    write(&|c| posts::reposts::toggle_repost(c, cy, made[3]).map(|_| ()));
+    write(&|c| posts::reposts::toggle_repost(c, cy, made[7]).map(|_| ()));
+    compare("reposted by cy", &made);
+    write(&|c| posts::reposts::toggle_repost(c, bob, made[6]).map(|_| ()));
+    write(&|c| posts::reposts::toggle_repost(c, cy, made[6]).map(|_| ()));
+    compare("reposted by bob and cy", &made);
+    write(&|c| posts::reposts::toggle_repost(c, cy, made[3]).map(|_| ()));
+    compare("a repost undone", &made);
     graph(&|c| social_graph::block(c, bob, me));
     compare("blocked by bob", &made);
     write(&|c| posts::add_comment(c, me, made[33], "hello", None).map(|_| ()));
@@ -969,6 +981,14 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     w.comment(cy, target, "from a suspended account").await.unwrap();
     w.song(cy, "hidden").await;
     suspend(&w, cy);
+    // Someone Me listens to reposts Ana's newest posts: Listened to reads reposts, and a page
+    // below them reads Ana's posts by the walk that leaves reposted ones out.
+    let dee = w.user("dee");
+    w.db.write_blocking(|c| social_graph::listen(c, me, dee)).unwrap();
+    let anas = w.feed(Feed::User(ana), None, FeedPage::Offset(Page { limit: 4, offset: 0 })).await;
+    for post in &anas {
+        w.db.write_blocking(|c| posts::reposts::toggle_repost(c, dee, post.id)).unwrap();
+    }
     let mut c = w.db.get().unwrap();
     let statements = recorded(&mut c, |c| {
         // What pages answered from memory read when they miss (`posts::memory`)...
@@ -983,6 +1003,10 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
         let cursor = FeedPage::Before(Keyset { before: Some(newest[2].id), limit: 10 });
         posts::feed_page(c, Feed::ForYou, cursor, Some(me)).unwrap();
         posts::feed_page(c, Feed::ListenedTo, cursor, Some(me)).unwrap();
+        let below_reposts = FeedPage::Before(Keyset { before: PostId::try_from(anas[0].id.get() + 1).ok(), limit: 3 });
+        let found = posts::feed_page(c, Feed::ListenedTo, below_reposts, Some(me)).unwrap();
+        assert_eq!(found.len(), 3, "the next of Ana's posts, past those reposted above");
+        assert!(found.iter().all(|p| p.reposted.is_none() && !anas.iter().any(|a| a.id == p.id)), "{found:?}");
         posts::feed_page(c, Feed::User(ana), FeedPage::Offset(Page { limit: 10, offset: 0 }), None).unwrap();
         posts::find_post(c, target, Some(me)).unwrap();
         posts::comment_page(c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
