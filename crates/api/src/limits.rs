@@ -43,10 +43,12 @@ pub enum Action {
     Play,
     /// A repost or taking it back (`POST /posts/{id}/repost` toggles).
     Repost,
+    /// Making, changing or deleting a playlist, and adding, moving or removing its items.
+    Playlist,
 }
 
 impl Action {
-    pub const ALL: [Action; 14] = [
+    pub const ALL: [Action; 15] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -61,6 +63,7 @@ impl Action {
         Action::Edit,
         Action::Play,
         Action::Repost,
+        Action::Playlist,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys, what its refusal calls
@@ -85,6 +88,8 @@ impl Action {
             Action::Play => ("play", "plays", Limit::per(60, 10)),
             // Each repost is a notification and a place in every listener's feed.
             Action::Repost => ("repost", "reposts", Limit::per(30, 10)),
+            // Putting a playlist in order is a write a move: a few dozen in a sitting.
+            Action::Playlist => ("playlist", "playlist changes", Limit::per(120, 10)),
         };
         Call { name, what, default }
     }
@@ -141,6 +146,7 @@ limited_calls!(
     Editing => Edit,
     Playing => Play,
     Reposting => Repost,
+    EditingPlaylists => Playlist,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

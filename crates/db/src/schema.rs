@@ -105,6 +105,32 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// A person's playlist (issue 31).
+    playlists (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        title -> Text,
+        description -> Nullable<Text>,
+        is_public -> Bool,
+        items_count -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A track or score of a post in a playlist, by its place in the post.
+    playlist_items (id) {
+        id -> BigInt,
+        playlist_id -> BigInt,
+        position -> BigInt,
+        post_id -> BigInt,
+        track -> BigInt,
+        added_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// A post passed on by a person to their listeners (issue 31); the id orders it among posts.
     reposts (id) {
         id -> BigInt,
@@ -293,6 +319,8 @@ diesel::joinable!(notifications -> posts (post_id));
 diesel::joinable!(notifications -> comments (comment_id));
 diesel::joinable!(admin_actions -> reports (report_id));
 diesel::joinable!(suspensions -> users (user_id));
+diesel::joinable!(playlists -> users (user_id));
+diesel::joinable!(playlist_items -> playlists (playlist_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -312,6 +340,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     play_marks,
     post_tags,
     reposts,
+    playlists,
+    playlist_items,
     likes,
     comments,
     comment_mentions,

@@ -20,6 +20,30 @@ pub enum PostError {
     #[error("You cannot repost your own post")]
     OwnRepost,
 
+    // Playlists (issue 31).
+    #[error("Playlist not found")]
+    PlaylistNotFound,
+    #[error("You can only change your own playlists")]
+    NotPlaylistOwner,
+    #[error("A playlist needs a title")]
+    PlaylistTitleBlank,
+    #[error("A playlist's title can be at most 100 characters")]
+    PlaylistTitleTooLong,
+    #[error("A playlist's description can be at most 1000 characters")]
+    PlaylistDescriptionTooLong,
+    #[error("You can have at most 200 playlists")]
+    TooManyPlaylists,
+    #[error("A playlist holds at most 500 tracks")]
+    PlaylistFull,
+    #[error("Only audio tracks and scores go in a playlist")]
+    NotForPlaylists,
+    #[error("This track is already in the playlist")]
+    AlreadyInPlaylist,
+    #[error("This track is not in the playlist")]
+    PlaylistItemNotFound,
+    #[error("A place in a playlist counts from 0")]
+    PlaylistPlaceNegative,
+
     // Edits (issue 19).
     #[error("You can only edit your own posts")]
     NotEditor,
@@ -157,8 +181,16 @@ impl DomainError for PostError {
     fn kind(&self) -> ErrorKind {
         use PostError::*;
         match self {
-            NotFound | UserNotFound | CommentNotFound => ErrorKind::NotFound,
-            NotAuthor | NotCommentAuthor | NotEditor | NotCommentEditor => ErrorKind::Forbidden,
+            NotFound | UserNotFound | CommentNotFound | PlaylistNotFound | PlaylistItemNotFound => ErrorKind::NotFound,
+            NotAuthor | NotCommentAuthor | NotEditor | NotCommentEditor | NotPlaylistOwner => ErrorKind::Forbidden,
+            AlreadyInPlaylist => ErrorKind::Conflict,
+            PlaylistTitleBlank
+            | PlaylistTitleTooLong
+            | PlaylistDescriptionTooLong
+            | TooManyPlaylists
+            | PlaylistFull
+            | NotForPlaylists
+            | PlaylistPlaceNegative => ErrorKind::Invalid,
             EditDoesNotApply { .. } | EditCount { .. } | BlankLabel(_) => ErrorKind::Invalid,
             NoAudio
             | NoMedia

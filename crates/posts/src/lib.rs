@@ -20,6 +20,7 @@ pub mod input;
 mod kinds;
 mod memory;
 mod model;
+pub mod playlists;
 pub mod plays;
 mod repo;
 pub mod reposts;

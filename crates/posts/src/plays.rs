@@ -68,11 +68,11 @@ const MARK: &str = "INSERT INTO play_marks (post_id, position, listener, heard_a
      ON CONFLICT (post_id, position, listener) DO UPDATE SET heard_at = excluded.heard_at \
      WHERE play_marks.heard_at <= ?";
 
-/// Counts a play of track `track` (from 0) of `post` by `listener`, inside the caller's
-/// transaction.
-pub fn count(conn: &mut DbConnection, listener: &Listener, post: PostId, track: i64) -> Result<Played, PostError> {
-    let found = visible(conn, post, listener.viewer())?.ok_or(PostError::NotFound)?;
-    let exists = match found.kind {
+/// That `post` (of `kind`) has a track (or score) at place `track`: an audio post's track or a
+/// sheet music post's score, else 400 (pictures and lyrics have none). One probe of the
+/// payload's key.
+pub(crate) fn track_exists(conn: &mut DbConnection, post: PostId, kind: PostKind, track: i64) -> Result<(), PostError> {
+    let exists = match kind {
         PostKind::Audio => post_audio::table
             .filter(post_audio::post_id.eq(post))
             .filter(post_audio::position.eq(track))
@@ -87,9 +87,14 @@ pub fn count(conn: &mut DbConnection, listener: &Listener, post: PostId, track: 
             .optional()?,
         PostKind::Media | PostKind::Lyrics => return Err(PostError::NotPlayable),
     };
-    if exists.is_none() {
-        return Err(PostError::NoSuchTrack(track));
-    }
+    exists.map(|_| ()).ok_or(PostError::NoSuchTrack(track))
+}
+
+/// Counts a play of track `track` (from 0) of `post` by `listener`, inside the caller's
+/// transaction.
+pub fn count(conn: &mut DbConnection, listener: &Listener, post: PostId, track: i64) -> Result<Played, PostError> {
+    let found = visible(conn, post, listener.viewer())?.ok_or(PostError::NotFound)?;
+    track_exists(conn, post, found.kind, track)?;
     let counted = listener.viewer() != Some(found.author) && {
         let now = db::time::now();
         let last_counted_before = now - chrono::Duration::from_std(PLAY_EVERY).unwrap_or_default();

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use db::model::UserCard;
 use db::{Db, DbConnection, Keyset, Page};
 use storage::Storage;
-use values::{PostId, PostKind, UserId};
+use values::{PlaylistId, PlaylistItemId, PostId, PostKind, UserId};
 
 use crate::PostError;
 use crate::comments;
@@ -18,6 +18,7 @@ use crate::kinds::lyrics::LyricsRow;
 use crate::kinds::{self, Lanes, NewPayload, Processing, UploadKind};
 use crate::memory::Memory;
 use crate::model::{Comment, Post, PostRow};
+use crate::playlists::{self, Playlist, PlaylistEdit, PlaylistPage};
 use crate::plays::{self, Listener, Played, TrackPlays};
 use crate::repo;
 
@@ -271,6 +272,83 @@ impl Posts {
         page: Keyset<PostId>,
     ) -> Result<(Vec<TrackPlays>, Option<PostId>), PostError> {
         self.db.run(move |conn| Ok(plays::of_author(conn, me, page.before, page.limit)?)).await
+    }
+
+    // --- Playlists (`crate::playlists`), one transaction each ---------------------------------
+
+    pub async fn create_playlist(&self, me: UserId, input: PlaylistEdit) -> Result<Playlist, PostError> {
+        self.db.write(move |conn| playlists::create(conn, me, input)).await
+    }
+
+    pub async fn edit_playlist(&self, me: UserId, id: PlaylistId, edit: PlaylistEdit) -> Result<Playlist, PostError> {
+        self.db.write(move |conn| playlists::edit(conn, me, id, edit)).await
+    }
+
+    pub async fn delete_playlist(&self, me: UserId, id: PlaylistId) -> Result<(), PostError> {
+        self.db.write(move |conn| playlists::delete(conn, me, id)).await
+    }
+
+    pub async fn add_to_playlist(
+        &self,
+        me: UserId,
+        id: PlaylistId,
+        post: PostId,
+        track: i64,
+    ) -> Result<playlists::Entry, PostError> {
+        self.db.write(move |conn| playlists::add(conn, me, id, post, track)).await
+    }
+
+    pub async fn remove_from_playlist(
+        &self,
+        me: UserId,
+        id: PlaylistId,
+        item: PlaylistItemId,
+    ) -> Result<(), PostError> {
+        self.db.write(move |conn| playlists::remove(conn, me, id, item)).await
+    }
+
+    pub async fn move_in_playlist(
+        &self,
+        me: UserId,
+        id: PlaylistId,
+        item: PlaylistItemId,
+        to: i64,
+    ) -> Result<(), PostError> {
+        self.db.write(move |conn| playlists::reorder(conn, me, id, item, to)).await
+    }
+
+    /// A playlist's page as `viewer` sees it (`playlists::page`), the payloads of posts shown
+    /// before from memory.
+    pub async fn playlist(&self, id: PlaylistId, viewer: Option<UserId>) -> Result<PlaylistPage, PostError> {
+        let posts = self.clone();
+        self.db.run(move |conn| posts.playlist_on(conn, id, viewer)).await
+    }
+
+    /// [`Posts::playlist`] on the caller's connection.
+    pub fn playlist_on(
+        &self,
+        conn: &mut DbConnection,
+        id: PlaylistId,
+        viewer: Option<UserId>,
+    ) -> Result<PlaylistPage, PostError> {
+        playlists::page(conn, id, viewer, Some(&self.memory.payloads))
+    }
+
+    /// A page of `owner`'s playlists as `viewer` sees them.
+    pub async fn playlists_of(
+        &self,
+        owner: UserId,
+        viewer: Option<UserId>,
+        page: Keyset<PlaylistId>,
+    ) -> Result<Vec<Playlist>, PostError> {
+        self.db
+            .run(move |conn| {
+                if !repo::user_exists(conn, owner)? {
+                    return Err(PostError::UserNotFound);
+                }
+                playlists::of_owner(conn, owner, viewer, page)
+            })
+            .await
     }
 
     /// Forgets play marks that no longer stop a play from counting (the hourly sweep).

@@ -421,6 +421,39 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     }
 }
 
+/// A playlist's page: the playlist with its owner, its items, their posts, then one statement
+/// per kind of payload not in memory, for 2 items or 20 (issue 31).
+async fn a_playlist_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
+    let w = world(db);
+    let (me, ana) = (w.user("me"), w.user("ana"));
+    posts_of_every_kind(&w, ana, 10).await;
+    let tracks: Vec<Post> = w
+        .feed(Feed::User(ana), None, FeedPage::Offset(Page { limit: 40, offset: 0 }))
+        .await
+        .into_iter()
+        .filter(|p| matches!(p.kind(), values::PostKind::Audio | values::PostKind::MusicXml))
+        .collect();
+    assert_eq!(tracks.len(), 20);
+    let mut seen = Vec::new();
+    for n in [2, 20] {
+        let edit = posts::playlists::PlaylistEdit { title: Some(format!("{n} tracks")), ..Default::default() };
+        let list = w.posts.create_playlist(me, edit).await.unwrap();
+        for post in &tracks[..n] {
+            w.posts.add_to_playlist(me, list.id, post.id, 0).await.unwrap();
+        }
+        let mut c = w.db.get().unwrap();
+        // A fresh world holds no payload: each kind on the page is read.
+        let media = tempfile::tempdir().unwrap();
+        let fresh = Posts::new(w.db.db.clone(), Storage::local(media.path()).unwrap(), None);
+        let (page, statements) = counted(&mut c, |c| fresh.playlist_on(c, list.id, Some(me)).unwrap());
+        assert_eq!(page.entries.len(), n);
+        assert!(page.entries.iter().all(|e| e.post.is_some()));
+        assert_eq!(statements, 3 + 2, "{n} items: the playlist, its items, their posts, two kinds of payload");
+        seen.push(statements);
+    }
+    assert_eq!(seen[0], seen[1]);
+}
+
 async fn moments_cost_the_same_statements_however_many(db: TestDb) {
     let w = world(db);
     let ana = w.user("ana");
@@ -989,6 +1022,12 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
     for post in &anas {
         w.db.write_blocking(|c| posts::reposts::toggle_repost(c, dee, post.id)).unwrap();
     }
+    let edit = posts::playlists::PlaylistEdit { title: Some("Mix".into()), ..Default::default() };
+    let playlist = w.posts.create_playlist(me, edit).await.unwrap().id;
+    let audio = w.feed(Feed::User(ana), None, FeedPage::Offset(Page { limit: 20, offset: 0 })).await;
+    for post in audio.iter().filter(|p| p.kind() == values::PostKind::Audio) {
+        w.posts.add_to_playlist(me, playlist, post.id, 0).await.unwrap();
+    }
     let mut c = w.db.get().unwrap();
     let statements = recorded(&mut c, |c| {
         // What pages answered from memory read when they miss (`posts::memory`)...
@@ -1010,6 +1049,8 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
         posts::feed_page(c, Feed::User(ana), FeedPage::Offset(Page { limit: 10, offset: 0 }), None).unwrap();
         posts::find_post(c, target, Some(me)).unwrap();
         posts::comment_page(c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
+        w.posts.playlist_on(c, playlist, Some(me)).unwrap();
+        posts::playlists::of_owner(c, me, Some(me), Keyset { before: None, limit: 20 }).unwrap();
     });
     assert!(statements.len() >= 12, "{statements:#?}");
     assert_index_backed(&mut c, &statements);
@@ -1388,6 +1429,7 @@ test_support::both_backends!(
     only_the_author_deletes_a_post_and_everything_on_it_goes,
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
+    a_playlist_page_costs_the_same_statements_whatever_its_length,
     moments_cost_the_same_statements_however_many,
     a_page_read_again_is_not_prepared_again,
     writes_are_not_prepared_again,

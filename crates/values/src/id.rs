@@ -168,6 +168,14 @@ typed_id!(
     /// A report of a post.
     ReportId
 );
+typed_id!(
+    /// A person's playlist of tracks and scores.
+    PlaylistId
+);
+typed_id!(
+    /// One entry of a playlist: a track or score of a post.
+    PlaylistItemId
+);
 
 #[cfg(test)]
 mod tests {

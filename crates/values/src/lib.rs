@@ -23,7 +23,8 @@ pub use serde as __serde;
 
 pub use error::{DomainError, ErrorKind, error_chain};
 pub use id::{
-    CommentId, InvalidId, NotificationId, PostId, ReportId, SessionId, UserId, new_raw_id, raw_id_at, raw_id_floor,
+    CommentId, InvalidId, NotificationId, PlaylistId, PlaylistItemId, PostId, ReportId, SessionId, UserId, new_raw_id,
+    raw_id_at, raw_id_floor,
 };
 pub use post_kind::PostKind;
 pub use text::{

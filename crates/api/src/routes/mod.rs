@@ -6,6 +6,7 @@ pub mod health;
 pub mod media;
 pub mod moderation;
 pub mod notifications;
+pub mod playlists;
 pub mod posts;
 pub mod profiles;
 pub mod suspensions;
@@ -18,6 +19,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(account::configure)
         .configure(profiles::configure)
         .configure(posts::configure)
+        .configure(playlists::configure)
         .configure(notifications::configure)
         .configure(moderation::configure)
         .configure(suspensions::configure)

@@ -16,7 +16,7 @@ use crate::common::{Answer, Options, Part, TestApp, lyrics_body, multipart, spaw
 /// front of the server, so they choose the client address.
 const SMALL: &str = "post=2:4/1h,comment=2:4/1h,like=2:4/1h,listen=2:4/1h,block=2:4/1h,report=2:4/1h,\
                      search=2:4/1h,music_search=2:4/1h,profile=2:4/1h,suspend=2:4/1h,edit=2:4/1h,play=2:4/1h,\
-                     repost=2:4/1h";
+                     repost=2:4/1h,playlist=2:4/1h";
 
 async fn small_limits(db: TestDb) -> TestApp {
     let env = [("SELFSOUND_TRUSTED_PROXIES", "127.0.0.1/32"), ("SELFSOUND_WRITE_LIMITS", SMALL)];
@@ -116,6 +116,8 @@ async fn every_limited_call_stops_a_burst_of_one_account_and_one_client(db: Test
         ("edit", Call { method: Method::PATCH, path: format!("/posts/{post}"), body: Some(json!({"caption": "x"})) }),
         // Counted before the post is read: a play of a lyrics post is refused, and counts.
         ("play", Call { method: Method::POST, path: format!("/posts/{post}/plays"), body: Some(json!({"track": 0})) }),
+        // Every write to playlists counts, refused ones too (no title here).
+        ("playlist", Call { method: Method::POST, path: "/playlists".into(), body: Some(json!({"title": " "})) }),
         // Each toggle counts: a repost and its undo are two.
         ("repost", Call { method: Method::POST, path: format!("/posts/{post}/repost"), body: None }),
         // Counted before the admin check: a stolen session cannot probe it unlimited either.

@@ -23,6 +23,7 @@ mod notifications;
 mod observability;
 #[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
+mod playlists;
 mod plays;
 mod posts;
 mod previews;

@@ -8,7 +8,7 @@ mod feeds;
 mod plays;
 mod wire;
 
-pub use wire::RenderedPosts;
+pub use wire::{PostJson, RenderedPosts};
 
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,6 @@ use crate::error::{ApiError, Detail};
 use crate::extract::{AuthUser, Limited};
 use crate::limits::{Editing, Liking, Reposting};
 use crate::state::AppState;
-use wire::PostJson;
 
 /// What `PATCH /posts/{post_id}` takes: each field left out stays as it is.
 #[derive(Deserialize, ToSchema)]

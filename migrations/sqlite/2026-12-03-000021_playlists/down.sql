@@ -1,0 +1,2 @@
+DROP TABLE playlist_items;
+DROP TABLE playlists;
