@@ -114,7 +114,7 @@ impl From<PlaylistEditJson> for PlaylistEdit {
 #[utoipa::path(tag = "playlists", security(("bearer" = [])), request_body = PlaylistEditJson,
     responses((status = 201, body = PlaylistJson), (status = 400, body = Detail, description = "no title, too long, too many playlists")))]
 #[post("/playlists")]
-pub async fn create(
+pub async fn create_playlist(
     state: web::Data<AppState>,
     user: Limited<EditingPlaylists>,
     body: web::Json<PlaylistEditJson>,
@@ -128,7 +128,7 @@ pub async fn create(
 #[utoipa::path(tag = "playlists", params(("playlist_id" = String, Path)),
     responses((status = 200, body = PlaylistPageJson), (status = 404, body = Detail)))]
 #[get("/playlists/{playlist_id}")]
-pub async fn one(
+pub async fn playlist(
     state: web::Data<AppState>,
     viewer: MaybeUser,
     id: web::Path<PlaylistId>,
@@ -147,7 +147,7 @@ pub async fn one(
     responses((status = 200, body = PlaylistJson), (status = 400, body = Detail), (status = 403, body = Detail, description = "not its owner"),
         (status = 404, body = Detail)))]
 #[patch("/playlists/{playlist_id}")]
-pub async fn edit(
+pub async fn edit_playlist(
     state: web::Data<AppState>,
     user: Limited<EditingPlaylists>,
     id: web::Path<PlaylistId>,
@@ -160,7 +160,7 @@ pub async fn edit(
 #[utoipa::path(tag = "playlists", security(("bearer" = [])), params(("playlist_id" = String, Path)),
     responses((status = 204), (status = 403, body = Detail, description = "not its owner"), (status = 404, body = Detail)))]
 #[delete("/playlists/{playlist_id}")]
-pub async fn remove(
+pub async fn delete_playlist(
     state: web::Data<AppState>,
     user: Limited<EditingPlaylists>,
     id: web::Path<PlaylistId>,
@@ -189,7 +189,7 @@ pub struct NewItemJson {
         (status = 403, body = Detail, description = "not its owner"), (status = 404, body = Detail, description = "no such playlist or post"),
         (status = 409, body = Detail, description = "already in the playlist")))]
 #[post("/playlists/{playlist_id}/items")]
-pub async fn add_item(
+pub async fn add_playlist_item(
     state: web::Data<AppState>,
     user: Limited<EditingPlaylists>,
     id: web::Path<PlaylistId>,
@@ -205,7 +205,7 @@ pub async fn add_item(
 #[utoipa::path(tag = "playlists", security(("bearer" = [])), params(("playlist_id" = String, Path), ("item_id" = String, Path)),
     responses((status = 204), (status = 403, body = Detail, description = "not its owner"), (status = 404, body = Detail)))]
 #[delete("/playlists/{playlist_id}/items/{item_id}")]
-pub async fn remove_item(
+pub async fn remove_playlist_item(
     state: web::Data<AppState>,
     user: Limited<EditingPlaylists>,
     path: web::Path<(PlaylistId, PlaylistItemId)>,
@@ -228,7 +228,7 @@ pub struct MoveItemJson {
     request_body = MoveItemJson,
     responses((status = 204), (status = 400, body = Detail), (status = 403, body = Detail, description = "not its owner"), (status = 404, body = Detail)))]
 #[patch("/playlists/{playlist_id}/items/{item_id}")]
-pub async fn move_item(
+pub async fn move_playlist_item(
     state: web::Data<AppState>,
     user: Limited<EditingPlaylists>,
     path: web::Path<(PlaylistId, PlaylistItemId)>,
@@ -254,7 +254,7 @@ pub struct PlaylistsQuery {
     responses((status = 200, body = [PlaylistJson], headers(("Link" = String, description = "rel=\"next\" when the page is full"))),
         (status = 404, body = Detail)))]
 #[get("/playlists/user/{user_id}")]
-pub async fn of_user(
+pub async fn playlists_of_user(
     state: web::Data<AppState>,
     req: HttpRequest,
     viewer: MaybeUser,
@@ -278,12 +278,12 @@ pub async fn of_user(
 
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     // The fixed path before `/playlists/{playlist_id}`.
-    cfg.service(of_user)
-        .service(create)
-        .service(one)
-        .service(edit)
-        .service(remove)
-        .service(add_item)
-        .service(remove_item)
-        .service(move_item);
+    cfg.service(playlists_of_user)
+        .service(create_playlist)
+        .service(playlist)
+        .service(edit_playlist)
+        .service(delete_playlist)
+        .service(add_playlist_item)
+        .service(remove_playlist_item)
+        .service(move_playlist_item);
 }
