@@ -5,11 +5,11 @@
  * track plays takes its moment (a chip, removable); the new comment joins the marks at once.
  * axe finds nothing on the page, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Locator } from '@playwright/test';
-import { expect, settled, test, uniqueEmail } from './support/fixtures';
+import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
 import { toneWav } from './support/audio';
+import { expectNoAxeViolations } from './support/axe';
 import { watchCsp } from './support/csp';
 
 /** The seconds the track's seek slider is at. */
@@ -102,12 +102,7 @@ test('timed comments sit along the waveform and play from their moment', async (
   await page.getByRole('button', { name: 'Add the time' }).click();
   await expect(page.getByRole('button', { name: /^Remove the time \(at 0:\d\d\)$/ })).toBeVisible();
 
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await settled(page);
-    const found = await new AxeBuilder({ page }).analyze();
-    expect(found.violations.map((v) => `${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
+  await expectNoAxeViolations(page);
   // The place at 0:05 may hold Dee's comment too by now.
   const place = marks.getByRole('button', { name: /comments from 0:05/ });
   if (project === 'phone') await place.focus();

@@ -4,11 +4,11 @@
  * signed out counts too; the author sees each track's plays on their own profile. axe finds
  * nothing on the profile, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, settled, test, uniqueEmail } from './support/fixtures';
+import { expect, test, uniqueEmail } from './support/fixtures';
 import { ownClientAddress, signInThroughAddress, signedUpAccount } from './support/accounts';
 import { toneWav } from './support/audio';
+import { expectNoAxeViolations } from './support/axe';
 import { watchCsp } from './support/csp';
 
 /** Plays the post's track on its page to the end, and waits for the count to show `count`. */
@@ -69,12 +69,7 @@ test('a track heard to its end counts once per listener, and its author sees the
   await expect(plays.getByRole('listitem').filter({ hasText: title })).toContainText('2 plays');
   await plays.scrollIntoViewIfNeeded();
   await shot('own-plays-on-the-profile');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await settled(page);
-    const found = await new AxeBuilder({ page }).analyze();
-    expect(found.violations.map((v) => `${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
+  await expectNoAxeViolations(page);
   await shot('own-plays-dark');
   await plays.getByRole('link', { name: title }).click();
   await expect(page).toHaveURL(new RegExp(`/post/${post}$`));

@@ -4,9 +4,9 @@
  * sees the count on her own post, with nothing to press. Undone, it leaves Cy's feed. axe finds
  * nothing on the feed with a repost, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, settled, test, uniqueEmail } from './support/fixtures';
+import { expect, test, uniqueEmail } from './support/fixtures';
 import { lyricsPost, signInThroughAddress, signedUpAccount } from './support/accounts';
+import { expectNoAxeViolations } from './support/axe';
 import { watchCsp } from './support/csp';
 
 test('a repost reaches the reposter’s listeners once, and its author is told', async ({ page, request, server, shot }, testInfo) => {
@@ -45,12 +45,7 @@ test('a repost reaches the reposter’s listeners once, and its author is told',
   await expect(card.getByRole('link', { name: 'Bob Reposts' })).toHaveAttribute('href', new RegExp(`/user/${bob.id}$`));
   await expect(card.getByRole('button', { name: /^Repost, / })).toHaveAttribute('aria-pressed', 'false');
   await shot('listened-to-with-a-repost');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await settled(page);
-    const found = await new AxeBuilder({ page }).analyze();
-    expect(found.violations.map((v) => `${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
+  await expectNoAxeViolations(page);
   await shot('listened-to-with-a-repost-dark');
   await page.emulateMedia({ colorScheme: 'light' });
 

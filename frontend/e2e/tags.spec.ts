@@ -3,11 +3,11 @@
  * posts with the tag whatever its case and accents (#Café, #CAFE and #cafe are one tag). axe
  * finds nothing on the tag page, light and dark.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
-import { expect, settled, test, uniqueEmail } from './support/fixtures';
+import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
 import { toneWav } from './support/audio';
+import { expectNoAxeViolations } from './support/axe';
 import { watchCsp } from './support/csp';
 
 async function song(request: APIRequestContext, url: string, token: string, title: string, caption: string) {
@@ -46,12 +46,7 @@ test('a tag in a caption leads to the newest posts with that tag', async ({ page
   await expect(posts.nth(0)).toContainText('Evening Song');
   await expect(posts.nth(1)).toContainText('Morning Song');
   await shot('a-tag-page');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await settled(page);
-    const found = await new AxeBuilder({ page }).analyze();
-    expect(found.violations.map((v) => `${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
+  await expectNoAxeViolations(page);
   await shot('a-tag-page-dark');
   // From a card on the tag page, another of its tags.
   await posts.nth(0).getByRole('link', { name: '#lofi' }).click();

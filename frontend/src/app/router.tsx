@@ -32,6 +32,7 @@ const SettingsPage = lazyPage(() => import('../features/settings/settings-page')
 const AdminPanel = lazyPage(() => import('../features/admin/admin-panel'), 'AdminPanel');
 const PostPage = lazyPage(() => import('../features/posts/post-page'), 'PostPage');
 const TagPage = lazyPage(() => import('../features/posts/tag-page'), 'TagPage');
+const PlaylistPage = lazyPage(() => import('../features/playlists/playlist-page'), 'PlaylistPage');
 const AddMediaPostPage = lazyPage(() => import('../features/create-post/add-media-post-page'), 'AddMediaPostPage');
 const AddAudioPostPage = lazyPage(() => import('../features/create-post/add-audio-post-page'), 'AddAudioPostPage');
 const AddMusicXmlPostPage = lazyPage(
@@ -88,6 +89,7 @@ export function AppRoutes() {
           <Route path="profile/:userId" element={<UserProfilePage />} />
           <Route path="post/:postId" element={<PostPage />} />
           <Route path="tag/:tag" element={<TagPage />} />
+          <Route path="playlist/:playlistId" element={<PlaylistPage />} />
           <Route element={<RequireAuth />}>
             <Route path="profile" element={<OwnProfilePage />} />
             <Route path="settings" element={<SettingsPage />} />

@@ -18,7 +18,9 @@ export type Topic =
   /** A person's name, login, avatar, tag or biography, wherever they are shown. */
   | 'profile'
   /** Which posts exist: feeds, profile post lists, post counts (a post created or deleted). */
-  | 'posts';
+  | 'posts'
+  /** Playlists and their items: a playlist page, a person's playlists, the add-to-playlist picker. */
+  | 'playlists';
 
 declare module '@tanstack/react-query' {
   interface Register {

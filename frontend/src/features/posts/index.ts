@@ -17,6 +17,7 @@ export {
   type SearchKind,
 } from './api';
 export type { DisplayPost } from './types';
+export { toDisplayPost } from './transform';
 export { FeedList } from './components/feed-list';
 export { PlayCounting } from './components/play-counting';
 export { PostCard, playsText } from './components/post-card';

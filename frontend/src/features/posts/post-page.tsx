@@ -12,6 +12,7 @@ import { CommentsSection, useCommentMoments, type MomentLink } from '../comments
 import { toPlayerTrack, usePlayerActions, usePlayerPosition, type TrackMark } from '../player';
 import { ScoreView } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
+import { AddToPlaylist } from './components/add-to-playlist';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
 import { PostsTrackList } from './components/posts-track-list';
 import { DownloadLink } from './components/download-link';
@@ -198,6 +199,7 @@ function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: (
       <PostsTrackList posts={[post]}>
         <PostCard post={post} variant="detail" first fullView={fullView(post)} onDeleted={onDeleted} trackMarks={marks} />
       </PostsTrackList>
+      <AddToPlaylist post={post} />
       <CommentsSection
         postId={post.id}
         count={post.comments_count}

@@ -10,6 +10,7 @@ import { PROFILE_ERRORS, profileQueries } from './api';
 import { readProfileDraft } from './profile-draft';
 import { EditProfileModal } from './components/edit-profile-modal';
 import { OwnPlays } from './components/own-plays';
+import { ProfileTabs } from './components/profile-tabs';
 import { ProfileHeader } from './components/profile-header';
 import { PostCard, PostsTrackList } from '../posts';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
@@ -87,9 +88,14 @@ export function OwnProfilePage() {
         }
       />
       {viewer ? <OwnPlays viewerId={viewer.id} /> : null}
-      <PostsTrackList posts={posts.posts}>
-        <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={(post) => <PostCard post={post} />} />
-      </PostsTrackList>
+      <ProfileTabs
+        userId={me.id}
+        posts={
+          <PostsTrackList posts={posts.posts}>
+            <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.ownEmptyText} renderPost={(post) => <PostCard post={post} />} />
+          </PostsTrackList>
+        }
+      />
       <EditProfileModal
         open={editing}
         profile={me}

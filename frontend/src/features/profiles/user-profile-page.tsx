@@ -12,6 +12,7 @@ import { BlockMenu } from './components/block-menu';
 import { ListenButton } from './components/listen-button';
 import { ProfileHeader } from './components/profile-header';
 import { PostCard, PostsTrackList } from '../posts';
+import { ProfileTabs } from './components/profile-tabs';
 import { PROFILE_POSTS_MESSAGES, ProfilePosts, useProfilePosts } from './components/profile-posts';
 import { shownName } from './profile-validation';
 import styles from './profile-page.module.css';
@@ -146,9 +147,14 @@ function UserProfile({ userId }: { userId: string }) {
           </>
         }
       />
-      <PostsTrackList posts={posts.posts}>
-        <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={(post) => <PostCard post={post} />} />
-      </PostsTrackList>
+      <ProfileTabs
+        userId={user.id}
+        posts={
+          <PostsTrackList posts={posts.posts}>
+            <ProfilePosts state={posts} emptyText={PROFILE_POSTS_MESSAGES.otherEmptyText} renderPost={(post) => <PostCard post={post} />} />
+          </PostsTrackList>
+        }
+      />
     </div>
   );
 }

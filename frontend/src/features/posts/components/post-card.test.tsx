@@ -82,7 +82,7 @@ describe('PostCard header', () => {
     signedInAs(ADA);
     renderCard();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Post options' }));
-    const items = within(screen.getByRole('menu')).getAllByRole('menuitem');
+    const items = within(await screen.findByRole('menu')).getAllByRole('menuitem');
     expect(items.map((item) => item.textContent)).toEqual(['Report', 'Share', 'Cancel']);
   });
 
@@ -91,7 +91,7 @@ describe('PostCard header', () => {
     renderCard();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Post options' }));
-    await user.click(screen.getByRole('menuitem', { name: 'Share' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Share' }));
     expect(await screen.findByTestId('toast')).toHaveTextContent('Link copied');
     expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/post/7`);
   });
@@ -114,7 +114,7 @@ describe('PostCard header', () => {
       renderCard();
       const user = userEvent.setup();
       await user.click(await screen.findByRole('button', { name: 'Post options' }));
-      await user.click(screen.getByRole('menuitem', { name: 'Share' }));
+      await user.click(await screen.findByRole('menuitem', { name: 'Share' }));
       await waitFor(() => expect(shared).toEqual([{ url: `${window.location.origin}/post/7` }]));
       expect(screen.queryByTestId('toast')).toBeNull();
     } finally {
@@ -337,7 +337,7 @@ describe('Deleting one’s own post', () => {
     const { deleted } = renderOwnFeed();
     const user = userEvent.setup();
     await user.click(await ownOptions());
-    await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete post' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this post?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(deleted).toEqual([]);
@@ -345,7 +345,7 @@ describe('Deleting one’s own post', () => {
     expect(ownOptionsNow()).toHaveFocus();
 
     await user.click(ownOptionsNow());
-    await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete post' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Delete this post?' })).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
     expect(deleted).toEqual(['8']);
@@ -359,7 +359,7 @@ describe('Deleting one’s own post', () => {
     server.use(http.delete(api('/posts/:id'), () => HttpResponse.json({ detail: 'Not allowed' }, { status: 403 })));
     const user = userEvent.setup();
     await user.click(await ownOptions());
-    await user.click(screen.getByRole('menuitem', { name: 'Delete post' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete post' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByTestId('toast')).toHaveTextContent('Failed to delete post: Not allowed');
     expect(screen.getAllByRole('article')).toHaveLength(2);
@@ -400,7 +400,7 @@ describe('Editing one’s own post', () => {
     const user = userEvent.setup();
     const card = await screen.findByRole('article', { name: 'Post by Ada' });
     await user.click(await within(card).findByRole('button', { name: 'Post options' }));
-    await user.click(screen.getByRole('menuitem', { name: 'Edit post' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit post' }));
     return { user, card, dialog: await screen.findByRole('dialog', { name: 'Edit post' }) };
   }
 

@@ -43,7 +43,7 @@ function reports(reply: () => Response = () => HttpResponse.json({ message: 'Rep
 async function openReport() {
   const user = userEvent.setup();
   await user.click(await screen.findByRole('button', { name: 'Post options' }));
-  await user.click(screen.getByRole('menuitem', { name: 'Report' }));
+  await user.click(await screen.findByRole('menuitem', { name: 'Report' }));
   const dialog = await screen.findByRole('dialog', { name: 'Report post' });
   return { user, dialog };
 }
@@ -166,7 +166,7 @@ describe('Reporting a post', () => {
     renderPage(<PostCard post={post()} />, { route: '/home' });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Post options' }));
-    await user.click(screen.getByRole('menuitem', { name: 'Report' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Report' }));
     expect(screen.getByTestId('toast')).toHaveTextContent('Authentication required. Please sign in.');
     expect(screen.queryByRole('dialog')).toBeNull();
     await user.click(within(screen.getByTestId('toast')).getByRole('button', { name: 'Sign in' }));
