@@ -1,5 +1,5 @@
-//! Link previews: the web app's page for a post (`/app/post/{id}`) or a person
-//! (`/app/profile/{id}`, `/app/user/{id}`) is served with Open Graph and Twitter Card tags in
+//! Link previews: the web app's page for a post (`/app/post/{id}`), a person
+//! (`/app/profile/{id}`, `/app/user/{id}`) or a playlist (`/app/playlist/{id}`) is served with Open Graph and Twitter Card tags in
 //! its `<head>`, so that a link pasted into a chat or a post elsewhere shows a card (title,
 //! author, a line of text, a picture, and for a track its audio). Chat apps fetch the page
 //! without running it, so the tags are in the HTML the server sends.
@@ -9,7 +9,7 @@
 //! not exist, gets the page without tags, as any other path.
 
 use posts::{Payload, Post};
-use values::{PostId, UserId};
+use values::{PlaylistId, PostId, UserId};
 
 use crate::state::AppState;
 
@@ -18,10 +18,12 @@ use crate::state::AppState;
 pub enum Previewed {
     Post(PostId),
     Person(UserId),
+    Playlist(PlaylistId),
 }
 
 impl Previewed {
-    /// `/post/{id}`, `/profile/{id}` or `/user/{id}` (the web app's routes for them).
+    /// `/post/{id}`, `/profile/{id}`, `/user/{id}` or `/playlist/{id}` (the web app's routes for
+    /// them).
     pub fn of_path(path: &str) -> Option<Previewed> {
         let mut parts = path.trim_matches('/').split('/');
         let (kind, id, rest) = (parts.next()?, parts.next()?, parts.next());
@@ -31,6 +33,7 @@ impl Previewed {
         match kind {
             "post" => id.parse().ok().map(Previewed::Post),
             "profile" | "user" => id.parse().ok().map(Previewed::Person),
+            "playlist" => id.parse().ok().map(Previewed::Playlist),
             _ => None,
         }
     }
@@ -65,6 +68,7 @@ pub async fn tags(state: &AppState, page: Previewed, viewer: Option<UserId>) -> 
                 audio: None,
             }
         }
+        Previewed::Playlist(id) => playlist_card(state, &state.posts.playlist(id, viewer).await.ok()?),
     };
     Some(card.html())
 }
@@ -132,6 +136,34 @@ fn post_card(state: &AppState, p: &Post) -> Card {
         }
     }
     card
+}
+
+/// A playlist as its page shows it to the one asking (a private one has no preview: only its
+/// owner may see it, and previewers are signed out): its title, owner and tracks, the first
+/// track's cover and audio.
+fn playlist_card(state: &AppState, page: &posts::playlists::PlaylistPage) -> Card {
+    let p = &page.playlist;
+    let url = |key: &str| state.media_url(&storage::url_of(key));
+    let first = page.entries.iter().find_map(|e| match e.post.as_ref().map(|p| &*p.payload) {
+        Some(Payload::Audio(tracks)) => tracks.get(usize::try_from(e.track).ok()?),
+        _ => None,
+    });
+    let shown = page.entries.iter().filter(|e| e.post.is_some()).count();
+    let tracks = if shown == 1 { "1 track".to_owned() } else { format!("{shown} tracks") };
+    Card {
+        kind: "music.playlist",
+        title: format!("{} · a playlist by {}", p.title, page.owner.name),
+        description: p
+            .description
+            .clone()
+            .map_or_else(|| format!("{tracks} gathered by {} on SelfSound.", page.owner.name), |d| shorten(&d, 160)),
+        url: format!("{}/playlist/{}", state.config.frontend_url, p.id),
+        image: first
+            .and_then(|t| t.cover_key.as_deref())
+            .map(url)
+            .or_else(|| Some(state.avatar_url(page.owner.avatar_url.as_deref()))),
+        audio: first.map(|t| (url(&t.file_key), audio_type(&t.file_key))),
+    }
 }
 
 /// The type a track's file is served as, by its extension (the stored files are checked audio).
@@ -227,13 +259,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_post_or_a_persons_page_has_a_preview() {
+    fn only_a_post_a_persons_or_a_playlists_page_has_a_preview() {
         let post = PostId::generate();
         let person = UserId::generate();
+        let playlist = PlaylistId::generate();
+        assert_eq!(Previewed::of_path(&format!("/playlist/{playlist}")), Some(Previewed::Playlist(playlist)));
         assert_eq!(Previewed::of_path(&format!("/post/{post}")), Some(Previewed::Post(post)));
         assert_eq!(Previewed::of_path(&format!("/profile/{person}")), Some(Previewed::Person(person)));
         assert_eq!(Previewed::of_path(&format!("/user/{person}/")), Some(Previewed::Person(person)));
-        for other in ["/home", "/post/abc", "/profile", "/settings", &format!("/post/{post}/x")] {
+        for other in ["/home", "/post/abc", "/profile", "/settings", "/playlist/x", &format!("/post/{post}/x")] {
             assert_eq!(Previewed::of_path(other), None, "{other}");
         }
     }

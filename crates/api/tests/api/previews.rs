@@ -1,4 +1,4 @@
-//! Link previews: the web app's page of a post or a person carries Open Graph and Twitter Card
+//! Link previews: the web app's page of a post, a person or a playlist carries Open Graph and Twitter Card
 //! tags for who asks, and none for what they may not see.
 
 use reqwest::{Method, StatusCode};
@@ -78,6 +78,26 @@ async fn a_post_or_a_persons_page_carries_its_preview_for_who_may_see_it(db: Tes
     assert_eq!(meta(&html, "og:audio:type"), Some("audio/wav"));
     let audio = app.client.get(meta(&html, "og:audio").unwrap()).send().await.unwrap();
     assert_eq!(audio.status(), StatusCode::OK, "the previewed track can be fetched");
+
+    // A playlist: its title and owner, its first track's audio; a private one has none.
+    let list = app.post("/playlists", Some(&ana), json!({"title": "Dawn <set>"})).await.body["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let item = json!({"post_id": track.body["id"], "track": 0});
+    assert_eq!(app.post(&format!("/playlists/{list}/items"), Some(&ana), item).await.status, StatusCode::CREATED);
+    let html = page(&app, &format!("/app/playlist/{list}"), None).await;
+    assert_eq!(meta(&html, "og:type"), Some("music.playlist"));
+    assert_eq!(meta(&html, "og:title"), Some("Dawn &lt;set&gt; · a playlist by Ana"));
+    assert_eq!(meta(&html, "og:description"), Some("1 track gathered by Ana on SelfSound."));
+    assert_eq!(meta(&html, "og:audio"), track.body["audio"][0]["file_url"].as_str());
+    assert_eq!(meta(&html, "og:url"), Some(format!("{}/app/playlist/{list}", app.url).as_str()));
+    let private = json!({"public": false});
+    assert_eq!(
+        app.call(Method::PATCH, &format!("/playlists/{list}"), Some(&ana), Some(private)).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(meta(&page(&app, &format!("/app/playlist/{list}"), None).await, "og:title"), None, "private");
 
     // A person: their name, login and picture.
     let html = page(&app, &format!("/app/profile/{ana_id}"), None).await;
