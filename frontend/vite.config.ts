@@ -13,6 +13,8 @@ const API_PREFIXES = [
   '/posts',
   '/reports',
   '/notifications',
+  '/playlists',
+  '/discover',
   '/admin',
   '/media',
   '/healthz',

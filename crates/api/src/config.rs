@@ -51,6 +51,9 @@ pub struct Config {
     /// `<data dir>/media`, reached through `AWS_ENDPOINT` (unset: AWS itself), `AWS_REGION`,
     /// `AWS_ACCESS_KEY_ID` and `AWS_SECRET_ACCESS_KEY`.
     pub s3: Option<storage::S3Settings>,
+    /// `SELFSOUND_DISCOVER_EVERY` (seconds, default 300): how long what Discover shows (trending,
+    /// new and rising, tags) is held before the job that finds it runs again (`posts::discover`).
+    pub discover_every: std::time::Duration,
     /// `SELFSOUND_FFMPEG` (default `ffmpeg`, looked up in `PATH`): the ffmpeg that checks and
     /// cleans videos; `off` takes no videos (they answer 503, as when it is not installed).
     pub ffmpeg: Option<PathBuf>,
@@ -310,6 +313,14 @@ impl Config {
         {
             problems.push(format!("AWS_ENDPOINT must be an http(s) address, not {endpoint:?}"));
         }
+        let discover_every = match get("SELFSOUND_DISCOVER_EVERY").map(|v| v.trim().parse::<u64>()) {
+            None => std::time::Duration::from_secs(300),
+            Some(Ok(secs)) if secs <= 86_400 => std::time::Duration::from_secs(secs),
+            Some(_) => {
+                problems.push("SELFSOUND_DISCOVER_EVERY must be a number of seconds up to 86400".to_owned());
+                std::time::Duration::from_secs(300)
+            }
+        };
         let ffmpeg = match get("SELFSOUND_FFMPEG") {
             Some(v) if v.eq_ignore_ascii_case("off") => None,
             Some(v) => Some(PathBuf::from(v)),
@@ -376,6 +387,7 @@ impl Config {
             trusted_proxies,
             s3,
             ffmpeg,
+            discover_every,
             cookie_same_site,
             verified_redirect,
             reset_link,

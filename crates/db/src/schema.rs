@@ -105,6 +105,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Counted plays of a post by day (days since 1970-01-01, UTC): what Discover reads.
+    plays_daily (post_id, day) {
+        post_id -> BigInt,
+        day -> BigInt,
+        plays -> BigInt,
+    }
+}
+
+diesel::table! {
     /// A person's playlist (issue 31).
     playlists (id) {
         id -> BigInt,
@@ -340,6 +349,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     play_marks,
     post_tags,
     reposts,
+    plays_daily,
     playlists,
     playlist_items,
     likes,

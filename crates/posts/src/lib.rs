@@ -9,6 +9,7 @@
 
 mod comments;
 mod create;
+pub mod discover;
 mod edit;
 mod error;
 mod feed;
@@ -47,4 +48,4 @@ pub use model::{
 pub use repo::{
     LikeToggle, PostRef, delete_post_rows, existing as existing_posts, toggle_like, visible as visible_post,
 };
-pub use service::{Posts, release_account};
+pub use service::{Discovered, Posts, release_account};

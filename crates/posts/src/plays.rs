@@ -62,6 +62,10 @@ pub struct Played {
     pub plays_count: i64,
 }
 
+/// One more play of the post today (what Discover reads: `crate::discover`).
+const PLAYED_TODAY: &str = "INSERT INTO plays_daily (post_id, day, plays) VALUES (?, ?, 1) \
+     ON CONFLICT (post_id, day) DO UPDATE SET plays = plays_daily.plays + 1";
+
 /// Counts a marked play unless the last was within [`PLAY_EVERY`]: one statement, which
 /// changes a row only when it counts.
 const MARK: &str = "INSERT INTO play_marks (post_id, position, listener, heard_at) VALUES (?, ?, ?, ?) \
@@ -123,6 +127,10 @@ pub fn count(conn: &mut DbConnection, listener: &Listener, post: PostId, track: 
         .bind::<BigInt, _>(post)
         .get_result::<PlaysCount>(conn)?
         .plays_count;
+    Kept::new(PLAYED_TODAY)
+        .bind::<BigInt, _>(post)
+        .bind::<BigInt, _>(crate::discover::day_of(db::time::now()))
+        .execute(conn)?;
     db::changed(conn, &[Topic::Post(post)])?;
     Ok(Played { counted, plays_count })
 }
@@ -138,7 +146,12 @@ struct PlaysCount {
 /// hourly sweep's.
 pub fn sweep_marks(conn: &mut DbConnection) -> QueryResult<usize> {
     let cutoff = db::time::now() - chrono::Duration::from_std(PLAY_EVERY).unwrap_or_default();
-    diesel::delete(play_marks::table.filter(play_marks::heard_at.le(cutoff))).execute(conn)
+    let marks = diesel::delete(play_marks::table.filter(play_marks::heard_at.le(cutoff))).execute(conn)?;
+    // Days Discover no longer reads.
+    let past = crate::discover::day_of(db::time::now()) - crate::discover::WINDOW_DAYS - 1;
+    let days =
+        diesel::delete(db::schema::plays_daily::table.filter(db::schema::plays_daily::day.lt(past))).execute(conn)?;
+    Ok(marks + days)
 }
 
 /// One track or score of a person's, with its plays (what their profile shows them).

@@ -10,6 +10,7 @@ use values::{PlaylistId, PlaylistItemId, PostId, PostKind, UserId};
 use crate::PostError;
 use crate::comments;
 use crate::create::{self, PROCESSING_SLOTS, Stored};
+use crate::discover::{self, Discovery};
 use crate::edit::PostEdit;
 use crate::feed::{self, Feed, FeedPage};
 use crate::ffmpeg::Ffmpeg;
@@ -29,12 +30,22 @@ pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<Vec<Stri
     repo::release_account_rows(conn, user)
 }
 
+/// Discover's posts and tags as one viewer sees them.
+#[derive(Debug, Clone)]
+pub struct Discovered {
+    pub trending: Vec<Post>,
+    pub rising: Vec<Post>,
+    pub tags: Vec<(String, i64)>,
+}
+
 #[derive(Clone)]
 pub struct Posts {
     db: Db,
     processing: Arc<Processing>,
     /// What pages remember between requests (`crate::memory`).
     memory: Arc<Memory>,
+    /// What Discover shows, as the job last found it (`crate::discover`).
+    discovery: Arc<std::sync::Mutex<Option<Arc<Discovery>>>>,
 }
 
 impl Posts {
@@ -48,7 +59,7 @@ impl Posts {
             ffmpeg,
         };
         let memory = Arc::new(Memory::new(db.changes().clone()));
-        Posts { db, processing: Arc::new(processing), memory }
+        Posts { db, processing: Arc::new(processing), memory, discovery: Arc::default() }
     }
 
     /// Holds every block pair for all viewers at once only while there are at most `n` (50,000
@@ -272,6 +283,47 @@ impl Posts {
         page: Keyset<PostId>,
     ) -> Result<(Vec<TrackPlays>, Option<PostId>), PostError> {
         self.db.run(move |conn| Ok(plays::of_author(conn, me, page.before, page.limit)?)).await
+    }
+
+    /// Discover as `viewer` sees it (`crate::discover`): the held lists, found again when older
+    /// than `every`, and the first `n` posts of trending and of rising the viewer may see (one
+    /// statement for both, and one per kind of payload not in memory).
+    pub async fn discover(
+        &self,
+        viewer: Option<UserId>,
+        every: std::time::Duration,
+        n: usize,
+    ) -> Result<Discovered, PostError> {
+        let posts = self.clone();
+        self.db
+            .run(move |conn| {
+                let held = posts.discovery.lock().map(|d| d.clone()).unwrap_or_default();
+                let found = match held {
+                    Some(d) if !d.stale(every) => d,
+                    _ => {
+                        let d = Arc::new(discover::find(conn)?);
+                        if let Ok(mut slot) = posts.discovery.lock() {
+                            *slot = Some(d.clone());
+                        }
+                        d
+                    }
+                };
+                let mut ids: Vec<PostId> = found.trending.iter().chain(&found.rising).copied().collect();
+                ids.sort_unstable();
+                ids.dedup();
+                let shown: std::collections::HashMap<PostId, Post> =
+                    feed::these(conn, &ids, viewer, Some(&posts.memory.payloads))?
+                        .into_iter()
+                        .map(|p| (p.id, p))
+                        .collect();
+                let pick = |list: &[PostId]| list.iter().filter_map(|id| shown.get(id).cloned()).take(n).collect();
+                Ok(Discovered {
+                    trending: pick(&found.trending),
+                    rising: pick(&found.rising),
+                    tags: found.tags.clone(),
+                })
+            })
+            .await
     }
 
     // --- Playlists (`crate::playlists`), one transaction each ---------------------------------

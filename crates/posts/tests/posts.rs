@@ -1051,6 +1051,9 @@ async fn every_statement_of_a_page_is_index_backed(db: TestDb) {
         posts::comment_page(c, target, Some(me), Page { limit: 20, offset: 0 }).unwrap();
         w.posts.playlist_on(c, playlist, Some(me)).unwrap();
         posts::playlists::of_owner(c, me, Some(me), Keyset { before: None, limit: 20 }).unwrap();
+        // Discover's job and its people to listen to.
+        posts::discover::find(c).unwrap();
+        social_graph::suggestions(c, me, 8).unwrap();
     });
     assert!(statements.len() >= 12, "{statements:#?}");
     assert_index_backed(&mut c, &statements);

@@ -282,3 +282,38 @@ impl SocialGraph {
         self.db.run(move |conn| listened_to(conn, me, page)).await
     }
 }
+
+/// People to listen to, for Discover (issue 31): the people most listened to by the people
+/// `me` listens to, not `me`, not listened to already, none suspended or in a block pair with
+/// `me`; each with how many of `me`'s people listen to them. Two statements: the walk of
+/// `listens`' key from `me`'s people (as far as they reach), then the cards.
+pub fn suggestions(conn: &mut DbConnection, me: UserId, limit: i64) -> QueryResult<Vec<(UserCard, i64)>> {
+    const SUGGESTED: &str = "SELECT l2.listened_id AS id, COUNT(*) AS n FROM listens l1 \
+         JOIN listens l2 ON l2.listener_id = l1.listened_id \
+         WHERE l1.listener_id = ? AND l2.listened_id <> ? \
+         AND NOT EXISTS (SELECT 1 FROM listens l3 WHERE l3.listener_id = ? AND l3.listened_id = l2.listened_id) \
+         AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
+         AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+         AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
+         GROUP BY l2.listened_id ORDER BY n DESC, l2.listened_id DESC LIMIT ?";
+    #[derive(QueryableByName)]
+    struct Suggested {
+        #[diesel(sql_type = BigInt)]
+        id: i64,
+        #[diesel(sql_type = BigInt)]
+        n: i64,
+    }
+    let mut q = Kept::new(SUGGESTED);
+    for _ in 0..5 {
+        q = q.bind::<BigInt, _>(me);
+    }
+    let found: Vec<Suggested> = q.bind::<BigInt, _>(limit).load(conn)?;
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let cards: Vec<UserCard> = users::table
+        .filter(db::one_of(users::id, found.iter().map(|s| s.id)))
+        .select(UserCard::as_select())
+        .load(conn)?;
+    Ok(found.iter().filter_map(|s| cards.iter().find(|c| c.id.get() == s.id).map(|c| (c.clone(), s.n))).collect())
+}

@@ -2,7 +2,16 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Avatar } from '../components/avatar';
-import { BellIcon, HomeIcon, LogInIcon, PlusIcon, SearchIcon, SettingsIcon, UserIcon } from '../components/first-load-icons';
+import {
+  BellIcon,
+  CompassIcon,
+  HomeIcon,
+  LogInIcon,
+  PlusIcon,
+  SearchIcon,
+  SettingsIcon,
+  UserIcon,
+} from '../components/first-load-icons';
 import { Logo } from '../components/logo';
 import { UnreadBadge, unreadLabel, useUnreadCount } from '../features/notifications';
 import { sessionQueries, type CurrentUser } from '../lib/session';
@@ -26,6 +35,7 @@ const prefetchChooser = () => void loadChooser();
 const ICONS: Record<NavLinkItem['id'], (size: number) => ReactNode> = {
   search: (size) => <SearchIcon size={size} />,
   home: (size) => <HomeIcon size={size} />,
+  discover: (size) => <CompassIcon size={size} />,
   notifications: (size) => <BellIcon size={size} />,
   profile: (size) => <UserIcon size={size} />,
   settings: (size) => <SettingsIcon size={size} />,
@@ -131,7 +141,7 @@ export function NavBar() {
           <Logo />
         </Link>
         <nav className={styles.sideNav} aria-label="Main">
-          {order.map((id) => link(id, 'side'))}
+          {[...order, 'discover' as const].map((id) => link(id, 'side'))}
           {addPostButton('side')}
           {[...after, 'settings' as const].map((id) => link(id, 'side'))}
         </nav>
@@ -163,6 +173,15 @@ export function NavBar() {
               Sign in
             </Link>
           ) : null}
+          <Link
+            to={NAV_LINKS.discover.to}
+            className={`${styles.topIcon} ${active === 'discover' ? styles.active : ''}`}
+            aria-label="Discover"
+            aria-current={active === 'discover' ? 'page' : undefined}
+            data-nav="discover"
+          >
+            <CompassIcon size={22} />
+          </Link>
           <Link
             to={NAV_LINKS.settings.to}
             className={`${styles.topIcon} ${active === 'settings' ? styles.active : ''}`}

@@ -4,7 +4,7 @@
  * their own (a post, another user's profile) keep the item the visitor came from highlighted.
  */
 
-export type NavItemId = 'search' | 'home' | 'add-post' | 'notifications' | 'profile' | 'settings';
+export type NavItemId = 'search' | 'home' | 'discover' | 'add-post' | 'notifications' | 'profile' | 'settings';
 
 export const CURRENT_PAGE_KEY = 'currentPage';
 
@@ -17,6 +17,7 @@ export interface NavLinkItem {
 export const NAV_LINKS: Record<NavLinkItem['id'], NavLinkItem> = {
   search: { id: 'search', label: 'Search', to: '/search' },
   home: { id: 'home', label: 'Home', to: '/home' },
+  discover: { id: 'discover', label: 'Discover', to: '/discover' },
   notifications: { id: 'notifications', label: 'Notifications', to: '/notifications' },
   profile: { id: 'profile', label: 'Profile', to: '/profile' },
   settings: { id: 'settings', label: 'Settings', to: '/settings' },
@@ -25,6 +26,7 @@ export const NAV_LINKS: Record<NavLinkItem['id'], NavLinkItem> = {
 const ITEM_IDS: readonly NavItemId[] = [
   'search',
   'home',
+  'discover',
   'add-post',
   'notifications',
   'profile',
@@ -53,6 +55,7 @@ export function navItemForPath(pathname: string, viewerId?: Viewer): NavItemId |
   const path = pathname.replace(/\/+$/, '') || '/';
   if (path === '/' || path === '/home') return 'home';
   if (path === '/search') return 'search';
+  if (path === '/discover') return 'discover';
   if (path.startsWith('/add-post-')) return 'add-post';
   if (path === '/notifications') return 'notifications';
   if (path === '/profile') return 'profile';

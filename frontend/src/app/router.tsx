@@ -33,6 +33,7 @@ const AdminPanel = lazyPage(() => import('../features/admin/admin-panel'), 'Admi
 const PostPage = lazyPage(() => import('../features/posts/post-page'), 'PostPage');
 const TagPage = lazyPage(() => import('../features/posts/tag-page'), 'TagPage');
 const PlaylistPage = lazyPage(() => import('../features/playlists/playlist-page'), 'PlaylistPage');
+const DiscoverPage = lazyPage(() => import('../features/discover/discover-page'), 'DiscoverPage');
 const AddMediaPostPage = lazyPage(() => import('../features/create-post/add-media-post-page'), 'AddMediaPostPage');
 const AddAudioPostPage = lazyPage(() => import('../features/create-post/add-audio-post-page'), 'AddAudioPostPage');
 const AddMusicXmlPostPage = lazyPage(
@@ -84,6 +85,7 @@ export function AppRoutes() {
           </Route>
           <Route path="home" element={<HomePage />} />
           <Route path="search" element={<SearchPage />} />
+          <Route path="discover" element={<DiscoverPage />} />
           <Route path="user/:userId" element={<UserProfilePage />} />
           <Route path="another-user-rofile" element={<UserProfilePage />} />
           <Route path="profile/:userId" element={<UserProfilePage />} />

@@ -421,6 +421,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What Discover shows the viewer (signed in or not), what they may see of it only. */
+        get: operations["discover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1403,6 +1420,15 @@ export interface components {
         Detail: {
             detail: string;
         };
+        DiscoverJson: {
+            /** @description Signed in: people the people one listens to listen to; empty signed out. */
+            people: components["schemas"]["SuggestedJson"][];
+            /** @description Posts of the last 48 hours by their early engagement. */
+            rising: components["schemas"]["PostJson"][];
+            tags: components["schemas"]["TrendingTagJson"][];
+            /** @description By the week's plays, likes, reposts and comments, older activity counting less. */
+            trending: components["schemas"]["PostJson"][];
+        };
         EmailRequest: {
             email: string;
         };
@@ -1796,6 +1822,14 @@ export interface components {
             /** Format: int64 */
             posts: number;
         };
+        SuggestedJson: {
+            /**
+             * Format: int64
+             * @description How many of the people the viewer listens to listen to them.
+             */
+            listened_by: number;
+            user: components["schemas"]["UserJson"];
+        };
         SuspendJson: {
             /** @description Why (1 to 500 characters): kept with the suspension and in the audit log. */
             reason?: string | null;
@@ -1845,6 +1879,14 @@ export interface components {
             track: number;
             /** @description audio or musicxml */
             type: string;
+        };
+        TrendingTagJson: {
+            /**
+             * Format: int64
+             * @description How many of the week's posts name it.
+             */
+            posts: number;
+            tag: string;
         };
         UnreadJson: {
             /**
@@ -3664,6 +3706,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    discover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoverJson"];
                 };
             };
             /** @description Something went wrong on our side */

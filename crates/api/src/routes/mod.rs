@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod discover;
 pub mod health;
 pub mod media;
 pub mod moderation;
@@ -20,6 +21,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(profiles::configure)
         .configure(posts::configure)
         .configure(playlists::configure)
+        .service(discover::discover)
         .configure(notifications::configure)
         .configure(moderation::configure)
         .configure(suspensions::configure)

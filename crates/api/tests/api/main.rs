@@ -11,6 +11,7 @@ mod caching;
 mod comment_moderation;
 mod common;
 mod crash;
+mod discover;
 mod edits;
 mod hardening;
 mod hostile_files;

@@ -13,3 +13,4 @@ export {
   type ListeningState,
   type UserCardJson,
 } from './api';
+export { ListenButton } from './components/listen-button';

@@ -1,0 +1,2 @@
+DROP TABLE plays_daily;
+DROP INDEX likes_created_idx;
