@@ -1,7 +1,7 @@
 /**
  * Discover (issue 31): a song liked and reposted this week trends, its tag is among the tags
  * trending now, and someone the people one listens to listen to is suggested, with a Listen
- * button that works. axe finds nothing on the page, light and dark.
+ * button that works (listened to, they leave the suggestions). axe finds nothing on the page, light and dark.
  */
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
@@ -45,7 +45,10 @@ test('Discover shows what trends, its tags and people to listen to', async ({ pa
   await expectNoAxeViolations(page);
   await shot('discover-dark');
   await page.emulateMedia({ colorScheme: 'light' });
+  // Listened to, Ana is no suggestion any more (Discover is read again).
   await suggested.getByRole('button', { name: 'Listen' }).click();
-  await expect(suggested.getByRole('button', { name: 'Unlisten' })).toBeVisible();
+  await expect(people.getByRole('listitem').filter({ hasText: 'Ana Finds' })).toHaveCount(0);
+  const listened = await request.get(`${server.url}/profiles/listened?limit=50`, as(cy.token));
+  expect(JSON.stringify(await listened.json())).toContain(ana.id);
   expect(csp).toEqual([]);
 });
