@@ -46,6 +46,8 @@ pub struct Posts {
     memory: Arc<Memory>,
     /// What Discover shows, as the job last found it (`crate::discover`).
     discovery: Arc<std::sync::Mutex<Option<Arc<Discovery>>>>,
+    /// Whether a request is finding it again now.
+    finding: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Posts {
@@ -59,7 +61,7 @@ impl Posts {
             ffmpeg,
         };
         let memory = Arc::new(Memory::new(db.changes().clone()));
-        Posts { db, processing: Arc::new(processing), memory, discovery: Arc::default() }
+        Posts { db, processing: Arc::new(processing), memory, discovery: Arc::default(), finding: Arc::default() }
     }
 
     /// Holds every block pair for all viewers at once only while there are at most `n` (50,000
@@ -298,10 +300,15 @@ impl Posts {
         self.db
             .run(move |conn| {
                 let held = posts.discovery.lock().map(|d| d.clone()).unwrap_or_default();
+                // One request finds it again when it went stale; the others meanwhile show what
+                // is held (a burst at the moment it expires runs the job once, not once each).
                 let found = match held {
                     Some(d) if !d.stale(every) => d,
+                    Some(d) if posts.finding.swap(true, std::sync::atomic::Ordering::AcqRel) => d,
                     _ => {
-                        let d = Arc::new(discover::find(conn)?);
+                        let found = discover::find(conn);
+                        posts.finding.store(false, std::sync::atomic::Ordering::Release);
+                        let d = Arc::new(found?);
                         if let Ok(mut slot) = posts.discovery.lock() {
                             *slot = Some(d.clone());
                         }
