@@ -67,3 +67,9 @@ impl Message {
         Message { message: text.to_owned() }
     }
 }
+
+/// A JSON field that was sent, even as null (`Some(None)`), apart from one left out (`None`):
+/// `#[serde(default, deserialize_with = "crate::wire::present")]` on an `Option<Option<T>>`.
+pub fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}

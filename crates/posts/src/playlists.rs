@@ -243,8 +243,8 @@ pub fn remove(conn: &mut DbConnection, me: UserId, id: PlaylistId, item: Playlis
 }
 
 /// Moves item `item` of `me`'s playlist to place `to` (from 0; past the end is the end): the
-/// items between its old place and the new one shift by one. Three statements on
-/// `(playlist_id, position)`, however long the playlist.
+/// items between its old place and the new one shift by one: a read of the playlist's places
+/// (at most [`PLAYLIST_ITEMS_MAX`]) and four updates on `(playlist_id, position)`.
 pub fn reorder(
     conn: &mut DbConnection,
     me: UserId,

@@ -53,14 +53,25 @@ pub fn toggle_repost(conn: &mut DbConnection, me: UserId, post: PostId) -> Resul
         let mine = reposts::table.filter(reposts::user_id.eq(me)).filter(reposts::post_id.eq(post));
         -(diesel::delete(mine).execute(conn)? as i64)
     };
-    if delta != 0 {
-        diesel::update(posts::table.filter(posts::id.eq(post)))
-            .set(posts::reposts_count.eq(posts::reposts_count + delta))
-            .execute(conn)?;
+    // The count as the update leaves it, in the same statement (as a like's).
+    let count: i64 = if delta != 0 {
         db::changed(conn, &[Topic::Post(post), Topic::Reposts])?;
-    }
-    let count: i64 = posts::table.filter(posts::id.eq(post)).select(posts::reposts_count).first(conn)?;
+        Kept::new("UPDATE posts SET reposts_count = reposts_count + ? WHERE id = ? RETURNING reposts_count")
+            .bind::<BigInt, _>(delta)
+            .bind::<BigInt, _>(post)
+            .get_result::<RepostsCount>(conn)?
+            .reposts_count
+    } else {
+        posts::table.filter(posts::id.eq(post)).select(posts::reposts_count).first(conn)?
+    };
     Ok(RepostToggle { reposted: added > 0, reposts_count: count.max(0), author, added: delta > 0 })
+}
+
+/// A post's repost count, as an update returns it.
+#[derive(diesel::QueryableByName)]
+struct RepostsCount {
+    #[diesel(sql_type = BigInt)]
+    reposts_count: i64,
 }
 
 /// When an account goes: the posts it reposted lose those counts (its rows go by cascade).

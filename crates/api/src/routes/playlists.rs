@@ -93,15 +93,10 @@ pub struct PlaylistEditJson {
     /// 1 to 100 characters.
     title: Option<String>,
     /// At most 1000 characters; null or blank takes it away.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::wire::present")]
     #[schema(nullable)]
     description: Option<Option<String>>,
     public: Option<bool>,
-}
-
-/// A field that was sent, even as null (`Some(None)`), apart from one left out (`None`).
-fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 impl From<PlaylistEditJson> for PlaylistEdit {

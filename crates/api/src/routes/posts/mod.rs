@@ -25,7 +25,7 @@ use crate::state::AppState;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PostEditJson {
     /// Any post; null or blank takes the caption away.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::wire::present")]
     #[schema(nullable)]
     caption: Option<Option<String>>,
     /// Audio and sheet music: one title for each track or score, in order.
@@ -39,14 +39,9 @@ pub struct PostEditJson {
     artist_name: Option<String>,
     parts: Option<Vec<create::LyricsPartIn>>,
     /// Audio: a genre of the list (docs/posts.md, "Genres"); null or blank takes it away.
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::wire::present")]
     #[schema(nullable)]
     genre: Option<Option<String>>,
-}
-
-/// A field that was sent, even as null (`Some(None)`), apart from one left out (`None`).
-fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
 }
 
 impl From<PostEditJson> for posts::PostEdit {
