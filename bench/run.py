@@ -53,7 +53,9 @@ PG_OPTIONS = "?sslmode=disable"
 PASSWORD = "Seeded#Sound1"
 JWT_SECRET = "bench-secret-bench-secret-bench-secret-01"
 # Music search has a limit of its own (issue 29): lifted too, still counted, for its rows.
-WRITE_LIMITS = "comment=100000000/1m,like=100000000/1m,music_search=100000000/1m"
+# So have Discover and playlist pages (issue 31).
+WRITE_LIMITS = ("comment=100000000/1m,like=100000000/1m,music_search=100000000/1m,discover=100000000/1m,"
+                "playlist_read=100000000/1m")
 WRITERS = 32
 WRITES_LUA = os.path.join(ROOT, "bench", "writes.lua")
 MIX_LUA = os.path.join(ROOT, "bench", "mix.lua")
@@ -207,7 +209,15 @@ def measure(server, big):
         "comments": (f"/posts/{commented}/comments?limit=20", t100),
         # A tag's page (issue 31): the seeded captions name one of eight tags each.
         "tag_page": ("/posts/tags/jazz?limit=10", t100),
+        # Discover (issue 31): its lists held (found again every 5 minutes in the background),
+        # the posts shown and the people to listen to of someone who listens to 100 people.
+        "discover": ("/discover", t100),
     }
+    me = server.call("/authorization/me", t100)[0]
+    lists, _ = server.call(f"/playlists/user/{me['id']}?limit=1", t100)
+    if lists:
+        # A playlist's page (issue 31): the seeded playlists hold 20 tracks and scores each.
+        cases["playlist_page"] = (f"/playlists/{lists[0]['id']}", t100)
     if big and deep:
         cases["for_you_cursor_10000"] = (f"/posts/feed?limit=10&before={deep[0]['id']}", t100)
         cases["for_you_offset_10000"] = ("/posts/feed?limit=10&offset=10000", t100)

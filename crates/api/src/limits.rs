@@ -45,10 +45,15 @@ pub enum Action {
     Repost,
     /// Making, changing or deleting a playlist, and adding, moving or removing its items.
     Playlist,
+    /// Reading Discover (`GET /discover`), signed in or not: its people to listen to walk
+    /// thousands of listens.
+    Discover,
+    /// Reading a playlist's page (`GET /playlists/{id}`), signed in or not: up to 500 posts.
+    PlaylistRead,
 }
 
 impl Action {
-    pub const ALL: [Action; 15] = [
+    pub const ALL: [Action; 17] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -64,6 +69,8 @@ impl Action {
         Action::Play,
         Action::Repost,
         Action::Playlist,
+        Action::Discover,
+        Action::PlaylistRead,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys, what its refusal calls
@@ -90,6 +97,10 @@ impl Action {
             Action::Repost => ("repost", "reposts", Limit::per(30, 10)),
             // Putting a playlist in order is a write a move: a few dozen in a sitting.
             Action::Playlist => ("playlist", "playlist changes", Limit::per(120, 10)),
+            // Opening Discover, and its lists read again after each like or listen made there.
+            Action::Discover => ("discover", "Discover pages", Limit::per(120, 5)),
+            // Opening playlists while listening, one after another; each may hold 500 posts.
+            Action::PlaylistRead => ("playlist_read", "playlist pages", Limit::per(120, 5)),
         };
         Call { name, what, default }
     }
@@ -147,6 +158,8 @@ limited_calls!(
     Playing => Play,
     Reposting => Repost,
     EditingPlaylists => Playlist,
+    Discovering => Discover,
+    ReadingPlaylists => PlaylistRead,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

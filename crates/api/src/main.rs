@@ -232,7 +232,8 @@ fn verify(config: &Config) -> Result<(), Failure> {
 
 fn migrate(config: &Config) -> Result<(), api::server::StartError> {
     std::fs::create_dir_all(&config.data_dir)?;
-    db::Db::connect(&config.database_url, &db::PoolOptions::default())?;
+    let db = db::Db::connect(&config.database_url, &db::PoolOptions::default())?;
+    api::server::finish_migrations(&db)?;
     tracing::info!("database is up to date");
     Ok(())
 }

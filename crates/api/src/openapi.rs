@@ -73,6 +73,8 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("POST", "/reports/comment", "report"),
     ("GET", "/posts/users/search", "search"),
     ("GET", "/posts/search", "music_search"),
+    ("GET", "/discover", "discover"),
+    ("GET", "/playlists/{playlist_id}", "playlist_read"),
     ("PATCH", "/profile/me", "profile"),
     ("PATCH", "/profile/me/avatar", "profile"),
     ("POST", "/admin/users/{user_id}/suspend", "suspend"),

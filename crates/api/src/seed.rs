@@ -1,7 +1,7 @@
 //! `selfsound seed --users N --posts M`: fills the configured database with believable data for
 //! benchmarks and demos — people with tags, a long-tailed listening graph (a few are listened
 //! to by many), posts of all four types spread over the past year and pointing at a few small
-//! real media files, likes, comments and reposts with their counters right.
+//! real media files, likes, comments and reposts with their counters right, and playlists.
 //!
 //! Rows go in as multi-row INSERTs of a few hundred values, many per transaction, so 10,000
 //! people and a million posts take minutes on either backend. Every seeded account has the
@@ -164,8 +164,10 @@ pub async fn run(db: &Db, storage: &Storage, options: &SeedOptions) -> Result<()
         tracing::info!(users, elapsed = ?started.elapsed(), "seeded people");
         seed_listening(&db, &user_ids)?;
         tracing::info!(elapsed = ?started.elapsed(), "seeded listening");
-        seed_posts(&db, &user_ids, posts, &files)?;
+        let playable = seed_posts(&db, &user_ids, posts, &files)?;
         tracing::info!(posts, elapsed = ?started.elapsed(), "seeded posts");
+        seed_playlists(&db, &user_ids, &playable)?;
+        tracing::info!(elapsed = ?started.elapsed(), "seeded playlists");
         // The rows went in as SQL of their own, past `posts::insert_post`: their search entries
         // are written here, all at once.
         in_tx(&db, |conn| {
@@ -251,8 +253,14 @@ fn seed_listening(db: &Db, users: &[i64]) -> Result<(), String> {
     Ok(())
 }
 
-fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), String> {
+/// How many of the posts with a track or a score [`seed_posts`] keeps aside for playlists.
+const PLAYABLE_KEPT: usize = 10_000;
+
+/// Posts spread over the past year; answers some of those with a track or a score (the newest
+/// [`PLAYABLE_KEPT`]), for playlists.
+fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<Vec<i64>, String> {
     let mut rng = rand::rng();
+    let mut playable = std::collections::VecDeque::with_capacity(PLAYABLE_KEPT);
     let start = Utc::now() - Duration::days(365);
     let step = if n == 0 { 0 } else { 365 * 24 * 3600 * 1000 / n as i64 };
     let mut batch = Batch::default();
@@ -289,6 +297,12 @@ fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), Str
                 text(&format!(r#"[{{"type":"verse","lyrics":"{title}\nall night long"}},{{"type":"chorus","lyrics":"oh {title}"}}]"#))
             )),
             _ => batch.scores.push(format!("({id},0,{},{},{})", text(&title), text("Seed Composer"), text(&files.score))),
+        }
+        if kind == "audio" || kind == "musicxml" {
+            if playable.len() == PLAYABLE_KEPT {
+                playable.pop_front();
+            }
+            playable.push_back(id);
         }
         // Likes and comments with a long tail: most posts have a few, some have many.
         let likes = popular(&mut rng, 40);
@@ -343,6 +357,47 @@ fn seed_posts(db: &Db, users: &[i64], n: usize, files: &Files) -> Result<(), Str
         if batch.len() >= ROWS_PER_TRANSACTION || i + 1 == n {
             let full = std::mem::take(&mut batch);
             in_tx(db, |c| full.write(c))?;
+        }
+    }
+    Ok(playable.into())
+}
+
+/// Playlists: one person in twenty has a public one of [`PLAYLIST_ITEMS`] tracks and scores of
+/// recent posts (anyone's), the first seeded person among them (the benchmark's playlist page).
+const PLAYLIST_ITEMS: usize = 20;
+
+fn seed_playlists(db: &Db, users: &[i64], playable: &[i64]) -> Result<(), String> {
+    if playable.len() < PLAYLIST_ITEMS {
+        return Ok(());
+    }
+    let mut rng = rand::rng();
+    let now = Utc::now();
+    let (mut lists, mut items) = (Vec::new(), Vec::new());
+    for (i, owner) in users.iter().enumerate().step_by(20) {
+        let made = now - Duration::days(rng.random_range(1..300));
+        let list = values::raw_id_at(made);
+        lists.push(format!(
+            "({list},{owner},{},{},TRUE,{PLAYLIST_ITEMS},{},{})",
+            text(&format!("{} mix {i}", WORDS[i % WORDS.len()])),
+            text("Tracks I keep coming back to."),
+            stamp(made),
+            stamp(made)
+        ));
+        for (position, post) in playable.choose_multiple(&mut rng, PLAYLIST_ITEMS).enumerate() {
+            let added = made + Duration::minutes(position as i64);
+            items.push(format!("({},{list},{position},{post},0,{})", values::raw_id_at(added), stamp(added)));
+        }
+        if items.len() >= ROWS_PER_TRANSACTION || i + 20 >= users.len() {
+            let (l, t) = (std::mem::take(&mut lists), std::mem::take(&mut items));
+            in_tx(db, |c| {
+                insert(
+                    c,
+                    "playlists",
+                    "id, user_id, title, description, is_public, items_count, created_at, updated_at",
+                    &l,
+                )?;
+                insert(c, "playlist_items", "id, playlist_id, position, post_id, track, added_at", &t)
+            })?;
         }
     }
     Ok(())

@@ -34,6 +34,16 @@ pub enum StartError {
     Io(#[from] std::io::Error),
 }
 
+/// What the migrations left to the application (`backfills`), done before anything is served:
+/// the tags of posts written before tags existed. Also run by `selfsound migrate`.
+pub fn finish_migrations(db: &Db) -> Result<(), StartError> {
+    let tagged = posts::tags::backfill(db).map_err(|e| StartError::Setup(format!("the tags of earlier posts: {e}")))?;
+    if tagged > 0 {
+        tracing::info!(tagged, "wrote the tags of the posts written before tags existed");
+    }
+    Ok(())
+}
+
 /// The token-signing secret: from configuration, else the one kept in the data folder, else a
 /// new one written there (readable by this user only).
 fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
@@ -68,6 +78,7 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
 pub fn state(config: Config) -> Result<AppState, StartError> {
     crate::files::prepare_data_dir(&config)?;
     let db = Db::connect(&config.database_url, &PoolOptions::default())?;
+    finish_migrations(&db)?;
     grant_configured_admins(&db, &config.admin_emails)?;
     let setup = |e: auth::AuthError| StartError::Setup(e.to_string());
     let mailer = match &config.smtp_url {

@@ -114,6 +114,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// Work a migration left to the application, and how far it got (`posts::tags::backfill`).
+    backfills (name) {
+        name -> Text,
+        after_id -> BigInt,
+    }
+}
+
+diesel::table! {
     /// A person's playlist (issue 31).
     playlists (id) {
         id -> BigInt,
@@ -350,6 +358,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     post_tags,
     reposts,
     plays_daily,
+    backfills,
     playlists,
     playlist_items,
     likes,

@@ -1,6 +1,7 @@
 //! The use cases of posts, one transaction each.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use db::model::UserCard;
 use db::{Db, DbConnection, Keyset, Page};
@@ -46,8 +47,8 @@ pub struct Posts {
     memory: Arc<Memory>,
     /// What Discover shows, as the job last found it (`crate::discover`).
     discovery: Arc<std::sync::Mutex<Option<Arc<Discovery>>>>,
-    /// Whether a request is finding it again now.
-    finding: Arc<std::sync::atomic::AtomicBool>,
+    /// Whether the job is finding it again in the background now.
+    finding: Arc<AtomicBool>,
 }
 
 impl Posts {
@@ -290,31 +291,37 @@ impl Posts {
     /// Discover as `viewer` sees it (`crate::discover`): the held lists, found again when older
     /// than `every`, and the first `n` posts of trending and of rising the viewer may see (one
     /// statement for both, and one per kind of payload not in memory).
+    ///
+    /// Once something is held, no request waits for the job: the first to find the lists stale
+    /// starts it in the background and every request meanwhile is answered from what is held
+    /// (so a burst at the moment it goes stale runs it once). Only with nothing held yet (just
+    /// started), or with `every` zero (tests: always fresh), does a request run it itself.
     pub async fn discover(
         &self,
         viewer: Option<UserId>,
         every: std::time::Duration,
         n: usize,
     ) -> Result<Discovered, PostError> {
+        let held = if every.is_zero() { None } else { self.discovery.lock().map(|d| d.clone()).unwrap_or_default() };
+        let found = match held {
+            Some(d) if !d.stale(every) => d,
+            Some(d) => {
+                if !self.finding.swap(true, Ordering::AcqRel) {
+                    let posts = self.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = posts.find_discovery().await {
+                            tracing::warn!(error = %e, "Discover's lists could not be found again");
+                        }
+                        posts.finding.store(false, Ordering::Release);
+                    });
+                }
+                d
+            }
+            None => self.find_discovery().await?,
+        };
         let posts = self.clone();
         self.db
             .run(move |conn| {
-                let held = posts.discovery.lock().map(|d| d.clone()).unwrap_or_default();
-                // One request finds it again when it went stale; the others meanwhile show what
-                // is held (a burst at the moment it expires runs the job once, not once each).
-                let found = match held {
-                    Some(d) if !d.stale(every) => d,
-                    Some(d) if posts.finding.swap(true, std::sync::atomic::Ordering::AcqRel) => d,
-                    _ => {
-                        let found = discover::find(conn);
-                        posts.finding.store(false, std::sync::atomic::Ordering::Release);
-                        let d = Arc::new(found?);
-                        if let Ok(mut slot) = posts.discovery.lock() {
-                            *slot = Some(d.clone());
-                        }
-                        d
-                    }
-                };
                 let mut ids: Vec<PostId> = found.trending.iter().chain(&found.rising).copied().collect();
                 ids.sort_unstable();
                 ids.dedup();
@@ -331,6 +338,15 @@ impl Posts {
                 })
             })
             .await
+    }
+
+    /// Runs Discover's job (`discover::find`) and holds what it found.
+    async fn find_discovery(&self) -> Result<Arc<Discovery>, PostError> {
+        let found = Arc::new(self.db.run(|conn| Ok::<_, PostError>(discover::find(conn)?)).await?);
+        if let Ok(mut slot) = self.discovery.lock() {
+            *slot = Some(found.clone());
+        }
+        Ok(found)
     }
 
     // --- Playlists (`crate::playlists`), one transaction each ---------------------------------

@@ -13,14 +13,16 @@
 //! results are read: a fixed handful of statements however many posts carry the tag.
 
 use db::diesel::prelude::*;
-use db::schema::post_tags;
-use db::{DbConnection, Keyset};
+use db::schema::{backfills, post_lyrics, post_tags, posts};
+use db::{Db, DbConnection, Keyset};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 use values::{PostId, UserId};
 
+use crate::PostError;
+use crate::kinds::lyrics::LyricsRow;
 use crate::memory::Payloads;
-use crate::model::Post;
+use crate::model::{Lyrics, Post};
 
 /// The most characters of one tag (more are not a tag).
 pub const LONGEST_TAG: usize = 50;
@@ -90,6 +92,72 @@ pub(crate) fn write<'a>(
             .execute(conn)?;
     }
     Ok(())
+}
+
+/// The `backfills` row of the posts written before tags existed.
+const BACKFILL: &str = "post_tags";
+/// Posts a backfill transaction reads (a few milliseconds of the writer each).
+const BACKFILL_BATCH: i64 = 2_000;
+
+/// Writes the tags of the posts written before `post_tags` existed (migration 23 leaves this
+/// to the application: SQL cannot normalise a tag as [`normalize`] does). It walks every post in
+/// id order, [`BACKFILL_BATCH`] a transaction, writing the tags of those that name any, and
+/// keeps how far it got in `backfills`, whose row goes when it is done: run at every start, it
+/// does nothing once done, and resumes where a process that died half-way left off. Processes
+/// starting together share the walk: each batch moves the mark only from where it read it, so a
+/// batch another process took first is not written twice. Answers how many posts got tags.
+pub fn backfill(db: &Db) -> Result<u64, PostError> {
+    let mut tagged = 0;
+    while let Some(n) = db.write_blocking(backfill_batch)? {
+        tagged += n;
+    }
+    Ok(tagged)
+}
+
+/// One batch of [`backfill`]: None when there is nothing left to do.
+fn backfill_batch(conn: &mut DbConnection) -> Result<Option<u64>, PostError> {
+    let mark: Option<i64> = backfills::table.find(BACKFILL).select(backfills::after_id).first(conn).optional()?;
+    let Some(after) = mark else { return Ok(None) };
+    let rows: Vec<(PostId, UserId, Option<String>, Option<String>)> = posts::table
+        .filter(posts::id.gt(after))
+        .order(posts::id)
+        .select((posts::id, posts::user_id, posts::genre, posts::caption))
+        .limit(BACKFILL_BATCH)
+        .load(conn)?;
+    let Some(&(last, ..)) = rows.last().filter(|_| rows.len() as i64 == BACKFILL_BATCH) else {
+        // The last batch: the row goes with it (if another process has not taken it first).
+        let gone =
+            diesel::delete(backfills::table.filter(backfills::name.eq(BACKFILL).and(backfills::after_id.eq(after))))
+                .execute(conn)?;
+        return Ok(Some(if gone == 1 { write_found(conn, &rows)? } else { 0 }));
+    };
+    let moved =
+        diesel::update(backfills::table.filter(backfills::name.eq(BACKFILL).and(backfills::after_id.eq(after))))
+            .set(backfills::after_id.eq(last.get()))
+            .execute(conn)?;
+    Ok(Some(if moved == 1 { write_found(conn, &rows)? } else { 0 }))
+}
+
+/// The tags of `rows` (posts with their author, genre and caption), with their lyrics' words.
+fn write_found(conn: &mut DbConnection, rows: &[(PostId, UserId, Option<String>, Option<String>)]) -> QueryResult<u64> {
+    let ids: Vec<i64> = rows.iter().map(|r| r.0.get()).collect();
+    let songs: Vec<LyricsRow> =
+        post_lyrics::table.filter(db::one_of(post_lyrics::post_id, ids)).select(LyricsRow::as_select()).load(conn)?;
+    let songs: std::collections::HashMap<PostId, Lyrics> =
+        songs.into_iter().map(|r| (r.post_id, Lyrics::from(r))).collect();
+    let mut tagged = 0;
+    for (id, author, genre, caption) in rows {
+        let song = songs.get(id);
+        let texts = || caption.as_deref().into_iter().chain(song.into_iter().flat_map(Lyrics::words));
+        // Nothing to write for a post that names no tag: it has no rows to replace either (a
+        // genre, the other source of tags, came after tags did and was always written with them).
+        if genre.is_none() && tags_in(texts()).is_empty() {
+            continue;
+        }
+        write(conn, *id, *author, genre.as_deref(), texts())?;
+        tagged += 1;
+    }
+    Ok(tagged)
 }
 
 /// The newest posts with `tag` older than the cursor, as `viewer` may see them: the walk of

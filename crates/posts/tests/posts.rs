@@ -421,6 +421,73 @@ async fn a_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
     }
 }
 
+/// Posts written before tags existed (migration 23) get their tags once, at start: the backfill
+/// walks every post in batches, resumes from its mark, and leaves nothing to do after; two
+/// processes starting at once share the walk.
+async fn tags_of_posts_written_before_tags_are_backfilled_once(db: TestDb) {
+    use db::schema::{backfills, post_lyrics, post_tags};
+    let w = world(db);
+    let ada = w.user("ada");
+    let mut conn = w.db.get().unwrap();
+    // A fresh database has the migration's mark; it walks nothing and goes.
+    assert_eq!(posts::tags::backfill(&w.db).unwrap(), 0);
+    assert_eq!(backfills::table.count().get_result::<i64>(&mut conn).unwrap(), 0);
+    // As a binary before tags wrote them: 2,500 posts (more than one batch), every tenth naming
+    // a tag in its caption, one song naming one in its lyrics, no `post_tags` rows.
+    let start = chrono::Utc::now() - chrono::Duration::days(3);
+    let (mut rows, mut ids) = (Vec::new(), Vec::new());
+    for i in 0..2_500i64 {
+        let id = values::raw_id_at(start + chrono::Duration::seconds(i));
+        ids.push(id);
+        let caption = if i % 10 == 0 { format!("'Take {i} #Café #jazz'") } else { "NULL".to_owned() };
+        rows.push(format!("({id},{},'lyrics',{caption},'2026-11-01 10:00:00')", ada.get()));
+    }
+    let sql = format!("INSERT INTO posts (id, user_id, kind, caption, created_at) VALUES {}", rows.join(","));
+    db::diesel::sql_query(sql).execute(&mut conn).unwrap();
+    let song = PostId::try_from(ids[1]).unwrap();
+    db::diesel::insert_into(post_lyrics::table)
+        .values((
+            post_lyrics::post_id.eq(song),
+            post_lyrics::title.eq("Song"),
+            post_lyrics::artist.eq("Ada"),
+            post_lyrics::parts.eq(r#"[{"type":"verse","lyrics":"la #Ünder la"}]"#),
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    let tagged = |conn: &mut DbConnection, tag: &str| -> i64 {
+        post_tags::table.filter(post_tags::tag.eq(tag)).count().get_result(conn).unwrap()
+    };
+
+    // Half-way: a process died after the first 1,000 posts.
+    let mark = ids[999];
+    db::diesel::insert_into(backfills::table)
+        .values((backfills::name.eq("post_tags"), backfills::after_id.eq(mark)))
+        .execute(&mut conn)
+        .unwrap();
+    assert_eq!(posts::tags::backfill(&w.db).unwrap(), 150);
+    assert_eq!(tagged(&mut conn, "cafe"), 150);
+    assert_eq!(tagged(&mut conn, "under"), 0, "the song is before the mark");
+
+    // From the start, two processes at once: every post's tags once, the mark gone.
+    db::diesel::delete(post_tags::table).execute(&mut conn).unwrap();
+    db::diesel::insert_into(backfills::table)
+        .values((backfills::name.eq("post_tags"), backfills::after_id.eq(0)))
+        .execute(&mut conn)
+        .unwrap();
+    let (a, b) = (w.db.db.clone(), w.db.db.clone());
+    let one = std::thread::spawn(move || posts::tags::backfill(&a).unwrap());
+    let other = std::thread::spawn(move || posts::tags::backfill(&b).unwrap());
+    assert_eq!(one.join().unwrap() + other.join().unwrap(), 251);
+    assert_eq!(tagged(&mut conn, "cafe"), 250);
+    assert_eq!(tagged(&mut conn, "jazz"), 250);
+    assert_eq!(tagged(&mut conn, "under"), 1);
+    assert_eq!(backfills::table.count().get_result::<i64>(&mut conn).unwrap(), 0);
+    // Found on the tag's page, as posts written since are (the song: the others have no payload).
+    let page = w.posts.tag_page_on(&mut conn, "ÜNDER", Keyset { before: None, limit: 5 }, None).unwrap();
+    assert_eq!(page.iter().map(|p| p.id).collect::<Vec<_>>(), [song]);
+    assert_eq!(posts::tags::backfill(&w.db).unwrap(), 0, "nothing left to do");
+}
+
 /// A playlist's page: the playlist with its owner, its items, their posts, then one statement
 /// per kind of payload not in memory, for 2 items or 20 (issue 31).
 async fn a_playlist_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
@@ -1433,6 +1500,7 @@ test_support::both_backends!(
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
     a_playlist_page_costs_the_same_statements_whatever_its_length,
+    tags_of_posts_written_before_tags_are_backfilled_once,
     moments_cost_the_same_statements_however_many,
     a_page_read_again_is_not_prepared_again,
     writes_are_not_prepared_again,

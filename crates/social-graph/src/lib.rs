@@ -283,19 +283,25 @@ impl SocialGraph {
     }
 }
 
+/// The most listens [`suggestions`] reads: the people one's people listen to, as far as this
+/// many reach (a person who listens to a thousand people, each listening to hundreds, would
+/// otherwise make one Discover page group hundreds of thousands of rows).
+pub const SUGGESTIONS_READ_AT_MOST: i64 = 5_000;
+
 /// People to listen to, for Discover (issue 31): the people most listened to by the people
 /// `me` listens to, not `me`, not listened to already, none suspended or in a block pair with
 /// `me`; each with how many of `me`'s people listen to them. Two statements: the walk of
-/// `listens`' key from `me`'s people (as far as they reach), then the cards.
+/// `listens`' key from `me`'s people, at most [`SUGGESTIONS_READ_AT_MOST`] rows, then the cards.
 pub fn suggestions(conn: &mut DbConnection, me: UserId, limit: i64) -> QueryResult<Vec<(UserCard, i64)>> {
-    const SUGGESTED: &str = "SELECT l2.listened_id AS id, COUNT(*) AS n FROM listens l1 \
-         JOIN listens l2 ON l2.listener_id = l1.listened_id \
-         WHERE l1.listener_id = ? AND l2.listened_id <> ? \
-         AND NOT EXISTS (SELECT 1 FROM listens l3 WHERE l3.listener_id = ? AND l3.listened_id = l2.listened_id) \
-         AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = l2.listened_id) \
-         AND l2.listened_id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
-         AND l2.listened_id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
-         GROUP BY l2.listened_id ORDER BY n DESC, l2.listened_id DESC LIMIT ?";
+    const SUGGESTED: &str = "SELECT c.id AS id, COUNT(*) AS n FROM \
+         (SELECT l2.listened_id AS id FROM listens l1 JOIN listens l2 ON l2.listener_id = l1.listened_id \
+          WHERE l1.listener_id = ? LIMIT ?) c \
+         WHERE c.id <> ? \
+         AND NOT EXISTS (SELECT 1 FROM listens l3 WHERE l3.listener_id = ? AND l3.listened_id = c.id) \
+         AND NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = c.id) \
+         AND c.id NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+         AND c.id NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?) \
+         GROUP BY c.id ORDER BY n DESC, c.id DESC LIMIT ?";
     #[derive(QueryableByName)]
     struct Suggested {
         #[diesel(sql_type = BigInt)]
@@ -303,8 +309,8 @@ pub fn suggestions(conn: &mut DbConnection, me: UserId, limit: i64) -> QueryResu
         #[diesel(sql_type = BigInt)]
         n: i64,
     }
-    let mut q = Kept::new(SUGGESTED);
-    for _ in 0..5 {
+    let mut q = Kept::new(SUGGESTED).bind::<BigInt, _>(me).bind::<BigInt, _>(SUGGESTIONS_READ_AT_MOST);
+    for _ in 0..4 {
         q = q.bind::<BigInt, _>(me);
     }
     let found: Vec<Suggested> = q.bind::<BigInt, _>(limit).load(conn)?;

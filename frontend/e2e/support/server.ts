@@ -112,7 +112,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       SELFSOUND_WRITE_LIMITS:
         'post=40:2000/1h,comment=30:2000/5m,like=60:2000/10m,listen=30:2000/10m,block=20:2000/10m,' +
         'report=10:2000/1h,comment_delete=60:2000/10m,search=120:5000/5m,profile=30:2000/1h,' +
-        'repost=30:2000/10m,playlist=120:2000/10m,play=60:2000/10m',
+        'repost=30:2000/10m,playlist=120:2000/10m,play=60:2000/10m,discover=120:5000/5m,' +
+        'playlist_read=120:5000/5m',
       // Discover is found afresh for every visit, so a journey sees what it just did.
       SELFSOUND_DISCOVER_EVERY: '0',
       ...options.env,

@@ -7,7 +7,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiError;
-use crate::extract::MaybeUser;
+use crate::extract::ReadLimited;
+use crate::limits::Discovering;
 use crate::routes::posts::PostJson;
 use crate::state::AppState;
 use crate::wire::UserJson;
@@ -45,8 +46,8 @@ pub struct DiscoverJson {
 /// What Discover shows the viewer (signed in or not), what they may see of it only.
 #[utoipa::path(tag = "posts", responses((status = 200, body = DiscoverJson)))]
 #[get("/discover")]
-pub async fn discover(state: web::Data<AppState>, viewer: MaybeUser) -> Result<HttpResponse, ApiError> {
-    let viewer = viewer.0.map(|u| u.id);
+pub async fn discover(state: web::Data<AppState>, viewer: ReadLimited<Discovering>) -> Result<HttpResponse, ApiError> {
+    let viewer = viewer.0;
     let found = state.posts.discover(viewer, state.config.discover_every, SHOWN).await?;
     let people = match viewer {
         Some(me) => {

@@ -10,8 +10,8 @@ use utoipa::{IntoParams, ToSchema};
 use values::{PlaylistId, PlaylistItemId, PostId, UserId};
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{Limited, MaybeUser};
-use crate::limits::EditingPlaylists;
+use crate::extract::{Limited, MaybeUser, ReadLimited};
+use crate::limits::{EditingPlaylists, ReadingPlaylists};
 use crate::routes::posts::PostJson;
 use crate::state::AppState;
 use crate::wire::UserJson;
@@ -125,10 +125,10 @@ pub async fn create_playlist(
 #[get("/playlists/{playlist_id}")]
 pub async fn playlist(
     state: web::Data<AppState>,
-    viewer: MaybeUser,
+    viewer: ReadLimited<ReadingPlaylists>,
     id: web::Path<PlaylistId>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = state.posts.playlist(id.into_inner(), viewer.0.map(|u| u.id)).await?;
+    let page = state.posts.playlist(id.into_inner(), viewer.0).await?;
     let json = PlaylistPageJson {
         playlist: PlaylistJson::from(&page.playlist),
         user: UserJson::new(&state, page.owner.clone()),

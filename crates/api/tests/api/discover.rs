@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use test_support::TestDb;
 use test_support::media::wav;
 
-use crate::common::{Options, Part, TestApp, spawn_app_with};
+use crate::common::{Options, Part, TestApp, make_admin, spawn_app_with};
 
 /// A server whose Discover is found afresh for every request.
 async fn fresh(db: TestDb) -> TestApp {
@@ -105,7 +105,48 @@ async fn discover_shows_what_people_do_now_and_nothing_hidden(db: TestDb) {
         ["Liked", "Talked", "Played"],
         "the rest still see them"
     );
+
+    // A suspended author's posts leave everyone's lists while it stands; a deleted post for good.
+    let (rita, _) = app.person("Rita", "rita@example.com").await;
+    make_admin(&app.db, "rita@example.com");
+    let suspended = app.post(&format!("/admin/users/{dan_id}/suspend"), Some(&rita), json!({"reason": "spam"})).await;
+    assert!(suspended.status.is_success(), "{:?}", suspended.body);
+    assert_eq!(titles(&discover(&app, None).await["trending"]), ["Liked", "Talked"]);
+    let lifted = app.call(Method::DELETE, &format!("/admin/users/{dan_id}/suspend"), Some(&rita), None).await;
+    assert!(lifted.status.is_success(), "{:?}", lifted.body);
+    assert_eq!(titles(&discover(&app, None).await["trending"]), ["Liked", "Talked", "Played"]);
+    let deleted = app.call(Method::DELETE, &format!("/posts/{liked}"), Some(&ana), None).await;
+    assert!(deleted.status.is_success(), "{:?}", deleted.body);
+    let found = discover(&app, None).await;
+    assert_eq!(titles(&found["trending"]), ["Talked", "Played"]);
+    assert_eq!(titles(&found["rising"]), ["Talked", "Played"]);
     let _ = ana_id;
 }
 
-test_support::both_backends!(discover_shows_what_people_do_now_and_nothing_hidden);
+/// Held lists that went stale are found again in the background: the request that finds them
+/// stale is answered from what is held, and a later one sees what happened since.
+async fn stale_lists_are_found_again_without_a_request_waiting(db: TestDb) {
+    let env = vec![("SELFSOUND_DISCOVER_EVERY".to_owned(), "1".to_owned())];
+    let app = spawn_app_with(db, Options { env, ..Default::default() }).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let (bob, _) = app.person("Bob", "bob@example.com").await;
+    let liked = song(&app, &ana, "Liked", "").await;
+    assert_eq!(titles(&discover(&app, None).await["trending"]), Vec::<String>::new(), "found at the first request");
+    assert!(app.post(&format!("/posts/{liked}/like"), Some(&bob), json!({})).await.status.is_success());
+    assert_eq!(titles(&discover(&app, None).await["trending"]), Vec::<String>::new(), "held for a second");
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    assert_eq!(titles(&discover(&app, None).await["trending"]), Vec::<String>::new(), "stale: what is held, at once");
+    let started = std::time::Instant::now();
+    loop {
+        if titles(&discover(&app, None).await["trending"]) == ["Liked"] {
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "found again in the background");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+test_support::both_backends!(
+    discover_shows_what_people_do_now_and_nothing_hidden,
+    stale_lists_are_found_again_without_a_request_waiting,
+);

@@ -16,7 +16,7 @@ use crate::common::{Answer, Options, Part, TestApp, lyrics_body, multipart, spaw
 /// front of the server, so they choose the client address.
 const SMALL: &str = "post=2:4/1h,comment=2:4/1h,like=2:4/1h,listen=2:4/1h,block=2:4/1h,report=2:4/1h,\
                      search=2:4/1h,music_search=2:4/1h,profile=2:4/1h,suspend=2:4/1h,edit=2:4/1h,play=2:4/1h,\
-                     repost=2:4/1h,playlist=2:4/1h";
+                     repost=2:4/1h,playlist=2:4/1h,discover=2:4/1h,playlist_read=2:4/1h";
 
 async fn small_limits(db: TestDb) -> TestApp {
     let env = [("SELFSOUND_TRUSTED_PROXIES", "127.0.0.1/32"), ("SELFSOUND_WRITE_LIMITS", SMALL)];
@@ -108,6 +108,9 @@ async fn every_limited_call_stops_a_burst_of_one_account_and_one_client(db: Test
         ),
         ("search", Call { method: Method::GET, path: "/posts/users/search?q=own".into(), body: None }),
         ("music_search", Call { method: Method::GET, path: "/posts/search?q=song".into(), body: None }),
+        ("discover", Call { method: Method::GET, path: "/discover".into(), body: None }),
+        // Counted before the playlist is looked for: a missing one counts too.
+        ("playlist_read", Call { method: Method::GET, path: "/playlists/12345".into(), body: None }),
         (
             "profile",
             Call { method: Method::PATCH, path: "/profile/me".into(), body: Some(json!({"description": "hi"})) },
@@ -223,6 +226,14 @@ async fn a_person_at_a_human_pace_never_meets_a_limit(db: TestDb) {
     }
     for _ in 0..10 {
         assert_eq!(app.get("/posts/search?q=song&limit=1", Some(&me)).await.status, StatusCode::OK);
+    }
+    // Discover looked at now and then, a playlist opened again and again while listening.
+    let list = app.post("/playlists", Some(&me), json!({"title": "Mine", "public": true})).await;
+    assert_eq!(list.status, StatusCode::CREATED, "{:?}", list.body);
+    let list = list.body["id"].as_str().unwrap().to_owned();
+    for _ in 0..20 {
+        assert_eq!(app.get("/discover", Some(&me)).await.status, StatusCode::OK);
+        assert_eq!(app.get(&format!("/playlists/{list}"), Some(&me)).await.status, StatusCode::OK);
     }
 }
 
