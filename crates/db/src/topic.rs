@@ -101,9 +101,10 @@ pub enum Topic {
     /// the reposter's listeners and every viewer's repost flags are read from; reposts are
     /// rarer than likes).
     Reposts,
-    /// Which posts a person likes (apart from [`Topic::Viewer`]: a like, the most frequent
-    /// write, then leaves what else is remembered of its person standing).
-    Likes(UserId),
+    /// Which posts a person likes or reposted (apart from [`Topic::Viewer`]: a like, the most
+    /// frequent write, then leaves what else is remembered of its person standing; apart from
+    /// [`Topic::Reposts`]: a repost then leaves everyone else's marks standing).
+    Marks(UserId),
     /// A person's sessions: one of them ended (signed out, a password changed, suspended).
     Sessions(UserId),
     /// A person's notifications: their unread count may have changed.
@@ -132,7 +133,7 @@ impl Topic {
             Topic::User(id) => write!(out, "u{id}"),
             Topic::Posted(id) => write!(out, "a{id}"),
             Topic::Viewer(id) => write!(out, "v{id}"),
-            Topic::Likes(id) => write!(out, "l{id}"),
+            Topic::Marks(id) => write!(out, "l{id}"),
             Topic::Sessions(id) => write!(out, "s{id}"),
             Topic::Unread(id) => write!(out, "r{id}"),
         };
@@ -160,7 +161,7 @@ impl Topic {
             b'u' => user(Topic::User),
             b'a' => user(Topic::Posted),
             b'v' => user(Topic::Viewer),
-            b'l' => user(Topic::Likes),
+            b'l' => user(Topic::Marks),
             b's' => user(Topic::Sessions),
             b'r' => user(Topic::Unread),
             _ => None,
@@ -180,7 +181,7 @@ impl Topic {
             // One slot for every post written: what depends on them depends on `NewPost`.
             Topic::NewPost | Topic::Written(..) => (7, 0),
             Topic::People => (8, 0),
-            Topic::Likes(id) => (9, id.get()),
+            Topic::Marks(id) => (9, id.get()),
             Topic::Words => (10, 0),
             Topic::Blocks => (11, 0),
             Topic::Comments(id) => (12, id.get()),
@@ -217,7 +218,7 @@ mod tests {
             Topic::User(u),
             Topic::Posted(u),
             Topic::Viewer(u),
-            Topic::Likes(u),
+            Topic::Marks(u),
             Topic::Sessions(u),
             Topic::Unread(u),
         ];

@@ -130,7 +130,7 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
     } else {
         posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?
     };
-    db::changed(conn, &[Topic::Post(post), Topic::Likes(me)])?;
+    db::changed(conn, &[Topic::Post(post), Topic::Marks(me)])?;
     Ok(LikeToggle { liked, likes_count: count.max(0), author, added: delta > 0 })
 }
 

@@ -55,7 +55,7 @@ pub fn toggle_repost(conn: &mut DbConnection, me: UserId, post: PostId) -> Resul
     };
     // The count as the update leaves it, in the same statement (as a like's).
     let count: i64 = if delta != 0 {
-        db::changed(conn, &[Topic::Post(post), Topic::Reposts])?;
+        db::changed(conn, &[Topic::Post(post), Topic::Reposts, Topic::Marks(me)])?;
         Kept::new("UPDATE posts SET reposts_count = reposts_count + ? WHERE id = ? RETURNING reposts_count")
             .bind::<BigInt, _>(delta)
             .bind::<BigInt, _>(post)
@@ -136,15 +136,4 @@ pub(crate) fn reposted_by_listened(
         .into_boxed();
     let found: Vec<PostId> = visibility::shown_to(q, reposts::user_id, Some(viewer)).load(conn)?;
     Ok(found.into_iter().collect())
-}
-
-/// The posts `viewer` reposted, newest reposts first, at most `at_most + 1` (whether there are
-/// more tells the caller it does not hold them all).
-pub(crate) fn own(conn: &mut DbConnection, viewer: UserId, at_most: i64) -> QueryResult<Vec<PostId>> {
-    reposts::table
-        .filter(reposts::user_id.eq(viewer))
-        .order(reposts::id.desc())
-        .select(reposts::post_id)
-        .limit(at_most + 1)
-        .load(conn)
 }

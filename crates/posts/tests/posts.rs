@@ -944,6 +944,32 @@ async fn a_like_reads_again_only_the_likers_likes(db: TestDb) {
     assert!(!w.posts.post_on(&mut c, old[0], Some(me)).unwrap().user_liked);
 }
 
+/// A repost reads again what the reposter did to posts and the post's row, nothing of anyone
+/// else's: each viewer's likes and reposts are one piece read in one statement, apart from
+/// everyone else's (a repost anywhere once made every viewer read their reposts again).
+async fn a_repost_reads_again_only_the_reposters_marks(db: TestDb) {
+    let w = world(db);
+    let (me, bob, ana) = (w.user("me"), w.user("bob"), w.user("ana"));
+    let post = w.song(ana, "passed on").await;
+    let mut c = w.db.get().unwrap();
+    let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+    let cold = recorded(&mut c, |c| {
+        w.posts.list_on(c, Feed::ForYou, first, Some(me)).unwrap();
+    });
+    let marks = cold.iter().filter(|s| s.contains("FROM likes") || s.contains("FROM reposts")).count();
+    assert_eq!(marks, 1, "a viewer's likes and reposts in one statement: {cold:#?}");
+    w.posts.list_on(&mut c, Feed::ForYou, first, Some(bob)).unwrap();
+    w.db.write_blocking(|c| posts::reposts::toggle_repost(c, bob, post).map(|_| ())).unwrap();
+    let mine = recorded(&mut c, |c| {
+        w.posts.list_on(c, Feed::ForYou, first, Some(me)).unwrap();
+    });
+    assert_eq!(mine.len(), 1, "the post's row, not my marks: {mine:#?}");
+    assert!(mine[0].contains("INNER JOIN") && !mine[0].contains("FROM likes"), "{mine:#?}");
+    let found = w.posts.list_on(&mut c, Feed::ForYou, first, Some(bob)).unwrap();
+    assert!(found[0].user_reposted && found[0].reposts_count == 1, "{:?}", found[0]);
+    assert!(!w.posts.list_on(&mut c, Feed::ForYou, first, Some(me)).unwrap()[0].user_reposted);
+}
+
 /// A like leaves the post's comments held, and a new post leaves every card of its author held
 /// (and what was read with them: the rows of their posts, the comments they wrote): a like
 /// reads again only the post's row, a new post only what lists its author's posts. Both once
@@ -1483,6 +1509,7 @@ test_support::both_backends!(
     memory_answers_as_the_database_with_too_many_block_pairs_to_hold,
     a_new_post_reads_only_what_is_new,
     a_like_reads_again_only_the_likers_likes,
+    a_repost_reads_again_only_the_reposters_marks,
     a_like_or_a_new_post_leaves_comments_and_cards_held,
     memory_answers_a_search_as_the_database_does,
     a_full_list_of_the_newest_posts_is_held,

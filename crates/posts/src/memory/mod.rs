@@ -20,6 +20,7 @@ mod pieces;
 use std::sync::Arc;
 
 use db::diesel::prelude::*;
+use db::diesel::sql_types::BigInt;
 use db::model::UserCard;
 use db::schema::{likes, listens, posts, reposts, users};
 use db::{Changes, DbConnection, Held, Keyset, Noted, Page, Topic};
@@ -27,9 +28,9 @@ use values::{PostId, UserId};
 
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
-    AUTHORED_LEN, Authored, BlockPairs, Blocked, Found, LIKED_HELD, LikeFlag, Liked, Listened, ListeningCount,
-    NEWEST_LEN, Newest, OWN_REPOSTS_HELD, OwnReposts, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN, RecentReposts,
-    SearchKey, Suspended, THREAD_LEN, Thread,
+    AUTHORED_LEN, Authored, BlockPairs, Blocked, Found, LIKED_HELD, LikeFlag, Listened, ListeningCount, Marks,
+    NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN, RecentReposts, SearchKey,
+    Suspended, THREAD_LEN, Thread,
 };
 
 use crate::comments;
@@ -41,14 +42,13 @@ const HEADS_BYTES: u64 = 32 << 20;
 const BLOCKED_BYTES: u64 = 16 << 20;
 /// Twice the weight of [`PAIRS_HELD`] pairs.
 const PAIRS_BYTES: u64 = 12 << 20;
-const LIKED_BYTES: u64 = 32 << 20;
+const MARKS_BYTES: u64 = 32 << 20;
 const LIKE_FLAGS_BYTES: u64 = 8 << 20;
 /// Twice the weight of 250,000 people suspended at once.
 const SUSPENDED_BYTES: u64 = 8 << 20;
 const LISTENED_BYTES: u64 = 16 << 20;
 /// Twice what a full list of recent reposts weighs (as [`NEWEST_BYTES`]).
 const RECENT_REPOSTS_BYTES: u64 = 2 * (16 * RECENT_REPOSTS_LEN as u64 + 64);
-const OWN_REPOSTS_BYTES: u64 = 8 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
@@ -65,12 +65,12 @@ pub(crate) struct Memory {
     /// How many block pairs are held for every viewer at most ([`PAIRS_HELD`]; lower in a test).
     pub pairs_held: std::sync::atomic::AtomicI64,
     blocked: Held<UserId, Blocked>,
-    liked: Held<UserId, Liked>,
+    /// What each viewer likes and reposted.
+    marks: Held<UserId, Marks>,
     like_flags: Held<(UserId, PostId), LikeFlag>,
     listened: Held<UserId, Listened>,
-    /// The newest reposts anywhere, and each viewer's own (their repost flags).
+    /// The newest reposts anywhere.
     recent_reposts: Held<(), RecentReposts>,
-    own_reposts: Held<UserId, OwnReposts>,
     counts: Held<UserId, ListeningCount>,
     authored: Held<UserId, Authored>,
     threads: Held<PostId, Thread>,
@@ -90,11 +90,10 @@ impl Memory {
             pairs: Held::new(changes.clone(), PAIRS_BYTES, PAIRS_BYTES),
             pairs_held: std::sync::atomic::AtomicI64::new(PAIRS_HELD),
             blocked: Held::new(changes.clone(), BLOCKED_BYTES, 128),
-            liked: Held::new(changes.clone(), LIKED_BYTES, 4096),
+            marks: Held::new(changes.clone(), MARKS_BYTES, 1024),
             like_flags: Held::new(changes.clone(), LIKE_FLAGS_BYTES, 96),
             listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
             recent_reposts: Held::new(changes.clone(), RECENT_REPOSTS_BYTES, RECENT_REPOSTS_BYTES),
-            own_reposts: Held::new(changes.clone(), OWN_REPOSTS_BYTES, 256),
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
             threads: Held::new(changes.clone(), THREADS_BYTES, 4096),
@@ -299,15 +298,8 @@ impl Memory {
         if heads.iter().any(|h| outlook.hides(&h.row.user_id)) {
             return Ok(None);
         }
-        let Some(liked) = self.likes_of(outlook.viewer, conn.as_deref_mut(), ids)? else { return Ok(None) };
-        let reposted = match outlook.viewer {
-            Some(v) => {
-                let read = |c: &mut DbConnection| read_own_reposts(c, v);
-                let Some(own) = self.own_reposts.get_or_read(&v, conn.as_deref_mut(), read)? else { return Ok(None) };
-                let Some(own) = own.0.as_ref() else { return Ok(None) };
-                ids.iter().map(|id| own.contains(id)).collect()
-            }
-            None => vec![false; ids.len()],
+        let Some((liked, reposted)) = self.marks_of(outlook.viewer, conn.as_deref_mut(), ids)? else {
+            return Ok(None);
         };
         let wanted: Vec<Wanted> = heads.iter().map(|h| (h.row.id, h.row.kind, h.row.edited_at)).collect();
         let Some(mut payloads) = self.payloads.of(conn, &wanted)? else { return Ok(None) };
@@ -344,24 +336,27 @@ impl Memory {
         Ok(Some(Outlook { viewer, suspended, pairs: Some(pairs) }))
     }
 
-    /// Whether `viewer` likes each of `ids`, held or read: the posts they like (one short
-    /// statement), and for posts older than those held of someone who likes many, the flags
-    /// of those (one statement for those missing). A guest likes none.
-    fn likes_of(
+    /// Whether `viewer` likes, and whether they reposted, each of `ids`, held or read: what they
+    /// like and reposted (one short statement, [`Marks`]), and for posts older than the likes
+    /// held of someone who likes many, the flags of those (one statement for those missing). A
+    /// guest likes and reposted none. None when the viewer reposted too much to hold.
+    fn marks_of(
         &self,
         viewer: Option<UserId>,
         mut conn: Option<&mut DbConnection>,
         ids: &[PostId],
-    ) -> QueryResult<Option<Vec<bool>>> {
-        let Some(viewer) = viewer else { return Ok(Some(vec![false; ids.len()])) };
-        let Some(liked) = self.liked.get_or_read(&viewer, conn.as_deref_mut(), |c| read_liked(c, viewer))? else {
+    ) -> QueryResult<Option<(Vec<bool>, Vec<bool>)>> {
+        let Some(viewer) = viewer else { return Ok(Some((vec![false; ids.len()], vec![false; ids.len()]))) };
+        let Some(marks) = self.marks.get_or_read(&viewer, conn.as_deref_mut(), |c| read_marks(c, viewer))? else {
             return Ok(None);
         };
-        let known: Vec<Option<bool>> = ids.iter().map(|id| liked.likes(*id)).collect();
+        let Some(reposted) = marks.reposted.as_ref() else { return Ok(None) };
+        let reposted: Vec<bool> = ids.iter().map(|id| reposted.contains(id)).collect();
+        let known: Vec<Option<bool>> = ids.iter().map(|id| marks.likes(*id)).collect();
         let older: Vec<(UserId, PostId)> =
             ids.iter().zip(&known).filter(|(_, k)| k.is_none()).map(|(id, _)| (viewer, *id)).collect();
         if older.is_empty() {
-            return Ok(Some(known.into_iter().flatten().collect()));
+            return Ok(Some((known.into_iter().flatten().collect(), reposted)));
         }
         let Some(flags) = self.like_flags.get_many_or_read(&older, conn, |c, missing| {
             let found: db::FastSet<PostId> = likes::table
@@ -377,7 +372,7 @@ impl Memory {
             return Ok(None);
         };
         let mut flags = flags.iter().map(|f| f.0);
-        Ok(known.into_iter().map(|k| k.or_else(|| flags.next())).collect())
+        Ok(known.into_iter().map(|k| k.or_else(|| flags.next())).collect::<Option<Vec<bool>>>().map(|l| (l, reposted)))
     }
 
     /// The `n`th post below `start` (by id), when the list of the newest posts held reaches that
@@ -475,20 +470,40 @@ impl Outlook {
     }
 }
 
-/// The posts `viewer` likes, newest posts first, at most [`LIKED_HELD`] (`likes (user_id,
-/// post_id)` walked backwards).
-fn read_liked(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Liked>> {
-    let mut ids: Vec<PostId> = likes::table
-        .filter(likes::user_id.eq(viewer))
-        .order(likes::post_id.desc())
-        .select(likes::post_id)
-        .limit(LIKED_HELD + 1)
+/// What `viewer` likes and reposted, in one statement: the posts they like, newest posts
+/// first, at most [`LIKED_HELD`] (`likes (user_id, post_id)` walked backwards), and their newest
+/// reposts, at most [`OWN_REPOSTS_HELD`] (`reposts (user_id, id)`).
+fn read_marks(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Marks>> {
+    const MARKS: &str = "SELECT CAST(0 AS BIGINT) AS kind, l.post_id AS post_id FROM \
+         (SELECT post_id FROM likes WHERE user_id = ? ORDER BY post_id DESC LIMIT ?) l \
+         UNION ALL SELECT CAST(1 AS BIGINT) AS kind, r.post_id AS post_id FROM \
+         (SELECT post_id FROM reposts WHERE user_id = ? ORDER BY id DESC LIMIT ?) r";
+    #[derive(QueryableByName)]
+    struct Mark {
+        #[diesel(sql_type = BigInt)]
+        kind: i64,
+        #[diesel(sql_type = BigInt)]
+        post_id: PostId,
+    }
+    let found: Vec<Mark> = db::Kept::new(MARKS)
+        .bind::<BigInt, _>(viewer)
+        .bind::<BigInt, _>(LIKED_HELD + 1)
+        .bind::<BigInt, _>(viewer)
+        .bind::<BigInt, _>(OWN_REPOSTS_HELD + 1)
         .load(conn)?;
-    let floor = (ids.len() as i64 > LIKED_HELD).then(|| {
-        ids.truncate(LIKED_HELD as usize);
-        ids[ids.len() - 1]
+    let (mut liked, mut reposted): (Vec<PostId>, Vec<PostId>) = (Vec::new(), Vec::new());
+    for mark in found {
+        if mark.kind == 0 { liked.push(mark.post_id) } else { reposted.push(mark.post_id) }
+    }
+    // The union keeps each side's order on both backends only by chance: the floor is the
+    // smallest of the likes read.
+    liked.sort_unstable_by_key(|id| std::cmp::Reverse(*id));
+    let floor = (liked.len() as i64 > LIKED_HELD).then(|| {
+        liked.truncate(LIKED_HELD as usize);
+        liked[liked.len() - 1]
     });
-    Ok(Some(Liked { ids: ids.into_iter().collect(), floor }))
+    let reposted = (reposted.len() as i64 <= OWN_REPOSTS_HELD).then(|| reposted.into_iter().collect());
+    Ok(Some(Marks { liked: liked.into_iter().collect(), floor, reposted }))
 }
 
 /// The newest reposts anywhere: who made each, by its id.
@@ -501,12 +516,6 @@ fn read_recent_reposts(conn: &mut DbConnection) -> QueryResult<Option<RecentRepo
     let complete = list.len() as i64 <= RECENT_REPOSTS_LEN;
     list.truncate(RECENT_REPOSTS_LEN as usize);
     Ok(Some(RecentReposts { list, complete }))
-}
-
-/// The posts `viewer` reposted (none held for someone with more than [`OWN_REPOSTS_HELD`]).
-fn read_own_reposts(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<OwnReposts>> {
-    let ids = crate::reposts::own(conn, viewer, OWN_REPOSTS_HELD)?;
-    Ok(Some(OwnReposts((ids.len() as i64 <= OWN_REPOSTS_HELD).then(|| ids.into_iter().collect()))))
 }
 
 /// Whom `viewer` listens to.

@@ -91,38 +91,44 @@ impl Holdable<UserId> for Blocked {
     }
 }
 
-/// The posts a viewer likes, newest posts first: all of them, or (for someone who likes more
-/// than [`LIKED_HELD`]) those from `floor` on. Apart from the rest of what is held of the
-/// viewer, so that a like (the most frequent write) reads again only this ([`Topic::Likes`]).
-/// One short walk of `likes (user_id, post_id)` answers every page a person reads in the
-/// minute after; asking page by page probed the index at random for each post shown.
-pub(crate) struct Liked {
-    pub ids: FastSet<PostId>,
-    /// The oldest post whose state this knows; none when it knows every post's.
+/// What a viewer did to posts: the posts they like, newest posts first (all of them, or, for
+/// someone who likes more than [`LIKED_HELD`], those from `floor` on), and the posts they
+/// reposted (none when more than [`OWN_REPOSTS_HELD`]: memory then leaves their pages to the
+/// database). Apart from the rest of what is held of the viewer, so that a like (the most
+/// frequent write) reads again only this ([`Topic::Marks`]); read in one statement, one short
+/// walk of `likes (user_id, post_id)` and one of `reposts (user_id, id)`, which answers every page
+/// a person reads in the minute after (asking page by page probed the index for each post).
+pub(crate) struct Marks {
+    pub liked: FastSet<PostId>,
+    /// The oldest post whose like this knows; none when it knows every post's.
     pub floor: Option<PostId>,
+    pub reposted: Option<FastSet<PostId>>,
 }
 
 /// How many of a viewer's likes are held at most (2 KB): enough for the posts of the last
 /// months of most people, a short read for those who like thousands.
 pub(crate) const LIKED_HELD: i64 = 100;
 
-impl Liked {
+/// How many of a person's reposts are held at most.
+pub(crate) const OWN_REPOSTS_HELD: i64 = 1_000;
+
+impl Marks {
     /// Whether `viewer` likes `post`, when this knows.
     pub fn likes(&self, post: PostId) -> Option<bool> {
         match self.floor {
             Some(floor) if post < floor => None,
-            _ => Some(self.ids.contains(&post)),
+            _ => Some(self.liked.contains(&post)),
         }
     }
 }
 
-impl Holdable<UserId> for Liked {
+impl Holdable<UserId> for Marks {
     fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
-        std::iter::once(Topic::Likes(*viewer))
+        std::iter::once(Topic::Marks(*viewer))
     }
 
     fn weight(&self) -> u64 {
-        64 + 16 * self.ids.len() as u64
+        64 + 16 * (self.liked.len() + self.reposted.as_ref().map_or(0, FastSet::len)) as u64
     }
 }
 
@@ -157,29 +163,12 @@ impl Holdable<()> for RecentReposts {
     }
 }
 
-/// The posts a viewer reposted; none when there are more than [`OWN_REPOSTS_HELD`] (memory
-/// then leaves their pages to the database).
-pub(crate) struct OwnReposts(pub Option<FastSet<PostId>>);
-
-/// How many of a person's reposts are held at most.
-pub(crate) const OWN_REPOSTS_HELD: i64 = 1_000;
-
-impl Holdable<UserId> for OwnReposts {
-    fn topics(&self, _: &UserId) -> impl Iterator<Item = Topic> {
-        std::iter::once(Topic::Reposts)
-    }
-
-    fn weight(&self) -> u64 {
-        64 + 16 * self.0.as_ref().map_or(0, |s| s.len() as u64)
-    }
-}
-
-/// Whether a viewer likes a post older than what their [`Liked`] knows.
+/// Whether a viewer likes a post older than what their [`Marks`] knows.
 pub(crate) struct LikeFlag(pub bool);
 
 impl Holdable<(UserId, PostId)> for LikeFlag {
     fn topics(&self, (viewer, _): &(UserId, PostId)) -> impl Iterator<Item = Topic> {
-        std::iter::once(Topic::Likes(*viewer))
+        std::iter::once(Topic::Marks(*viewer))
     }
 
     fn weight(&self) -> u64 {
