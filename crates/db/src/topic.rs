@@ -97,10 +97,13 @@ pub enum Topic {
     /// Which people are in a block pair: a block made or lifted anywhere (besides
     /// [`Topic::Viewer`] of both people), for what holds every pair at once.
     Blocks,
-    /// Who reposted what: a repost made or taken back anywhere (what the Listened to feeds of
-    /// the reposter's listeners and every viewer's repost flags are read from; reposts are
-    /// rarer than likes).
+    /// Who reposted what, beyond new reposts: a repost taken back anywhere (what the Listened
+    /// to feeds of the reposter's listeners are read from).
     Reposts,
+    /// A repost made anywhere, its id made moments before (as [`Topic::NewPost`] for posts):
+    /// what is held of the newest reposts then reads only the reposts made since a moment
+    /// before its last read, where [`Topic::Reposts`] reads it whole.
+    NewRepost,
     /// Which posts a person likes or reposted (apart from [`Topic::Viewer`]: a like, the most
     /// frequent write, then leaves what else is remembered of its person standing; apart from
     /// [`Topic::Reposts`]: a repost then leaves everyone else's marks standing).
@@ -115,7 +118,7 @@ pub enum Topic {
 }
 
 impl Topic {
-    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `f`, `o`, `p<id>`, `c<id>`,
+    /// How the topic travels in a `NOTIFY` payload: `*`, `n`, `w`, `t`, `b`, `f`, `o`, `e`, `p<id>`, `c<id>`,
     /// `u<id>`, `a<id>`, `v<id>`, `l<id>`, `s<id>`, `r<id>`, `w<post>:<author>`.
     pub(crate) fn write(self, out: &mut String) {
         use std::fmt::Write;
@@ -127,6 +130,7 @@ impl Topic {
             Topic::Blocks => write!(out, "b"),
             Topic::People => write!(out, "f"),
             Topic::Reposts => write!(out, "o"),
+            Topic::NewRepost => write!(out, "e"),
             Topic::Written(id, author) => write!(out, "w{id}:{author}"),
             Topic::Post(id) => write!(out, "p{id}"),
             Topic::Comments(id) => write!(out, "c{id}"),
@@ -156,6 +160,7 @@ impl Topic {
             b'b' if item.len() == 1 => Some(Topic::Blocks),
             b'f' if item.len() == 1 => Some(Topic::People),
             b'o' if item.len() == 1 => Some(Topic::Reposts),
+            b'e' if item.len() == 1 => Some(Topic::NewRepost),
             b'p' => PostId::try_from(id()?).ok().map(Topic::Post),
             b'c' => PostId::try_from(id()?).ok().map(Topic::Comments),
             b'u' => user(Topic::User),
@@ -187,6 +192,7 @@ impl Topic {
             Topic::Comments(id) => (12, id.get()),
             Topic::Posted(id) => (13, id.get()),
             Topic::Reposts => (14, 0),
+            Topic::NewRepost => (15, 0),
         };
         // splitmix64's finaliser: ids that differ in a few bits land far apart.
         let mut x = (id as u64) ^ tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -212,6 +218,7 @@ mod tests {
             Topic::Blocks,
             Topic::People,
             Topic::Reposts,
+            Topic::NewRepost,
             Topic::Written(p, u),
             Topic::Post(p),
             Topic::Comments(p),

@@ -53,9 +53,11 @@ pub fn toggle_repost(conn: &mut DbConnection, me: UserId, post: PostId) -> Resul
         let mine = reposts::table.filter(reposts::user_id.eq(me)).filter(reposts::post_id.eq(post));
         -(diesel::delete(mine).execute(conn)? as i64)
     };
-    // The count as the update leaves it, in the same statement (as a like's).
+    // The count as the update leaves it, in the same statement (as a like's). A new repost is
+    // taken in by what holds the newest reposts; one taken back makes it read them again.
     let count: i64 = if delta != 0 {
-        db::changed(conn, &[Topic::Post(post), Topic::Reposts, Topic::Marks(me)])?;
+        let reposts = if delta > 0 { Topic::NewRepost } else { Topic::Reposts };
+        db::changed(conn, &[Topic::Post(post), reposts, Topic::Marks(me)])?;
         Kept::new("UPDATE posts SET reposts_count = reposts_count + ? WHERE id = ? RETURNING reposts_count")
             .bind::<BigInt, _>(delta)
             .bind::<BigInt, _>(post)

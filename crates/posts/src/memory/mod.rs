@@ -28,14 +28,14 @@ use values::{PostId, UserId};
 
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
-    AUTHORED_LEN, Authored, BlockPairs, Blocked, Found, LIKED_HELD, LikeFlag, Listened, ListeningCount, Marks,
-    NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN, RecentReposts, SearchKey,
-    Suspended, THREAD_LEN, Thread,
+    AUTHORED_LEN, Authored, BlockPairs, Blocked, Card, Found, HeldRepost, LIKED_HELD, LikeFlag, Listened,
+    ListeningCount, Marks, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN,
+    RecentReposts, SearchKey, Suspended, THREAD_LEN, Thread,
 };
 
 use crate::comments;
 use crate::feed::{self, DEEP_OFFSET, Feed, FeedPage};
-use crate::model::{Comment, Post, PostRow};
+use crate::model::{Comment, Post, PostRow, RepostMark};
 
 /// What each piece may hold, in bytes.
 const HEADS_BYTES: u64 = 32 << 20;
@@ -48,7 +48,8 @@ const LIKE_FLAGS_BYTES: u64 = 8 << 20;
 const SUSPENDED_BYTES: u64 = 8 << 20;
 const LISTENED_BYTES: u64 = 16 << 20;
 /// Twice what a full list of recent reposts weighs (as [`NEWEST_BYTES`]).
-const RECENT_REPOSTS_BYTES: u64 = 2 * (16 * RECENT_REPOSTS_LEN as u64 + 64);
+const RECENT_REPOSTS_BYTES: u64 = 2 * (96 * RECENT_REPOSTS_LEN as u64 + 64);
+const CARDS_BYTES: u64 = 8 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
@@ -69,8 +70,9 @@ pub(crate) struct Memory {
     marks: Held<UserId, Marks>,
     like_flags: Held<(UserId, PostId), LikeFlag>,
     listened: Held<UserId, Listened>,
-    /// The newest reposts anywhere.
+    /// The newest reposts anywhere, and the cards of people whose reposts placed posts.
     recent_reposts: Held<(), RecentReposts>,
+    cards: Held<UserId, Card>,
     counts: Held<UserId, ListeningCount>,
     authored: Held<UserId, Authored>,
     threads: Held<PostId, Thread>,
@@ -93,7 +95,8 @@ impl Memory {
             marks: Held::new(changes.clone(), MARKS_BYTES, 1024),
             like_flags: Held::new(changes.clone(), LIKE_FLAGS_BYTES, 96),
             listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
-            recent_reposts: Held::new(changes.clone(), RECENT_REPOSTS_BYTES, RECENT_REPOSTS_BYTES),
+            recent_reposts: Held::new(changes.clone(), RECENT_REPOSTS_BYTES, RECENT_REPOSTS_BYTES).one_read_at_a_time(),
+            cards: Held::new(changes.clone(), CARDS_BYTES, 128),
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
             threads: Held::new(changes.clone(), THREADS_BYTES, 4096),
@@ -137,19 +140,27 @@ impl Memory {
                     return Ok(Some(Vec::new()));
                 }
                 let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
-                let picked = pick(&newest.list, newest.complete(), page, |(_, author)| {
-                    listened.0.contains(author) && !outlook.hides(author)
-                });
-                // Reposts by the people listened to place posts of their own: the database
-                // puts such a page together (`crate::feed`).
-                let Some(recent) = self.recent_reposts.get_or_read(&(), conn.as_deref_mut(), read_recent_reposts)?
-                else {
+                let Some(recent) = self.recent_reposts(conn.as_deref_mut())? else { return Ok(None) };
+                let Some(entries) = listened_entries(&newest, &recent, &listened.0, &outlook, page) else {
                     return Ok(None);
                 };
-                match &picked {
-                    Some(ids) if !recent.touches(&listened.0, ids.last().map_or(0, |id| id.get())) => picked,
-                    _ => return Ok(None),
+                let ids: Vec<PostId> = entries.iter().map(|(id, _)| *id).collect();
+                let placed: Vec<HeldRepost> = entries.iter().filter_map(|(_, r)| *r).collect();
+                let Some(mut found) = self.posts(conn.as_deref_mut(), &outlook, &ids)? else { return Ok(None) };
+                if placed.is_empty() {
+                    return Ok(Some(found));
                 }
+                let people: Vec<UserId> = placed.iter().map(|r| r.by).collect();
+                let Some(cards) = self.cards(conn, &people)? else { return Ok(None) };
+                let marks: db::FastMap<PostId, RepostMark> = placed
+                    .iter()
+                    .zip(cards)
+                    .map(|(r, card)| (r.post, RepostMark { id: r.id, by: card.0.clone(), at: r.at }))
+                    .collect();
+                for post in &mut found {
+                    post.reposted = marks.get(&post.id).cloned();
+                }
+                return Ok(Some(found));
             }
             Feed::User(u) => {
                 // Whether an empty page is a person or a 404 is the database's to say.
@@ -419,6 +430,39 @@ impl Memory {
         })
     }
 
+    /// The newest reposts, held or read: when only new reposts were made since the list held
+    /// was read ([`Topic::NewRepost`]), only the reposts made since a moment before that read
+    /// are read, and take the place of what it held from there on (as the newest posts are);
+    /// a repost taken back or a post deleted reads it whole.
+    fn recent_reposts(&self, conn: Option<&mut DbConnection>) -> QueryResult<Option<Arc<Noted<RecentReposts>>>> {
+        let changes = self.recent_reposts.changes().clone();
+        self.recent_reposts.get_or_update(&(), conn, |c, held| {
+            if let Some(held) =
+                held.filter(|h| h.read.updatable() && h.unchanged_in(&changes, [Topic::Reposts, Topic::Posts]))
+            {
+                let read = held.read.again();
+                let fresh = read_reposts(c, Some(held.read.floor()))?;
+                return Ok(Some(held.updated(fresh, read)));
+            }
+            let read = db::NewPostsRead::whole();
+            let mut list = read_reposts(c, None)?;
+            let complete = list.len() as i64 <= RECENT_REPOSTS_LEN;
+            list.truncate(RECENT_REPOSTS_LEN as usize);
+            Ok(Some(RecentReposts::new(list, complete, read)))
+        })
+    }
+
+    /// The cards of `people`, in order, held or read (one statement for those missing).
+    fn cards(&self, conn: Option<&mut DbConnection>, people: &[UserId]) -> QueryResult<Option<Vec<Arc<Noted<Card>>>>> {
+        self.cards.get_many_or_read(people, conn, |c, missing| {
+            let found: Vec<UserCard> = users::table
+                .filter(db::one_of(users::id, missing.iter().map(|id| id.get())))
+                .select(UserCard::as_select())
+                .load(c)?;
+            Ok(found.into_iter().map(|card| (card.id, Card(card))).collect())
+        })
+    }
+
     /// The heads of `ids`, in order, held or read (one statement for those missing).
     fn heads(&self, conn: Option<&mut DbConnection>, ids: &[PostId]) -> QueryResult<Option<Vec<Arc<Noted<PostHead>>>>> {
         // A post listed but gone (deleted in another process a moment ago): not answered here.
@@ -506,16 +550,82 @@ fn read_marks(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Mar
     Ok(Some(Marks { liked: liked.into_iter().collect(), floor, reposted }))
 }
 
-/// The newest reposts anywhere: who made each, by its id.
-fn read_recent_reposts(conn: &mut DbConnection) -> QueryResult<Option<RecentReposts>> {
-    let mut list: Vec<(i64, UserId)> = reposts::table
-        .select((reposts::id, reposts::user_id))
+/// The newest reposts (made from `floor` on, when given), newest first, with their posts'
+/// authors: a walk of `reposts`' key, each post looked up by its key; one more than held, so
+/// that whether they are all is known.
+fn read_reposts(conn: &mut DbConnection, floor: Option<i64>) -> QueryResult<Vec<HeldRepost>> {
+    let mut q = reposts::table
+        .inner_join(posts::table.on(posts::id.eq(reposts::post_id)))
+        .select((reposts::id, reposts::user_id, reposts::post_id, posts::user_id, reposts::created_at))
         .order(reposts::id.desc())
         .limit(RECENT_REPOSTS_LEN + 1)
-        .load(conn)?;
-    let complete = list.len() as i64 <= RECENT_REPOSTS_LEN;
-    list.truncate(RECENT_REPOSTS_LEN as usize);
-    Ok(Some(RecentReposts { list, complete }))
+        .into_boxed();
+    if let Some(floor) = floor {
+        q = q.filter(reposts::id.ge(floor));
+    }
+    let rows: Vec<(i64, UserId, PostId, UserId, chrono::NaiveDateTime)> = q.load(conn)?;
+    Ok(rows.into_iter().map(|(id, by, post, author, at)| HeldRepost { id, by, post, author, at }).collect())
+}
+
+/// The ids of a page of Listened to, each with the repost that placed it (if one did), from
+/// the newest posts and the newest reposts held: the posts of the people `listened` whom the
+/// viewer of `outlook` may see, and the posts those people reposted (the viewer may see the
+/// post's author too), each once, newest first by the post's id or, when one of them reposted
+/// it, by its newest such repost's; a post so placed leaves its own place (as `crate::feed`
+/// puts it together). None when a list held does not reach as far as the page, or does not
+/// hold every repost of a post it would show in its own place: the database answers then.
+fn listened_entries(
+    newest: &Newest,
+    recent: &RecentReposts,
+    listened: &db::FastSet<UserId>,
+    outlook: &Outlook,
+    page: FeedPage,
+) -> Option<Vec<(PostId, Option<HeldRepost>)>> {
+    let (before, skip, limit) = match page {
+        FeedPage::Offset(p) => (i64::MAX, usize::try_from(p.offset).ok()?, usize::try_from(p.limit).ok()?),
+        FeedPage::Before(k) => (k.before.map_or(i64::MAX, PostId::get), 0, usize::try_from(k.limit).ok()?),
+    };
+    let shown = |person: &UserId| listened.contains(person) && !outlook.hides(person);
+    // Reposts of `post` by people listened to and shown, newer than `than`.
+    let placed_above = |post: PostId, than: i64| {
+        recent.by_post.get(&post).is_some_and(|all| all.iter().any(|(id, by)| *id > than && shown(by)))
+    };
+    let mut posts = newest.list[newest.list.partition_point(|(id, _)| id.get() >= before)..].iter().peekable();
+    let mut reposts = recent.list[recent.list.partition_point(|r| r.id >= before)..].iter().peekable();
+    let mut entries = Vec::with_capacity(limit);
+    while entries.len() < skip.saturating_add(limit) {
+        let (post_key, repost_key) = (posts.peek().map(|(id, _)| id.get()), reposts.peek().map(|r| r.id));
+        // A list that ends without holding everything leaves what lies below it unknown.
+        if (post_key.is_none() && !newest.complete()) || (repost_key.is_none() && !recent.complete) {
+            return None;
+        }
+        let entry = match (post_key, repost_key) {
+            (None, None) => break,
+            (Some(p), r) if r.is_none_or(|r| p > r) => {
+                let Some(&(id, author)) = posts.next() else { break };
+                if !shown(&author) {
+                    continue;
+                }
+                // Its own place, unless someone listened to reposted it (then it stands there).
+                if !recent.knows_all_of(id) {
+                    return None;
+                }
+                if placed_above(id, id.get()) {
+                    continue;
+                }
+                (id, None)
+            }
+            _ => {
+                let Some(&r) = reposts.next() else { break };
+                if !shown(&r.by) || outlook.hides(&r.author) || placed_above(r.post, r.id) {
+                    continue;
+                }
+                (r.post, Some(r))
+            }
+        };
+        entries.push(entry);
+    }
+    Some(entries.into_iter().skip(skip).collect())
 }
 
 /// Whom `viewer` listens to.

@@ -132,34 +132,78 @@ impl Holdable<UserId> for Marks {
     }
 }
 
-/// The newest reposts anywhere (their ids, newest first, and who made each): whether the
-/// people a viewer listens to reposted anything that a page of their Listened to would place.
-pub(crate) struct RecentReposts {
-    pub list: Vec<(i64, UserId)>,
-    /// Whether it holds every repost.
-    pub complete: bool,
+/// One of the newest reposts: where it stands (its id), who made it and when, and the post
+/// with its author.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HeldRepost {
+    pub id: i64,
+    pub by: UserId,
+    pub post: PostId,
+    pub author: UserId,
+    pub at: chrono::NaiveDateTime,
 }
 
-/// How many of the newest reposts are held (320 KB).
+/// The newest reposts anywhere, newest first, and those of each post among them: what a page
+/// of Listened to places by reposts of the people its viewer listens to (`super::listened_entries`).
+pub(crate) struct RecentReposts {
+    pub list: Vec<HeldRepost>,
+    /// For each post reposted among them, its reposts' ids and who made each, newest first.
+    pub by_post: FastMap<PostId, Vec<(i64, UserId)>>,
+    /// Whether it holds every repost.
+    pub complete: bool,
+    pub read: db::NewPostsRead,
+}
+
+/// How many of the newest reposts are held (1.3 MB).
 pub(crate) const RECENT_REPOSTS_LEN: i64 = 20_000;
 
 impl RecentReposts {
-    /// Whether someone of `listened` may have reposted something from `floor` (a post or repost
-    /// id) up, where a page reaching down to `floor` would show it, or its original: also when
-    /// the list does not reach that far.
-    pub fn touches(&self, listened: &FastSet<UserId>, floor: i64) -> bool {
-        let reaches = self.complete || self.list.last().is_some_and(|(id, _)| *id < floor);
-        !reaches || self.list.iter().take_while(|(id, _)| *id >= floor).any(|(_, by)| listened.contains(by))
+    pub fn new(list: Vec<HeldRepost>, complete: bool, read: db::NewPostsRead) -> RecentReposts {
+        let mut by_post: FastMap<PostId, Vec<(i64, UserId)>> = FastMap::default();
+        for r in &list {
+            by_post.entry(r.post).or_default().push((r.id, r.by));
+        }
+        RecentReposts { list, by_post, complete, read }
+    }
+
+    /// Brought up to date by `fresh`, the reposts made since a moment before the last read
+    /// (`read.floor()` of the one held): they take the place of what it held from there on.
+    pub fn updated(&self, fresh: Vec<HeldRepost>, read: db::NewPostsRead) -> RecentReposts {
+        let floor = self.read.floor();
+        let mut list = fresh;
+        list.extend(self.list.iter().copied().filter(|r| r.id < floor));
+        let complete = self.complete && list.len() as i64 <= RECENT_REPOSTS_LEN;
+        list.truncate(RECENT_REPOSTS_LEN as usize);
+        RecentReposts::new(list, complete, read)
+    }
+
+    /// Whether every repost of `post` is held: all of a post's reposts are newer than it.
+    pub fn knows_all_of(&self, post: PostId) -> bool {
+        self.complete || self.list.last().is_some_and(|r| r.id < post.get())
     }
 }
 
 impl Holdable<()> for RecentReposts {
     fn topics(&self, _: &()) -> impl Iterator<Item = Topic> {
-        std::iter::once(Topic::Reposts)
+        // A deleted post takes its reposts with it.
+        [Topic::Reposts, Topic::NewRepost, Topic::Posts].into_iter()
     }
 
     fn weight(&self) -> u64 {
-        64 + 16 * self.list.len() as u64
+        64 + 96 * self.list.len() as u64
+    }
+}
+
+/// A person's card (the reposter's, above a post their repost placed).
+pub(crate) struct Card(pub UserCard);
+
+impl Holdable<UserId> for Card {
+    fn topics(&self, person: &UserId) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::User(*person))
+    }
+
+    fn weight(&self) -> u64 {
+        64 + card(&self.0)
     }
 }
 
