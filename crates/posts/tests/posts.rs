@@ -194,6 +194,60 @@ async fn listened_to_is_the_same_whichever_walk_it_takes(db: TestDb) {
     assert_eq!(few_second, mine[4..].to_vec());
 }
 
+/// Someone who listens to a few people is shown their posts from memory as far back as each
+/// person's hundredth post (the newest of everyone's reach only days back for a person who posts
+/// rarely), with the posts their people reposted; past that the database answers, and every
+/// page is the database's page.
+async fn listened_to_from_memory_reaches_each_persons_hundredth_post(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
+    // Ana's 130 posts, long ago, and one of Cy's among them that Bob reposts.
+    let start = chrono::Utc::now() - chrono::Duration::days(300);
+    let ids: Vec<(i64, UserId)> = (0..131)
+        .map(|i| (values::raw_id_at(start + chrono::Duration::hours(i)), if i == 60 { cy } else { ana }))
+        .collect();
+    w.db.write_blocking(|c| {
+        let posts: Vec<String> =
+            ids.iter().map(|(id, by)| format!("({id}, {by}, 'lyrics', '2026-01-01 00:00:00')")).collect();
+        db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
+            .execute(c)?;
+        let lyrics: Vec<String> = ids
+            .iter()
+            .map(|(id, _)| format!("({id}, 'Song {id}', 'Ana', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
+            .collect();
+        let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
+        db::diesel::sql_query(sql).execute(c)?;
+        db::changed(c, &[db::Topic::Everything])?;
+        Ok::<_, db::DbError>(())
+    })
+    .unwrap();
+    for who in [ana, bob] {
+        w.db.write_blocking(|c| social_graph::listen(c, me, who)).unwrap();
+    }
+    let cys = PostId::try_from(ids[60].0).unwrap();
+    w.db.write_blocking(|c| posts::reposts::toggle_repost(c, bob, cys).map(|_| ())).unwrap();
+    let mut c = w.db.get().unwrap();
+    let mut page = FeedPage::Before(Keyset { before: None, limit: 10 });
+    let (mut seen, mut held) = (Vec::new(), 0);
+    loop {
+        let database = posts::feed_page(&mut c, Feed::ListenedTo, page, Some(me)).unwrap();
+        assert_eq!(w.posts.list_on(&mut c, Feed::ListenedTo, page, Some(me)).unwrap(), database, "{page:?}");
+        if let Some(answered) = w.posts.remembered_list(Feed::ListenedTo, page, Some(me)) {
+            assert_eq!(answered, database, "held: {page:?}");
+            held += 1;
+        }
+        let Some(last) = database.last() else { break };
+        seen.extend(database.iter().map(|p| p.id));
+        page = FeedPage::Before(Keyset {
+            before: PostId::try_from(last.reposted.as_ref().map_or(last.id.get(), |r| r.id)).ok(),
+            limit: 10,
+        });
+    }
+    assert_eq!(seen.len(), 131, "every post once");
+    assert_eq!(seen[0], cys, "the repost first");
+    assert_eq!(held, 10, "the pages down to Ana's hundredth post are held, the rest the database's");
+}
+
 async fn a_blocked_pair_never_sees_each_others_posts(db: TestDb) {
     let w = world(db);
     let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
@@ -1558,6 +1612,7 @@ test_support::both_backends!(
     feeds_page_newest_first_by_offset_and_by_cursor,
     listened_to_shows_only_the_people_one_listens_to,
     listened_to_is_the_same_whichever_walk_it_takes,
+    listened_to_from_memory_reaches_each_persons_hundredth_post,
     a_blocked_pair_never_sees_each_others_posts,
     a_like_toggles_and_counts_once,
     comments_resolve_mentions_and_count,

@@ -4,8 +4,8 @@
 //! `docs/architecture.md`, "Memory and writes".
 //!
 //! Which posts: For you walks the newest posts past those the viewer may not see (a block pair,
-//! a suspended author); Listened to keeps those of the people they listen to; a person's posts
-//! are their newest. When the list held does not reach as far as the page (a deep page, few
+//! a suspended author); Listened to merges the posts of the people they listen to with those
+//! people's reposts (`listened`); a person's posts are their newest. When the list held does not reach as far as the page (a deep page, few
 //! posts of the people listened to among the newest), or a post is not found as listed, the
 //! page is not answered here and the database's query answers it, with every rule in SQL
 //! (`crate::feed`). A page of comments is the post's newest comments past those the viewer may
@@ -14,9 +14,11 @@
 //! Without a connection a page is answered only from what is held (no statement at all); with
 //! one, what is missing is read and kept, a fixed number of statements.
 
+mod listened;
 mod payloads;
 mod pieces;
 
+use std::cmp::Reverse;
 use std::sync::Arc;
 
 use db::diesel::prelude::*;
@@ -48,7 +50,7 @@ const LIKE_FLAGS_BYTES: u64 = 8 << 20;
 const SUSPENDED_BYTES: u64 = 8 << 20;
 const LISTENED_BYTES: u64 = 16 << 20;
 /// Twice what a full list of recent reposts weighs (as [`NEWEST_BYTES`]).
-const RECENT_REPOSTS_BYTES: u64 = 2 * (96 * RECENT_REPOSTS_LEN as u64 + 64);
+const RECENT_REPOSTS_BYTES: u64 = 2 * (112 * RECENT_REPOSTS_LEN as u64 + 64);
 const CARDS_BYTES: u64 = 8 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
@@ -139,11 +141,16 @@ impl Memory {
                 if listened.0.is_empty() {
                     return Ok(Some(Vec::new()));
                 }
-                let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
                 let Some(recent) = self.recent_reposts(conn.as_deref_mut())? else { return Ok(None) };
-                let Some(entries) = listened_entries(&newest, &recent, &listened.0, &outlook, page) else {
-                    return Ok(None);
+                let entries = if listened::few(listened.0.len()) {
+                    let people: Vec<UserId> = listened.0.iter().filter(|p| !outlook.hides(p)).copied().collect();
+                    let Some(lists) = self.authored_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
+                    listened::page(listened::Posts::Each(&people, &lists), &recent, &listened.0, &outlook, page)
+                } else {
+                    let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
+                    listened::page(listened::Posts::Newest(&newest), &recent, &listened.0, &outlook, page)
                 };
+                let Some(entries) = entries else { return Ok(None) };
                 let ids: Vec<PostId> = entries.iter().map(|(id, _)| *id).collect();
                 let placed: Vec<HeldRepost> = entries.iter().filter_map(|(_, r)| *r).collect();
                 let Some(mut found) = self.posts(conn.as_deref_mut(), &outlook, &ids)? else { return Ok(None) };
@@ -452,6 +459,16 @@ impl Memory {
         })
     }
 
+    /// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`] of them), in order, held
+    /// or read (one statement for those missing: [`read_authored_of`]).
+    fn authored_of(
+        &self,
+        conn: Option<&mut DbConnection>,
+        people: &[UserId],
+    ) -> QueryResult<Option<Vec<Arc<Noted<Authored>>>>> {
+        self.authored.get_many_or_read(people, conn, read_authored_of)
+    }
+
     /// The cards of `people`, in order, held or read (one statement for those missing).
     fn cards(&self, conn: Option<&mut DbConnection>, people: &[UserId]) -> QueryResult<Option<Vec<Arc<Noted<Card>>>>> {
         self.cards.get_many_or_read(people, conn, |c, missing| {
@@ -567,67 +584,6 @@ fn read_reposts(conn: &mut DbConnection, floor: Option<i64>) -> QueryResult<Vec<
     Ok(rows.into_iter().map(|(id, by, post, author, at)| HeldRepost { id, by, post, author, at }).collect())
 }
 
-/// The ids of a page of Listened to, each with the repost that placed it (if one did), from
-/// the newest posts and the newest reposts held: the posts of the people `listened` whom the
-/// viewer of `outlook` may see, and the posts those people reposted (the viewer may see the
-/// post's author too), each once, newest first by the post's id or, when one of them reposted
-/// it, by its newest such repost's; a post so placed leaves its own place (as `crate::feed`
-/// puts it together). None when a list held does not reach as far as the page, or does not
-/// hold every repost of a post it would show in its own place: the database answers then.
-fn listened_entries(
-    newest: &Newest,
-    recent: &RecentReposts,
-    listened: &db::FastSet<UserId>,
-    outlook: &Outlook,
-    page: FeedPage,
-) -> Option<Vec<(PostId, Option<HeldRepost>)>> {
-    let (before, skip, limit) = match page {
-        FeedPage::Offset(p) => (i64::MAX, usize::try_from(p.offset).ok()?, usize::try_from(p.limit).ok()?),
-        FeedPage::Before(k) => (k.before.map_or(i64::MAX, PostId::get), 0, usize::try_from(k.limit).ok()?),
-    };
-    let shown = |person: &UserId| listened.contains(person) && !outlook.hides(person);
-    // Reposts of `post` by people listened to and shown, newer than `than`.
-    let placed_above = |post: PostId, than: i64| {
-        recent.by_post.get(&post).is_some_and(|all| all.iter().any(|(id, by)| *id > than && shown(by)))
-    };
-    let mut posts = newest.list[newest.list.partition_point(|(id, _)| id.get() >= before)..].iter().peekable();
-    let mut reposts = recent.list[recent.list.partition_point(|r| r.id >= before)..].iter().peekable();
-    let mut entries = Vec::with_capacity(limit);
-    while entries.len() < skip.saturating_add(limit) {
-        let (post_key, repost_key) = (posts.peek().map(|(id, _)| id.get()), reposts.peek().map(|r| r.id));
-        // A list that ends without holding everything leaves what lies below it unknown.
-        if (post_key.is_none() && !newest.complete()) || (repost_key.is_none() && !recent.complete) {
-            return None;
-        }
-        let entry = match (post_key, repost_key) {
-            (None, None) => break,
-            (Some(p), r) if r.is_none_or(|r| p > r) => {
-                let Some(&(id, author)) = posts.next() else { break };
-                if !shown(&author) {
-                    continue;
-                }
-                // Its own place, unless someone listened to reposted it (then it stands there).
-                if !recent.knows_all_of(id) {
-                    return None;
-                }
-                if placed_above(id, id.get()) {
-                    continue;
-                }
-                (id, None)
-            }
-            _ => {
-                let Some(&r) = reposts.next() else { break };
-                if !shown(&r.by) || outlook.hides(&r.author) || placed_above(r.post, r.id) {
-                    continue;
-                }
-                (r.post, Some(r))
-            }
-        };
-        entries.push(entry);
-    }
-    Some(entries.into_iter().skip(skip).collect())
-}
-
 /// Whom `viewer` listens to.
 fn read_listened(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Listened>> {
     let people = listens::table.filter(listens::listener_id.eq(viewer)).select(listens::listened_id).load(conn)?;
@@ -650,6 +606,51 @@ fn read_authored(conn: &mut DbConnection, user: UserId) -> QueryResult<Option<Au
     let complete = ids.len() as i64 <= AUTHORED_LEN;
     ids.truncate(AUTHORED_LEN as usize);
     Ok(Some(Authored { ids, complete }))
+}
+
+/// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), in one statement: a walk
+/// of `posts (user_id, id)` for each, one more than held so that whether they are all is known.
+/// One text for each power of two of people (the last repeated), so that each is prepared once.
+fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<Vec<(UserId, Authored)>> {
+    let Some(&last) = people.last() else { return Ok(Vec::new()) };
+    let width = people.len().next_power_of_two();
+    let one = |i: usize| {
+        format!(
+            "SELECT a{i}.id AS id, a{i}.user_id AS user_id FROM \
+             (SELECT id, user_id FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT {}) AS a{i}",
+            AUTHORED_LEN + 1
+        )
+    };
+    let sql = (0..width).map(one).collect::<Vec<_>>().join(" UNION ALL ");
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = BigInt)]
+        id: PostId,
+        #[diesel(sql_type = BigInt)]
+        user_id: UserId,
+    }
+    let mut q = db::Kept::made(sql);
+    for i in 0..width {
+        q = q.bind::<BigInt, _>(people.get(i).copied().unwrap_or(last));
+    }
+    let rows: Vec<Row> = q.load(conn)?;
+    let mut by_person: db::FastMap<UserId, Vec<PostId>> = people.iter().map(|p| (*p, Vec::new())).collect();
+    for row in rows {
+        if let Some(ids) = by_person.get_mut(&row.user_id) {
+            ids.push(row.id);
+        }
+    }
+    Ok(by_person
+        .into_iter()
+        .map(|(person, mut ids)| {
+            // The last person's walk, repeated to fill the text, is read as often.
+            ids.sort_unstable_by_key(|id| Reverse(*id));
+            ids.dedup();
+            let complete = ids.len() as i64 <= AUTHORED_LEN;
+            ids.truncate(AUTHORED_LEN as usize);
+            (person, Authored { ids, complete })
+        })
+        .collect())
 }
 
 /// `post`'s newest comments, whoever wrote them.

@@ -149,21 +149,25 @@ pub(crate) struct RecentReposts {
     pub list: Vec<HeldRepost>,
     /// For each post reposted among them, its reposts' ids and who made each, newest first.
     pub by_post: FastMap<PostId, Vec<(i64, UserId)>>,
+    /// For each person who made some of them, where theirs are in `list`, newest first.
+    pub by_reposter: FastMap<UserId, Vec<u32>>,
     /// Whether it holds every repost.
     pub complete: bool,
     pub read: db::NewPostsRead,
 }
 
-/// How many of the newest reposts are held (1.3 MB).
+/// How many of the newest reposts are held (2 MB with what finds them by post and by person).
 pub(crate) const RECENT_REPOSTS_LEN: i64 = 20_000;
 
 impl RecentReposts {
     pub fn new(list: Vec<HeldRepost>, complete: bool, read: db::NewPostsRead) -> RecentReposts {
         let mut by_post: FastMap<PostId, Vec<(i64, UserId)>> = FastMap::default();
-        for r in &list {
+        let mut by_reposter: FastMap<UserId, Vec<u32>> = FastMap::default();
+        for (i, r) in (0u32..).zip(&list) {
             by_post.entry(r.post).or_default().push((r.id, r.by));
+            by_reposter.entry(r.by).or_default().push(i);
         }
-        RecentReposts { list, by_post, complete, read }
+        RecentReposts { list, by_post, by_reposter, complete, read }
     }
 
     /// Brought up to date by `fresh`, the reposts made since a moment before the last read
@@ -190,7 +194,7 @@ impl Holdable<()> for RecentReposts {
     }
 
     fn weight(&self) -> u64 {
-        64 + 96 * self.list.len() as u64
+        64 + 112 * self.list.len() as u64
     }
 }
 
