@@ -72,6 +72,13 @@ impl Posts {
         self.memory.pairs_held.store(n, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Holds at most the `n` newest reposts (20,000 unless told): a test of pages reaching past
+    /// them sets a few.
+    #[doc(hidden)]
+    pub fn hold_reposts_up_to(&self, n: i64) {
+        self.memory.reposts_held.store(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn storage(&self) -> &Storage {
         &self.processing.storage
     }

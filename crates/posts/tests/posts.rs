@@ -248,6 +248,102 @@ async fn listened_to_from_memory_reaches_each_persons_hundredth_post(db: TestDb)
     assert_eq!(held, 10, "the pages down to Ana's hundredth post are held, the rest the database's");
 }
 
+/// Someone who listens to many people: a post older than the newest reposts held stands in its
+/// own place from memory only when its row counts no more reposts than are held (a repost made
+/// long ago by someone listened to places it elsewhere, which the database then tells).
+async fn listened_to_past_the_reposts_held_asks_the_database(db: TestDb) {
+    let w = world(db);
+    w.posts.hold_reposts_up_to(1);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let mut songs = Vec::new();
+    for i in 0..5 {
+        songs.push(w.song(ana, &format!("a{i}")).await);
+    }
+    let mut c = w.db.get().unwrap();
+    let mut people = vec![ana, bob];
+    people.extend((0..posts::DENSE_LISTENING).map(|i| insert_user(&mut c, &format!("F{i}"), &format!("filler{i}"))));
+    for who in people {
+        w.db.write_blocking(|c| social_graph::listen(c, me, who)).unwrap();
+    }
+    for post in [songs[0], songs[2]] {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        w.db.write_blocking(|c| posts::reposts::toggle_repost(c, bob, post).map(|_| ())).unwrap();
+    }
+    let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+    let database = posts::feed_page(&mut c, Feed::ListenedTo, first, Some(me)).unwrap();
+    let order: Vec<PostId> = database.iter().map(|p| p.id).collect();
+    assert_eq!(order, [songs[2], songs[0], songs[4], songs[3], songs[1]]);
+    assert_eq!(w.posts.list_on(&mut c, Feed::ListenedTo, first, Some(me)).unwrap(), database);
+    assert!(w.posts.remembered_list(Feed::ListenedTo, first, Some(me)).is_none(), "a0's older repost is not held");
+    // Taken back: every repost of the posts shown is held again.
+    w.db.write_blocking(|c| posts::reposts::toggle_repost(c, bob, songs[0]).map(|_| ())).unwrap();
+    let database = posts::feed_page(&mut c, Feed::ListenedTo, first, Some(me)).unwrap();
+    assert_eq!(w.posts.list_on(&mut c, Feed::ListenedTo, first, Some(me)).unwrap(), database);
+    assert_eq!(w.posts.remembered_list(Feed::ListenedTo, first, Some(me)), Some(database));
+}
+
+/// Someone who listens to a few people: each person's newest 100 reposts are held; past them,
+/// a post in its own place stands from memory only when nobody reposted it, and every page,
+/// by cursor down to the end, is the database's.
+async fn listened_to_past_a_persons_reposts_held_asks_the_database(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob, cy) = (w.user("me"), w.user("ana"), w.user("bob"), w.user("cy"));
+    // Ana's 130 posts long ago; Bob reposts the 120 newest of them, later; Cy (whom Me does not
+    // listen to) one of the ten oldest.
+    let start = chrono::Utc::now() - chrono::Duration::days(300);
+    let ids: Vec<i64> = (0..130).map(|i| values::raw_id_at(start + chrono::Duration::hours(i))).collect();
+    let reposts: Vec<(i64, i64, UserId)> = (10..130)
+        .map(|i| {
+            (values::raw_id_at(start + chrono::Duration::days(100) + chrono::Duration::hours(i)), ids[i as usize], bob)
+        })
+        .chain([(values::raw_id_at(start + chrono::Duration::days(101)), ids[3], cy)])
+        .collect();
+    w.db.write_blocking(|c| {
+        let posts: Vec<String> =
+            ids.iter().map(|id| format!("({id}, {ana}, 'lyrics', '2026-01-01 00:00:00')")).collect();
+        db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
+            .execute(c)?;
+        let lyrics: Vec<String> = ids
+            .iter()
+            .map(|id| format!("({id}, 'Song {id}', 'Ana', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
+            .collect();
+        let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
+        db::diesel::sql_query(sql).execute(c)?;
+        let rows: Vec<String> =
+            reposts.iter().map(|(id, post, by)| format!("({id}, {post}, {by}, '2026-02-01 00:00:00')")).collect();
+        let sql = format!("INSERT INTO reposts (id, post_id, user_id, created_at) VALUES {}", rows.join(","));
+        db::diesel::sql_query(sql).execute(c)?;
+        db::diesel::sql_query(
+            "UPDATE posts SET reposts_count = (SELECT COUNT(*) FROM reposts r WHERE r.post_id = posts.id)",
+        )
+        .execute(c)?;
+        db::changed(c, &[db::Topic::Everything])?;
+        Ok::<_, db::DbError>(())
+    })
+    .unwrap();
+    for who in [ana, bob] {
+        w.db.write_blocking(|c| social_graph::listen(c, me, who)).unwrap();
+    }
+    let mut c = w.db.get().unwrap();
+    let mut page = FeedPage::Before(Keyset { before: None, limit: 10 });
+    let (mut seen, mut held) = (Vec::new(), 0);
+    loop {
+        let database = posts::feed_page(&mut c, Feed::ListenedTo, page, Some(me)).unwrap();
+        assert_eq!(w.posts.list_on(&mut c, Feed::ListenedTo, page, Some(me)).unwrap(), database, "{page:?}");
+        if let Some(answered) = w.posts.remembered_list(Feed::ListenedTo, page, Some(me)) {
+            assert_eq!(answered, database, "held: {page:?}");
+            held += 1;
+        }
+        let Some(last) = database.last() else { break };
+        seen.extend(database.iter().map(|p| p.id.get()));
+        let at = last.reposted.as_ref().map_or(last.id.get(), |r| r.id);
+        page = FeedPage::Before(Keyset { before: PostId::try_from(at).ok(), limit: 10 });
+    }
+    assert_eq!(seen.len(), 130, "every post once");
+    assert_eq!(seen[..120], ids[10..].iter().rev().copied().collect::<Vec<_>>()[..], "Bob's reposts first");
+    assert!((10..13).contains(&held), "the pages of Bob's 100 newest reposts are held: {held}");
+}
+
 async fn a_blocked_pair_never_sees_each_others_posts(db: TestDb) {
     let w = world(db);
     let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
@@ -941,42 +1037,62 @@ async fn a_new_post_reads_only_what_is_new(db: TestDb) {
     assert!(newest[0].contains("\"posts\".\"id\" >="), "only what is new: {}", newest[0]);
 }
 
-/// Listened to with reposts is answered from memory, and a new repost reads only the reposts
-/// made since the list held was read; one taken back reads them whole.
+/// Listened to with reposts is answered from memory, whether one listens to many people or a
+/// few: a new repost reads only the reposts made since the newest reposts held were read (once
+/// for every viewer), and one taken back reads them whole.
 async fn a_new_repost_reads_only_what_is_new(db: TestDb) {
     let w = world(db);
-    let (me, ana, cy) = (w.user("me"), w.user("ana"), w.user("cy"));
+    let (me, few, ana, cy) = (w.user("me"), w.user("few"), w.user("ana"), w.user("cy"));
     let mut songs = Vec::new();
     for i in 0..5 {
         songs.push(w.song(ana, &format!("old {i}")).await);
     }
-    w.db.write_blocking(|c| social_graph::listen(c, me, cy)).unwrap();
+    let mut c = w.db.get().unwrap();
+    let mut people = vec![cy];
+    people.extend((0..posts::DENSE_LISTENING).map(|i| insert_user(&mut c, &format!("F{i}"), &format!("filler{i}"))));
+    for who in people {
+        w.db.write_blocking(|c| social_graph::listen(c, me, who)).unwrap();
+    }
+    w.db.write_blocking(|c| social_graph::listen(c, few, cy)).unwrap();
     w.db.write_blocking(|c| posts::reposts::toggle_repost(c, cy, songs[0]).map(|_| ())).unwrap();
     let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
-    let mut c = w.db.get().unwrap();
-    let page = w.posts.list_on(&mut c, Feed::ListenedTo, first, Some(me)).unwrap();
-    assert_eq!(page.iter().map(|p| p.id).collect::<Vec<_>>(), [songs[0]]);
-    assert_eq!(page[0].reposted.as_ref().map(|r| r.by.id), Some(cy));
-    assert_eq!(w.posts.remembered_list(Feed::ListenedTo, first, Some(me)), Some(page), "held");
-    let reads = |statements: Vec<String>| -> Vec<String> {
-        statements.into_iter().map(|s| s.replace('`', "\"")).filter(|s| s.contains("FROM (\"reposts\"")).collect()
+    for viewer in [me, few] {
+        let page = w.posts.list_on(&mut c, Feed::ListenedTo, first, Some(viewer)).unwrap();
+        assert_eq!(page.iter().map(|p| p.id).collect::<Vec<_>>(), [songs[0]]);
+        assert_eq!(page[0].reposted.as_ref().map(|r| r.by.id), Some(cy));
+        assert_eq!(w.posts.remembered_list(Feed::ListenedTo, first, Some(viewer)), Some(page), "held");
+    }
+    // Everyone's newest reposts, and one person's.
+    let everyone = |statements: &[String]| -> Vec<String> {
+        statements.iter().map(|s| s.replace('`', "\"")).filter(|s| s.contains("FROM (\"reposts\"")).collect()
     };
+    let persons = |statements: &[String]| statements.iter().filter(|s| s.contains("FROM reposts r JOIN posts")).count();
     w.db.write_blocking(|c| posts::reposts::toggle_repost(c, cy, songs[3]).map(|_| ())).unwrap();
-    let statements = recorded(&mut c, |c| {
-        let page = w.posts.list_on(c, Feed::ListenedTo, first, Some(me)).unwrap();
-        assert_eq!(page.iter().map(|p| p.id).collect::<Vec<_>>(), [songs[3], songs[0]]);
-    });
-    let read = reads(statements);
-    assert_eq!(read.len(), 1, "{read:#?}");
-    assert!(read[0].contains("\"reposts\".\"id\" >="), "only what is new: {}", read[0]);
+    for viewer in [me, few] {
+        let statements = recorded(&mut c, |c| {
+            let page = w.posts.list_on(c, Feed::ListenedTo, first, Some(viewer)).unwrap();
+            assert_eq!(page.iter().map(|p| p.id).collect::<Vec<_>>(), [songs[3], songs[0]]);
+        });
+        if viewer == me {
+            let read = everyone(&statements);
+            assert_eq!(read.len(), 1, "{read:#?}");
+            assert!(read[0].contains("\"reposts\".\"id\" >="), "only what is new: {}", read[0]);
+        } else {
+            assert_eq!((everyone(&statements).len(), persons(&statements)), (0, 0), "read once: {statements:#?}");
+        }
+    }
     w.db.write_blocking(|c| posts::reposts::toggle_repost(c, cy, songs[0]).map(|_| ())).unwrap();
     let statements = recorded(&mut c, |c| {
         let page = w.posts.list_on(c, Feed::ListenedTo, first, Some(me)).unwrap();
         assert_eq!(page.iter().map(|p| p.id).collect::<Vec<_>>(), [songs[3]]);
     });
-    let read = reads(statements);
+    let read = everyone(&statements);
     assert!(read.len() == 1 && !read[0].contains(">="), "read whole: {read:#?}");
-    assert!(w.posts.remembered_list(Feed::ListenedTo, first, Some(me)).is_some());
+    for viewer in [me, few] {
+        let database = posts::feed_page(&mut c, Feed::ListenedTo, first, Some(viewer)).unwrap();
+        assert_eq!(w.posts.list_on(&mut c, Feed::ListenedTo, first, Some(viewer)).unwrap(), database);
+        assert_eq!(w.posts.remembered_list(Feed::ListenedTo, first, Some(viewer)), Some(database));
+    }
 }
 
 /// A like reads again only the liker's likes: what else is held of them (whom they listen to,
@@ -1613,6 +1729,8 @@ test_support::both_backends!(
     listened_to_shows_only_the_people_one_listens_to,
     listened_to_is_the_same_whichever_walk_it_takes,
     listened_to_from_memory_reaches_each_persons_hundredth_post,
+    listened_to_past_the_reposts_held_asks_the_database,
+    listened_to_past_a_persons_reposts_held_asks_the_database,
     a_blocked_pair_never_sees_each_others_posts,
     a_like_toggles_and_counts_once,
     comments_resolve_mentions_and_count,

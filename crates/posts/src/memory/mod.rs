@@ -32,7 +32,7 @@ pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
     AUTHORED_LEN, Authored, BlockPairs, Blocked, Card, Found, HeldRepost, LIKED_HELD, LikeFlag, Listened,
     ListeningCount, Marks, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN,
-    RecentReposts, SearchKey, Suspended, THREAD_LEN, Thread,
+    REPOSTED_LEN, RecentReposts, Reposted, SearchKey, Suspended, THREAD_LEN, Thread,
 };
 
 use crate::comments;
@@ -52,6 +52,7 @@ const LISTENED_BYTES: u64 = 16 << 20;
 /// Twice what a full list of recent reposts weighs (as [`NEWEST_BYTES`]).
 const RECENT_REPOSTS_BYTES: u64 = 2 * (112 * RECENT_REPOSTS_LEN as u64 + 64);
 const CARDS_BYTES: u64 = 8 << 20;
+const REPOSTED_BYTES: u64 = 8 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
@@ -67,6 +68,8 @@ pub(crate) struct Memory {
     pairs: Held<(), BlockPairs>,
     /// How many block pairs are held for every viewer at most ([`PAIRS_HELD`]; lower in a test).
     pub pairs_held: std::sync::atomic::AtomicI64,
+    /// How many of the newest reposts are held at most ([`RECENT_REPOSTS_LEN`]; fewer in a test).
+    pub reposts_held: std::sync::atomic::AtomicI64,
     blocked: Held<UserId, Blocked>,
     /// What each viewer likes and reposted.
     marks: Held<UserId, Marks>,
@@ -74,6 +77,8 @@ pub(crate) struct Memory {
     listened: Held<UserId, Listened>,
     /// The newest reposts anywhere, and the cards of people whose reposts placed posts.
     recent_reposts: Held<(), RecentReposts>,
+    /// Each person's newest reposts.
+    reposted: Held<UserId, Reposted>,
     cards: Held<UserId, Card>,
     counts: Held<UserId, ListeningCount>,
     authored: Held<UserId, Authored>,
@@ -93,11 +98,13 @@ impl Memory {
             suspended: Held::new(changes.clone(), SUSPENDED_BYTES, SUSPENDED_BYTES),
             pairs: Held::new(changes.clone(), PAIRS_BYTES, PAIRS_BYTES),
             pairs_held: std::sync::atomic::AtomicI64::new(PAIRS_HELD),
+            reposts_held: std::sync::atomic::AtomicI64::new(RECENT_REPOSTS_LEN),
             blocked: Held::new(changes.clone(), BLOCKED_BYTES, 128),
             marks: Held::new(changes.clone(), MARKS_BYTES, 1024),
             like_flags: Held::new(changes.clone(), LIKE_FLAGS_BYTES, 96),
             listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
             recent_reposts: Held::new(changes.clone(), RECENT_REPOSTS_BYTES, RECENT_REPOSTS_BYTES).one_read_at_a_time(),
+            reposted: Held::new(changes.clone(), REPOSTED_BYTES, 256),
             cards: Held::new(changes.clone(), CARDS_BYTES, 128),
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
@@ -142,18 +149,35 @@ impl Memory {
                     return Ok(Some(Vec::new()));
                 }
                 let Some(recent) = self.recent_reposts(conn.as_deref_mut())? else { return Ok(None) };
+                let (posts, reposts) = (listened::Posts::Each, listened::Reposts::Everyone(&recent));
                 let entries = if listened::few(listened.0.len()) {
                     let people: Vec<UserId> = listened.0.iter().filter(|p| !outlook.hides(p)).copied().collect();
-                    let Some(lists) = self.authored_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
-                    listened::page(listened::Posts::Each(&people, &lists), &recent, &listened.0, &outlook, page)
+                    let Some(authored) = self.authored_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
+                    match listened::page(posts(&authored), reposts, &listened.0, &outlook, page) {
+                        // Past everyone's newest reposts: each person's own, as far as they reach.
+                        Err(listened::Short::Reposts) => {
+                            let Some(theirs) = self.reposted_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
+                            let reposts = listened::Reposts::Each(&theirs);
+                            listened::page(posts(&authored), reposts, &listened.0, &outlook, page)
+                        }
+                        found => found,
+                    }
                 } else {
                     let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
-                    listened::page(listened::Posts::Newest(&newest), &recent, &listened.0, &outlook, page)
+                    listened::page(listened::Posts::Everyone(&newest), reposts, &listened.0, &outlook, page)
                 };
-                let Some(entries) = entries else { return Ok(None) };
+                let Ok(entries) = entries else { return Ok(None) };
+                let listened::Page { entries, unsure } = entries;
                 let ids: Vec<PostId> = entries.iter().map(|(id, _)| *id).collect();
                 let placed: Vec<HeldRepost> = entries.iter().filter_map(|(_, r)| *r).collect();
                 let Some(mut found) = self.posts(conn.as_deref_mut(), &outlook, &ids)? else { return Ok(None) };
+                // A post shown in its own place whose every repost is not held stands there only
+                // when its row counts no more reposts than held (none of the others by someone
+                // listened to, or it would stand at theirs).
+                let doubted = |p: &Post| unsure.iter().any(|(id, count)| *id == p.id && p.reposts_count != *count);
+                if found.iter().any(doubted) {
+                    return Ok(None);
+                }
                 if placed.is_empty() {
                     return Ok(Some(found));
                 }
@@ -443,18 +467,19 @@ impl Memory {
     /// a repost taken back or a post deleted reads it whole.
     fn recent_reposts(&self, conn: Option<&mut DbConnection>) -> QueryResult<Option<Arc<Noted<RecentReposts>>>> {
         let changes = self.recent_reposts.changes().clone();
+        let at_most = self.reposts_held.load(std::sync::atomic::Ordering::Relaxed);
         self.recent_reposts.get_or_update(&(), conn, |c, held| {
             if let Some(held) =
                 held.filter(|h| h.read.updatable() && h.unchanged_in(&changes, [Topic::Reposts, Topic::Posts]))
             {
                 let read = held.read.again();
-                let fresh = read_reposts(c, Some(held.read.floor()))?;
-                return Ok(Some(held.updated(fresh, read)));
+                let fresh = read_reposts(c, Some(held.read.floor()), at_most)?;
+                return Ok(Some(held.updated(fresh, read, at_most)));
             }
             let read = db::NewPostsRead::whole();
-            let mut list = read_reposts(c, None)?;
-            let complete = list.len() as i64 <= RECENT_REPOSTS_LEN;
-            list.truncate(RECENT_REPOSTS_LEN as usize);
+            let mut list = read_reposts(c, None, at_most)?;
+            let complete = list.len() as i64 <= at_most;
+            list.truncate(usize::try_from(at_most).unwrap_or(0));
             Ok(Some(RecentReposts::new(list, complete, read)))
         })
     }
@@ -467,6 +492,16 @@ impl Memory {
         people: &[UserId],
     ) -> QueryResult<Option<Vec<Arc<Noted<Authored>>>>> {
         self.authored.get_many_or_read(people, conn, read_authored_of)
+    }
+
+    /// The newest reposts of each of `people` (at most [`crate::feed::DENSE_LISTENING`] of them),
+    /// in order, held or read (one statement for those missing: [`read_reposted_of`]).
+    fn reposted_of(
+        &self,
+        conn: Option<&mut DbConnection>,
+        people: &[UserId],
+    ) -> QueryResult<Option<Vec<Arc<Noted<Reposted>>>>> {
+        self.reposted.get_many_or_read(people, conn, read_reposted_of)
     }
 
     /// The cards of `people`, in order, held or read (one statement for those missing).
@@ -568,14 +603,14 @@ fn read_marks(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Mar
 }
 
 /// The newest reposts (made from `floor` on, when given), newest first, with their posts'
-/// authors: a walk of `reposts`' key, each post looked up by its key; one more than held, so
-/// that whether they are all is known.
-fn read_reposts(conn: &mut DbConnection, floor: Option<i64>) -> QueryResult<Vec<HeldRepost>> {
+/// authors: a walk of `reposts`' key, each post looked up by its key; one more than the
+/// `at_most` held, so that whether they are all is known.
+fn read_reposts(conn: &mut DbConnection, floor: Option<i64>, at_most: i64) -> QueryResult<Vec<HeldRepost>> {
     let mut q = reposts::table
         .inner_join(posts::table.on(posts::id.eq(reposts::post_id)))
         .select((reposts::id, reposts::user_id, reposts::post_id, posts::user_id, reposts::created_at))
         .order(reposts::id.desc())
-        .limit(RECENT_REPOSTS_LEN + 1)
+        .limit(at_most + 1)
         .into_boxed();
     if let Some(floor) = floor {
         q = q.filter(reposts::id.ge(floor));
@@ -649,6 +684,58 @@ fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<V
             let complete = ids.len() as i64 <= AUTHORED_LEN;
             ids.truncate(AUTHORED_LEN as usize);
             (person, Authored { ids, complete })
+        })
+        .collect())
+}
+
+/// The newest reposts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), with their
+/// posts' authors, in one statement: a walk of `reposts (user_id, id)` for each, each post looked
+/// up by its key, one more than held so that whether they are all is known. One text for each
+/// power of two of people (the last repeated), as [`read_authored_of`].
+fn read_reposted_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<Vec<(UserId, Reposted)>> {
+    let Some(&last) = people.last() else { return Ok(Vec::new()) };
+    let width = people.len().next_power_of_two();
+    let one = |i: usize| {
+        format!(
+            "SELECT r{i}.id AS id, r{i}.user_id AS user_id, r{i}.post_id AS post_id, r{i}.author AS author, \
+             r{i}.created_at AS created_at FROM (SELECT r.id, r.user_id, r.post_id, p.user_id AS author, r.created_at \
+             FROM reposts r JOIN posts p ON p.id = r.post_id WHERE r.user_id = ? ORDER BY r.id DESC LIMIT {}) AS r{i}",
+            REPOSTED_LEN + 1
+        )
+    };
+    let sql = (0..width).map(one).collect::<Vec<_>>().join(" UNION ALL ");
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = BigInt)]
+        id: i64,
+        #[diesel(sql_type = BigInt)]
+        user_id: UserId,
+        #[diesel(sql_type = BigInt)]
+        post_id: PostId,
+        #[diesel(sql_type = BigInt)]
+        author: UserId,
+        #[diesel(sql_type = db::diesel::sql_types::Timestamp)]
+        created_at: chrono::NaiveDateTime,
+    }
+    let mut q = db::Kept::made(sql);
+    for i in 0..width {
+        q = q.bind::<BigInt, _>(people.get(i).copied().unwrap_or(last));
+    }
+    let rows: Vec<Row> = q.load(conn)?;
+    let mut by_person: db::FastMap<UserId, Vec<HeldRepost>> = people.iter().map(|p| (*p, Vec::new())).collect();
+    for r in rows {
+        if let Some(list) = by_person.get_mut(&r.user_id) {
+            list.push(HeldRepost { id: r.id, by: r.user_id, post: r.post_id, author: r.author, at: r.created_at });
+        }
+    }
+    Ok(by_person
+        .into_iter()
+        .map(|(person, mut list)| {
+            list.sort_unstable_by_key(|r| Reverse(r.id));
+            list.dedup_by_key(|r| r.id);
+            let complete = list.len() as i64 <= REPOSTED_LEN;
+            list.truncate(REPOSTED_LEN as usize);
+            (person, Reposted::new(list, complete))
         })
         .collect())
 }

@@ -144,7 +144,8 @@ pub(crate) struct HeldRepost {
 }
 
 /// The newest reposts anywhere, newest first, and those of each post among them: what a page
-/// of Listened to places by reposts of the people its viewer listens to (`super::listened_entries`).
+/// of Listened to of someone who listens to many people places by reposts of those people
+/// (`super::listened`).
 pub(crate) struct RecentReposts {
     pub list: Vec<HeldRepost>,
     /// For each post reposted among them, its reposts' ids and who made each, newest first.
@@ -171,13 +172,14 @@ impl RecentReposts {
     }
 
     /// Brought up to date by `fresh`, the reposts made since a moment before the last read
-    /// (`read.floor()` of the one held): they take the place of what it held from there on.
-    pub fn updated(&self, fresh: Vec<HeldRepost>, read: db::NewPostsRead) -> RecentReposts {
+    /// (`read.floor()` of the one held): they take the place of what it held from there on, at
+    /// most `at_most` in all.
+    pub fn updated(&self, fresh: Vec<HeldRepost>, read: db::NewPostsRead, at_most: i64) -> RecentReposts {
         let floor = self.read.floor();
         let mut list = fresh;
         list.extend(self.list.iter().copied().filter(|r| r.id < floor));
-        let complete = self.complete && list.len() as i64 <= RECENT_REPOSTS_LEN;
-        list.truncate(RECENT_REPOSTS_LEN as usize);
+        let complete = self.complete && list.len() as i64 <= at_most;
+        list.truncate(usize::try_from(at_most).unwrap_or(0));
         RecentReposts::new(list, complete, read)
     }
 
@@ -195,6 +197,44 @@ impl Holdable<()> for RecentReposts {
 
     fn weight(&self) -> u64 {
         64 + 112 * self.list.len() as u64
+    }
+}
+
+/// A person's newest reposts, newest first, and the posts they reposted: what a page of
+/// Listened to of someone who listens to a few people places by their reposts
+/// (`super::listened`). Read again when the person reposts or takes a repost back
+/// ([`Topic::Marks`]), or a post is deleted (its reposts go with it).
+pub(crate) struct Reposted {
+    pub list: Vec<HeldRepost>,
+    /// Each post among them, with its repost's id.
+    pub posts: FastMap<PostId, i64>,
+    /// Whether it holds all their reposts.
+    pub complete: bool,
+}
+
+/// How many of a person's newest reposts are held at most.
+pub(crate) const REPOSTED_LEN: i64 = 100;
+
+impl Reposted {
+    pub fn new(list: Vec<HeldRepost>, complete: bool) -> Reposted {
+        let posts = list.iter().map(|r| (r.post, r.id)).collect();
+        Reposted { list, posts, complete }
+    }
+
+    /// Whether every repost of `post` by this person is held: all of a post's reposts are newer
+    /// than it.
+    pub fn knows_all_of(&self, post: PostId) -> bool {
+        self.complete || self.list.last().is_some_and(|r| r.id < post.get())
+    }
+}
+
+impl Holdable<UserId> for Reposted {
+    fn topics(&self, person: &UserId) -> impl Iterator<Item = Topic> {
+        [Topic::Marks(*person), Topic::Posts].into_iter()
+    }
+
+    fn weight(&self) -> u64 {
+        64 + 80 * self.list.len() as u64
     }
 }
 
