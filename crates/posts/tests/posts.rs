@@ -42,6 +42,21 @@ fn lyrics(title: &str) -> LyricsInput {
     }
 }
 
+/// Lyrics posts written straight into the tables, `(id, author)` each (ids made for their time:
+/// a past, or more posts than a test would make one by one), inside the caller's transaction.
+fn insert_songs(c: &mut DbConnection, songs: &[(i64, UserId)]) -> QueryResult<()> {
+    let posts: Vec<String> =
+        songs.iter().map(|(id, by)| format!("({id}, {by}, 'lyrics', '2026-01-01 00:00:00')")).collect();
+    db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
+        .execute(c)?;
+    let lyrics: Vec<String> = songs
+        .iter()
+        .map(|(id, _)| format!("({id}, 'Song {id}', 'Someone', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
+        .collect();
+    let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
+    db::diesel::sql_query(sql).execute(c).map(drop)
+}
+
 impl World {
     fn user(&self, login: &str) -> UserId {
         insert_user(&mut self.db.get().unwrap(), login, login)
@@ -207,16 +222,7 @@ async fn listened_to_from_memory_reaches_each_persons_hundredth_post(db: TestDb)
         .map(|i| (values::raw_id_at(start + chrono::Duration::hours(i)), if i == 60 { cy } else { ana }))
         .collect();
     w.db.write_blocking(|c| {
-        let posts: Vec<String> =
-            ids.iter().map(|(id, by)| format!("({id}, {by}, 'lyrics', '2026-01-01 00:00:00')")).collect();
-        db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
-            .execute(c)?;
-        let lyrics: Vec<String> = ids
-            .iter()
-            .map(|(id, _)| format!("({id}, 'Song {id}', 'Ana', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
-            .collect();
-        let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
-        db::diesel::sql_query(sql).execute(c)?;
+        insert_songs(c, &ids)?;
         db::changed(c, &[db::Topic::Everything])?;
         Ok::<_, db::DbError>(())
     })
@@ -299,16 +305,7 @@ async fn listened_to_past_a_persons_reposts_held_asks_the_database(db: TestDb) {
         .chain([(values::raw_id_at(start + chrono::Duration::days(101)), ids[3], cy)])
         .collect();
     w.db.write_blocking(|c| {
-        let posts: Vec<String> =
-            ids.iter().map(|id| format!("({id}, {ana}, 'lyrics', '2026-01-01 00:00:00')")).collect();
-        db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
-            .execute(c)?;
-        let lyrics: Vec<String> = ids
-            .iter()
-            .map(|id| format!("({id}, 'Song {id}', 'Ana', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
-            .collect();
-        let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
-        db::diesel::sql_query(sql).execute(c)?;
+        insert_songs(c, &ids.iter().map(|id| (*id, ana)).collect::<Vec<_>>())?;
         let rows: Vec<String> =
             reposts.iter().map(|(id, post, by)| format!("({id}, {post}, {by}, '2026-02-01 00:00:00')")).collect();
         let sql = format!("INSERT INTO reposts (id, post_id, user_id, created_at) VALUES {}", rows.join(","));
@@ -1107,16 +1104,7 @@ async fn a_like_reads_again_only_the_likers_likes(db: TestDb) {
     let newer: Vec<i64> =
         (0..300).map(|i| values::raw_id_at(chrono::Utc::now() + chrono::Duration::seconds(1 + i))).collect();
     w.db.write_blocking(|c| {
-        let posts: Vec<String> =
-            newer.iter().map(|id| format!("({id}, {ana}, 'lyrics', '2026-01-01 00:00:00')")).collect();
-        db::diesel::sql_query(format!("INSERT INTO posts (id, user_id, kind, created_at) VALUES {}", posts.join(",")))
-            .execute(c)?;
-        let lyrics: Vec<String> = newer
-            .iter()
-            .map(|id| format!("({id}, 'Song', 'Ana', '[{{\"type\":\"verse\",\"lyrics\":\"la\"}}]')"))
-            .collect();
-        let sql = format!("INSERT INTO post_lyrics (post_id, title, artist, parts) VALUES {}", lyrics.join(","));
-        db::diesel::sql_query(sql).execute(c)?;
+        insert_songs(c, &newer.iter().map(|id| (*id, ana)).collect::<Vec<_>>())?;
         let likes: Vec<String> = newer.iter().map(|id| format!("({id}, {me}, '2026-01-01 00:00:00')")).collect();
         db::diesel::sql_query(format!("INSERT INTO likes (post_id, user_id, created_at) VALUES {}", likes.join(",")))
             .execute(c)?;

@@ -643,20 +643,30 @@ fn read_authored(conn: &mut DbConnection, user: UserId) -> QueryResult<Option<Au
     Ok(Some(Authored { ids, complete }))
 }
 
-/// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), in one statement: a walk
-/// of `posts (user_id, id)` for each, one more than held so that whether they are all is known.
-/// One text for each power of two of people (the last repeated), so that each is prepared once.
-fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<Vec<(UserId, Authored)>> {
-    let Some(&last) = people.last() else { return Ok(Vec::new()) };
+/// One statement of a walk for each of `people`, together (`UNION ALL`): `walk(i)` is its SQL
+/// for the `i`th, with one `?` (the person) and its own aliases. One text for each power of two
+/// of people (the last repeated to fill it), so that each is prepared once. None for nobody.
+fn walks_of(people: &[UserId], walk: impl Fn(usize) -> String) -> Option<db::Kept> {
+    let &last = people.last()?;
     let width = people.len().next_power_of_two();
-    let one = |i: usize| {
+    let mut q = db::Kept::made((0..width).map(walk).collect::<Vec<_>>().join(" UNION ALL "));
+    for i in 0..width {
+        q = q.bind::<BigInt, _>(people.get(i).copied().unwrap_or(last));
+    }
+    Some(q)
+}
+
+/// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), in one
+/// statement ([`walks_of`]): a walk of `posts (user_id, id)` for each, one more than held so that
+/// whether they are all is known.
+fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<Vec<(UserId, Authored)>> {
+    let walk = |i: usize| {
         format!(
             "SELECT a{i}.id AS id, a{i}.user_id AS user_id FROM \
              (SELECT id, user_id FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT {}) AS a{i}",
             AUTHORED_LEN + 1
         )
     };
-    let sql = (0..width).map(one).collect::<Vec<_>>().join(" UNION ALL ");
     #[derive(QueryableByName)]
     struct Row {
         #[diesel(sql_type = BigInt)]
@@ -664,10 +674,7 @@ fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<V
         #[diesel(sql_type = BigInt)]
         user_id: UserId,
     }
-    let mut q = db::Kept::made(sql);
-    for i in 0..width {
-        q = q.bind::<BigInt, _>(people.get(i).copied().unwrap_or(last));
-    }
+    let Some(q) = walks_of(people, walk) else { return Ok(Vec::new()) };
     let rows: Vec<Row> = q.load(conn)?;
     let mut by_person: db::FastMap<UserId, Vec<PostId>> = people.iter().map(|p| (*p, Vec::new())).collect();
     for row in rows {
@@ -690,12 +697,9 @@ fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<V
 
 /// The newest reposts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), with their
 /// posts' authors, in one statement: a walk of `reposts (user_id, id)` for each, each post looked
-/// up by its key, one more than held so that whether they are all is known. One text for each
-/// power of two of people (the last repeated), as [`read_authored_of`].
+/// up by its key, one more than held so that whether they are all is known ([`walks_of`]).
 fn read_reposted_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<Vec<(UserId, Reposted)>> {
-    let Some(&last) = people.last() else { return Ok(Vec::new()) };
-    let width = people.len().next_power_of_two();
-    let one = |i: usize| {
+    let walk = |i: usize| {
         format!(
             "SELECT r{i}.id AS id, r{i}.user_id AS user_id, r{i}.post_id AS post_id, r{i}.author AS author, \
              r{i}.created_at AS created_at FROM (SELECT r.id, r.user_id, r.post_id, p.user_id AS author, r.created_at \
@@ -703,7 +707,6 @@ fn read_reposted_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<V
             REPOSTED_LEN + 1
         )
     };
-    let sql = (0..width).map(one).collect::<Vec<_>>().join(" UNION ALL ");
     #[derive(QueryableByName)]
     struct Row {
         #[diesel(sql_type = BigInt)]
@@ -717,10 +720,7 @@ fn read_reposted_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<V
         #[diesel(sql_type = db::diesel::sql_types::Timestamp)]
         created_at: chrono::NaiveDateTime,
     }
-    let mut q = db::Kept::made(sql);
-    for i in 0..width {
-        q = q.bind::<BigInt, _>(people.get(i).copied().unwrap_or(last));
-    }
+    let Some(q) = walks_of(people, walk) else { return Ok(Vec::new()) };
     let rows: Vec<Row> = q.load(conn)?;
     let mut by_person: db::FastMap<UserId, Vec<HeldRepost>> = people.iter().map(|p| (*p, Vec::new())).collect();
     for r in rows {
