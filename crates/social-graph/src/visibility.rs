@@ -73,8 +73,12 @@ pub fn block_pairs_of(conn: &mut DbConnection, viewer: UserId) -> QueryResult<db
 /// from whom, [`block_pairs_of`] for every viewer at once, in one walk of `blocks`' key. None
 /// when there are more.
 pub fn all_block_pairs(conn: &mut DbConnection, at_most: i64) -> QueryResult<Option<Vec<(UserId, UserId)>>> {
-    let pairs: Vec<(UserId, UserId)> =
-        blocks::table.select((blocks::blocker_id, blocks::blocked_id)).limit(at_most.saturating_add(1)).load(conn)?;
+    // By the key, which holds both columns: the index alone is read.
+    let pairs: Vec<(UserId, UserId)> = blocks::table
+        .select((blocks::blocker_id, blocks::blocked_id))
+        .order((blocks::blocker_id, blocks::blocked_id))
+        .limit(at_most.saturating_add(1))
+        .load(conn)?;
     Ok((pairs.len() as i64 <= at_most).then_some(pairs))
 }
 
