@@ -259,6 +259,15 @@ impl Changes {
         out
     }
 
+    /// [`Changes::payload`] when it may be written into SQL as it is: none for no topics, or a
+    /// payload holding anything but the letters, digits and signs topics are written with
+    /// (never, but what goes into SQL text is checked, not assumed).
+    pub(crate) fn payload_text(&self, topics: &[Topic]) -> Option<String> {
+        let payload = self.payload(topics);
+        let plain = payload.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'@' | b',' | b':' | b'*'));
+        (!topics.is_empty() && plain).then_some(payload)
+    }
+
     /// Tells every other process on PostgreSQL that `topics` changed, in one statement: on
     /// commit, when inside a transaction. Nothing on SQLite (one process).
     pub(crate) fn send(&self, conn: &mut DbConnection, topics: &[Topic]) -> diesel::QueryResult<()> {

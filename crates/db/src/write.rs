@@ -112,12 +112,17 @@ where
         // What changed is sent inside the transaction: PostgreSQL delivers it on commit.
         DbConnection::Postgres(_) => {
             #[allow(clippy::disallowed_methods)]
-            let done = conn.transaction(|conn| {
-                let value = f(conn)?;
-                changes.send(conn, &scope.named())?;
-                Ok(value)
-            });
-            done
+            let begun = <DbConnection as Connection>::TransactionManager::begin_transaction(conn);
+            begun.map_err(E::from).and_then(|()| match f(conn) {
+                Ok(value) => match commit_telling(conn, changes, &scope.named()) {
+                    Ok(()) => Ok(value),
+                    Err(e) => Err(e.into()),
+                },
+                Err(e) => {
+                    let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(conn);
+                    Err(e)
+                }
+            })
         }
         DbConnection::Sqlite(c) => begin_immediate(c).map_err(E::from).and_then(|()| match f(conn) {
             Ok(value) => match <DbConnection as Connection>::TransactionManager::commit_transaction(conn) {
@@ -136,6 +141,27 @@ where
         changes.stamp(&named);
     }
     done
+}
+
+/// Commits the PostgreSQL transaction under way, sending what it changed to the other processes
+/// (`pg_notify`, delivered on commit) in the same round trip: one simple query of both
+/// statements, where Diesel's commit after a bound `pg_notify` took two. The payload is inlined,
+/// which its alphabet allows ([`Changes::payload_text`]); a commit that fails rolls back, as
+/// Diesel's does.
+fn commit_telling(conn: &mut DbConnection, changes: &Changes, topics: &[Topic]) -> diesel::QueryResult<()> {
+    use diesel::connection::SimpleConnection;
+    let (DbConnection::Postgres(pg), Some(payload)) = (&mut *conn, changes.payload_text(topics)) else {
+        changes.send(conn, topics)?;
+        return <DbConnection as Connection>::TransactionManager::commit_transaction(conn);
+    };
+    // The connection's transaction manager follows libpq's status after the query: no longer
+    // in a transaction once it has committed (or failed and rolled back).
+    let sql = format!("SELECT pg_notify('{}', '{payload}'); COMMIT", crate::changes::CHANNEL);
+    let committed = pg.batch_execute(&sql);
+    if committed.is_err() && in_transaction(conn) {
+        let _ = <DbConnection as Connection>::TransactionManager::rollback_transaction(conn);
+    }
+    committed
 }
 
 /// Begins a transaction that takes SQLite's write lock at once.

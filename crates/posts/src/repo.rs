@@ -87,7 +87,16 @@ pub fn existing(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<std::col
     Ok(posts::table.filter(posts::id.eq_any(ids)).select(posts::id).load(conn)?.into_iter().collect())
 }
 
-const INSERT_LIKE: &str = "INSERT INTO likes (post_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING";
+/// A like, made only when the post exists and the liker may see it (its author not suspended,
+/// no block between them), and not made twice. Binds: the liker, when, the post, the liker
+/// twice (the rule).
+static LIKE_IF_SHOWN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "INSERT INTO likes (post_id, user_id, created_at) SELECT p.id, ?, ? FROM posts p WHERE p.id = ? AND {} \
+         ON CONFLICT DO NOTHING",
+        social_graph::visibility::shown_to_signed_in_sql("p.user_id")
+    )
+});
 
 /// What a like toggle did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,39 +115,47 @@ pub struct LikeToggle {
 /// really added or removed, so a double click cannot count twice. A post that is missing or
 /// hidden from `me` by a block is not found.
 pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
-    let author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
-    // A like first: most toggles are (a statement fewer than asking whether there is one).
-    let added = Kept::new(INSERT_LIKE)
-        .bind::<BigInt, _>(post)
+    // A like first, where the liker may see the post: most toggles are new likes, and this
+    // asks whether the post may be liked and likes it in one statement.
+    let added = Kept::new(LIKE_IF_SHOWN.as_str())
         .bind::<BigInt, _>(me)
         .bind::<Timestamp, _>(db::time::now())
+        .bind::<BigInt, _>(post)
+        .bind::<BigInt, _>(me)
+        .bind::<BigInt, _>(me)
         .execute(conn)?;
-    let (liked, delta) = if added > 0 {
-        (true, 1)
+    let (liked, delta, author) = if added > 0 {
+        (true, 1, None)
     } else {
+        // Not liked now: the post is missing or hidden, or liked already (an unlike).
+        let author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
         let removed =
             diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
-        (false, if removed > 0 { -1 } else { 0 })
+        (false, if removed > 0 { -1 } else { 0 }, Some(author))
     };
-    // The count as the update leaves it, in the same statement (one round trip fewer a like).
-    let count: i64 = if delta != 0 {
-        Kept::new("UPDATE posts SET likes_count = likes_count + ? WHERE id = ? RETURNING likes_count")
+    // The count (and the author) as the update leaves it, in the same statement.
+    let counted: LikesCount = if delta != 0 {
+        Kept::new("UPDATE posts SET likes_count = likes_count + ? WHERE id = ? RETURNING likes_count, user_id")
             .bind::<BigInt, _>(delta)
             .bind::<BigInt, _>(post)
-            .get_result::<LikesCount>(conn)?
-            .likes_count
+            .get_result(conn)?
     } else {
-        posts::table.filter(posts::id.eq(post)).select(posts::likes_count).first(conn)?
+        let (likes_count, user_id) =
+            posts::table.filter(posts::id.eq(post)).select((posts::likes_count, posts::user_id)).first(conn)?;
+        LikesCount { likes_count, user_id }
     };
     db::changed(conn, &[Topic::Post(post), Topic::Marks(me)])?;
-    Ok(LikeToggle { liked, likes_count: count.max(0), author, added: delta > 0 })
+    let author = author.unwrap_or(counted.user_id);
+    Ok(LikeToggle { liked, likes_count: counted.likes_count.max(0), author, added: delta > 0 })
 }
 
-/// A post's like count, as an update returns it.
+/// A post's like count and author, as an update returns them.
 #[derive(diesel::QueryableByName)]
 struct LikesCount {
     #[diesel(sql_type = BigInt)]
     likes_count: i64,
+    #[diesel(sql_type = BigInt)]
+    user_id: UserId,
 }
 
 /// Whether a person exists (a feed of someone who does not is a 404, not an empty list).

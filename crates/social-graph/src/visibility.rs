@@ -10,7 +10,9 @@
 //! - [`suspended_people`], [`all_block_pairs`] and [`block_pairs_of`]: everyone hidden from
 //!   every viewer, every pair hidden from each other, and those hidden from one viewer, as sets,
 //!   for a list walked in memory (`posts::memory`);
-//! - [`is_hidden`]: whether one person is hidden from a viewer (a person's link preview).
+//! - [`is_hidden`]: whether one person is hidden from a viewer (a person's link preview);
+//! - [`shown_to_signed_in_sql`]: the rule as SQL text, for the few statements the query builder
+//!   cannot write (an `INSERT ... SELECT ... ON CONFLICT`, a like made only where it may be).
 
 use db::DbConnection;
 use db::diesel::dsl::not;
@@ -50,6 +52,17 @@ where
         Some(v) => methods::FilterDsl::filter(q, not(fragments::pair_blocked(person, v))),
         None => q,
     }
+}
+
+/// [`shown_to`] for a signed-in viewer as SQL text, for a statement written by hand
+/// (`db::Kept`): the rows whose `person` (a column, as the statement names it) the viewer may
+/// see. Two binds follow where it stands: the viewer, twice.
+pub fn shown_to_signed_in_sql(person: &str) -> String {
+    format!(
+        "NOT EXISTS (SELECT 1 FROM suspensions s WHERE s.user_id = {person}) \
+         AND {person} NOT IN (SELECT b.blocked_id FROM blocks b WHERE b.blocker_id = ?) \
+         AND {person} NOT IN (SELECT b.blocker_id FROM blocks b WHERE b.blocked_id = ?)"
+    )
 }
 
 /// Everyone suspended now (all of `suspensions`, which holds only the accounts suspended now):
