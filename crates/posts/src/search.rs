@@ -310,8 +310,9 @@ pub struct Search {
 /// written so that only its own plan is possible (the row-by-row test no index answers; `+ 0`
 /// keeps the key's index out of the other), so a plan made once for any words holds for all.
 ///
-/// With `since`, only the posts from that id on (those written since a first page was held,
-/// `crate::memory`): one walk by key, which they are few enough for.
+/// With `since`, only the posts written since a first page was held (`crate::memory`): those
+/// from an id on, one walk by key, which they are few enough for; or those named, each looked
+/// up by its key.
 #[allow(clippy::too_many_arguments)]
 fn matches(
     conn: &mut DbConnection,
@@ -319,7 +320,7 @@ fn matches(
     viewer: Option<UserId>,
     tier: Tier,
     older_than: Option<PostId>,
-    since: Option<i64>,
+    since: Since<'_>,
     limit: i64,
     known: &KnownFloor<'_>,
 ) -> QueryResult<Vec<PostId>> {
@@ -337,12 +338,25 @@ fn matches(
         q
     };
     let matching = Matches::new(conn, &search.text, tier);
+    // On PostgreSQL each post named is looked up by its key and tested; SQLite's full-text
+    // table, asked for rowids IN a list, matched first and filtered after (a common word read
+    // its whole index), so it walks from the oldest of them up instead, which may find posts
+    // beside them too (a caller merging what is new takes each once).
+    let since = match since {
+        Since::These(ids) if postgres => {
+            let new =
+                query(matching.row_by_row()).filter(db::one_of(posts_search::rowid, ids.iter().map(|id| id.get())));
+            return db::limit_in_text(new.order(posts_search::rowid.desc()), limit).load(conn);
+        }
+        Since::These(ids) => Since::From(ids.iter().map(|id| id.get()).min().unwrap_or(i64::MAX)),
+        since => since,
+    };
     if !postgres {
         let mut q = query(matching);
         if let Some(before) = older_than {
             q = q.filter(posts_search::rowid.lt(before.get()));
         }
-        if let Some(since) = since {
+        if let Since::From(since) = since {
             q = q.filter(posts_search::rowid.ge(since));
         }
         return db::limit_in_text(q.order(posts_search::rowid.desc()), limit).load(conn);
@@ -352,12 +366,12 @@ fn matches(
     // once (`db::limit_in_text`).
     let start = older_than.map_or(i64::MAX, PostId::get);
     let floor: Option<i64> = match (since, known(start)) {
-        (Some(since), _) => {
+        (Since::From(since), _) => {
             let new = query(matching.row_by_row()).filter(posts_search::rowid.ge(since));
             return db::limit_in_text(new.order(posts_search::rowid.desc()), limit).load(conn);
         }
-        (None, Some(floor)) => floor,
-        (None, None) => {
+        (_, Some(floor)) => floor,
+        (_, None) => {
             Kept::new(WINDOW_FLOOR).bind::<BigInt, _>(start).get_result::<Floor>(conn).optional()?.map(|f| f.id)
         }
     };
@@ -441,13 +455,25 @@ pub fn page(conn: &mut DbConnection, search: &Search, viewer: Option<UserId>) ->
     Ok(crate::feed::these(conn, &ids, viewer, None)?)
 }
 
+/// Which posts a first page is found among.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Since<'a> {
+    /// Every post.
+    Ever,
+    /// The posts from this id on (made since a moment before a page held was read).
+    From(i64),
+    /// These posts (written since a page held was read, as their stamps tell), and on SQLite
+    /// perhaps others made since the oldest of them.
+    These(&'a [PostId]),
+}
+
 /// A first page of `search` (its `before` is not looked at) as a guest sees it, each post with
-/// its group: what memory holds of a search (`crate::memory`). With `since`, only the posts
-/// from that id on. On PostgreSQL within [`SEARCH_TIME_LIMIT_MS`].
+/// its group: what memory holds of a search (`crate::memory`), among the posts `since` says.
+/// On PostgreSQL within [`SEARCH_TIME_LIMIT_MS`].
 pub(crate) fn first_page(
     conn: &mut DbConnection,
     search: &Search,
-    since: Option<i64>,
+    since: Since<'_>,
     known: &KnownFloor<'_>,
 ) -> Result<Vec<(PostId, Tier)>, PostError> {
     bounded(conn, |c| {
@@ -506,12 +532,12 @@ fn page_ids_unbounded(
     };
     let mut ids = Vec::new();
     if start == Tier::Names {
-        ids = matches(conn, search, viewer, Tier::Names, older_than, None, limit, known)?;
+        ids = matches(conn, search, viewer, Tier::Names, older_than, Since::Ever, limit, known)?;
     }
     let rest = limit - ids.len() as i64;
     if rest > 0 {
         let from = if start == Tier::Others { older_than } else { None };
-        ids.extend(matches(conn, search, viewer, Tier::Others, from, None, rest, known)?);
+        ids.extend(matches(conn, search, viewer, Tier::Others, from, Since::Ever, rest, known)?);
     }
     Ok(ids)
 }

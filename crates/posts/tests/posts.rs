@@ -1247,7 +1247,16 @@ async fn memory_answers_a_search_as_the_database_does(db: TestDb) {
         w.posts.search_on(c, &search, Some(me)).unwrap();
     });
     assert!(again.is_empty(), "asked again, answered from memory: {again:#?}");
-    w.song_by(ana, "River again", "Ana", "la", None).await;
+    let written = w.song_by(ana, "River again", "Ana", "la", None).await;
+    // Brought up to date by the post written, as its stamp tells: looked up by its key (on
+    // SQLite walked from it), not a walk of the posts made since a moment before the last read.
+    let update = recorded(&mut c, |c| {
+        let search = Search { text: SearchText::parse("river").unwrap(), kind: None, before: None, limit: 10 };
+        w.posts.search_on(c, &search, None).unwrap();
+    });
+    let searched: Vec<&String> = update.iter().filter(|s| s.contains("posts_search")).collect();
+    let from_it = |s: &&String| s.contains(&format!("binds: [{written}")) || s.contains(&format!(", {written}]"));
+    assert!(!searched.is_empty() && searched.iter().all(from_it), "{update:#?}");
     compare("a new post named so");
     w.song_by(bob, "Later", "Bob", "the river la", None).await;
     compare("a new post saying so");

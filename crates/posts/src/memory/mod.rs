@@ -38,6 +38,7 @@ use pieces::{
 use crate::comments;
 use crate::feed::{self, DEEP_OFFSET, Feed, FeedPage};
 use crate::model::{Comment, Post, PostRow, RepostMark};
+use crate::search::Since;
 
 /// What each piece may hold, in bytes.
 const HEADS_BYTES: u64 = 32 << 20;
@@ -278,11 +279,22 @@ impl Memory {
                 held.filter(|h| h.read.updatable() && h.unchanged_in(&changes, [Topic::Posts, Topic::Words]))
             {
                 let read = held.read.again();
-                let fresh = crate::search::first_page(c, search, Some(held.read.floor()), &known)?;
+                // The posts written since, as their stamps tell, when every one is known: none
+                // (no statement), or those few looked up by key; else those made since a
+                // moment before its read, walked.
+                if let Some(written) = held.written_since(&changes) {
+                    let written: Vec<PostId> = written.into_iter().map(|(id, _)| id).collect();
+                    let fresh = match written.is_empty() {
+                        true => Vec::new(),
+                        false => crate::search::first_page(c, search, Since::These(&written), &known)?,
+                    };
+                    return Ok::<_, crate::PostError>(Some(held.with_found(fresh, read, search.limit)));
+                }
+                let fresh = crate::search::first_page(c, search, Since::From(held.read.floor()), &known)?;
                 return Ok::<_, crate::PostError>(Some(held.updated(fresh, read, search.limit)));
             }
             let read = db::NewPostsRead::whole();
-            let page = crate::search::first_page(c, search, None, &known)?;
+            let page = crate::search::first_page(c, search, Since::Ever, &known)?;
             Ok(Some(Found { page, read }))
         })?;
         let Some(found) = found else { return Ok(None) };

@@ -428,6 +428,22 @@ impl Found {
     }
 }
 
+impl Found {
+    /// With `fresh`, what the posts written since it was read add (found among those posts
+    /// alone): each group newest first, at most `limit` in all.
+    pub fn with_found(&self, fresh: Vec<(PostId, Tier)>, read: db::NewPostsRead, limit: i64) -> Found {
+        let group = |tier: Tier| {
+            let mut ids: Vec<PostId> =
+                fresh.iter().chain(&self.page).filter(|(_, t)| *t == tier).map(|(id, _)| *id).collect();
+            ids.sort_unstable_by_key(|id| std::cmp::Reverse(*id));
+            ids.dedup();
+            ids.into_iter().map(move |id| (id, tier))
+        };
+        let page = group(Tier::Names).chain(group(Tier::Others)).take(usize::try_from(limit).unwrap_or(0)).collect();
+        Found { page, read }
+    }
+}
+
 impl Holdable<SearchKey> for Found {
     /// Posts deleted or written late, words edited; a new post brings it up to date.
     fn topics(&self, _: &SearchKey) -> impl Iterator<Item = Topic> {
