@@ -215,7 +215,9 @@ async fn run(label: &str, test_db: TestDb) {
     println!("\n== {label} ==");
     fill(&test_db, USERS);
     let media = tempfile::tempdir().unwrap();
-    let app = App::new(test_db.db.clone(), storage::Storage::local(media.path()).unwrap());
+    let storage = storage::Storage::local(media.path()).unwrap();
+    let app = App::new(test_db.db.clone(), storage.clone());
+    let posts = posts::Posts::new(test_db.db.clone(), storage, None);
     let viewer = Some(UserId::try_from(1).unwrap());
     println!("  {:<34} {:>8} {:>8} {:>8} {:>7}", "query", "median", "p95", "max", "hits");
     for (what, q) in [
@@ -232,7 +234,7 @@ async fn run(label: &str, test_db: TestDb) {
         let mut hits = 0;
         for _ in 0..RUNS {
             let t = Instant::now();
-            hits = app.search_people(viewer, q, Some(20)).await.unwrap().len();
+            hits = app.search_people(&posts, viewer, q, Some(20)).await.unwrap().len();
             times.push(t.elapsed());
         }
         times.sort();

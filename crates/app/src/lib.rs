@@ -7,8 +7,6 @@
 //! listen), which names the unread counts it changed; once it has committed, the open streams
 //! of every process hear of it (`db::changes`).
 
-use std::collections::HashSet;
-
 use db::model::UserCard;
 use db::{Db, DbConnection, DbError};
 use moderation::{Action, Admin, Decision, Scope};
@@ -335,20 +333,23 @@ impl App {
     /// listens to them (one more query for the whole page). The viewer is never among them.
     pub async fn search_people(
         &self,
+        posts: &posts::Posts,
         viewer: Option<UserId>,
         query: &str,
         limit: Option<i64>,
     ) -> Result<Vec<SearchHit>, AppError> {
-        let (query, people) = (query.to_owned(), self.people.clone());
-        self.db.run(move |conn| search_people_on(conn, &people, viewer, &query, limit)).await
+        let (query, people, posts) = (query.to_owned(), self.people.clone(), posts.clone());
+        self.db.run(move |conn| search_people_on(conn, &people, &posts, viewer, &query, limit)).await
     }
 }
 
 /// [`App::search_people`] on the caller's connection (a request that looks its session up on the
-/// same one, or answers it from the session remembered).
+/// same one, or answers it from the session remembered); whom the viewer listens to as `posts`
+/// holds it for their Listened to (read when not held).
 pub fn search_people_on(
     conn: &mut DbConnection,
     remembered: &profiles::search::Remembered,
+    posts: &posts::Posts,
     viewer: Option<UserId>,
     query: &str,
     limit: Option<i64>,
@@ -359,9 +360,9 @@ pub fn search_people_on(
     let listening = match viewer {
         Some(me) => {
             let ids: Vec<UserId> = people.iter().map(|u| u.id).collect();
-            social_graph::listening_among(conn, me, &ids)?
+            posts.listening_among_on(conn, me, &ids)?
         }
-        None => HashSet::new(),
+        None => db::FastSet::default(),
     };
     Ok(people.into_iter().map(|user| SearchHit { active: listening.contains(&user.id), user }).collect())
 }

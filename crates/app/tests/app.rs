@@ -13,6 +13,7 @@ use values::{SessionId, UserId};
 
 struct Harness {
     app: App,
+    posts: posts::Posts,
     profiles: Profiles,
     media: tempfile::TempDir,
     db: TestDb,
@@ -23,6 +24,7 @@ fn harness(db: TestDb) -> Harness {
     let storage = storage::Storage::local(media.path()).unwrap();
     Harness {
         app: App::new(db.db.clone(), storage.clone()),
+        posts: posts::Posts::new(db.db.clone(), storage.clone(), None),
         profiles: Profiles::new(db.db.clone(), storage),
         media,
         db,
@@ -124,17 +126,33 @@ async fn search_is_case_insensitive_over_name_and_login(db: TestDb) {
     user(&h, "Callum", "callum_beats");
     user(&h, "Bob", "bobcall");
     user(&h, "Zed", "zed");
-    let hits = h.app.search_people(Some(me), "  CALL ", Some(20)).await.unwrap();
+    let hits = h.app.search_people(&h.posts, Some(me), "  CALL ", Some(20)).await.unwrap();
     assert_eq!(hits.len(), 3, "{:?}", logins(&hits));
     assert_eq!(hits[0].user.login, "callum_beats", "a login prefix ranks first");
-    let hits = h.app.search_people(Some(me), "ca", Some(20)).await.unwrap();
+    let hits = h.app.search_people(&h.posts, Some(me), "ca", Some(20)).await.unwrap();
     assert_eq!(logins(&hits), vec!["callum_beats"], "short queries match prefixes of login or name");
-    let hits = h.app.search_people(Some(me), "m", Some(20)).await.unwrap();
+    let hits = h.app.search_people(&h.posts, Some(me), "m", Some(20)).await.unwrap();
     assert_eq!(logins(&hits), vec!["diva"], "the searcher is never a result");
-    assert!(h.app.search_people(Some(me), "nothing-like-this", Some(20)).await.unwrap().is_empty());
-    let all = h.app.search_people(None, "", Some(20)).await.unwrap();
+    assert!(h.app.search_people(&h.posts, Some(me), "nothing-like-this", Some(20)).await.unwrap().is_empty());
+    let all = h.app.search_people(&h.posts, None, "", Some(20)).await.unwrap();
     assert_eq!(all.len(), 5, "an empty query lists people");
-    assert_eq!(h.app.search_people(None, "", Some(2)).await.unwrap().len(), 2, "pages are limited");
+    assert_eq!(h.app.search_people(&h.posts, None, "", Some(2)).await.unwrap().len(), 2, "pages are limited");
+    // Whom the searcher listens to, as held for their Listened to: a listen shows at once.
+    h.db.db.changes().listening(true);
+    let active =
+        |hits: &[app::SearchHit]| hits.iter().filter(|h| h.active).map(|h| h.user.login.clone()).collect::<Vec<_>>();
+    assert_eq!(active(&h.app.search_people(&h.posts, Some(me), "call", Some(20)).await.unwrap()), Vec::<String>::new());
+    let diva = hits_of(&h, "diva").await;
+    h.db.write_blocking(|c| social_graph::listen(c, me, diva)).unwrap();
+    assert_eq!(active(&h.app.search_people(&h.posts, Some(me), "call", Some(20)).await.unwrap()), ["diva"]);
+    h.db.write_blocking(|c| social_graph::unlisten(c, me, diva)).unwrap();
+    assert_eq!(active(&h.app.search_people(&h.posts, Some(me), "call", Some(20)).await.unwrap()), Vec::<String>::new());
+}
+
+/// The id of the one person found by `login`.
+async fn hits_of(h: &Harness, login: &str) -> UserId {
+    let hits = h.app.search_people(&h.posts, None, login, Some(20)).await.unwrap();
+    hits.iter().find(|hit| hit.user.login == login).map(|hit| hit.user.id).unwrap()
 }
 
 async fn search_treats_special_characters_as_text(db: TestDb) {
@@ -142,12 +160,12 @@ async fn search_treats_special_characters_as_text(db: TestDb) {
     user(&h, "100% Pure", "pure");
     user(&h, "Under_score", "under");
     user(&h, "Quote \"Q\"", "quote");
-    assert_eq!(logins(&h.app.search_people(None, "0% p", Some(20)).await.unwrap()), vec!["pure"]);
-    assert_eq!(logins(&h.app.search_people(None, "%", Some(20)).await.unwrap()), Vec::<&str>::new());
-    assert_eq!(logins(&h.app.search_people(None, "r_s", Some(20)).await.unwrap()), vec!["under"]);
-    assert_eq!(logins(&h.app.search_people(None, "\"q\"", Some(20)).await.unwrap()), vec!["quote"]);
+    assert_eq!(logins(&h.app.search_people(&h.posts, None, "0% p", Some(20)).await.unwrap()), vec!["pure"]);
+    assert_eq!(logins(&h.app.search_people(&h.posts, None, "%", Some(20)).await.unwrap()), Vec::<&str>::new());
+    assert_eq!(logins(&h.app.search_people(&h.posts, None, "r_s", Some(20)).await.unwrap()), vec!["under"]);
+    assert_eq!(logins(&h.app.search_people(&h.posts, None, "\"q\"", Some(20)).await.unwrap()), vec!["quote"]);
     for q in ["'", "\\", "*", "OR", "NEAR(", "a\"b"] {
-        assert!(h.app.search_people(None, q, Some(20)).await.is_ok(), "{q:?}");
+        assert!(h.app.search_people(&h.posts, None, q, Some(20)).await.is_ok(), "{q:?}");
     }
 }
 
@@ -155,10 +173,10 @@ async fn search_marks_people_the_searcher_listens_to(db: TestDb) {
     let h = harness(db);
     let (me, a, b) = (user(&h, "Me", "me"), user(&h, "Anna", "anna"), user(&h, "Annabel", "annabel"));
     h.db.write_blocking(|c| social_graph::listen(c, me, b)).unwrap();
-    let hits = h.app.search_people(Some(me), "anna", Some(20)).await.unwrap();
+    let hits = h.app.search_people(&h.posts, Some(me), "anna", Some(20)).await.unwrap();
     let active: Vec<(UserId, bool)> = hits.iter().map(|h| (h.user.id, h.active)).collect();
     assert!(active.contains(&(a, false)) && active.contains(&(b, true)));
-    assert!(h.app.search_people(None, "anna", Some(20)).await.unwrap().iter().all(|h| !h.active));
+    assert!(h.app.search_people(&h.posts, None, "anna", Some(20)).await.unwrap().iter().all(|h| !h.active));
 }
 
 async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
@@ -171,9 +189,9 @@ async fn renamed_people_are_found_by_their_new_name(db: TestDb) {
         )
         .await
         .unwrap();
-    assert!(h.app.search_people(None, "old", Some(20)).await.unwrap().is_empty());
-    assert_eq!(logins(&h.app.search_people(None, "fresh", Some(20)).await.unwrap()), vec!["newlogin"]);
-    assert_eq!(logins(&h.app.search_people(None, "newl", Some(20)).await.unwrap()), vec!["newlogin"]);
+    assert!(h.app.search_people(&h.posts, None, "old", Some(20)).await.unwrap().is_empty());
+    assert_eq!(logins(&h.app.search_people(&h.posts, None, "fresh", Some(20)).await.unwrap()), vec!["newlogin"]);
+    assert_eq!(logins(&h.app.search_people(&h.posts, None, "newl", Some(20)).await.unwrap()), vec!["newlogin"]);
 }
 
 /// A comment's notifications (to the post's author, to whoever it mentions) name it, so they go

@@ -154,6 +154,17 @@ impl Posts {
         feed::one_with(conn, id, viewer, Some(&self.memory.payloads))?.ok_or(PostError::NotFound)
     }
 
+    /// Which of `people` `viewer` listens to, on the caller's connection: held with what the
+    /// Listened to feed holds of them (a page of people search asked it of every search).
+    pub fn listening_among_on(
+        &self,
+        conn: &mut DbConnection,
+        viewer: UserId,
+        people: &[UserId],
+    ) -> Result<db::FastSet<UserId>, PostError> {
+        Ok(self.memory.listening_among(conn, viewer, people)?)
+    }
+
     /// A page of a list as [`Posts::feed`] gives it, when memory holds all of it: no
     /// connection, no statement (`crate::memory`). None otherwise.
     pub fn remembered_list(&self, feed: Feed, page: FeedPage, viewer: Option<UserId>) -> Option<Vec<Post>> {

@@ -208,23 +208,6 @@ pub fn listened_to(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Ve
     Ok(page.apply(query).load(conn)?)
 }
 
-/// Which of `candidates` `me` listens to: one query for a whole page of people.
-pub fn listening_among(
-    conn: &mut DbConnection,
-    me: UserId,
-    candidates: &[UserId],
-) -> Result<HashSet<UserId>, GraphError> {
-    if candidates.is_empty() {
-        return Ok(HashSet::new());
-    }
-    let found: Vec<UserId> = listens::table
-        .filter(listens::listener_id.eq(me))
-        .filter(listens::listened_id.eq_any(candidates))
-        .select(listens::listened_id)
-        .load(conn)?;
-    Ok(found.into_iter().collect())
-}
-
 /// This domain's part when an account is deleted, before its row goes: the people it listened
 /// to lose a listener and the people who listened to it listen to one fewer. The listening and
 /// block rows themselves go with the user row (cascade).

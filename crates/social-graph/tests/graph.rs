@@ -83,18 +83,6 @@ async fn blocking_ends_listening_both_ways_with_counters(db: TestDb) {
     assert_eq!(hidden, vec![b]);
 }
 
-async fn listening_among_answers_a_page_in_one_go(db: TestDb) {
-    let mut c = db.get().unwrap();
-    let me = insert_user(&mut c, "Me", "me");
-    let people: Vec<UserId> = (0..5).map(|i| insert_user(&mut c, "P", &format!("p{i}"))).collect();
-    db.write_blocking(|c| social_graph::listen(c, me, people[1])).unwrap();
-    db.write_blocking(|c| social_graph::listen(c, me, people[3])).unwrap();
-    let set = social_graph::listening_among(&mut c, me, &people).unwrap();
-    assert_eq!(set.len(), 2);
-    assert!(set.contains(&people[1]) && set.contains(&people[3]));
-    assert!(social_graph::listening_among(&mut c, me, &[]).unwrap().is_empty());
-}
-
 async fn detaching_a_user_fixes_everyone_elses_counters(db: TestDb) {
     let mut c = db.get().unwrap();
     let (a, b, x) = (insert_user(&mut c, "A", "a"), insert_user(&mut c, "B", "b"), insert_user(&mut c, "X", "x"));
@@ -174,6 +162,5 @@ test_support::both_backends!(
     unknown_users_are_not_found,
     blocked_pair_cannot_listen_either_way,
     blocking_ends_listening_both_ways_with_counters,
-    listening_among_answers_a_page_in_one_go,
     detaching_a_user_fixes_everyone_elses_counters,
 );

@@ -225,8 +225,10 @@ pub async fn search(
     // The session looked up on the search's own connection (or remembered), as pages are: a
     // full check of its own once made a third of a search's cost (issue 30).
     let (query, limit, people) = (search_text(q.query.as_deref())?.to_owned(), q.limit, state.app.people().clone());
-    let hits =
-        session.read(&state, move |conn, viewer| app::search_people_on(conn, &people, viewer, &query, limit)).await?;
+    let posts = state.posts.clone();
+    let hits = session
+        .read(&state, move |conn, viewer| app::search_people_on(conn, &people, &posts, viewer, &query, limit))
+        .await?;
     Ok(web::Json(
         hits.into_iter()
             .map(|h| SearchHitJson { user: UserJson::new(&state, h.user), email: None, active: h.active })

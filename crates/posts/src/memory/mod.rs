@@ -334,6 +334,18 @@ impl Memory {
         })
     }
 
+    /// Which of `people` `viewer` listens to: from whom they listen to, held or read (one
+    /// statement when not held, the same the Listened to feed reads).
+    pub(crate) fn listening_among(
+        &self,
+        conn: &mut DbConnection,
+        viewer: UserId,
+        people: &[UserId],
+    ) -> QueryResult<db::FastSet<UserId>> {
+        let listened = self.listened.get_or_read(&viewer, Some(conn), |c| read_listened(c, viewer))?;
+        Ok(listened.map_or_else(db::FastSet::default, |l| people.iter().filter(|p| l.0.contains(p)).copied().collect()))
+    }
+
     /// How many people `viewer` listens to, held or read.
     pub(crate) fn listening_count(&self, conn: &mut DbConnection, viewer: UserId) -> QueryResult<i64> {
         let count = self.counts.get_or_read(&viewer, Some(conn), |c| read_listening_count(c, viewer).map(Some))?;
