@@ -78,6 +78,9 @@ impl Drop for Reading<'_> {
     }
 }
 
+/// What [`Held::get_some_or_read`] found for a key: none when nothing is there.
+pub type Found<V> = Option<Arc<Noted<V>>>;
+
 /// Values of type `V` by key, each used while what it was read from stands (see the module).
 pub struct Held<K, V> {
     entries: quick_cache::sync::Cache<K, Arc<Noted<V>>, ByWeight, crate::FastHash>,
@@ -213,7 +216,19 @@ where
         conn: Option<&mut DbConnection>,
         read: impl FnOnce(&mut DbConnection, &[K]) -> Result<Vec<(K, V)>, E>,
     ) -> Result<Option<Vec<Arc<Noted<V>>>>, E> {
-        let mut found: Vec<Option<Arc<Noted<V>>>> = keys.iter().map(|key| self.get(key)).collect();
+        Ok(self.get_some_or_read(keys, conn, read)?.and_then(|found| found.into_iter().collect()))
+    }
+
+    /// [`Held::get_many_or_read`] for keys some of which may name nothing (a post deleted since
+    /// a list of it was made): those `read` did not find are none in their place. None only
+    /// when one is not held and there is no `conn`.
+    pub fn get_some_or_read<E>(
+        &self,
+        keys: &[K],
+        conn: Option<&mut DbConnection>,
+        read: impl FnOnce(&mut DbConnection, &[K]) -> Result<Vec<(K, V)>, E>,
+    ) -> Result<Option<Vec<Found<V>>>, E> {
+        let mut found: Vec<Found<V>> = keys.iter().map(|key| self.get(key)).collect();
         let missing: Vec<K> = keys.iter().zip(&found).filter(|(_, f)| f.is_none()).map(|(k, _)| k.clone()).collect();
         if !missing.is_empty() {
             let Some(conn) = conn else { return Ok(None) };
@@ -225,7 +240,7 @@ where
                 }
             }
         }
-        Ok(found.into_iter().collect())
+        Ok(Some(found))
     }
 
     /// Keeps `value` as read after `seen` (nothing is kept without it).

@@ -24,7 +24,7 @@ use values::{PostId, PostKind, UserId};
 use std::collections::HashMap;
 
 use crate::kinds;
-use crate::memory::{Payloads, Wanted};
+use crate::memory::{Memory, Payloads, Wanted};
 use crate::model::{Payload, Post, PostRow, RepostMark};
 
 /// Feeds and profile lists: 10 a page by default (spec §9), at most 50.
@@ -373,6 +373,22 @@ pub(crate) fn these(
     let mut rows = listed(conn, Scope::Ids(ids), viewer, None)?;
     rows.sort_by_key(|(p, ..)| ids.iter().position(|id| *id == p.id));
     with_payloads(conn, payloads, rows, Vec::new())
+}
+
+/// [`these`], from memory when it holds them or can read what it lacks (`Memory::shown`), else
+/// from the database, taking the payloads it holds.
+pub(crate) fn these_held(
+    conn: &mut DbConnection,
+    ids: &[PostId],
+    viewer: Option<UserId>,
+    memory: Option<&Memory>,
+) -> QueryResult<Vec<Post>> {
+    if let Some(memory) = memory
+        && let Some(found) = memory.shown(Some(conn), ids, viewer)?
+    {
+        return Ok(found);
+    }
+    these(conn, ids, viewer, memory.map(|m| &m.payloads))
 }
 
 /// Adds the payloads: one statement per kind present on the page, for the posts `payloads`

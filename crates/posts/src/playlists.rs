@@ -289,12 +289,13 @@ pub fn reorder(
 }
 
 /// The playlist `id` as `viewer` sees it: not found when it is private and theirs it is not, or
-/// its owner is hidden from them (suspended, a block either way). `payloads` as for a page.
+/// its owner is hidden from them (suspended, a block either way). Its posts from `memory` where
+/// it holds them.
 pub(crate) fn page(
     conn: &mut DbConnection,
     id: PlaylistId,
     viewer: Option<UserId>,
-    payloads: Option<&crate::memory::Payloads>,
+    memory: Option<&crate::memory::Memory>,
 ) -> Result<PlaylistPage, PostError> {
     let q = playlists::table
         .inner_join(users::table)
@@ -317,7 +318,7 @@ pub(crate) fn page(
     ids.sort_unstable();
     ids.dedup();
     let posts: std::collections::HashMap<PostId, Post> =
-        crate::feed::these(conn, &ids, viewer, payloads)?.into_iter().map(|p| (p.id, p)).collect();
+        crate::feed::these_held(conn, &ids, viewer, memory)?.into_iter().map(|p| (p.id, p)).collect();
     let entries = items
         .into_iter()
         .filter_map(|i| {

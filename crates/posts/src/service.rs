@@ -103,7 +103,7 @@ impl Posts {
         let memory = &self.memory;
         let ids =
             crate::search::page_ids(conn, search, viewer, &|start| memory.post_below(start, crate::search::WINDOW))?;
-        Ok(feed::these(conn, &ids, viewer, Some(&self.memory.payloads))?)
+        Ok(feed::these_held(conn, &ids, viewer, Some(&self.memory))?)
     }
 
     /// A first page of `search` as [`Posts::search_on`] gives it, when memory holds all of it
@@ -288,7 +288,7 @@ impl Posts {
         page: Keyset<PostId>,
         viewer: Option<UserId>,
     ) -> Result<Vec<Post>, PostError> {
-        Ok(crate::tags::page(conn, tag, page, viewer, Some(&self.memory.payloads))?)
+        Ok(crate::tags::page(conn, tag, page, viewer, Some(&self.memory))?)
     }
 
     /// Counts a play of track `track` of `post` (`plays::count`): one transaction.
@@ -344,10 +344,7 @@ impl Posts {
                 ids.sort_unstable();
                 ids.dedup();
                 let shown: std::collections::HashMap<PostId, Post> =
-                    feed::these(conn, &ids, viewer, Some(&posts.memory.payloads))?
-                        .into_iter()
-                        .map(|p| (p.id, p))
-                        .collect();
+                    feed::these_held(conn, &ids, viewer, Some(&posts.memory))?.into_iter().map(|p| (p.id, p)).collect();
                 let pick = |list: &[PostId]| list.iter().filter_map(|id| shown.get(id).cloned()).take(n).collect();
                 Ok(Discovered {
                     trending: pick(&found.trending),
@@ -410,8 +407,8 @@ impl Posts {
         self.db.write(move |conn| playlists::reorder(conn, me, id, item, to)).await
     }
 
-    /// A playlist's page as `viewer` sees it (`playlists::page`), the payloads of posts shown
-    /// before from memory.
+    /// A playlist's page as `viewer` sees it (`playlists::page`), its posts from memory where it
+    /// holds them.
     pub async fn playlist(&self, id: PlaylistId, viewer: Option<UserId>) -> Result<PlaylistPage, PostError> {
         let posts = self.clone();
         self.db.run(move |conn| posts.playlist_on(conn, id, viewer)).await
@@ -424,7 +421,7 @@ impl Posts {
         id: PlaylistId,
         viewer: Option<UserId>,
     ) -> Result<PlaylistPage, PostError> {
-        playlists::page(conn, id, viewer, Some(&self.memory.payloads))
+        playlists::page(conn, id, viewer, Some(&self.memory))
     }
 
     /// A page of `owner`'s playlists as `viewer` sees them.

@@ -21,7 +21,7 @@ use values::{PostId, UserId};
 
 use crate::PostError;
 use crate::kinds::lyrics::LyricsRow;
-use crate::memory::Payloads;
+use crate::memory::Memory;
 use crate::model::{Lyrics, Post};
 
 /// The most characters of one tag (more are not a tag).
@@ -161,14 +161,14 @@ fn write_found(conn: &mut DbConnection, rows: &[(PostId, UserId, Option<String>,
 }
 
 /// The newest posts with `tag` older than the cursor, as `viewer` may see them: the walk of
-/// `post_tags (tag, post_id)` with the block and suspension rule, then the posts (one statement,
-/// and one per kind of payload not held in `payloads`).
+/// `post_tags (tag, post_id)` with the block and suspension rule, then the posts, from `memory`
+/// where it holds them (else a statement, and one per kind of payload not held).
 pub(crate) fn page(
     conn: &mut DbConnection,
     tag: &str,
     page: Keyset<PostId>,
     viewer: Option<UserId>,
-    payloads: Option<&Payloads>,
+    memory: Option<&Memory>,
 ) -> QueryResult<Vec<Post>> {
     let Some(tag) = normalize(tag) else { return Ok(Vec::new()) };
     let mut q = post_tags::table.filter(post_tags::tag.eq(tag)).select(post_tags::post_id).into_boxed();
@@ -177,7 +177,7 @@ pub(crate) fn page(
         q = q.filter(post_tags::post_id.lt(before));
     }
     let ids: Vec<PostId> = q.order(post_tags::post_id.desc()).limit(page.limit).load(conn)?;
-    crate::feed::these(conn, &ids, viewer, payloads)
+    crate::feed::these_held(conn, &ids, viewer, memory)
 }
 
 #[cfg(test)]

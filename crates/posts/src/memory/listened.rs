@@ -34,8 +34,10 @@ pub(super) fn few(n: usize) -> bool {
 
 /// Where the posts of a page of Listened to come from.
 pub(super) enum Posts<'a> {
-    /// Everyone's newest (someone who listens to many people).
-    Everyone(&'a Newest),
+    /// Everyone's newest, walked at most this far (someone who listens to many people, or first
+    /// a little way for someone who listens to a few: whose people post often is found there
+    /// at once).
+    Everyone(&'a Newest, usize),
     /// Each listened person's newest (someone who listens to a few people; only the people the
     /// viewer may see).
     Each(&'a [Arc<Noted<Authored>>]),
@@ -151,10 +153,16 @@ fn sources<'a>(
 ) -> Vec<Source<'a>> {
     let mut sources: Vec<Source<'a>> = Vec::new();
     match *posts {
-        Posts::Everyone(newest) => {
+        Posts::Everyone(newest, walked) => {
             let from = newest.list.partition_point(|(id, _)| id.get() >= before);
-            let end = ended(Short::Posts, !newest.complete(), newest.list.last().map(|(id, _)| id.get()), before);
-            let posts = newest.list[from..].iter().filter(|(_, author)| shown(author));
+            let upto = from.saturating_add(walked).min(newest.list.len());
+            // Where the walk stops short of the list's end, what lies below is unknown.
+            let (partial, last) = match upto < newest.list.len() {
+                true => (true, newest.list.get(upto.saturating_sub(1).max(from))),
+                false => (!newest.complete(), newest.list.last()),
+            };
+            let end = ended(Short::Posts, partial, last.map(|(id, _)| id.get()), before);
+            let posts = newest.list[from..upto].iter().filter(|(_, author)| shown(author));
             sources.push(Box::new(posts.map(|&(id, _)| (id.get(), Item::Post(id))).chain(end)));
         }
         Posts::Each(lists) => {
@@ -171,7 +179,7 @@ fn sources<'a>(
         // found by person.
         Reposts::Everyone(recent) => {
             let end = ended(Short::Reposts, !recent.complete, recent.list.last().map(|r| r.id), before);
-            if matches!(posts, Posts::Everyone(_)) {
+            if !few(listened.len()) {
                 let from = recent.list.partition_point(|r| r.id >= before);
                 let all = recent.list[from..].iter().filter(|r| shown(&r.by)).map(|r| (r.id, Item::Repost(r)));
                 sources.push(Box::new(all));

@@ -31,8 +31,8 @@ use values::{PostId, UserId};
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
     AUTHORED_LEN, Authored, BlockPairs, Blocked, Card, Found, HeldRepost, LIKED_HELD, LikeFlag, Listened,
-    ListeningCount, Marks, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead, RECENT_REPOSTS_LEN,
-    REPOSTED_LEN, RecentReposts, Reposted, SearchKey, Suspended, THREAD_LEN, Thread,
+    ListeningCount, MERGED_LEN, Marks, Merged, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead,
+    RECENT_REPOSTS_LEN, REPOSTED_LEN, RecentReposts, Reposted, SearchKey, Suspended, THREAD_LEN, Thread,
 };
 
 use crate::comments;
@@ -54,10 +54,14 @@ const LISTENED_BYTES: u64 = 16 << 20;
 const RECENT_REPOSTS_BYTES: u64 = 2 * (112 * RECENT_REPOSTS_LEN as u64 + 64);
 const CARDS_BYTES: u64 = 8 << 20;
 const REPOSTED_BYTES: u64 = 8 << 20;
+const MERGED_BYTES: u64 = 32 << 20;
 const COUNTS_BYTES: u64 = 2 << 20;
 const AUTHORED_BYTES: u64 = 8 << 20;
 const THREADS_BYTES: u64 = 32 << 20;
 const SEARCHES_BYTES: u64 = 4 << 20;
+/// How far into everyone's newest posts a page of Listened to of someone who listens to a few
+/// people looks first (a few microseconds), before it merges each person's own.
+const WALKED_FIRST: usize = 1_000;
 /// Twice what a full list weighs: a value is kept only where it fits in the memory's share for
 /// new values (`db::Held::new`).
 const NEWEST_BYTES: u64 = 2 * (16 * NEWEST_LEN as u64 + 64);
@@ -80,6 +84,8 @@ pub(crate) struct Memory {
     recent_reposts: Held<(), RecentReposts>,
     /// Each person's newest reposts.
     reposted: Held<UserId, Reposted>,
+    /// The first entries of each Listened to of someone who listens to a few people.
+    merged: Held<UserId, Merged>,
     cards: Held<UserId, Card>,
     counts: Held<UserId, ListeningCount>,
     authored: Held<UserId, Authored>,
@@ -106,6 +112,7 @@ impl Memory {
             listened: Held::new(changes.clone(), LISTENED_BYTES, 1024),
             recent_reposts: Held::new(changes.clone(), RECENT_REPOSTS_BYTES, RECENT_REPOSTS_BYTES).one_read_at_a_time(),
             reposted: Held::new(changes.clone(), REPOSTED_BYTES, 256),
+            merged: Held::new(changes.clone(), MERGED_BYTES, 4096),
             cards: Held::new(changes.clone(), CARDS_BYTES, 128),
             counts: Held::new(changes.clone(), COUNTS_BYTES, 16),
             authored: Held::new(changes.clone(), AUTHORED_BYTES, 512),
@@ -142,57 +149,7 @@ impl Memory {
             }
             Feed::ListenedTo => {
                 let Some(v) = viewer else { return Ok(None) };
-                let Some(listened) = self.listened.get_or_read(&v, conn.as_deref_mut(), |c| read_listened(c, v))?
-                else {
-                    return Ok(None);
-                };
-                if listened.0.is_empty() {
-                    return Ok(Some(Vec::new()));
-                }
-                let Some(recent) = self.recent_reposts(conn.as_deref_mut())? else { return Ok(None) };
-                let (posts, reposts) = (listened::Posts::Each, listened::Reposts::Everyone(&recent));
-                let entries = if listened::few(listened.0.len()) {
-                    let people: Vec<UserId> = listened.0.iter().filter(|p| !outlook.hides(p)).copied().collect();
-                    let Some(authored) = self.authored_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
-                    match listened::page(posts(&authored), reposts, &listened.0, &outlook, page) {
-                        // Past everyone's newest reposts: each person's own, as far as they reach.
-                        Err(listened::Short::Reposts) => {
-                            let Some(theirs) = self.reposted_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
-                            let reposts = listened::Reposts::Each(&theirs);
-                            listened::page(posts(&authored), reposts, &listened.0, &outlook, page)
-                        }
-                        found => found,
-                    }
-                } else {
-                    let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
-                    listened::page(listened::Posts::Everyone(&newest), reposts, &listened.0, &outlook, page)
-                };
-                let Ok(entries) = entries else { return Ok(None) };
-                let listened::Page { entries, unsure } = entries;
-                let ids: Vec<PostId> = entries.iter().map(|(id, _)| *id).collect();
-                let placed: Vec<HeldRepost> = entries.iter().filter_map(|(_, r)| *r).collect();
-                let Some(mut found) = self.posts(conn.as_deref_mut(), &outlook, &ids)? else { return Ok(None) };
-                // A post shown in its own place whose every repost is not held stands there only
-                // when its row counts no more reposts than held (none of the others by someone
-                // listened to, or it would stand at theirs).
-                let doubted = |p: &Post| unsure.iter().any(|(id, count)| *id == p.id && p.reposts_count != *count);
-                if found.iter().any(doubted) {
-                    return Ok(None);
-                }
-                if placed.is_empty() {
-                    return Ok(Some(found));
-                }
-                let people: Vec<UserId> = placed.iter().map(|r| r.by).collect();
-                let Some(cards) = self.cards(conn, &people)? else { return Ok(None) };
-                let marks: db::FastMap<PostId, RepostMark> = placed
-                    .iter()
-                    .zip(cards)
-                    .map(|(r, card)| (r.post, RepostMark { id: r.id, by: card.0.clone(), at: r.at }))
-                    .collect();
-                for post in &mut found {
-                    post.reposted = marks.get(&post.id).cloned();
-                }
-                return Ok(Some(found));
+                return self.listened_page(conn, v, &outlook, page);
             }
             Feed::User(u) => {
                 // Whether an empty page is a person or a 404 is the database's to say.
@@ -508,6 +465,118 @@ impl Memory {
         })
     }
 
+    /// A page of `viewer`'s Listened to, from memory (see [`listened`]): the page's posts, then
+    /// for those a repost placed the reposter's card. None when it cannot be answered here.
+    fn listened_page(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        viewer: UserId,
+        outlook: &Outlook,
+        page: FeedPage,
+    ) -> QueryResult<Option<Vec<Post>>> {
+        let Some(entries) = self.listened_entries(conn.as_deref_mut(), viewer, outlook, page)? else {
+            return Ok(None);
+        };
+        let listened::Page { entries, unsure } = entries;
+        let ids: Vec<PostId> = entries.iter().map(|(id, _)| *id).collect();
+        let placed: Vec<HeldRepost> = entries.iter().filter_map(|(_, r)| *r).collect();
+        let Some(mut found) = self.posts(conn.as_deref_mut(), outlook, &ids)? else { return Ok(None) };
+        // A post shown in its own place whose every repost is not held stands there only when its
+        // row counts no more reposts than held (none of the others by someone listened to, or it
+        // would stand at theirs).
+        let doubted = |p: &Post| unsure.iter().any(|(id, count)| *id == p.id && p.reposts_count != *count);
+        if found.iter().any(doubted) {
+            return Ok(None);
+        }
+        if placed.is_empty() {
+            return Ok(Some(found));
+        }
+        let people: Vec<UserId> = placed.iter().map(|r| r.by).collect();
+        let Some(cards) = self.cards(conn, &people)? else { return Ok(None) };
+        let marks: db::FastMap<PostId, RepostMark> = placed
+            .iter()
+            .zip(cards)
+            .map(|(r, card)| (r.post, RepostMark { id: r.id, by: card.0.clone(), at: r.at }))
+            .collect();
+        for post in &mut found {
+            post.reposted = marks.get(&post.id).cloned();
+        }
+        Ok(Some(found))
+    }
+
+    /// The ids of a page of `viewer`'s Listened to (with the reposts that placed them). Someone
+    /// who listens to a few people has the first [`MERGED_LEN`] held ([`Merged`]): the lists
+    /// they are merged from are many (a hundred people, each their posts and reposts), and read
+    /// again only when one of those people posts or reposts, or what the viewer may see changes.
+    fn listened_entries(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        viewer: UserId,
+        outlook: &Outlook,
+        page: FeedPage,
+    ) -> QueryResult<Option<listened::Page>> {
+        let Some(listened) = self.listened.get_or_read(&viewer, conn.as_deref_mut(), |c| read_listened(c, viewer))?
+        else {
+            return Ok(None);
+        };
+        if listened.0.is_empty() {
+            return Ok(Some(listened::Page { entries: Vec::new(), unsure: Vec::new() }));
+        }
+        if !listened::few(listened.0.len()) {
+            let Some(recent) = self.recent_reposts(conn.as_deref_mut())? else { return Ok(None) };
+            let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
+            let everyone = listened::Posts::Everyone(&newest, usize::MAX);
+            let found = listened::page(everyone, listened::Reposts::Everyone(&recent), &listened.0, outlook, page);
+            return Ok(found.ok());
+        }
+        let first = FeedPage::Offset(Page { limit: MERGED_LEN as i64, offset: 0 });
+        let merged = self.merged.get_or_read(&viewer, conn.as_deref_mut(), |c| {
+            let found = self.listened_of_few(Some(c), &listened.0, outlook, first)?;
+            Ok::<_, db::diesel::result::Error>(found.and_then(Result::ok).map(|p| Merged::new(&listened.0, p)))
+        })?;
+        if let Some(held) = merged.as_ref().and_then(|m| m.slice(page)) {
+            return Ok(Some(held));
+        }
+        // Past what is held (or nothing held, without a connection): the page itself.
+        Ok(self.listened_of_few(conn, &listened.0, outlook, page)?.and_then(Result::ok))
+    }
+
+    /// A page of Listened to of someone who listens to at most [`crate::feed::DENSE_LISTENING`]
+    /// people from each person's newest posts, and their reposts among everyone's newest or,
+    /// for a page reaching past those, each person's own newest. None when a list is not held
+    /// and there is no `conn`.
+    fn listened_of_few(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        listened: &db::FastSet<UserId>,
+        outlook: &Outlook,
+        page: FeedPage,
+    ) -> QueryResult<Option<Result<listened::Page, listened::Short>>> {
+        let Some(recent) = self.recent_reposts(conn.as_deref_mut())? else { return Ok(None) };
+        let Some(newest) = self.newest(conn.as_deref_mut())? else { return Ok(None) };
+        // Everyone's newest a little way first: a page of people who post often is there.
+        let near = listened::Posts::Everyone(&newest, WALKED_FIRST);
+        if let Ok(found) = listened::page(near, listened::Reposts::Everyone(&recent), listened, outlook, page) {
+            return Ok(Some(Ok(found)));
+        }
+        let people: Vec<UserId> = listened.iter().filter(|p| !outlook.hides(p)).copied().collect();
+        let Some(authored) = self.authored_of(conn.as_deref_mut(), &people)? else { return Ok(None) };
+        let each = listened::Posts::Each(&authored);
+        Ok(Some(match listened::page(each, listened::Reposts::Everyone(&recent), listened, outlook, page) {
+            Err(listened::Short::Reposts) => {
+                let Some(theirs) = self.reposted_of(conn, &people)? else { return Ok(None) };
+                listened::page(
+                    listened::Posts::Each(&authored),
+                    listened::Reposts::Each(&theirs),
+                    listened,
+                    outlook,
+                    page,
+                )
+            }
+            found => found,
+        }))
+    }
+
     /// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`] of them), in order, held
     /// or read (one statement for those missing: [`read_authored_of`]).
     fn authored_of(
@@ -542,15 +611,43 @@ impl Memory {
     /// The heads of `ids`, in order, held or read (one statement for those missing).
     fn heads(&self, conn: Option<&mut DbConnection>, ids: &[PostId]) -> QueryResult<Option<Vec<Arc<Noted<PostHead>>>>> {
         // A post listed but gone (deleted in another process a moment ago): not answered here.
-        self.heads.get_many_or_read(ids, conn, |c, missing| {
-            let rows: Vec<(PostRow, UserCard)> = posts::table
-                .inner_join(users::table.on(users::id.eq(posts::user_id)))
-                .filter(db::one_of(posts::id, missing.iter().map(|id| id.get())))
-                .select((PostRow::as_select(), UserCard::as_select()))
-                .load(c)?;
-            Ok(rows.into_iter().map(|(row, author)| (row.id, PostHead { row, author })).collect())
-        })
+        self.heads.get_many_or_read(ids, conn, read_heads)
     }
+
+    /// Those of `ids` that `viewer` may see, in order, as a page shows them; the others (gone,
+    /// their author hidden from the viewer) left out: what lists made apart from the posts
+    /// show (Discover, a playlist, a tag's page). From memory, reading what is missing (the
+    /// heads in one statement, then as any page); without `conn` only from what is held.
+    pub(crate) fn shown(
+        &self,
+        mut conn: Option<&mut DbConnection>,
+        ids: &[PostId],
+        viewer: Option<UserId>,
+    ) -> QueryResult<Option<Vec<Post>>> {
+        if ids.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        if !self.trusted() {
+            return Ok(None);
+        }
+        let Some(outlook) = self.outlook(conn.as_deref_mut(), viewer)? else { return Ok(None) };
+        let Some(heads) = self.heads.get_some_or_read(ids, conn.as_deref_mut(), read_heads)? else {
+            return Ok(None);
+        };
+        let kept: Vec<PostId> =
+            heads.iter().flatten().filter(|h| !outlook.hides(&h.row.user_id)).map(|h| h.row.id).collect();
+        self.posts(conn, &outlook, &kept)
+    }
+}
+
+/// The rows of posts `missing` with their authors' cards: one statement.
+fn read_heads(c: &mut DbConnection, missing: &[PostId]) -> QueryResult<Vec<(PostId, PostHead)>> {
+    let rows: Vec<(PostRow, UserCard)> = posts::table
+        .inner_join(users::table.on(users::id.eq(posts::user_id)))
+        .filter(db::one_of(posts::id, missing.iter().map(|id| id.get())))
+        .select((PostRow::as_select(), UserCard::as_select()))
+        .load(c)?;
+    Ok(rows.into_iter().map(|(row, author)| (row.id, PostHead { row, author })).collect())
 }
 
 /// What one viewer (or a guest) may not see, from the pieces held: put together for each

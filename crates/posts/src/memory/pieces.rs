@@ -238,6 +238,62 @@ impl Holdable<UserId> for Reposted {
     }
 }
 
+/// The first [`MERGED_LEN`] entries of a viewer's Listened to (someone who listens to a few
+/// people, `super::listened`): each post with the repost that placed it, the people it was
+/// merged from, and those in their own place that stand only if their rows count no reposts
+/// beyond those held (checked with each page). Read again when the viewer's people or outlook
+/// change ([`Topic::Viewer`]), one of their people posts or reposts ([`Topic::Posted`],
+/// [`Topic::Marks`]), or a post is deleted.
+pub(crate) struct Merged {
+    people: Vec<UserId>,
+    entries: Vec<(PostId, Option<HeldRepost>)>,
+    unsure: Vec<(PostId, i64)>,
+    /// Whether there are no more entries than these.
+    complete: bool,
+}
+
+/// How many entries of a Listened to are held (five pages of ten).
+pub(crate) const MERGED_LEN: usize = 50;
+
+impl Merged {
+    pub fn new(people: &FastSet<UserId>, page: super::listened::Page) -> Merged {
+        let complete = page.entries.len() < MERGED_LEN;
+        Merged { people: people.iter().copied().collect(), entries: page.entries, unsure: page.unsure, complete }
+    }
+
+    /// The entries of `page`, when they are all among those held.
+    pub fn slice(&self, page: crate::feed::FeedPage) -> Option<super::listened::Page> {
+        use crate::feed::FeedPage;
+        let key = |(id, placed): &(PostId, Option<HeldRepost>)| placed.map_or(id.get(), |r| r.id);
+        let (from, limit) = match page {
+            FeedPage::Offset(p) => (usize::try_from(p.offset).ok()?, usize::try_from(p.limit).ok()?),
+            FeedPage::Before(k) => {
+                let before = k.before.map_or(i64::MAX, PostId::get);
+                (self.entries.partition_point(|e| key(e) >= before), usize::try_from(k.limit).ok()?)
+            }
+        };
+        let end = from.saturating_add(limit);
+        if end > self.entries.len() && !self.complete {
+            return None;
+        }
+        let entries: Vec<(PostId, Option<HeldRepost>)> =
+            self.entries.get(from.min(self.entries.len())..end.min(self.entries.len()))?.to_vec();
+        let unsure = self.unsure.iter().filter(|(id, _)| entries.iter().any(|(e, _)| e == id)).copied().collect();
+        Some(super::listened::Page { entries, unsure })
+    }
+}
+
+impl Holdable<UserId> for Merged {
+    fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
+        let theirs = self.people.iter().flat_map(|p| [Topic::Posted(*p), Topic::Marks(*p)]);
+        [Topic::Viewer(*viewer), Topic::Posts].into_iter().chain(theirs)
+    }
+
+    fn weight(&self) -> u64 {
+        128 + 8 * self.people.len() as u64 + 64 * self.entries.len() as u64 + 16 * self.unsure.len() as u64
+    }
+}
+
 /// A person's card (the reposter's, above a post their repost placed).
 pub(crate) struct Card(pub UserCard);
 
