@@ -234,11 +234,46 @@ pub fn release_account(conn: &mut DbConnection, user: UserId) -> Result<(), Grap
 #[derive(Clone)]
 pub struct SocialGraph {
     db: Db,
+    /// Each viewer's people to listen to, as [`suggestions`] last found them.
+    suggested: std::sync::Arc<db::Held<UserId, Suggested>>,
+}
+
+/// People to listen to, found for one viewer (Discover): each with how many of the viewer's
+/// people listen to them. Read again when the viewer listens, unlistens, blocks or is blocked
+/// ([`Topic::Viewer`]), when a card shown changes, and at least once a minute (what the people
+/// they listen to do since shows then: a suggestion, not a rule of who may see what).
+pub struct Suggested(pub Vec<(UserCard, i64)>);
+
+impl db::Holdable<UserId> for Suggested {
+    fn topics(&self, viewer: &UserId) -> impl Iterator<Item = Topic> {
+        std::iter::once(Topic::Viewer(*viewer)).chain(self.0.iter().map(|(card, _)| Topic::User(card.id)))
+    }
+
+    fn weight(&self) -> u64 {
+        64 + 160 * self.0.len() as u64
+    }
 }
 
 impl SocialGraph {
     pub fn new(db: Db) -> SocialGraph {
-        SocialGraph { db }
+        let suggested = std::sync::Arc::new(db::Held::new(db.changes().clone(), 4 << 20, 1024));
+        SocialGraph { db, suggested }
+    }
+
+    /// [`suggestions`] of `me`, at most `limit`, held for the moments after (Discover is read
+    /// again after each like or listen made there).
+    pub async fn suggestions(&self, me: UserId, limit: i64) -> Result<Vec<(UserCard, i64)>, GraphError> {
+        let held = self.suggested.clone();
+        self.db
+            .read(move |conn| {
+                let found =
+                    held.get_or_read(&me, Some(conn), |c| suggestions(c, me, limit).map(|s| Some(Suggested(s))))?;
+                Ok::<_, GraphError>(
+                    found.map(|s| s.0.iter().take(usize::try_from(limit).unwrap_or(0)).cloned().collect()),
+                )
+            })
+            .await
+            .map(Option::unwrap_or_default)
     }
 
     pub async fn unlisten(&self, me: UserId, target: UserId) -> Result<bool, GraphError> {

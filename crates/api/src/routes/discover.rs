@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::error::ApiError;
 use crate::extract::ReadLimited;
 use crate::limits::Discovering;
-use crate::routes::posts::PostJson;
+use crate::routes::posts::{Embedded, PostJson};
 use crate::state::AppState;
 use crate::wire::UserJson;
 
@@ -50,15 +50,13 @@ pub async fn discover(state: web::Data<AppState>, viewer: ReadLimited<Discoverin
     let viewer = viewer.0;
     let found = state.posts.discover(viewer, state.config.discover_every, SHOWN).await?;
     let people = match viewer {
-        Some(me) => {
-            let read = move |conn: &mut db::DbConnection| social_graph::suggestions(conn, me, PEOPLE);
-            state.db.read(move |conn| Ok::<_, db::DbError>(read(conn)?)).await?
-        }
+        Some(me) => state.graph.suggestions(me, PEOPLE).await?,
         None => Vec::new(),
     };
-    let json = DiscoverJson {
-        trending: found.trending.iter().map(|p| PostJson::new(&state, p)).collect(),
-        rising: found.rising.iter().map(|p| PostJson::new(&state, p)).collect(),
+    // The posts as the feeds write them (kept rendered): the shape of `DiscoverJson`.
+    let json = DiscoverOut {
+        trending: state.rendered.embedded_list(&state, &found.trending),
+        rising: state.rendered.embedded_list(&state, &found.rising),
         tags: found.tags.into_iter().map(|(tag, posts)| TrendingTagJson { tag, posts }).collect(),
         people: people
             .into_iter()
@@ -66,4 +64,13 @@ pub async fn discover(state: web::Data<AppState>, viewer: ReadLimited<Discoverin
             .collect(),
     };
     Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(json))
+}
+
+/// [`DiscoverJson`] as it is written.
+#[derive(Serialize)]
+struct DiscoverOut {
+    trending: Embedded,
+    rising: Embedded,
+    tags: Vec<TrendingTagJson>,
+    people: Vec<SuggestedJson>,
 }

@@ -12,7 +12,7 @@ use values::{PlaylistId, PlaylistItemId, PostId, UserId};
 use crate::error::{ApiError, Detail};
 use crate::extract::{Limited, MaybeUser, ReadLimited};
 use crate::limits::{EditingPlaylists, ReadingPlaylists};
-use crate::routes::posts::PostJson;
+use crate::routes::posts::{Embedded, PostJson};
 use crate::state::AppState;
 use crate::wire::UserJson;
 
@@ -74,14 +74,34 @@ pub struct PlaylistPageJson {
     items: Vec<PlaylistItemJson>,
 }
 
-fn item_json(state: &AppState, e: &Entry) -> PlaylistItemJson {
-    PlaylistItemJson {
+/// [`PlaylistItemJson`] as it is written: its post as the feeds write it (kept rendered).
+#[derive(Serialize)]
+struct PlaylistItemOut {
+    id: PlaylistItemId,
+    post_id: PostId,
+    track: i64,
+    added_at: DateTime<Utc>,
+    available: bool,
+    post: Option<Embedded>,
+}
+
+/// [`PlaylistPageJson`] as it is written.
+#[derive(Serialize)]
+struct PlaylistPageOut {
+    #[serde(flatten)]
+    playlist: PlaylistJson,
+    user: UserJson,
+    items: Vec<PlaylistItemOut>,
+}
+
+fn item_json(state: &AppState, e: &Entry) -> PlaylistItemOut {
+    PlaylistItemOut {
         id: e.id,
         post_id: e.post_id,
         track: e.track,
         added_at: e.added_at.and_utc(),
         available: e.post.is_some(),
-        post: e.post.as_ref().map(|p| PostJson::new(state, p)),
+        post: e.post.as_ref().map(|p| state.rendered.embedded(state, p)),
     }
 }
 
@@ -129,7 +149,7 @@ pub async fn playlist(
     id: web::Path<PlaylistId>,
 ) -> Result<HttpResponse, ApiError> {
     let page = state.posts.playlist(id.into_inner(), viewer.0).await?;
-    let json = PlaylistPageJson {
+    let json = PlaylistPageOut {
         playlist: PlaylistJson::from(&page.playlist),
         user: UserJson::new(&state, page.owner.clone()),
         items: page.entries.iter().map(|e| item_json(&state, e)).collect(),

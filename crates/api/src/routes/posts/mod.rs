@@ -8,7 +8,7 @@ mod feeds;
 mod plays;
 mod wire;
 
-pub use wire::{PostJson, RenderedPosts};
+pub use wire::{Embedded, PostJson, RenderedPosts};
 
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::{Deserialize, Serialize};

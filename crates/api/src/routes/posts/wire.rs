@@ -280,6 +280,16 @@ impl Default for RenderedPosts {
     }
 }
 
+/// Posts (or one) inside another answer (Discover, a playlist's page): as written from what is
+/// kept rendered, the same bytes the feeds send; serialized anew only if that were not JSON.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Embedded {
+    Written(Box<serde_json::value::RawValue>),
+    Posts(Vec<PostJson>),
+    Post(Box<PostJson>),
+}
+
 impl RenderedPosts {
     /// `posts` as a JSON array of [`PostJson`].
     pub fn list(&self, state: &AppState, posts: &[Post]) -> String {
@@ -293,6 +303,22 @@ impl RenderedPosts {
         }
         out.push(']');
         out
+    }
+
+    /// `posts` as a JSON array of [`PostJson`], to be embedded in another answer's JSON.
+    pub fn embedded_list(&self, state: &AppState, posts: &[Post]) -> Embedded {
+        match serde_json::value::RawValue::from_string(self.list(state, posts)) {
+            Ok(raw) => Embedded::Written(raw),
+            Err(_) => Embedded::Posts(posts.iter().map(|p| PostJson::new(state, p)).collect()),
+        }
+    }
+
+    /// `p` as the JSON of one [`PostJson`], to be embedded in another answer's JSON.
+    pub fn embedded(&self, state: &AppState, p: &Post) -> Embedded {
+        match serde_json::value::RawValue::from_string(self.one(state, p)) {
+            Ok(raw) => Embedded::Written(raw),
+            Err(_) => Embedded::Post(Box::new(PostJson::new(state, p))),
+        }
     }
 
     /// `p` as the JSON of one [`PostJson`].
