@@ -88,6 +88,12 @@ async fn discover_shows_what_people_do_now_and_nothing_hidden(db: TestDb) {
             .collect()
     };
     assert_eq!(people(&discover(&app, Some(&me)).await), vec![("dan".to_owned(), 2)]);
+    // Held for the moments after, and found again as soon as Me listens or stops.
+    let path = format!("/profiles/listening/{dan_id}");
+    assert!(app.call(Method::POST, &path, Some(&me), None).await.status.is_success());
+    assert_eq!(people(&discover(&app, Some(&me)).await), vec![], "listened to already");
+    assert!(app.call(Method::DELETE, &path, Some(&me), None).await.status.is_success());
+    assert_eq!(people(&discover(&app, Some(&me)).await), vec![("dan".to_owned(), 2)]);
 
     // Nothing across a block: Ana's posts leave Me's lists; Dan blocked is no suggestion.
     let blocked = app.call(Method::POST, &format!("/profiles/blocks/{me_id}"), Some(&ana), None).await;
