@@ -49,6 +49,9 @@ pub struct Posts {
     discovery: Arc<std::sync::Mutex<Option<Arc<Discovery>>>>,
     /// Whether the job is finding it again in the background now.
     finding: Arc<AtomicBool>,
+    /// Held while the job finds what nothing holds yet (after a start): the requests meanwhile
+    /// wait for that one find rather than each running the job.
+    first_find: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Posts {
@@ -62,7 +65,14 @@ impl Posts {
             ffmpeg,
         };
         let memory = Arc::new(Memory::new(db.changes().clone()));
-        Posts { db, processing: Arc::new(processing), memory, discovery: Arc::default(), finding: Arc::default() }
+        Posts {
+            db,
+            processing: Arc::new(processing),
+            memory,
+            discovery: Arc::default(),
+            finding: Arc::default(),
+            first_find: Arc::default(),
+        }
     }
 
     /// Holds every block pair for all viewers at once only while there are at most `n` (50,000
@@ -335,7 +345,14 @@ impl Posts {
                 }
                 d
             }
-            None => self.find_discovery().await?,
+            None if every.is_zero() => self.find_discovery().await?,
+            None => {
+                let _first = self.first_find.lock().await;
+                match self.discovery.lock().map(|d| d.clone()).unwrap_or_default() {
+                    Some(found) => found,
+                    None => self.find_discovery().await?,
+                }
+            }
         };
         let posts = self.clone();
         self.db
