@@ -21,6 +21,7 @@ use actix_web::middleware::Next;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::counter::ConstCounter;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::ConstGauge;
@@ -123,6 +124,7 @@ impl Metrics {
             db: state.db.clone(),
             uploads: state.uploads.clone(),
             notifications: state.notifications.clone(),
+            posts: state.posts.clone(),
         }));
         Arc::new(Metrics { registry, requests, latency, throttled })
     }
@@ -184,6 +186,7 @@ struct Now {
     db: db::Db,
     uploads: crate::upload_slots::UploadSlots,
     notifications: notifications::Notifications,
+    posts: posts::Posts,
 }
 
 impl std::fmt::Debug for Now {
@@ -226,6 +229,13 @@ impl Collector for Now {
         gauge(e, "selfsound_uploads_max", "The most uploads read at once (SELFSOUND_UPLOADS_IN_FLIGHT)", bound as u64)?;
         let streams = self.notifications.streams().open_total();
         gauge(e, "selfsound_live_streams_open", "Live notification streams open in this process", streams as u64)?;
+        let finds = ConstCounter::new(self.posts.discover_finds());
+        finds.encode(e.encode_descriptor(
+            "selfsound_discover_finds",
+            "Times Discover's job ran in this process",
+            None,
+            finds.metric_type(),
+        )?)?;
         Ok(())
     }
 }

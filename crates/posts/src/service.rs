@@ -1,7 +1,7 @@
 //! The use cases of posts, one transaction each.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use db::model::UserCard;
 use db::{Db, DbConnection, Keyset, Page};
@@ -52,6 +52,8 @@ pub struct Posts {
     /// Held while the job finds what nothing holds yet (after a start): the requests meanwhile
     /// wait for that one find rather than each running the job.
     first_find: Arc<tokio::sync::Mutex<()>>,
+    /// How many times the job ran in this process (`selfsound_discover_finds_total`).
+    discover_finds: Arc<AtomicU64>,
 }
 
 impl Posts {
@@ -72,6 +74,7 @@ impl Posts {
             discovery: Arc::default(),
             finding: Arc::default(),
             first_find: Arc::default(),
+            discover_finds: Arc::default(),
         }
     }
 
@@ -372,8 +375,15 @@ impl Posts {
             .await
     }
 
+    /// How many times Discover's job ran in this process (at most one at a time, and once
+    /// every `SELFSOUND_DISCOVER_EVERY` seconds while Discover is read).
+    pub fn discover_finds(&self) -> u64 {
+        self.discover_finds.load(Ordering::Relaxed)
+    }
+
     /// Runs Discover's job (`discover::find`) and holds what it found.
     async fn find_discovery(&self) -> Result<Arc<Discovery>, PostError> {
+        self.discover_finds.fetch_add(1, Ordering::Relaxed);
         let found = Arc::new(self.db.run(|conn| Ok::<_, PostError>(discover::find(conn)?)).await?);
         if let Ok(mut slot) = self.discovery.lock() {
             *slot = Some(found.clone());

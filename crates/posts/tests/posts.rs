@@ -650,6 +650,24 @@ async fn tags_of_posts_written_before_tags_are_backfilled_once(db: TestDb) {
     assert_eq!(posts::tags::backfill(&w.db).unwrap(), 0, "nothing left to do");
 }
 
+/// Discover's job runs once for the requests that arrive together after a start, and not again
+/// while what it found is fresh: the others wait for that one find.
+async fn discovers_job_runs_once_for_requests_arriving_together(db: TestDb) {
+    let w = world(db);
+    let every = std::time::Duration::from_secs(300);
+    let mut together = tokio::task::JoinSet::new();
+    for _ in 0..8 {
+        let posts = w.posts.clone();
+        together.spawn(async move { posts.discover(None, every, 10).await.unwrap() });
+    }
+    while let Some(found) = together.join_next().await {
+        found.unwrap();
+    }
+    assert_eq!(w.posts.discover_finds(), 1, "one find for eight requests");
+    w.posts.discover(None, every, 10).await.unwrap();
+    assert_eq!(w.posts.discover_finds(), 1, "fresh: held");
+}
+
 /// A playlist's page: the playlist with its owner, its items, their posts as memory holds them
 /// (what it lacks read in a fixed handful of statements), for 2 items or 20 (issue 31).
 async fn a_playlist_page_costs_the_same_statements_whatever_its_length(db: TestDb) {
@@ -1762,6 +1780,7 @@ test_support::both_backends!(
     a_deleted_account_gives_back_its_likes_and_comments,
     a_page_costs_the_same_statements_whatever_its_length,
     a_playlist_page_costs_the_same_statements_whatever_its_length,
+    discovers_job_runs_once_for_requests_arriving_together,
     tags_of_posts_written_before_tags_are_backfilled_once,
     moments_cost_the_same_statements_however_many,
     a_page_read_again_is_not_prepared_again,

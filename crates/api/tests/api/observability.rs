@@ -120,6 +120,7 @@ async fn uploads_and_streams_in_flight_are_gauged(db: TestDb) {
     assert_eq!(value(&text, "selfsound_uploads_in_flight"), 0.0);
     assert_eq!(value(&text, "selfsound_uploads_max"), 8.0);
     assert_eq!(value(&text, "selfsound_live_streams_open"), 0.0);
+    assert_eq!(value(&text, "selfsound_discover_finds_total"), 0.0, "Discover not read yet");
 
     // An avatar whose body is still arriving holds its upload slot.
     let boundary = "observability-boundary";
