@@ -7,6 +7,8 @@ import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
 import { BASE_PATH } from '../../lib/config';
 import { getToken, storeToken } from '../../lib/token-storage';
+import { forgetSession } from '../../lib/session';
+import { QueryClient } from '@tanstack/react-query';
 import { ForgotPasswordPage } from './forgot-password-page';
 import { SignInPage } from './sign-in-page';
 
@@ -308,6 +310,13 @@ describe('SignInPage and where it leads', () => {
 
   it('says the account was deleted, as news rather than a warning', () => {
     renderWithState({ notice: 'Your account has been deleted.', tone: 'info' });
+    expect(screen.getByRole('status')).toHaveTextContent('Your account has been deleted.');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("says this tab's farewell rather than the 'Session expired' of a request that ended with it", () => {
+    forgetSession(new QueryClient(), { text: 'Your account has been deleted.', tone: 'info' });
+    renderWithState({ notice: 'Session expired. Please sign in again.' });
     expect(screen.getByRole('status')).toHaveTextContent('Your account has been deleted.');
     expect(screen.queryByRole('alert')).toBeNull();
   });

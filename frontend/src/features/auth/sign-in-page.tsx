@@ -74,9 +74,12 @@ export function SignInPage() {
   const [returnTo] = useState(() => returnPathOf(location.state, location.search));
   // Sent here because this account may not see a page (admin panel): stay, to switch accounts.
   const [anotherAccount] = useState(() => wantsAnotherAccount(location.state));
+  // This tab's own farewell (the account deleted) before the router's notice: a request that
+  // was under way when the session ended answers 401 after, and the guard's "Session expired"
+  // may be the navigation that lands last.
   const [banner, setBanner] = useState<Banner | null>(
     () =>
-      bannerFromAddress(location.hash, location.search) ?? readSignInState(location.state).notice ?? peekFarewell(),
+      bannerFromAddress(location.hash, location.search) ?? peekFarewell() ?? readSignInState(location.state).notice,
   );
   // Said once: a later visit to this page does not repeat it.
   useEffect(() => clearFarewell(), []);
