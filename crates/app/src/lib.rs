@@ -102,8 +102,9 @@ impl App {
     /// Likes the post, or takes the like back; a new like tells the author (once per person
     /// and post, however often it is taken back and given again).
     pub async fn toggle_like(&self, me: UserId, post: PostId) -> Result<Liked, AppError> {
+        // A toggle: committed lightly (`Db::write_lightly`), as a repost and a play are.
         self.db
-            .write(move |conn| {
+            .write_lightly(move |conn| {
                 let t = posts::toggle_like(conn, me, post)?;
                 if t.added {
                     let like = Event {
@@ -125,7 +126,7 @@ impl App {
     /// author (once per person and post, however often it is taken back and made again).
     pub async fn toggle_repost(&self, me: UserId, post: PostId) -> Result<Reposted, AppError> {
         self.db
-            .write(move |conn| {
+            .write_lightly(move |conn| {
                 let t = posts::reposts::toggle_repost(conn, me, post)?;
                 if t.added {
                     let repost = Event {

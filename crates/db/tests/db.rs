@@ -259,7 +259,53 @@ async fn a_failed_flush_sends_its_hits_again(db: TestDb) {
     assert_eq!(hits, 3);
 }
 
+/// A light write (a toggle) is a whole transaction like any other: it commits, tells what it
+/// changed, rolls back whole on failure; on PostgreSQL it alone commits without waiting for the
+/// disk, and the connection it leaves in the pool waits again for the next write.
+async fn a_light_write_is_a_whole_transaction(db: TestDb) {
+    #[derive(QueryableByName)]
+    struct Setting {
+        #[diesel(sql_type = Text)]
+        synchronous_commit: String,
+    }
+    let setting = |c: &mut DbConnection| -> Result<String, DbError> {
+        if matches!(c, DbConnection::Sqlite(_)) {
+            return Ok("sqlite".into());
+        }
+        Ok(diesel::sql_query("SHOW synchronous_commit").get_result::<Setting>(c)?.synchronous_commit)
+    };
+    let seen = db.changes().seen();
+    let (id, lazily) = db
+        .write_lightly(move |c| {
+            let id = insert_user(c, "Light", "light");
+            db::changed(c, &[db::Topic::User(id)])?;
+            Ok::<_, DbError>((id, setting(c)?))
+        })
+        .await
+        .unwrap();
+    let durably = db.write(move |c| setting(c)).await.unwrap();
+    if db.backend() == db::Backend::Postgres {
+        assert_eq!((lazily.as_str(), durably.as_str()), ("off", "on"), "only the light write skips the wait");
+    }
+    assert_eq!(user_count(&mut db.get().unwrap()), 1, "committed");
+    if let Some(seen) = seen {
+        assert!(!db.changes().unchanged(seen, [db::Topic::User(id)]), "told by the time it is answered");
+    }
+    let failed: Result<(), DbError> = db
+        .write_lightly(|c| {
+            insert_user(c, "Gone", "gone");
+            insert_user_failing(c, "light")
+        })
+        .await;
+    assert!(failed.as_ref().is_err_and(DbError::is_unique_violation), "{failed:?}");
+    assert_eq!(user_count(&mut db.get().unwrap()), 1, "a failed light write leaves nothing");
+    for _ in 0..4 {
+        assert_ne!(db.write(move |c| setting(c)).await.unwrap(), "off", "no pooled connection keeps the setting");
+    }
+}
+
 test_support::both_backends!(
+    a_light_write_is_a_whole_transaction,
     tallies_of_two_processes_meet_in_the_database,
     a_failed_flush_sends_its_hits_again,
     writes_at_once_stand_or_fall_alone,

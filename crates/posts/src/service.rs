@@ -304,9 +304,10 @@ impl Posts {
         Ok(crate::tags::page(conn, tag, page, viewer, Some(&self.memory))?)
     }
 
-    /// Counts a play of track `track` of `post` (`plays::count`): one transaction.
+    /// Counts a play of track `track` of `post` (`plays::count`): one transaction, committed
+    /// lightly (`Db::write_lightly`: a play lost to a crash of the database server is harmless).
     pub async fn count_play(&self, listener: Listener, post: PostId, track: i64) -> Result<Played, PostError> {
-        self.db.write(move |conn| plays::count(conn, &listener, post, track)).await
+        self.db.write_lightly(move |conn| plays::count(conn, &listener, post, track)).await
     }
 
     /// A page of the plays of `me`'s own tracks and scores (`plays::of_author`), `page.limit`
