@@ -115,7 +115,8 @@ impl App {
                         comment: None,
                         excerpt: None,
                     };
-                    notifications::record(conn, &[like])?;
+                    // The like was let in only where no block stands between them: not asked again.
+                    notifications::record_unblocked(conn, &[like])?;
                 }
                 Ok::<_, AppError>(Liked { liked: t.liked, likes_count: t.likes_count })
             })

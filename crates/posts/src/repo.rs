@@ -98,6 +98,16 @@ static LIKE_IF_SHOWN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| 
     )
 });
 
+/// [`LIKE_IF_SHOWN`] and the count's update in one statement, for PostgreSQL: the update moves
+/// the count only when the insert added a row, and answers the count and the author.
+static LIKE_AND_COUNT_IF_SHOWN: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "WITH added AS ({} RETURNING post_id) UPDATE posts SET likes_count = likes_count + 1 \
+         WHERE id IN (SELECT post_id FROM added) RETURNING likes_count, user_id, TRUE AS moved",
+        LIKE_IF_SHOWN.as_str()
+    )
+});
+
 /// What a like toggle did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LikeToggle {
@@ -116,7 +126,47 @@ pub struct LikeToggle {
 /// hidden from `me` by a block is not found.
 pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
     // A like first, where the liker may see the post: most toggles are new likes, and this
-    // asks whether the post may be liked and likes it in one statement.
+    // asks whether the post may be liked, likes it and counts it at once.
+    let (liked, counted) = if let Some(counted) = add_like(conn, me, post)? {
+        (true, counted)
+    } else {
+        // Not liked now: the post is missing or hidden, or liked already (an unlike).
+        visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?;
+        let counted = match remove_like(conn, me, post)? {
+            Some(counted) => counted,
+            // Taken back meanwhile by another toggle: the count as it stands.
+            None => {
+                let (likes_count, user_id) =
+                    posts::table.filter(posts::id.eq(post)).select((posts::likes_count, posts::user_id)).first(conn)?;
+                LikesCount { likes_count, user_id, moved: false }
+            }
+        };
+        (false, counted)
+    };
+    db::changed(conn, &[Topic::Post(post), Topic::Marks(me)])?;
+    Ok(LikeToggle {
+        liked,
+        likes_count: counted.likes_count.max(0),
+        author: counted.user_id,
+        added: liked && counted.moved,
+    })
+}
+
+/// Adds `me`'s like of `post` where they may see it, and counts it: the count and the author as
+/// the update leaves them, or none when no like was added (missing, hidden, or liked already).
+/// On PostgreSQL one statement (the insert in a `WITH`); on SQLite, where a statement is no
+/// round trip, the insert and then the update.
+fn add_like(conn: &mut DbConnection, me: UserId, post: PostId) -> QueryResult<Option<LikesCount>> {
+    if matches!(conn, DbConnection::Postgres(_)) {
+        return Kept::new(LIKE_AND_COUNT_IF_SHOWN.as_str())
+            .bind::<BigInt, _>(me)
+            .bind::<Timestamp, _>(db::time::now())
+            .bind::<BigInt, _>(post)
+            .bind::<BigInt, _>(me)
+            .bind::<BigInt, _>(me)
+            .get_result(conn)
+            .optional();
+    }
     let added = Kept::new(LIKE_IF_SHOWN.as_str())
         .bind::<BigInt, _>(me)
         .bind::<Timestamp, _>(db::time::now())
@@ -124,29 +174,41 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
         .bind::<BigInt, _>(me)
         .bind::<BigInt, _>(me)
         .execute(conn)?;
-    let (liked, delta, author) = if added > 0 {
-        (true, 1, None)
-    } else {
-        // Not liked now: the post is missing or hidden, or liked already (an unlike).
-        let author = visible(conn, post, Some(me))?.ok_or(PostError::NotFound)?.author;
-        let removed =
-            diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
-        (false, if removed > 0 { -1 } else { 0 }, Some(author))
-    };
-    // The count (and the author) as the update leaves it, in the same statement.
-    let counted: LikesCount = if delta != 0 {
-        Kept::new("UPDATE posts SET likes_count = likes_count + ? WHERE id = ? RETURNING likes_count, user_id")
-            .bind::<BigInt, _>(delta)
-            .bind::<BigInt, _>(post)
-            .get_result(conn)?
-    } else {
-        let (likes_count, user_id) =
-            posts::table.filter(posts::id.eq(post)).select((posts::likes_count, posts::user_id)).first(conn)?;
-        LikesCount { likes_count, user_id }
-    };
-    db::changed(conn, &[Topic::Post(post), Topic::Marks(me)])?;
-    let author = author.unwrap_or(counted.user_id);
-    Ok(LikeToggle { liked, likes_count: counted.likes_count.max(0), author, added: delta > 0 })
+    if added == 0 {
+        return Ok(None);
+    }
+    count_likes(conn, post, 1).map(Some)
+}
+
+/// Takes `me`'s like of `post` back and counts it: as [`add_like`], none when there was none.
+fn remove_like(conn: &mut DbConnection, me: UserId, post: PostId) -> QueryResult<Option<LikesCount>> {
+    if matches!(conn, DbConnection::Postgres(_)) {
+        return Kept::new(
+            "WITH removed AS (DELETE FROM likes WHERE post_id = ? AND user_id = ? RETURNING post_id) \
+             UPDATE posts SET likes_count = likes_count - 1 WHERE id IN (SELECT post_id FROM removed) \
+             RETURNING likes_count, user_id, TRUE AS moved",
+        )
+        .bind::<BigInt, _>(post)
+        .bind::<BigInt, _>(me)
+        .get_result(conn)
+        .optional();
+    }
+    let removed =
+        diesel::delete(likes::table.filter(likes::post_id.eq(post)).filter(likes::user_id.eq(me))).execute(conn)?;
+    if removed == 0 {
+        return Ok(None);
+    }
+    count_likes(conn, post, -1).map(Some)
+}
+
+/// Moves `post`'s like count by `delta`: the count and the author as the update leaves them.
+fn count_likes(conn: &mut DbConnection, post: PostId, delta: i64) -> QueryResult<LikesCount> {
+    Kept::new(
+        "UPDATE posts SET likes_count = likes_count + ? WHERE id = ? RETURNING likes_count, user_id, TRUE AS moved",
+    )
+    .bind::<BigInt, _>(delta)
+    .bind::<BigInt, _>(post)
+    .get_result(conn)
 }
 
 /// A post's like count and author, as an update returns them.
@@ -156,6 +218,9 @@ struct LikesCount {
     likes_count: i64,
     #[diesel(sql_type = BigInt)]
     user_id: UserId,
+    /// Whether the count moved (a like was added or removed).
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    moved: bool,
 }
 
 /// Whether a person exists (a feed of someone who does not is a 404, not an empty list).
