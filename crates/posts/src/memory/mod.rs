@@ -30,8 +30,8 @@ use values::{PostId, UserId};
 
 pub(crate) use payloads::{Payloads, Wanted};
 use pieces::{
-    AUTHORED_LEN, Authored, BlockPairs, Blocked, Card, Found, HeldRepost, LIKED_HELD, LikeFlag, Listened,
-    ListeningCount, MERGED_LEN, Marks, Merged, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead,
+    AUTHORED_LEN, AUTHORED_WALKED_LEN, Authored, BlockPairs, Blocked, Card, Found, HeldRepost, LIKED_HELD, LikeFlag,
+    Listened, ListeningCount, MERGED_LEN, Marks, Merged, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead,
     RECENT_REPOSTS_LEN, REPOSTED_LEN, RecentReposts, Reposted, SearchKey, Suspended, THREAD_LEN, Thread,
 };
 
@@ -689,7 +689,7 @@ impl Outlook {
 
 /// What `viewer` likes and reposted, in one statement: the posts they like, newest posts
 /// first, at most [`LIKED_HELD`] (`likes (user_id, post_id)` walked backwards), and their newest
-/// reposts, at most [`OWN_REPOSTS_HELD`] (`reposts (user_id, id)`).
+/// reposts, at most [`OWN_REPOSTS_HELD`] (`reposts (user_id, id, post_id)`, index only).
 fn read_marks(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Marks>> {
     const MARKS: &str = "SELECT CAST(0 AS BIGINT) AS kind, l.post_id AS post_id FROM \
          (SELECT post_id FROM likes WHERE user_id = ? ORDER BY post_id DESC LIMIT ?) l \
@@ -777,15 +777,15 @@ fn walks_of(people: &[UserId], walk: impl Fn(usize) -> String) -> Option<db::Kep
     Some(q)
 }
 
-/// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), in one
-/// statement ([`walks_of`]): a walk of `posts (user_id, id)` for each, one more than held so that
-/// whether they are all is known.
+/// The newest posts of each of `people` (at most [`crate::feed::DENSE_LISTENING`]), at most
+/// [`AUTHORED_WALKED_LEN`] of each, in one statement ([`walks_of`]): a walk of `posts (user_id,
+/// id)` for each, one more than held so that whether they are all is known.
 fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<Vec<(UserId, Authored)>> {
     let walk = |i: usize| {
         format!(
             "SELECT a{i}.id AS id, a{i}.user_id AS user_id FROM \
              (SELECT id, user_id FROM posts WHERE user_id = ? ORDER BY id DESC LIMIT {}) AS a{i}",
-            AUTHORED_LEN + 1
+            AUTHORED_WALKED_LEN + 1
         )
     };
     #[derive(QueryableByName)]
@@ -809,8 +809,8 @@ fn read_authored_of(conn: &mut DbConnection, people: &[UserId]) -> QueryResult<V
             // The last person's walk, repeated to fill the text, is read as often.
             ids.sort_unstable_by_key(|id| Reverse(*id));
             ids.dedup();
-            let complete = ids.len() as i64 <= AUTHORED_LEN;
-            ids.truncate(AUTHORED_LEN as usize);
+            let complete = ids.len() as i64 <= AUTHORED_WALKED_LEN;
+            ids.truncate(AUTHORED_WALKED_LEN as usize);
             (person, Authored { ids, complete })
         })
         .collect())

@@ -96,7 +96,7 @@ impl Holdable<UserId> for Blocked {
 /// reposted (none when more than [`OWN_REPOSTS_HELD`]: memory then leaves their pages to the
 /// database). Apart from the rest of what is held of the viewer, so that a like (the most
 /// frequent write) reads again only this ([`Topic::Marks`]); read in one statement, one short
-/// walk of `likes (user_id, post_id)` and one of `reposts (user_id, id)`, which answers every page
+/// walk of `likes (user_id, post_id)` and one of `reposts (user_id, id, post_id)`, which answers every page
 /// a person reads in the minute after (asking page by page probed the index for each post).
 pub(crate) struct Marks {
     pub liked: FastSet<PostId>,
@@ -348,7 +348,8 @@ impl Holdable<UserId> for ListeningCount {
     }
 }
 
-/// A person's newest posts (at most [`AUTHORED_LEN`]); `complete` when they are all their posts.
+/// A person's newest posts (at most [`AUTHORED_LEN`], or [`AUTHORED_WALKED_LEN`] when read with many
+/// others' for a Listened to); `complete` when they are all their posts.
 pub(crate) struct Authored {
     pub ids: Vec<PostId>,
     pub complete: bool,
@@ -356,6 +357,12 @@ pub(crate) struct Authored {
 
 /// How many of a person's newest posts are held: their first pages.
 pub(crate) const AUTHORED_LEN: i64 = 100;
+
+/// How many of each person's newest posts are read when many people's are read at once for a
+/// Listened to (`super::read_authored_of`): as many as its held first entries can take from one
+/// person ([`MERGED_LEN`]). Reading [`AUTHORED_LEN`] of each was half the database's work in a
+/// community's reads (issue 30); a person's own deeper pages read what they need when asked.
+pub(crate) const AUTHORED_WALKED_LEN: i64 = MERGED_LEN as i64;
 
 impl Holdable<UserId> for Authored {
     fn topics(&self, author: &UserId) -> impl Iterator<Item = Topic> {

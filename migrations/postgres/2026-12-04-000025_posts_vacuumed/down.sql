@@ -1,0 +1,1 @@
+ALTER TABLE posts RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold);
