@@ -79,6 +79,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
     crate::files::prepare_data_dir(&config)?;
     let db = Db::connect(&config.database_url, &PoolOptions::default())?;
     finish_migrations(&db)?;
+    db.warn_without_autovacuum();
     grant_configured_admins(&db, &config.admin_emails)?;
     let setup = |e: auth::AuthError| StartError::Setup(e.to_string());
     let mailer = match &config.smtp_url {

@@ -369,11 +369,21 @@ impl Db {
                 diesel::sql_query(LOCK).execute(c)?;
                 let result = c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|_| ());
                 diesel::sql_query(UNLOCK).execute(c)?;
-                warn_without_autovacuum(c);
                 result
             }
         };
         done.map_err(|e| DbError::Migration(e.to_string()))
+    }
+
+    /// Says so in the log when the PostgreSQL server does not vacuum by itself (see
+    /// [`warn_without_autovacuum`]): called by a server as it starts, not by the command line,
+    /// whose output is what it prints.
+    pub fn warn_without_autovacuum(&self) {
+        if let Ok(mut conn) = self.get()
+            && let DbConnection::Postgres(c) = &mut *conn
+        {
+            warn_without_autovacuum(c);
+        }
     }
 
     /// Gets a pooled connection (blocking), to read: prefer [`Db::run`] from async code, and
