@@ -8,7 +8,12 @@
 -- file (lines "post_id author_id"), newest file (ids of the newest posts, for Load More by
 -- cursor), words file (music search words and people search names, "m word" or "p name"),
 -- and the mode: `mix` (the whole mix), `reads` (the same without writes) or `ceiling` (every
--- request the ceiling's fixed body, through this same script: what the script itself costs).
+-- request the ceiling's fixed body, through this same script: what the script itself costs);
+-- then the ceiling's path. With MIX_RATE in the environment, each of wrk's threads sends that many
+-- requests a second, on a schedule of its own, instead of each connection sending its next request as soon as it has
+-- its answer (the mix paced at the load a community puts on the server, not at saturation: what
+-- latency a person sees then). A request whose slot came while the connections were all waiting
+-- goes out as soon as one is free, so a server that falls behind is not spared its load.
 --
 -- The shares, out of 1,000: For you page 1 350, Listened to page 1 100, Load More 80 (offset
 -- 10-50 or a cursor 1-5 pages deep), a post page 200, its comments 100, its author's posts 50,
@@ -24,6 +29,7 @@ local cumulative = {}
 local mode = "mix"
 local ceiling_path = "/bench/ceiling?bytes=8000"
 local state = 0
+local next_at = nil
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "tally.lua")
 
 -- A small fast generator of its own per thread (wrk's threads each run this script): Park and
@@ -76,6 +82,32 @@ function init(args)
     cumulative[rank] = total
   end
   state = math.random(1, 2000000000)
+end
+
+-- Milliseconds of the monotonic clock, through LuaJIT's FFI (wrk's Lua has no clock of its own
+-- finer than a second).
+local ffi = require("ffi")
+ffi.cdef [[
+  typedef struct { long tv_sec; long tv_nsec; } mix_timespec;
+  int clock_gettime(int clock, mix_timespec *ts);
+]]
+local now_ts = ffi.new("mix_timespec")
+local function now_ms()
+  ffi.C.clock_gettime(1, now_ts)
+  return tonumber(now_ts.tv_sec) * 1000 + tonumber(now_ts.tv_nsec) / 1e6
+end
+
+-- When paced, wrk asks before each request but the first of a connection how long to wait: until
+-- the thread's next slot. Defined only then: wrk schedules every request through its timers once
+-- a script has `delay`, which would cost the unpaced runs throughput.
+local rate = tonumber(os.getenv("MIX_RATE") or "")
+if rate then
+  local interval = 1000 / rate
+  function delay()
+    local now = now_ms()
+    next_at = (next_at or now) + interval
+    return math.max(0, math.floor(next_at - now))
+  end
 end
 
 local function get(path, person)
