@@ -190,6 +190,8 @@ diesel::table! {
         duration_ms -> BigInt,
         peaks -> Nullable<Text>,
         plays_count -> BigInt,
+        loudness_lufs -> Nullable<Double>,
+        true_peak_dbtp -> Nullable<Double>,
     }
 }
 

@@ -1,5 +1,5 @@
 //! Audio: every frame decoded (symphonia) for the real duration and, in the same pass, the
-//! waveform; the title, artist and cover art from the tags (ID3v2, Vorbis comments, FLAC
+//! waveform and the loudness; the title, artist and cover art from the tags (ID3v2, Vorbis comments, FLAC
 //! pictures, MP4 `ilst`).
 //!
 //! Why decode everything: container headers lie or are missing (an MP3 without a Xing header
@@ -18,6 +18,7 @@ use symphonia::core::meta::{MetadataOptions, MetadataRevision, StandardTag, Stan
 pub use symphonia::core::io::MediaSource;
 
 use crate::image::{ImageKind, sniff_image};
+use crate::loudness::{Loudness, LoudnessMeter};
 use crate::peaks::{PeakAccumulator, Peaks, TARGET_BINS};
 use crate::sniff::AudioKind;
 use crate::{MediaError, limits};
@@ -29,6 +30,9 @@ pub struct AudioFacts {
     pub duration_seconds: f64,
     /// About [`TARGET_BINS`] bins over the whole track (fewer for very short clips).
     pub peaks: Peaks,
+    /// Integrated loudness and true peak; none for silence, or a stream whose rate or channels
+    /// change midway.
+    pub loudness: Option<Loudness>,
     pub title: Option<String>,
     pub artist: Option<String>,
     pub cover: Option<Cover>,
@@ -120,6 +124,7 @@ fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind, max_seconds: u64
         })?;
 
     let mut peaks = PeakAccumulator::new();
+    let mut loudness = LoudnessMeter::default();
     let mut samples: Vec<f32> = Vec::new();
     let mut seconds = 0.0f64;
     let mut frames = 0u64;
@@ -169,6 +174,7 @@ fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind, max_seconds: u64
                 }
                 buffer.copy_to_vec_interleaved(&mut samples);
                 peaks.push_interleaved(&samples, channels);
+                loudness.push_interleaved(&samples, channels, rate);
             }
             Err(SymphoniaError::DecodeError(_) | SymphoniaError::IoError(_)) => {
                 bad_in_a_row += 1;
@@ -187,6 +193,7 @@ fn analyze(stream: MediaSourceStream<'static>, kind: AudioKind, max_seconds: u64
     Ok(AudioFacts {
         duration_seconds: seconds,
         peaks: peaks.finish(TARGET_BINS),
+        loudness: loudness.finish(),
         title: tags.title,
         artist: tags.artist,
         cover: tags.front_cover.or(tags.other_cover),

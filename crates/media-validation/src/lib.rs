@@ -12,7 +12,8 @@
 //! - [`display`]: the JPEG display copy of a large picture for feeds, and avatars scaled to the
 //!   size they are shown at;
 //! - [`budget`]: the memory budget every image decode reserves its worst case from;
-//! - [`audio`]: decoding audio for its real duration, tags, cover art and [`peaks`];
+//! - [`audio`]: decoding audio for its real duration, tags, cover art, [`peaks`] and
+//!   [`loudness`];
 //! - [`audio_clean`]: a copy of an audio file without its tags and pictures, streamed;
 //! - [`score`]: MusicXML and `.mxl` archives.
 
@@ -23,6 +24,7 @@ pub mod display;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod image;
+pub mod loudness;
 pub mod peaks;
 mod scale;
 pub mod score;
@@ -34,6 +36,7 @@ pub use audio::{AudioFacts, Cover, MediaSource, analyze_audio, analyze_audio_wit
 pub use audio_clean::{StripError, strip_audio_metadata};
 pub use display::{DisplayCopy, ScaledPicture, avatar_copy, display_copy};
 pub use image::{ImageFacts, ImageKind, image_facts, sniff_image, strip_image_metadata};
+pub use loudness::Loudness;
 pub use peaks::Peaks;
 pub use score::{ScoreFacts, ScoreFormat, parse_musicxml, parse_mxl, sniff_score};
 pub use sniff::{AudioKind, MediaKind, VideoKind, sniff_audio, sniff_media};

@@ -21,6 +21,7 @@ const TRACK: AudioItem = {
   durationSeconds: 185,
   url: '/media/night-drive.mp3',
   peaks: null,
+  loudness: null,
 };
 
 function renderApp() {

@@ -221,6 +221,13 @@ export const MutedIcon = (p: IconProps) => (
   </Icon>
 );
 
+/** Evening tracks out: bars of one height, between two lines. */
+export const LevelIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 5h18M3 19h18M6 9v6M10 9v6M14 9v6M18 9v6" />
+  </Icon>
+);
+
 export const KeyboardIcon = (p: IconProps) => (
   <Icon {...p}>
     <rect x="2.5" y="6" width="19" height="12" rx="2" />

@@ -1260,6 +1260,7 @@ export interface components {
             /** Format: double */
             duration_seconds: number;
             file_url: string;
+            loudness?: components["schemas"]["LoudnessJson"] | null;
             /** @description base64 of signed 8-bit min,max pairs, one pair per bin (about 500); full scale ±127. */
             peaks?: string | null;
             title: string;
@@ -1445,6 +1446,18 @@ export interface components {
         LoginRequest: {
             email: string;
             password: string;
+        };
+        LoudnessJson: {
+            /**
+             * Format: double
+             * @description Integrated loudness over the whole track, LUFS.
+             */
+            integrated_lufs: number;
+            /**
+             * Format: double
+             * @description The highest true peak of any channel, dBTP.
+             */
+            true_peak_dbtp: number;
         };
         LyricsJson: {
             artist: string;

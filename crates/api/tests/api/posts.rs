@@ -56,6 +56,12 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     assert!((track["duration_seconds"].as_f64().unwrap() - 2.0).abs() < 0.05);
     let peaks = track["peaks"].as_str().expect("peaks");
     assert!(peaks.len() <= 1400, "about 1 KB: {}", peaks.len());
+    // A sine at half scale (−6 dBFS), mono heard on both speakers: about −6 LUFS (K-weighting
+    // takes a little off at 440 Hz), its true peak −6 dBTP.
+    let loudness = &track["loudness"];
+    let lufs = loudness["integrated_lufs"].as_f64().expect("loudness measured");
+    assert!((-7.5..=-5.5).contains(&lufs), "{loudness}");
+    assert!((loudness["true_peak_dbtp"].as_f64().unwrap() + 6.0).abs() < 0.5, "{loudness}");
     let (status, content_type, size) = fetch(&app, track["file_url"].as_str().unwrap()).await;
     assert_eq!((status, content_type.as_str(), size), (StatusCode::OK, "audio/wav", wav(2.0, 440.0, 0.5).len()));
 

@@ -31,6 +31,8 @@ pub struct AudioTrack {
     pub duration_ms: i64,
     /// base64 of signed 8-bit min,max pairs (docs/posts.md).
     pub peaks: Option<String>,
+    /// Measured from the file when it was uploaded (docs/posts.md, "Loudness").
+    pub loudness: Option<mv::Loudness>,
 }
 
 impl AudioTrack {
@@ -52,10 +54,16 @@ pub(crate) struct AudioRow {
     pub cover_key: Option<String>,
     pub duration_ms: i64,
     pub peaks: Option<String>,
+    pub loudness_lufs: Option<f64>,
+    pub true_peak_dbtp: Option<f64>,
 }
 
 impl From<AudioRow> for AudioTrack {
     fn from(r: AudioRow) -> Self {
+        let loudness = match (r.loudness_lufs, r.true_peak_dbtp) {
+            (Some(integrated_lufs), Some(true_peak_dbtp)) => Some(mv::Loudness { integrated_lufs, true_peak_dbtp }),
+            _ => None,
+        };
         AudioTrack {
             title: r.title,
             artist: r.artist,
@@ -63,6 +71,7 @@ impl From<AudioRow> for AudioTrack {
             cover_key: r.cover_key,
             duration_ms: r.duration_ms,
             peaks: r.peaks,
+            loudness,
         }
     }
 }
@@ -168,6 +177,8 @@ impl UploadKind for AudioUpload {
                 cover_key,
                 duration_ms: facts.duration_ms,
                 peaks: facts.peaks,
+                loudness_lufs: facts.loudness.map(|l| l.integrated_lufs),
+                true_peak_dbtp: facts.loudness.map(|l| l.true_peak_dbtp),
             });
         }
         Ok(Box::new(rows))
@@ -180,6 +191,7 @@ struct AudioFacts {
     artist: String,
     duration_ms: i64,
     peaks: Option<String>,
+    loudness: Option<mv::Loudness>,
     cover: Option<(ImageKind, Vec<u8>)>,
     /// The file to publish: the audio without its tags, pictures or anything else it carried.
     clean: NamedTempFile,
@@ -216,6 +228,7 @@ fn analyse(upload: &AudioUpload, within: u64) -> Result<AudioFacts, PostError> {
             .unwrap_or_else(|| "Unknown Artist".to_owned()),
         duration_ms: (facts.duration_seconds * 1000.0).round() as i64,
         peaks,
+        loudness: facts.loudness,
         cover,
         clean,
     })
@@ -247,6 +260,7 @@ mod tests {
             cover_key: None,
             duration_ms: ms,
             peaks: None,
+            loudness: None,
         };
         assert_eq!(t(0).duration_text(), "0:00");
         assert_eq!(t(1_499).duration_text(), "0:01");

@@ -15,6 +15,7 @@ function item(overrides: Partial<AudioItem> = {}): AudioItem {
     duration: '3:05',
     durationSeconds: 185,
     url: '/media/night-drive.mp3',
+    loudness: null,
     peaks: new Int8Array([-40, 60, -100, 90]),
     ...overrides,
   };

@@ -23,6 +23,7 @@ export function toPlayerTrack(postId: string, index: number, item: AudioItem): P
     url: item.url,
     durationSeconds: item.durationSeconds,
     peaks: item.peaks,
+    loudness: item.loudness,
   };
 }
 

@@ -37,6 +37,11 @@ export interface MediaEngine {
   /** 0 when unknown. */
   duration(): number;
   setVolume(volume: number, muted: boolean): void;
+  /**
+   * Plays its source this many dB louder or quieter than the file (the track's loudness evened
+   * out, loudness.ts), on top of the volume. An engine whose sound is its own (a score's) has none.
+   */
+  setGain?(db: number): void;
   /** Stops and lets go of what it holds; it may be played again. */
   stop(): void;
   onEvent(listener: (event: MediaEvent) => void): () => void;

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { CloseIcon, PauseIcon, PlayIcon } from '../../components/first-load-icons';
-import { KeyboardIcon, MutedIcon, NextIcon, PreviousIcon, VolumeIcon } from '../../components/icons';
+import { KeyboardIcon, LevelIcon, MutedIcon, NextIcon, PreviousIcon, VolumeIcon } from '../../components/icons';
 import { formatDuration } from '../../lib/format';
 import { playLabel } from './audio-track';
 import { CoverArt } from './cover-art';
@@ -17,6 +17,7 @@ export const NOW_PLAYING_WORDS = {
   volume: 'Volume',
   mute: 'Mute',
   unmute: 'Unmute',
+  evenLoudness: 'Even out loudness',
   previous: 'Previous track',
   next: 'Next track',
 } as const;
@@ -91,7 +92,26 @@ function Volume() {
         aria-valuetext={`${Math.round(level * 100)}%`}
         onChange={(event) => setVolume(Number(event.target.value))}
       />
+      <EvenLoudness />
     </div>
+  );
+}
+
+/** The switch for evening tracks out to one loudness (loudness.ts), on by default. */
+function EvenLoudness() {
+  const { toggleEvenLoudness } = usePlayerActions();
+  const on = usePlayerSelector((state) => state.evenLoudness);
+  return (
+    <button
+      type="button"
+      className={`${styles.iconButton} ${on ? styles.on : ''}`}
+      aria-label={NOW_PLAYING_WORDS.evenLoudness}
+      aria-pressed={on}
+      title={`${NOW_PLAYING_WORDS.evenLoudness}: ${on ? 'on' : 'off'}`}
+      onClick={() => toggleEvenLoudness()}
+    >
+      <LevelIcon size={18} />
+    </button>
   );
 }
 

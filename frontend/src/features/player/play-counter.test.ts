@@ -16,6 +16,7 @@ function fakePlayer() {
     error: null,
     volume: 1,
     muted: false,
+    evenLoudness: true,
     queue: [],
   };
   let time = 0;

@@ -86,6 +86,57 @@ describe('createPlayerStore', () => {
     expect(createPlayerStore().getState()).toMatchObject({ volume: 1, muted: false });
   });
 
+  it('evens tracks out: a loud one is lowered through the element, the switch is remembered', () => {
+    const media = stubMedia();
+    localStorage.removeItem('selfsound.evenLoudness');
+    const store = createPlayerStore();
+    expect(store.getState().evenLoudness).toBe(true);
+    store.setVolume(0.5);
+    // −8 LUFS is 6 dB over the target: half the amplitude.
+    store.play({ ...TRACK, loudness: { integratedLufs: -8, truePeakDbtp: 0 } });
+    expect(media.audio().volume).toBeCloseTo(0.5 * 10 ** (-6 / 20));
+    store.toggleEvenLoudness();
+    expect(media.audio().volume).toBe(0.5);
+    expect(localStorage.getItem('selfsound.evenLoudness')).toBe('off');
+    expect(createPlayerStore().getState().evenLoudness).toBe(false);
+    store.toggleEvenLoudness();
+    // A track not measured plays as it is.
+    store.play(OTHER);
+    expect(media.audio().volume).toBe(0.5);
+    localStorage.removeItem('selfsound.evenLoudness');
+  });
+
+  it('raises a quiet track of this origin through a gain node, never the element past full', () => {
+    const media = stubMedia();
+    const gains: number[] = [];
+    const made: string[] = [];
+    class FakeContext {
+      destination = {};
+      createGain() {
+        const node = { gain: { set value(v: number) { gains.push(v); } }, connect: (to: unknown) => to };
+        return node;
+      }
+      createMediaElementSource() {
+        made.push('source');
+        return { connect: (to: unknown) => to };
+      }
+      resume = () => Promise.resolve();
+      close = () => Promise.resolve();
+    }
+    vi.stubGlobal('AudioContext', FakeContext);
+    const store = createPlayerStore();
+    store.setVolume(1);
+    store.play({ ...TRACK, loudness: { integratedLufs: -20, truePeakDbtp: -10 } });
+    expect(made).toEqual(['source']);
+    expect(gains.at(-1)).toBeCloseTo(10 ** (6 / 20));
+    expect(media.audio().volume).toBe(1);
+    // A file of another origin cannot go through the graph: a new element, only lowered.
+    store.play({ ...OTHER, url: 'https://cdn.example/low-tide.mp3', loudness: { integratedLufs: -20, truePeakDbtp: -10 } });
+    expect(made).toEqual(['source']);
+    expect(media.elements).toHaveLength(2);
+    expect(media.audio().volume).toBe(1);
+  });
+
   it('makes no audio element before the first play', () => {
     stubMedia();
     const create = vi.fn(() => document.createElement('audio'));

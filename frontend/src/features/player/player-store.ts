@@ -12,6 +12,7 @@
  */
 
 import { AudioEngine } from './audio-engine';
+import { evenGainDb, rememberEvenLoudness, storedEvenLoudness, type Loudness } from './loudness';
 import type { MediaEngine, MediaEvent } from './media-engine';
 
 /**
@@ -28,6 +29,8 @@ export interface AudioItem {
   url: string;
   /** Decoded peaks (min,max pairs), or null. */
   peaks: Int8Array | null;
+  /** As measured on upload (issue 32), or null. */
+  loudness: Loudness | null;
 }
 
 /** The track being played: a displayed audio item plus where it came from. */
@@ -41,6 +44,8 @@ export interface PlayerTrack {
   url: string;
   durationSeconds: number | null;
   peaks: Int8Array | null;
+  /** As measured on upload: the player evens tracks out with it (loudness.ts). */
+  loudness?: Loudness | null;
   /** What plays it when it has its own (a score's synthesiser); else the <audio> element plays `url`. */
   engine?: MediaEngine;
 }
@@ -58,6 +63,8 @@ export interface PlayerState {
   /** 0 to 1, and whether muted: remembered on this device (issue 19). */
   volume: number;
   muted: boolean;
+  /** Whether tracks are played evened out to one loudness: remembered on this device. */
+  evenLoudness: boolean;
   /**
    * The list the track was played from (the tracks of the page's posts, in order), which
    * Previous and Next walk and which plays on when a track ends; the track alone when none.
@@ -86,6 +93,8 @@ export interface PlayerActions {
   setVolume: (volume: number) => void;
   /** Mutes, or unmutes, remembered on this device. */
   toggleMute: () => void;
+  /** Turns evening tracks out on or off, remembered on this device. */
+  toggleEvenLoudness: () => void;
 }
 
 /**
@@ -152,6 +161,7 @@ const IDLE: PlayerState = {
   error: null,
   volume: 1,
   muted: false,
+  evenLoudness: true,
   queue: [],
 };
 
@@ -209,7 +219,7 @@ export function pauseThePlayerWhenMediaStarts(player: Pick<PlayerStore, 'pause' 
 }
 
 export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerStore {
-  let state: PlayerState = { ...IDLE, ...storedVolume() };
+  let state: PlayerState = { ...IDLE, ...storedVolume(), evenLoudness: storedEvenLoudness() };
   let time = 0;
   /** What plays a track without an engine of its own: the one <audio> element, made on first use. */
   let audio: AudioEngine | null = null;
@@ -395,6 +405,7 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       attach(of);
       of.setVolume(state.volume, state.muted);
       if (!again) of.load?.(track.url, knownDuration(track));
+      of.setGain?.(state.evenLoudness ? evenGainDb(track.loudness) : 0);
       if (at !== undefined && Number.isFinite(at)) of.seek(clamp(at, of.duration()));
       setState({ track, playing: true, buffering: of.waiting?.() ?? false, duration: of.duration(), error: null });
       setTime(of.currentTime());
@@ -443,7 +454,7 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       release();
       was?.stop();
       setTime(0);
-      setState({ ...IDLE, volume: state.volume, muted: state.muted, queue: [] });
+      setState({ ...IDLE, volume: state.volume, muted: state.muted, evenLoudness: state.evenLoudness, queue: [] });
     },
 
     setVolume(volume) {
@@ -459,6 +470,13 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       current?.of.setVolume(state.volume, muted);
       setState({ muted });
       rememberVolume(state.volume, muted);
+    },
+
+    toggleEvenLoudness() {
+      const evenLoudness = !state.evenLoudness;
+      current?.of.setGain?.(evenLoudness ? evenGainDb(state.track?.loudness) : 0);
+      setState({ evenLoudness });
+      rememberEvenLoudness(evenLoudness);
     },
 
     keep(track) {

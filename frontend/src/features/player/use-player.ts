@@ -45,6 +45,7 @@ export function usePlayer(): PlayerState & PlayerActions {
     stop: store.stop,
     setVolume: store.setVolume,
     toggleMute: store.toggleMute,
+    toggleEvenLoudness: store.toggleEvenLoudness,
     next: store.next,
     previous: store.previous,
   };

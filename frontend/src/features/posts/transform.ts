@@ -5,6 +5,7 @@
  * leniently: every payload below is a part of it.
  */
 import { formatDuration } from '../../lib/format';
+import { toLoudness } from '../player';
 import type { AudioItem, DisplayPost, LyricsContent, LyricsPartJson, MediaItem, MusicXmlItem, PostInput, RepostedBy } from './types';
 
 type MediaInput = NonNullable<PostInput['media']>[number];
@@ -88,6 +89,7 @@ function toAudioItem(json: AudioInput): AudioItem | null {
     durationSeconds: seconds,
     url: fileUrl,
     peaks: decodePeaks(json.peaks),
+    loudness: toLoudness(json.loudness),
   };
 }
 

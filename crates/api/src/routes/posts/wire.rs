@@ -38,6 +38,17 @@ pub struct AudioJson {
     file_url: String,
     /// base64 of signed 8-bit min,max pairs, one pair per bin (about 500); full scale ±127.
     peaks: Option<String>,
+    /// The track's loudness, measured from the file (EBU R128); null when it is silence or was
+    /// not measured. Players may even tracks out with it (docs/posts.md, "Loudness").
+    loudness: Option<LoudnessJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LoudnessJson {
+    /// Integrated loudness over the whole track, LUFS.
+    integrated_lufs: f64,
+    /// The highest true peak of any channel, dBTP.
+    true_peak_dbtp: f64,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -171,6 +182,11 @@ impl PostJson {
                             title: t.title.clone(),
                             artist: t.artist.clone(),
                             peaks: t.peaks.clone(),
+                            loudness: t.loudness.map(|l| LoudnessJson {
+                                // Two decimals say all a player can hear (0.01 dB).
+                                integrated_lufs: (l.integrated_lufs * 100.0).round() / 100.0,
+                                true_peak_dbtp: (l.true_peak_dbtp * 100.0).round() / 100.0,
+                            }),
                         })
                         .collect(),
                 );
