@@ -1,7 +1,10 @@
 /** Audio files the journeys upload, made in code. */
 
-/** A WAV (16-bit mono, 8 kHz) of a `hz` tone that swells and fades, `seconds` long. */
-export function toneWav(seconds: number, hz = 440): Buffer {
+/**
+ * A WAV (16-bit mono, 8 kHz) of a `hz` tone that swells and fades, `seconds` long, peaking at
+ * `amplitude` of full scale.
+ */
+export function toneWav(seconds: number, hz = 440, amplitude = 0.7): Buffer {
   const rate = 8000;
   const samples = Math.floor(seconds * rate);
   const out = Buffer.alloc(44 + samples * 2);
@@ -20,7 +23,7 @@ export function toneWav(seconds: number, hz = 440): Buffer {
   for (let i = 0; i < samples; i++) {
     const t = i / rate;
     const envelope = Math.sin((t / seconds) * Math.PI);
-    out.writeInt16LE(Math.round(Math.sin(t * hz * 2 * Math.PI) * envelope * 0.7 * 32767), 44 + i * 2);
+    out.writeInt16LE(Math.round(Math.sin(t * hz * 2 * Math.PI) * envelope * amplitude * 32767), 44 + i * 2);
   }
   return out;
 }
