@@ -101,3 +101,16 @@ test('a quiet track is raised and a loud one lowered; the switch turns it off', 
   expect(lowered).toBeLessThan(0.6);
   await expect.poll(async () => (await audio())?.volume ?? 1).toBeCloseTo(lowered, 2);
 });
+
+test('Settings has the same switch, for phones too', async ({ page, request, server, shot }, testInfo) => {
+  const ana = await signedUpAccount(request, server, uniqueEmail('playback-settings', testInfo.project.name), 'Ana Settings');
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  await page.goto(`${server.appUrl}/settings`);
+  const box = page.getByRole('checkbox', { name: /Even out loudness/ });
+  await expect(box).toBeChecked();
+  await page.getByRole('heading', { name: 'Playback' }).scrollIntoViewIfNeeded();
+  await shot('settings-playback');
+  await box.uncheck();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: /Even out loudness/ })).not.toBeChecked();
+});

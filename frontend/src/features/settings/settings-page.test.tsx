@@ -32,7 +32,7 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
   });
 
-  it('has Appearance after Subscription, and Password and Sessions between Blocked users and Account', async () => {
+  it('has Appearance and Playback after Subscription, and Password and Sessions between Blocked users and Account', async () => {
     signedInAs(ADA);
     server.use(http.get(api('/authorization/sessions'), () => HttpResponse.json([])));
     renderSettings();
@@ -40,6 +40,7 @@ describe('SettingsPage', () => {
     expect(headings).toEqual([
       'Subscription',
       'Appearance',
+      'Playback',
       expect.stringContaining('Blocked users'),
       'Password',
       'Sessions',

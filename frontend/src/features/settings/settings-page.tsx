@@ -11,6 +11,7 @@ import { AdminSection } from './admin-section';
 import { AppearanceSection } from './appearance-section';
 import { BlockedUsersSection } from './blocked-users-section';
 import { PasswordSection } from './password-section';
+import { PlaybackSection } from './playback-section';
 import { SessionsSection } from './sessions-section';
 import styles from './settings-page.module.css';
 
@@ -44,7 +45,7 @@ function SubscriptionSection() {
 }
 
 /**
- * Settings (spec §2): subscription, appearance (issue 19), blocked users, password and sessions
+ * Settings (spec §2): subscription, appearance (issue 19), playback (issue 32), blocked users, password and sessions
  * (issue 7), log out and the danger zone.
  */
 export function SettingsPage() {
@@ -69,6 +70,8 @@ export function SettingsPage() {
       <SubscriptionSection />
 
       <AppearanceSection />
+
+      <PlaybackSection />
 
       <BlockedUsersSection />
 
