@@ -512,6 +512,7 @@ fn portable_type(t: &str) -> String {
         "text" => "text",
         "boolean" | "bool" => "boolean",
         "timestamp" | "timestamp without time zone" => "timestamp",
+        "double" | "double precision" => "double",
         other => other,
     }
     .to_owned()
