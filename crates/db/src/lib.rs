@@ -8,6 +8,7 @@ mod conn;
 mod error;
 mod fixed;
 mod held;
+pub mod jobs;
 mod kept;
 mod listen;
 pub mod model;

@@ -192,6 +192,26 @@ diesel::table! {
         plays_count -> BigInt,
         loudness_lufs -> Nullable<Double>,
         true_peak_dbtp -> Nullable<Double>,
+        opus_key -> Nullable<Text>,
+        aac_key -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    jobs (id) {
+        id -> BigInt,
+        kind -> Text,
+        subject -> Text,
+        payload -> Text,
+        owner_id -> Nullable<BigInt>,
+        lane_seq -> BigInt,
+        state -> Text,
+        attempts -> BigInt,
+        run_after -> Timestamp,
+        leased_by -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
     }
 }
 
@@ -370,4 +390,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     reports,
     admin_actions,
     suspensions,
+    jobs,
 );

@@ -176,6 +176,10 @@ typed_id!(
     /// One entry of a playlist: a track or score of a post.
     PlaylistItemId
 );
+typed_id!(
+    /// A piece of background work (`db::jobs`).
+    JobId
+);
 
 #[cfg(test)]
 mod tests {

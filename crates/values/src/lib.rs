@@ -11,6 +11,7 @@
 
 mod error;
 mod id;
+mod job_kind;
 mod post_kind;
 mod text;
 mod text_enum;
@@ -23,9 +24,10 @@ pub use serde as __serde;
 
 pub use error::{DomainError, ErrorKind, error_chain};
 pub use id::{
-    CommentId, InvalidId, NotificationId, PlaylistId, PlaylistItemId, PostId, ReportId, SessionId, UserId, new_raw_id,
-    raw_id_at, raw_id_floor,
+    CommentId, InvalidId, JobId, NotificationId, PlaylistId, PlaylistItemId, PostId, ReportId, SessionId, UserId,
+    new_raw_id, raw_id_at, raw_id_floor,
 };
+pub use job_kind::JobKind;
 pub use post_kind::PostKind;
 pub use text::{
     BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, LOGIN_MIN, Login, NAME_MAX, Name,

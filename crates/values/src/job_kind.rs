@@ -1,0 +1,15 @@
+//! The kinds of background work (`db::jobs`): each names the domain that does it and what its
+//! payload says, so the runner can hand a claimed job to the right use case.
+
+crate::text_enum! {
+    /// What a job does.
+    pub enum JobKind {
+        /// Encodes one track into the renditions players stream (Opus and AAC), and measures
+        /// its loudness when it was uploaded before loudness was; payload
+        /// `{"post": id, "position": n}`.
+        TrackRenditions = "track.renditions",
+        /// Queues [`JobKind::TrackRenditions`] for tracks uploaded before renditions existed, a
+        /// batch of posts at a time; payload `{"after": post id}` (where the last batch ended).
+        OldTracks = "tracks.old",
+    }
+}
