@@ -96,6 +96,12 @@ pub struct Config {
     /// process reads at once, two at most per account; one beyond answers 429 before its body
     /// is read. Temporary files take at most this many times the largest body (audio: 500 MB).
     pub uploads_in_flight: usize,
+    /// `SELFSOUND_JOB_WORKERS` (default 1; 0 runs none): background jobs this process runs at
+    /// once (`crate::jobs`; each is one ffmpeg thread at most).
+    pub job_workers: usize,
+    /// `SELFSOUND_JOB_LEASE_SECS` (default 60): how long a job stays a process's without it
+    /// renewing the lease; a job of a process that died is taken over once this has passed.
+    pub job_lease: std::time::Duration,
     /// `SELFSOUND_METRICS_BIND` (e.g. `127.0.0.1:9464`; default off): serve `GET /metrics` in
     /// the Prometheus text format on this address of its own, never on the public one
     /// (`crate::metrics`, docs/operations.md "Observability").
@@ -283,6 +289,15 @@ impl Config {
             std::time::Duration::from_secs(number("SELFSOUND_REQUEST_TIMEOUT_SECS", 30, &mut problems));
         let max_connections = number("SELFSOUND_MAX_CONNECTIONS", 10_000, &mut problems) as usize;
         let uploads_in_flight = number("SELFSOUND_UPLOADS_IN_FLIGHT", 8, &mut problems) as usize;
+        let job_workers = match get("SELFSOUND_JOB_WORKERS").map(|v| v.trim().parse::<usize>()) {
+            None => 1,
+            Some(Ok(n)) if n <= 64 => n,
+            Some(_) => {
+                problems.push("SELFSOUND_JOB_WORKERS must be a whole number from 0 to 64".to_owned());
+                1
+            }
+        };
+        let job_lease = std::time::Duration::from_secs(number("SELFSOUND_JOB_LEASE_SECS", 60, &mut problems));
         let metrics_bind = get("SELFSOUND_METRICS_BIND").and_then(|raw| match raw.parse::<SocketAddr>() {
             Ok(addr) if addr == bind => {
                 problems.push(format!(
@@ -399,6 +414,8 @@ impl Config {
             throttle: auth::ThrottleRules::default(),
             write_limits,
             uploads_in_flight,
+            job_workers,
+            job_lease,
             metrics_bind,
             log_format,
         })

@@ -8,6 +8,7 @@ pub mod extract;
 mod files;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod jobs;
 pub mod limits;
 pub mod logging;
 pub mod metrics;

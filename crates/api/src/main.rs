@@ -1,4 +1,4 @@
-//! `selfsound [serve|migrate|seed|admin|openapi|backup|restore|verify]`: the command line, read
+//! `selfsound [serve|migrate|seed|admin|openapi|backup|restore|verify|jobs]`: the command line, read
 //! with clap. Each subcommand is a few lines here over the library (`api::server`, `api::seed`,
 //! `api::backup`); settings come from the environment through `Config`, and the flags below
 //! stand in for the variables of the same name.
@@ -92,6 +92,23 @@ enum Command {
     /// Check that every stored object a row points at exists (media folder or S3 bucket); exit
     /// status 1 names the missing ones
     Verify,
+    /// List the background jobs (running, then queued in the order they will run, then failed),
+    /// or queue failed ones again
+    Jobs {
+        #[command(subcommand)]
+        command: Option<JobsCommand>,
+    },
+}
+
+#[derive(Subcommand)]
+enum JobsCommand {
+    /// List them (the default): at most 200, with the queue's figures
+    List,
+    /// Queue a failed job again (attempts from zero), or every failed job
+    Retry {
+        /// The job's id, as the list shows it; without one, every failed job
+        id: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -145,6 +162,7 @@ fn run(command: Command, config: Config) -> Result<(), Failure> {
         Command::Backup { dir } => backup(&config, &dir),
         Command::Restore { dir } => restore(&config, &dir),
         Command::Verify => verify(&config),
+        Command::Jobs { command } => jobs(&config, command.unwrap_or(JobsCommand::List)),
     }
 }
 
@@ -228,6 +246,51 @@ fn verify(config: &Config) -> Result<(), Failure> {
         report.store
     )
     .into())
+}
+
+fn jobs(config: &Config, command: JobsCommand) -> Result<(), Failure> {
+    use db::jobs;
+    let db = db::Db::connect(&config.database_url, &db::PoolOptions { max_size: 1, ..Default::default() })?;
+    if let JobsCommand::Retry { id } = command {
+        let id = id.map(|raw| raw.parse::<values::JobId>().map_err(|_| format!("not a job id: {raw}"))).transpose()?;
+        let n = db.write_blocking(move |c| jobs::retry(c, id).map_err(db::DbError::from))?;
+        return match (id, n) {
+            (Some(id), 0) => Err(format!("no failed job {id}").into()),
+            (_, n) => {
+                println!("queued again: {n} job{}", if n == 1 { "" } else { "s" });
+                Ok(())
+            }
+        };
+    }
+    let mut conn = db.get()?;
+    let f = jobs::figures(&mut conn)?;
+    println!(
+        "{} queued, {} running, {} failed; the oldest waiting was queued {:.0} s ago",
+        f.queued, f.running, f.failed, f.oldest_seconds
+    );
+    let time = |t: chrono::NaiveDateTime| db::time::to_rfc3339(t);
+    for j in jobs::list(&mut conn, 200)? {
+        let mut line = format!("{:<20} {:<8} {:<17} {:<28} try {}", j.id, j.state, j.kind, j.subject, j.attempts);
+        match j.state.as_str() {
+            "running" => {
+                line += &format!(
+                    ", leased by {} until {}",
+                    j.leased_by.unwrap_or_default(),
+                    j.lease_until.map(time).unwrap_or_default()
+                )
+            }
+            "queued" => line += &format!(", runs from {}", time(j.run_after)),
+            _ => {}
+        }
+        if let Some(owner) = j.owner_id {
+            line += &format!(", for {owner}");
+        }
+        if let Some(e) = j.last_error {
+            line += &format!("\n{:<20} last error: {e}", "");
+        }
+        println!("{line}");
+    }
+    Ok(())
 }
 
 fn migrate(config: &Config) -> Result<(), api::server::StartError> {

@@ -122,6 +122,7 @@ impl Metrics {
         }
         registry.register_collector(Box::new(Now {
             db: state.db.clone(),
+            jobs: state.jobs.clone(),
             uploads: state.uploads.clone(),
             notifications: state.notifications.clone(),
             posts: state.posts.clone(),
@@ -184,6 +185,7 @@ pub async fn track(
 /// What exists at the moment of a scrape, read then.
 struct Now {
     db: db::Db,
+    jobs: Arc<crate::jobs::JobCounts>,
     uploads: crate::upload_slots::UploadSlots,
     notifications: notifications::Notifications,
     posts: posts::Posts,
@@ -236,6 +238,34 @@ impl Collector for Now {
             None,
             finds.metric_type(),
         )?)?;
+        let queue = self.jobs.figures();
+        gauge(
+            e,
+            "selfsound_jobs_queued",
+            "Background jobs waiting (due or not), in all processes",
+            queue.queued as u64,
+        )?;
+        gauge(e, "selfsound_jobs_running", "Background jobs leased to a process now", queue.running as u64)?;
+        gauge(
+            e,
+            "selfsound_jobs_failed",
+            "Background jobs given up on (selfsound jobs lists them; selfsound jobs retry queues them again)",
+            queue.failed as u64,
+        )?;
+        let oldest = ConstGauge::new(queue.oldest_seconds);
+        oldest.encode(e.encode_descriptor(
+            "selfsound_jobs_oldest_age_seconds",
+            "Seconds since the oldest waiting or running job was queued",
+            None,
+            oldest.metric_type(),
+        )?)?;
+        for (name, help, n) in [
+            ("selfsound_jobs_done", "Background jobs this process finished", &self.jobs.done),
+            ("selfsound_jobs_failures", "Tries of background jobs that failed in this process", &self.jobs.failures),
+        ] {
+            let counted = ConstCounter::new(n.load(std::sync::atomic::Ordering::Relaxed));
+            counted.encode(e.encode_descriptor(name, help, None, counted.metric_type())?)?;
+        }
         Ok(())
     }
 }

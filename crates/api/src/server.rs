@@ -150,6 +150,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         rendered: Arc::default(),
         limits: Arc::default(),
         uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
+        jobs: Arc::default(),
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
     })
@@ -294,6 +295,7 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
         tokio::spawn(crate::metrics::serve(metrics, addr)?);
     }
     crate::limits::keep_flushing(&state);
+    crate::jobs::spawn(&state);
     spawn_sweeper(state);
     Ok(server)
 }

@@ -33,6 +33,8 @@ pub struct AppState {
     pub limits: Arc<db::tally::Tally>,
     /// Uploads in flight, per account and in all (taken before a body is read).
     pub uploads: crate::upload_slots::UploadSlots,
+    /// What this process's job runner counted, and the queue's figures (`crate::jobs`).
+    pub jobs: Arc<crate::jobs::JobCounts>,
     pub config: Arc<Config>,
     /// Origins allowed to send cookie-authenticated writes (CSRF check) and to receive tokens.
     pub trusted_origins: Arc<Vec<String>>,

@@ -101,6 +101,8 @@ diesel::table! {
         genre -> Nullable<Text>,
         /// How many people reposted it (issue 31).
         reposts_count -> BigInt,
+        /// Changes background work made to its payload (`posts::renditions`).
+        payload_rev -> BigInt,
     }
 }
 

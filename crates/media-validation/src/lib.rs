@@ -157,6 +157,8 @@ pub fn content_type_for(key: &str) -> &'static str {
         "mp4" => "video/mp4",
         "mov" => "video/quicktime",
         "webm" => "video/webm",
+        // A track's Opus rendition (`posts::renditions`).
+        "weba" => "audio/webm",
         "mkv" => "video/x-matroska",
         "avi" => "video/x-msvideo",
         "mp3" => "audio/mpeg",

@@ -402,7 +402,7 @@ fn with_payloads(
 ) -> QueryResult<Vec<Post>> {
     let mut found = match payloads {
         Some(held) => {
-            let wanted: Vec<Wanted> = rows.iter().map(|(p, ..)| (p.id, p.kind, p.edited_at)).collect();
+            let wanted: Vec<Wanted> = rows.iter().map(|(p, ..)| (p.id, p.kind, p.payload_version())).collect();
             held.of(Some(conn), &wanted)?.unwrap_or_default()
         }
         None => {

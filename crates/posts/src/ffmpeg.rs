@@ -1,5 +1,5 @@
 //! ffmpeg, run bounded: the one outside program the server runs, on hostile files. Every run is
-//! one thread, an address-space limit, a wall-clock limit, an explicit input format (the one
+//! one thread, an address-space limit, a wall-clock limit (and a CPU-time limit the kernel keeps), an explicit input format (the one
 //! the bytes were sniffed as; never ffmpeg's own guess) read through the `file` protocol only
 //! (so a playlist or a reference movie inside cannot make it open a network address), an empty
 //! environment, and an empty working folder of its own that is removed afterwards.
@@ -59,10 +59,13 @@ impl Ffmpeg {
     {
         let errors = work.join(".ffmpeg-errors");
         let errors_file = std::fs::File::create(&errors).map_err(RunError::NotRun)?;
-        // `ulimit -v` in a shell that then becomes ffmpeg (exec): the limit without unsafe code.
+        // `ulimit` in a shell that then becomes ffmpeg (exec): the limits without unsafe code.
+        // The CPU-time limit is the kernel's: it holds even if this process dies mid-run (a
+        // crash, `kill -9`) and leaves ffmpeg behind with nobody to watch its clock.
+        let cpu_seconds = limit.as_secs() + 5;
         let mut child = Command::new("/bin/sh")
             .arg("-c")
-            .arg(format!("ulimit -v {ADDRESS_SPACE_KB} && exec \"$0\" \"$@\""))
+            .arg(format!("ulimit -v {ADDRESS_SPACE_KB} && ulimit -t {cpu_seconds} && exec \"$0\" \"$@\""))
             .arg(&self.program)
             .args(["-nostdin", "-hide_banner", "-loglevel", "error", "-threads", "1", "-filter_threads", "1"])
             .args(args)

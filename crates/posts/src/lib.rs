@@ -23,6 +23,7 @@ mod memory;
 mod model;
 pub mod playlists;
 pub mod plays;
+pub mod renditions;
 mod repo;
 pub mod reposts;
 pub mod search;

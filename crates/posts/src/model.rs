@@ -134,6 +134,15 @@ pub(crate) struct PostRow {
     pub plays_count: i64,
     pub genre: Option<String>,
     pub reposts_count: i64,
+    /// Changes background work made to its payload: with `edited_at`, its payload's version.
+    pub payload_rev: i64,
+}
+
+impl PostRow {
+    /// The version its payload is kept under in memory (`crate::memory::payloads`).
+    pub(crate) fn payload_version(&self) -> crate::memory::PayloadVersion {
+        (self.edited_at, self.payload_rev)
+    }
 }
 
 // `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).

@@ -15,6 +15,9 @@ use crate::model::PostRow;
 pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn NewPayload) -> Result<(), PostError> {
     diesel::insert_into(posts::table).values(row).execute(conn)?;
     payload.insert(conn)?;
+    for (kind, subject, payload) in payload.jobs() {
+        db::jobs::enqueue(conn, &db::jobs::NewJob { kind, subject, payload, owner: Some(row.user_id) }, None)?;
+    }
     crate::search::index(conn, row.id)?;
     let words = payload.words();
     let texts = row.caption.as_deref().into_iter().chain(words.iter().map(String::as_str));

@@ -41,8 +41,8 @@ pub struct Discovered {
 
 #[derive(Clone)]
 pub struct Posts {
-    db: Db,
-    processing: Arc<Processing>,
+    pub(crate) db: Db,
+    pub(crate) processing: Arc<Processing>,
     /// What pages remember between requests (`crate::memory`).
     memory: Arc<Memory>,
     /// What Discover shows, as the job last found it (`crate::discover`).
@@ -92,7 +92,7 @@ impl Posts {
         self.memory.reposts_held.store(n, std::sync::atomic::Ordering::Relaxed);
     }
 
-    fn storage(&self) -> &Storage {
+    pub(crate) fn storage(&self) -> &Storage {
         &self.processing.storage
     }
 
@@ -235,6 +235,7 @@ impl Posts {
             plays_count: 0,
             genre: None,
             reposts_count: 0,
+            payload_rev: 0,
         }
     }
 

@@ -3,6 +3,10 @@
 -- players stream the original meanwhile.
 ALTER TABLE post_audio ADD COLUMN opus_key TEXT;
 ALTER TABLE post_audio ADD COLUMN aac_key TEXT;
+-- Counts the changes background work made to a post's payload (renditions, a loudness
+-- measured late): with `edited_at`, the version under which memory keeps a payload
+-- (posts::memory::payloads), so a page never shows one from before the work.
+ALTER TABLE posts ADD COLUMN payload_rev BIGINT NOT NULL DEFAULT 0;
 
 -- Tracks uploaded before now get their renditions (and, where it is missing, their loudness)
 -- from the same job as new ones: this job walks them in batches and queues one job each.

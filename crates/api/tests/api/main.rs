@@ -29,6 +29,7 @@ mod plays;
 mod posts;
 mod previews;
 mod profiles;
+mod renditions;
 mod reposts;
 mod restart;
 mod search;

@@ -10,7 +10,7 @@ use db::diesel::prelude::*;
 use db::schema::post_audio;
 use media_validation::{self as mv, AudioKind, ImageKind, MediaError, limits};
 use tempfile::NamedTempFile;
-use values::{PostId, PostKind};
+use values::{JobKind, PostId, PostKind};
 
 use super::{KindRows, NewPayload, Processing, UploadKind, grouped};
 use crate::PostError;
@@ -33,6 +33,18 @@ pub struct AudioTrack {
     pub peaks: Option<String>,
     /// Measured from the file when it was uploaded (docs/posts.md, "Loudness").
     pub loudness: Option<mv::Loudness>,
+    /// The track encoded for streaming, once its job has made them (docs/posts.md,
+    /// "Renditions").
+    pub renditions: Option<Renditions>,
+}
+
+/// A track's renditions: what players stream in place of the original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Renditions {
+    /// Opus at 96 kbit/s in WebM.
+    pub opus_key: String,
+    /// AAC-LC at 160 kbit/s in MP4, for browsers without Opus.
+    pub aac_key: String,
 }
 
 impl AudioTrack {
@@ -56,12 +68,18 @@ pub(crate) struct AudioRow {
     pub peaks: Option<String>,
     pub loudness_lufs: Option<f64>,
     pub true_peak_dbtp: Option<f64>,
+    pub opus_key: Option<String>,
+    pub aac_key: Option<String>,
 }
 
 impl From<AudioRow> for AudioTrack {
     fn from(r: AudioRow) -> Self {
         let loudness = match (r.loudness_lufs, r.true_peak_dbtp) {
             (Some(integrated_lufs), Some(true_peak_dbtp)) => Some(mv::Loudness { integrated_lufs, true_peak_dbtp }),
+            _ => None,
+        };
+        let renditions = match (r.opus_key, r.aac_key) {
+            (Some(opus_key), Some(aac_key)) => Some(Renditions { opus_key, aac_key }),
             _ => None,
         };
         AudioTrack {
@@ -72,14 +90,15 @@ impl From<AudioRow> for AudioTrack {
             duration_ms: r.duration_ms,
             peaks: r.peaks,
             loudness,
+            renditions,
         }
     }
 }
 
 pub(super) const ROWS: KindRows = KindRows { kind: PostKind::Audio, load, object_keys, stored: &STORED };
 
-/// The track and its cover.
-const STORED: [db::StoredColumn; 2] = [
+/// The track, its cover and its renditions.
+const STORED: [db::StoredColumn; 4] = [
     db::StoredColumn {
         column: "post_audio.file_key",
         keys: |c| post_audio::table.select(post_audio::file_key).distinct().load(c),
@@ -90,6 +109,26 @@ const STORED: [db::StoredColumn; 2] = [
             post_audio::table
                 .filter(post_audio::cover_key.is_not_null())
                 .select(post_audio::cover_key.assume_not_null())
+                .distinct()
+                .load(c)
+        },
+    },
+    db::StoredColumn {
+        column: "post_audio.opus_key",
+        keys: |c| {
+            post_audio::table
+                .filter(post_audio::opus_key.is_not_null())
+                .select(post_audio::opus_key.assume_not_null())
+                .distinct()
+                .load(c)
+        },
+    },
+    db::StoredColumn {
+        column: "post_audio.aac_key",
+        keys: |c| {
+            post_audio::table
+                .filter(post_audio::aac_key.is_not_null())
+                .select(post_audio::aac_key.assume_not_null())
                 .distinct()
                 .load(c)
         },
@@ -106,11 +145,15 @@ fn load(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<(PostId, Pay
 }
 
 fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<String>> {
-    let rows: Vec<(String, Option<String>)> = post_audio::table
+    type Keys = (String, Option<String>, Option<String>, Option<String>);
+    let rows: Vec<Keys> = post_audio::table
         .filter(post_audio::post_id.eq_any(ids))
-        .select((post_audio::file_key, post_audio::cover_key))
+        .select((post_audio::file_key, post_audio::cover_key, post_audio::opus_key, post_audio::aac_key))
         .load(conn)?;
-    Ok(rows.into_iter().flat_map(|(file, cover)| std::iter::once(file).chain(cover)).collect())
+    Ok(rows
+        .into_iter()
+        .flat_map(|(file, cover, opus, aac)| std::iter::once(file).chain(cover).chain(opus).chain(aac))
+        .collect())
 }
 
 impl NewPayload for Vec<AudioRow> {
@@ -120,6 +163,10 @@ impl NewPayload for Vec<AudioRow> {
             diesel::insert_into(post_audio::table).values(r).execute(conn)?;
         }
         Ok(())
+    }
+
+    fn jobs(&self) -> Vec<(JobKind, String, String)> {
+        self.iter().map(|r| crate::renditions::job(r.post_id, r.position)).collect()
     }
 }
 
@@ -179,6 +226,8 @@ impl UploadKind for AudioUpload {
                 peaks: facts.peaks,
                 loudness_lufs: facts.loudness.map(|l| l.integrated_lufs),
                 true_peak_dbtp: facts.loudness.map(|l| l.true_peak_dbtp),
+                opus_key: None,
+                aac_key: None,
             });
         }
         Ok(Box::new(rows))
@@ -261,6 +310,7 @@ mod tests {
             duration_ms: ms,
             peaks: None,
             loudness: None,
+            renditions: None,
         };
         assert_eq!(t(0).duration_text(), "0:00");
         assert_eq!(t(1_499).duration_text(), "0:01");

@@ -101,6 +101,11 @@ pub trait NewPayload: Send {
     fn words(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The background work the post needs once written (kind, subject, payload), queued in its
+    /// transaction for its author (`db::jobs`).
+    fn jobs(&self) -> Vec<(values::JobKind, String, String)> {
+        Vec::new()
+    }
 }
 
 /// A kind made of uploaded files (audio, media, scores): its limits, its errors, and how its

@@ -28,7 +28,7 @@ use db::schema::{likes, listens, posts, reposts, users};
 use db::{Changes, DbConnection, Held, Keyset, Noted, Page, Topic};
 use values::{PostId, UserId};
 
-pub(crate) use payloads::{Payloads, Wanted};
+pub(crate) use payloads::{PayloadVersion, Payloads, Wanted};
 use pieces::{
     AUTHORED_LEN, AUTHORED_WALKED_LEN, Authored, BlockPairs, Blocked, Card, Found, HeldRepost, LIKED_HELD, LikeFlag,
     Listened, ListeningCount, MERGED_LEN, Marks, Merged, NEWEST_LEN, Newest, OWN_REPOSTS_HELD, PAIRS_HELD, PostHead,
@@ -324,7 +324,7 @@ impl Memory {
         let Some((liked, reposted)) = self.marks_of(outlook.viewer, conn.as_deref_mut(), ids)? else {
             return Ok(None);
         };
-        let wanted: Vec<Wanted> = heads.iter().map(|h| (h.row.id, h.row.kind, h.row.edited_at)).collect();
+        let wanted: Vec<Wanted> = heads.iter().map(|h| (h.row.id, h.row.kind, h.row.payload_version())).collect();
         let Some(mut payloads) = self.payloads.of(conn, &wanted)? else { return Ok(None) };
         let rows =
             heads.iter().zip(liked).zip(reposted).map(|((h, liked), reposted)| (&h.row, &h.author, liked, reposted));

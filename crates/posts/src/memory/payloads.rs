@@ -1,10 +1,11 @@
 //! Payloads (a post's files, tracks, scores or lyrics) by post id and edit.
 //!
-//! A payload changes only when its author edits it, and an edit sets `edited_at` on the post's
-//! row in the same transaction. So a page reads the row (or holds it, `super::pieces::PostHead`)
-//! and takes the payload from here only if it was kept for that same `edited_at`: an edit made
-//! by any process is seen by every other with its next read of the row, whether or not a change
-//! was heard. Nothing is noted before reading them, then: the version travels with the row. A
+//! A payload changes only when its author edits it, which sets `edited_at` on the post's row in
+//! the same transaction, or when background work adds to it (a track's renditions), which adds
+//! one to the row's `payload_rev` in the same transaction. So a page reads the row (or holds it,
+//! `super::pieces::PostHead`) and takes the payload from here only if it was kept for that same
+//! version: a change made by any process is seen by every other with its next read of the row,
+//! whether or not a change was heard. Nothing is noted before reading them, then: the version travels with the row. A
 //! deleted post's entry is never asked for again (its row is gone) and ages out.
 
 use std::collections::HashMap;
@@ -21,8 +22,11 @@ use crate::model::Payload;
 /// About 32 MB of payloads: tens of thousands of posts.
 const CAPACITY_BYTES: u64 = 32 << 20;
 
-/// A payload, and the `edited_at` of the row it was read with.
-type Versioned = (Option<NaiveDateTime>, Arc<Payload>);
+/// A payload's version: its row's `edited_at` and `payload_rev`.
+pub(crate) type PayloadVersion = (Option<NaiveDateTime>, i64);
+
+/// A payload, and the version of the row it was read with.
+type Versioned = (PayloadVersion, Arc<Payload>);
 
 #[derive(Clone)]
 struct Bytes;
@@ -33,8 +37,8 @@ impl quick_cache::Weighter<PostId, Versioned> for Bytes {
     }
 }
 
-/// A post whose payload a page shows: its id, its kind, and when it was last edited.
-pub(crate) type Wanted = (PostId, PostKind, Option<NaiveDateTime>);
+/// A post whose payload a page shows: its id, its kind, and its payload's version.
+pub(crate) type Wanted = (PostId, PostKind, PayloadVersion);
 
 pub(crate) struct Payloads(quick_cache::sync::Cache<PostId, Versioned, Bytes, db::FastHash>);
 

@@ -41,6 +41,19 @@ pub struct AudioJson {
     /// The track's loudness, measured from the file (EBU R128); null when it is silence or was
     /// not measured. Players may even tracks out with it (docs/posts.md, "Loudness").
     loudness: Option<LoudnessJson>,
+    /// The track encoded for streaming (docs/posts.md, "Renditions"), best first: players
+    /// stream the first whose `mime_type` they can play, and `file_url` while this is empty
+    /// (the renditions are made in the background after upload). `file_url` stays the download.
+    renditions: Vec<RenditionJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RenditionJson {
+    url: String,
+    /// With its codec, for `HTMLMediaElement.canPlayType` (`audio/webm; codecs="opus"`).
+    mime_type: &'static str,
+    /// The encoder's target bitrate, kbit/s.
+    bitrate_kbps: u32,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -186,6 +199,20 @@ impl PostJson {
                                 // Two decimals say all a player can hear (0.01 dB).
                                 integrated_lufs: (l.integrated_lufs * 100.0).round() / 100.0,
                                 true_peak_dbtp: (l.true_peak_dbtp * 100.0).round() / 100.0,
+                            }),
+                            renditions: t.renditions.as_ref().map_or_else(Vec::new, |r| {
+                                vec![
+                                    RenditionJson {
+                                        url: object_url(state, &r.opus_key),
+                                        mime_type: "audio/webm; codecs=\"opus\"",
+                                        bitrate_kbps: posts::renditions::OPUS_KBITS,
+                                    },
+                                    RenditionJson {
+                                        url: object_url(state, &r.aac_key),
+                                        mime_type: "audio/mp4; codecs=\"mp4a.40.2\"",
+                                        bitrate_kbps: posts::renditions::AAC_KBITS,
+                                    },
+                                ]
                             }),
                         })
                         .collect(),
