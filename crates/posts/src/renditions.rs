@@ -272,14 +272,13 @@ fn encode(ffmpeg: &Ffmpeg, folder: &Path, duration_ms: i64, measure: bool) -> Re
     let mut args: Vec<String> =
         ["-protocol_whitelist", "file", "-f", demuxer(kind), "-i", "original"].into_iter().map(str::to_owned).collect();
     // The first sound stream only, without the original's metadata or pictures, in each output;
-    // the AAC file with its index first, so a browser can start playing (and seek) before the
-    // whole file is in.
+    // each file with its index first (MP4's moov, WebM's cues), so that a browser can start
+    // playing and seek anywhere without first fetching the end of the file.
     for (codec, kbits, format, file) in [("libopus", OPUS_KBITS, "webm", opus), ("aac", AAC_KBITS, "mp4", aac)] {
         args.extend(["-map", "0:a:0", "-map_metadata", "-1", "-vn", "-sn", "-dn", "-c:a", codec].map(str::to_owned));
         args.extend(["-b:a".to_owned(), format!("{kbits}k")]);
-        if format == "mp4" {
-            args.extend(["-movflags", "+faststart"].map(str::to_owned));
-        }
+        let index_first = if format == "mp4" { ["-movflags", "+faststart"] } else { ["-cues_to_front", "1"] };
+        args.extend(index_first.map(str::to_owned));
         args.extend(["-f", format, file].map(str::to_owned));
     }
     match ffmpeg.run(folder, args, encode_limit(duration_ms)) {

@@ -22,6 +22,7 @@ const TRACK: AudioItem = {
   url: '/media/night-drive.mp3',
   peaks: null,
   loudness: null,
+  streams: [],
 };
 
 function renderApp() {

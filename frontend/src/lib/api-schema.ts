@@ -1263,6 +1263,12 @@ export interface components {
             loudness?: components["schemas"]["LoudnessJson"] | null;
             /** @description base64 of signed 8-bit min,max pairs, one pair per bin (about 500); full scale ±127. */
             peaks?: string | null;
+            /**
+             * @description The track encoded for streaming (docs/posts.md, "Renditions"), best first: players
+             *     stream the first whose `mime_type` they can play, and `file_url` while this is empty
+             *     (the renditions are made in the background after upload). `file_url` stays the download.
+             */
+            renditions: components["schemas"]["RenditionJson"][];
             title: string;
         };
         AuditJson: {
@@ -1740,6 +1746,16 @@ export interface components {
             /** Format: int64 */
             count: number;
             reason: string;
+        };
+        RenditionJson: {
+            /**
+             * Format: int32
+             * @description The encoder's target bitrate, kbit/s.
+             */
+            bitrate_kbps: number;
+            /** @description With its codec, for `HTMLMediaElement.canPlayType` (`audio/webm; codecs="opus"`). */
+            mime_type: string;
+            url: string;
         };
         /** @description A reported comment. */
         ReportedCommentJson: {

@@ -2,7 +2,8 @@
 //! here, each sent to a `selfsound` process of its own. Each is refused with a 4xx, or stored
 //! inert (served with its checked type, `nosniff`, nothing of what was appended); each is
 //! answered within 5 s; the process's memory grows by a bounded amount; and once the accepted
-//! posts are deleted, nothing is left in its media folder or its temporary folder. Processing
+//! posts are deleted (and the jobs their tracks queued have ended), nothing is left in its media
+//! folder or its temporary folder. Processing
 //! does not depend on the database: SQLite only.
 
 use std::io::Write;
@@ -434,6 +435,22 @@ async fn the_hostile_file_corpus_is_refused_or_stored_inert() {
     for id in accepted {
         let res = client.delete(format!("{}/posts/{id}", server.url)).bearer_auth(&token).send().await.unwrap();
         assert_eq!(res.status(), StatusCode::NO_CONTENT);
+    }
+    // The background jobs the tracks queued (their renditions) end: finished, or given up on
+    // (a file ffmpeg refuses to encode is kept as a failed job).
+    let started = Instant::now();
+    loop {
+        use db::diesel::prelude::*;
+        let busy: i64 = db::schema::jobs::table
+            .filter(db::schema::jobs::state.ne("failed"))
+            .count()
+            .get_result(&mut *db.get().unwrap())
+            .unwrap();
+        if busy == 0 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "{busy} jobs still running");
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
     // What remains is the avatar in use, if one was taken.
     let in_use = avatar.as_deref().and_then(|u| u.rsplit('/').next()).unwrap_or("-");

@@ -108,6 +108,9 @@ async fn tracks_are_encoded_for_streaming(db: TestDb) {
         assert_eq!(opus.headers()["content-type"], "audio/webm");
         let opus = opus.bytes().await.unwrap();
         assert!(opus.starts_with(&[0x1A, 0x45, 0xDF, 0xA3]), "a WebM (EBML) file");
+        // Its cues (the index seeking reads) before its first cluster of sound.
+        let at_id = |id: &[u8]| opus.windows(4).position(|w| w == id).unwrap_or(usize::MAX);
+        assert!(at_id(&[0x1C, 0x53, 0xBB, 0x6B]) < at_id(&[0x1F, 0x43, 0xB6, 0x75]), "cues first");
         let aac_url = r[1]["url"].as_str().unwrap();
         let aac = app.client.get(aac_url).send().await.unwrap();
         assert_eq!(aac.headers()["content-type"], "audio/mp4");

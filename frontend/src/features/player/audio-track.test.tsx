@@ -16,6 +16,7 @@ function item(overrides: Partial<AudioItem> = {}): AudioItem {
     durationSeconds: 185,
     url: '/media/night-drive.mp3',
     loudness: null,
+    streams: [],
     peaks: new Int8Array([-40, 60, -100, 90]),
     ...overrides,
   };
@@ -49,6 +50,18 @@ describe('AudioTrack', () => {
     expect(screen.getByText('0:00 / 3:05')).toBeInTheDocument();
     expect(document.querySelector('img')).toHaveAttribute('src', '/media/cover.jpg');
     expect(screen.getByRole('slider', { name: 'Seek Night Drive' })).toHaveAttribute('aria-valuetext', '0:00 of 3:05');
+  });
+
+  it('streams the rendition the browser plays, not the original', async () => {
+    const media = stubMedia();
+    vi.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockImplementation((type: string) =>
+      type.startsWith('audio/webm') ? 'probably' : '',
+    );
+    const user = userEvent.setup();
+    const streams = [{ url: '/media/night-drive-opus.weba', mimeType: 'audio/webm; codecs="opus"' }];
+    renderPage(<AudioTrack postId="p1" track={item({ streams })} index={0} />);
+    await user.click(button('Play Night Drive'));
+    expect(media.audio().src).toMatch(/\/media\/night-drive-opus\.weba$/);
   });
 
   it('shows a placeholder when there is no cover or it does not load', () => {

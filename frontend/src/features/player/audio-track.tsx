@@ -4,6 +4,7 @@ import { formatDuration } from '../../lib/format';
 import { CoverArt } from './cover-art';
 import { PLAY_FAILED, type AudioItem, type PlayerTrack } from './player-store';
 import { SeekSlider } from './seek-slider';
+import { streamUrl } from './streams';
 import type { TrackMark } from './track-marks';
 import { useTrackList } from './track-list';
 import { usePlayerActions, usePlayerSelector, usePlayerTime, useTrackStatus } from './use-player';
@@ -20,7 +21,8 @@ export function toPlayerTrack(postId: string, index: number, item: AudioItem): P
     title: item.title,
     artist: item.artist,
     coverUrl: item.coverUrl,
-    url: item.url,
+    // What is streamed; the original stays the download (issue 32).
+    url: streamUrl(item.url, item.streams),
     durationSeconds: item.durationSeconds,
     peaks: item.peaks,
     loudness: item.loudness,

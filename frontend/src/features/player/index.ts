@@ -7,6 +7,7 @@ export { AudioTrack, toPlayerTrack } from './audio-track';
 export type { TrackMark } from './track-marks';
 export { TrackList } from './track-list';
 export { toLoudness, type Loudness } from './loudness';
+export { toStreams, type Stream } from './streams';
 export { PlayerProvider } from './player-context';
 export type { MediaEngine, MediaEvent } from './media-engine';
 export { PLAY_FAILED, type AudioItem, type PlayerActions, type PlayerState, type PlayerTrack } from './player-store';

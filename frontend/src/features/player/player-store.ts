@@ -14,6 +14,7 @@
 import { AudioEngine } from './audio-engine';
 import { evenGainDb, rememberEvenLoudness, storedEvenLoudness, type Loudness } from './loudness';
 import type { MediaEngine, MediaEvent } from './media-engine';
+import type { Stream } from './streams';
 
 /**
  * A track as an audio post shows it (spec §3 "Displayed post model"; posts turn the wire's items
@@ -26,7 +27,10 @@ export interface AudioItem {
   /** m:ss, default '0:00' */
   duration: string;
   durationSeconds: number | null;
+  /** The uploaded original: the download. */
   url: string;
+  /** Encoded copies to stream, best first (streams.ts); none until they are made. */
+  streams: readonly Stream[];
   /** Decoded peaks (min,max pairs), or null. */
   peaks: Int8Array | null;
   /** As measured on upload (issue 32), or null. */

@@ -140,7 +140,7 @@ describe('toDisplayPost', () => {
         }),
       );
       expect(shown?.content).toEqual([
-        { title: 'Take 1', artist: 'Unknown Artist', coverUrl: null, duration: '0:00', durationSeconds: null, url: '/a/1.mp3', peaks: null, loudness: null },
+        { title: 'Take 1', artist: 'Unknown Artist', coverUrl: null, duration: '0:00', durationSeconds: null, url: '/a/1.mp3', streams: [], peaks: null, loudness: null },
       ]);
     });
 

@@ -5,7 +5,7 @@
  * leniently: every payload below is a part of it.
  */
 import { formatDuration } from '../../lib/format';
-import { toLoudness } from '../player';
+import { toLoudness, toStreams } from '../player';
 import type { AudioItem, DisplayPost, LyricsContent, LyricsPartJson, MediaItem, MusicXmlItem, PostInput, RepostedBy } from './types';
 
 type MediaInput = NonNullable<PostInput['media']>[number];
@@ -88,6 +88,7 @@ function toAudioItem(json: AudioInput): AudioItem | null {
     duration: text(json.duration) || (seconds !== null ? formatDuration(seconds) : POST_DEFAULTS.duration),
     durationSeconds: seconds,
     url: fileUrl,
+    streams: toStreams(json.renditions),
     peaks: decodePeaks(json.peaks),
     loudness: toLoudness(json.loudness),
   };
