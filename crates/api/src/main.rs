@@ -264,10 +264,12 @@ fn jobs(config: &Config, command: JobsCommand) -> Result<(), Failure> {
     }
     let mut conn = db.get()?;
     let f = jobs::figures(&mut conn)?;
-    println!(
-        "{} queued, {} running, {} failed; the oldest waiting was queued {:.0} s ago",
-        f.queued, f.running, f.failed, f.oldest_seconds
-    );
+    let oldest = if f.queued + f.running > 0 {
+        format!("; the oldest was queued {:.0} s ago", f.oldest_seconds)
+    } else {
+        String::new()
+    };
+    println!("{} queued, {} running, {} failed{oldest}", f.queued, f.running, f.failed);
     let time = |t: chrono::NaiveDateTime| db::time::to_rfc3339(t);
     for j in jobs::list(&mut conn, 200)? {
         let mut line = format!("{:<20} {:<8} {:<17} {:<28} try {}", j.id, j.state, j.kind, j.subject, j.attempts);

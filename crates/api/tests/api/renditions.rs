@@ -245,7 +245,55 @@ async fn a_job_done_twice_has_one_effect(db: TestDb) {
     }
 }
 
+/// `selfsound jobs [ARGS]` against `db`, as an operator runs it: its output, or a panic.
+fn jobs_command(db: &TestDb, data: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_selfsound"))
+        .arg("jobs")
+        .args(args)
+        .env("DATABASE_URL", &db.url)
+        .env("SELFSOUND_DATA_DIR", data)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A job no try can mend (its track's original is gone) is kept as failed with its error, which
+/// `selfsound jobs` shows; once the file is back, `selfsound jobs retry ID` queues it again and it
+/// runs.
+async fn a_failed_job_is_listed_and_retried(db: TestDb) {
+    if !has_ffmpeg() {
+        return;
+    }
+    let off = Options { env: vec![("SELFSOUND_JOB_WORKERS".into(), "0".into())], ..Options::default() };
+    let app = spawn_app_with(db, off).await;
+    let (token, _) = app.person("Ada", "ada@example.com").await;
+    let post = upload(&app.client, &app.url, &token, &[("a.wav", wav(2.0, 440.0, 0.5))]).await;
+    let id = post["id"].as_str().unwrap().to_owned();
+    let key = post["audio"][0]["file_url"].as_str().unwrap().split_once("/media/").unwrap().1.to_owned();
+    let media = app.data_dir.path().join("media");
+    let (original, aside) = (media.join(&key), app.data_dir.path().join("aside.wav"));
+    std::fs::rename(&original, &aside).unwrap();
+    app.stop().await;
+    let (db, data) = (app.db, app.data_dir);
+    let same_folder = vec![("SELFSOUND_DATA_DIR".to_owned(), data.path().display().to_string())];
+    let app = spawn_app_with(db, Options { env: same_folder, ..Options::default() }).await;
+    until("the job fails", Duration::from_secs(30), || job_states(&app.db).iter().any(|(_, s)| s == "failed")).await;
+    let listed = jobs_command(&app.db, data.path(), &[]);
+    assert!(listed.starts_with("0 queued, 0 running, 1 failed"), "{listed}");
+    assert!(listed.contains("track.renditions") && listed.contains(&format!("{id}/0")), "{listed}");
+    assert!(listed.contains(&format!("last error: the original {key} is missing")), "{listed}");
+    let job = listed.lines().nth(1).and_then(|l| l.split_whitespace().next()).unwrap().to_owned();
+
+    std::fs::rename(&aside, &original).unwrap();
+    assert_eq!(jobs_command(&app.db, data.path(), &["retry", &job]).trim(), "queued again: 1 job");
+    with_renditions(&app.db, &app.client, &app.url, &id, Duration::from_secs(30)).await;
+    until("the job ends", Duration::from_secs(10), || job_states(&app.db).is_empty()).await;
+}
+
 test_support::both_backends!(
+    a_failed_job_is_listed_and_retried,
     tracks_are_encoded_for_streaming,
     old_tracks_are_measured_and_encoded,
     a_post_deleted_mid_encode_leaves_no_files,
