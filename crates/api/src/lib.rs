@@ -3,6 +3,7 @@
 
 mod body_timeout;
 pub mod config;
+pub mod embed;
 pub mod error;
 pub mod extract;
 mod files;

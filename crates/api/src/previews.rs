@@ -48,6 +48,16 @@ struct Card {
     url: String,
     image: Option<String>,
     audio: Option<(String, &'static str)>,
+    /// A track post's player for other sites (`crate::embed`): its address, the oEmbed answer's
+    /// and the frame's height.
+    player: Option<Player>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Player {
+    embed: String,
+    oembed: String,
+    height: u32,
 }
 
 /// The tags for `page` as `viewer` may see it; none when they may not.
@@ -66,6 +76,7 @@ pub async fn tags(state: &AppState, page: Previewed, viewer: Option<UserId>) -> 
                 url: format!("{}/profile/{}", state.config.frontend_url, person.id),
                 image: Some(state.avatar_url(person.avatar_url.as_deref())),
                 audio: None,
+                player: None,
             }
         }
         Previewed::Playlist(id) => playlist_card(state, &state.posts.playlist(id, viewer).await.ok()?),
@@ -105,6 +116,13 @@ fn post_card(state: &AppState, p: &Post) -> Card {
                 card.image = Some(url(cover));
             }
             card.audio = first.map(|t| (url(&t.file_key), audio_type(&t.file_key)));
+            if first.is_some() {
+                card.player = Some(Player {
+                    embed: crate::embed::embed_url(state, p.id),
+                    oembed: crate::embed::oembed_url(state, &card.url),
+                    height: crate::embed::frame_height(tracks.len()),
+                });
+            }
         }
         Payload::Media(files) => {
             let first = files.first();
@@ -163,6 +181,7 @@ fn playlist_card(state: &AppState, page: &posts::playlists::PlaylistPage) -> Car
             .map(url)
             .or_else(|| Some(state.avatar_url(page.owner.avatar_url.as_deref()))),
         audio: first.map(|t| (url(&t.file_key), audio_type(&t.file_key))),
+        player: None,
     }
 }
 
@@ -190,7 +209,7 @@ fn shorten(text: &str, max: usize) -> String {
 }
 
 /// `text` safe inside a double-quoted HTML attribute or as element text.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -206,6 +225,14 @@ fn escape(text: &str) -> String {
 }
 
 impl Card {
+    fn twitter_card(&self) -> &'static str {
+        match (&self.player, &self.image) {
+            (Some(_), _) => "player",
+            (None, Some(_)) => "summary_large_image",
+            (None, None) => "summary",
+        }
+    }
+
     /// The `<meta>` tags, and a `<title>` that names the page.
     fn html(&self) -> String {
         let mut tags = vec![
@@ -214,7 +241,7 @@ impl Card {
             ("property", "og:title", self.title.clone()),
             ("property", "og:description", self.description.clone()),
             ("property", "og:url", self.url.clone()),
-            ("name", "twitter:card", if self.image.is_some() { "summary_large_image" } else { "summary" }.to_owned()),
+            ("name", "twitter:card", self.twitter_card().to_owned()),
             ("name", "twitter:title", self.title.clone()),
             ("name", "twitter:description", self.description.clone()),
             ("name", "description", self.description.clone()),
@@ -227,7 +254,20 @@ impl Card {
             tags.push(("property", "og:audio", audio.clone()));
             tags.push(("property", "og:audio:type", (*kind).to_owned()));
         }
+        if let Some(player) = &self.player {
+            // Chat apps that support them play the track in place (Twitter's player card).
+            tags.push(("name", "twitter:player", player.embed.clone()));
+            tags.push(("name", "twitter:player:width", crate::embed::FRAME_WIDTH.to_string()));
+            tags.push(("name", "twitter:player:height", player.height.to_string()));
+        }
         let mut html = format!("<title>{} · SelfSound</title>\n", escape(&self.title));
+        if let Some(player) = &self.player {
+            html.push_str(&format!(
+                "    <link rel=\"alternate\" type=\"application/json+oembed\" href=\"{}\" title=\"{}\" />\n",
+                escape(&player.oembed),
+                escape(&self.title)
+            ));
+        }
         for (attribute, key, value) in tags {
             html.push_str(&format!("    <meta {attribute}=\"{key}\" content=\"{}\" />\n", escape(&value)));
         }
@@ -281,6 +321,7 @@ mod tests {
             url: "https://example.com/app/post/1".into(),
             image: None,
             audio: None,
+            player: None,
         };
         let index = "<html>\n  <head>\n    <meta name=\"description\" content=\"SelfSound\" />\n    <title>SelfSound</title>\n  </head>\n</html>";
         let page = into_page(index, &card.html());

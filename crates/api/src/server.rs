@@ -265,9 +265,11 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .wrap(Compress::default())
             .wrap(actix_web::middleware::from_fn(crate::body_timeout::limit_body_time))
             .wrap(security_headers(hsts))
+            .wrap(actix_web::middleware::from_fn(refuse_framing))
             .wrap(actix_web::middleware::from_fn(logging::request_id_header))
             .wrap(TracingLogger::<logging::RedactingRootSpan>::new())
             .wrap(actix_web::middleware::from_fn(crate::metrics::track))
+            .configure(crate::embed::configure)
             .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
             .configure(|cfg| {
@@ -364,9 +366,25 @@ async fn bench_ceiling_page(q: web::Query<CeilingQuery>) -> HttpResponse {
 fn security_headers(hsts: bool) -> DefaultHeaders {
     let headers = DefaultHeaders::new()
         .add(("X-Content-Type-Options", "nosniff"))
-        .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
-        .add(("X-Frame-Options", "DENY"));
+        .add(("Referrer-Policy", "strict-origin-when-cross-origin"));
     if hsts { headers.add(("Strict-Transport-Security", "max-age=31536000; includeSubDomains")) } else { headers }
+}
+
+/// No page of ours may be framed by another site (`X-Frame-Options: DENY`, beside the web app's
+/// `frame-ancestors 'none'`) except the embedded player, which is made for it (`crate::embed`).
+async fn refuse_framing(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let framed = req.path().starts_with("/embed/");
+    let mut res = next.call(req).await?;
+    if !framed {
+        res.headers_mut().insert(
+            actix_web::http::header::X_FRAME_OPTIONS,
+            actix_web::http::header::HeaderValue::from_static("DENY"),
+        );
+    }
+    Ok(res)
 }
 
 /// How old a stored file no row points to must be before the sweep removes it: longer than any

@@ -13,6 +13,7 @@ mod common;
 mod crash;
 mod discover;
 mod edits;
+mod embeds;
 mod hardening;
 mod hostile_files;
 mod http;

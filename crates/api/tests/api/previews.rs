@@ -9,7 +9,7 @@ use test_support::media::wav;
 use crate::common::{Options, Part, TestApp, make_admin, spawn_app_with};
 
 /// The web app's `index.html` as the build writes it: a title and a description of its own.
-const INDEX: &str = "<!doctype html>\n<html lang=\"en\">\n  <head>\n    <meta charset=\"UTF-8\" />\n    \
+pub(crate) const INDEX: &str = "<!doctype html>\n<html lang=\"en\">\n  <head>\n    <meta charset=\"UTF-8\" />\n    \
     <meta name=\"description\" content=\"SelfSound — a home for every voice in music.\" />\n    \
     <title>SelfSound</title>\n  </head>\n  <body><div id=\"root\"></div></body>\n</html>";
 
@@ -27,7 +27,7 @@ async fn page(app: &TestApp, path: &str, token: Option<&str>) -> String {
 }
 
 /// The content of the `<meta>` tag whose attribute names `key`.
-fn meta<'a>(html: &'a str, key: &str) -> Option<&'a str> {
+pub(crate) fn meta<'a>(html: &'a str, key: &str) -> Option<&'a str> {
     let pattern = format!("=\"{key}\" content=\"");
     let rest = &html[html.find(&pattern)? + pattern.len()..];
     Some(&rest[..rest.find('"')?])

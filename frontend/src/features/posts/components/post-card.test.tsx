@@ -11,6 +11,7 @@ import { toDisplayPost } from '../transform';
 import type { AudioItem, DisplayPost, PostInput } from '../types';
 import { FeedList } from './feed-list';
 import { PostCard } from './post-card';
+import { API_URL } from '../../../lib/config';
 
 // The player is its own feature (with its own tests); here it only has to be handed each track.
 vi.mock('../../player', async (importOriginal) => ({
@@ -94,6 +95,28 @@ describe('PostCard header', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Share' }));
     expect(await screen.findByTestId('toast')).toHaveTextContent('Link copied');
     expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/post/7`);
+  });
+
+  it("'Copy embed code' on an audio post copies a frame of the server's player, sized for its tracks", async () => {
+    signedInAs(null);
+    renderCard(
+      postJson({
+        type: 'audio',
+        lyrics: undefined,
+        audio: [
+          { title: 'Take "1" <a>', artist: 'Ana', cover_url: null, duration: '1:05', file_url: '/a/1.mp3' },
+          { title: 'Take 2', artist: 'Ana', cover_url: null, duration: '0:40', file_url: '/a/2.mp3' },
+        ],
+      }),
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Post options' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Copy embed code' }));
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Embed code copied');
+    expect(await navigator.clipboard.readText()).toBe(
+      `<iframe src="${API_URL}/embed/post/7" width="560" height="220" style="border:0;max-width:100%" ` +
+        'allow="autoplay" loading="lazy" title="Take &quot;1&quot; &lt;a> · Ana on SelfSound"></iframe>',
+    );
   });
 
   it("'Share' opens the system's share sheet on a touch screen", async () => {

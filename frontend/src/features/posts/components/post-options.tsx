@@ -1,9 +1,11 @@
 import { lazy, Suspense, useState } from 'react';
 import { useHref } from 'react-router';
 import { BinIcon, FlagIcon, PencilIcon, ShareIcon } from '../../../components/first-load-icons';
+import { CodeIcon } from '../../../components/icons';
 import { Menu } from '../../../components/menu';
 import { useToast } from '../../../components/toast';
 import { SignInPrompt } from '../../../components/sign-in-prompt';
+import { API_URL } from '../../../lib/config';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../../lib/http';
 import { useGoToSignIn, useViewer } from '../../../lib/session';
 import { getToken } from '../../../lib/token-storage';
@@ -26,6 +28,9 @@ export const POST_MENU_WORDS = {
   share: 'Share',
   copied: 'Link copied',
   copyFailed: (url: string) => `Could not copy the link: ${url}`,
+  embed: 'Copy embed code',
+  embedCopied: 'Embed code copied: paste it into a page to play this track there',
+  embedFailed: 'Could not copy the embed code',
   delete: 'Delete post',
   report: 'Report',
   confirmTitle: 'Delete this post?',
@@ -43,8 +48,21 @@ export interface PostMenuProps {
 }
 
 /**
+ * The HTML that plays an audio post's tracks on another site: the server's embedded player
+ * (`/embed/post/{id}`) in a frame of its size, as its oEmbed answer gives it (crates/api/src/embed.rs:
+ * 152 px, and a 34 px row for each track, at most ten, when there are more than one).
+ */
+export function embedCode(postId: string, title: string, tracks: number): string {
+  const src = `${API_URL || window.location.origin}/embed/post/${encodeURIComponent(postId)}`;
+  const height = tracks > 1 ? 152 + 34 * Math.min(tracks, 10) : 152;
+  const name = `${title} on SelfSound`.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return `<iframe src="${src}" width="560" height="${height}" style="border:0;max-width:100%" allow="autoplay" loading="lazy" title="${name}"></iframe>`;
+}
+
+/**
  * The three-dot menu of a post (spec §2 Post card), loaded when its button is first pointed at,
- * focused or pressed (`PostMenu`), and open as it comes: 'Share' for everyone (issue 19), 'Report'
+ * focused or pressed (`PostMenu`), and open as it comes: 'Share' for everyone (issue 19), 'Copy
+ * embed code' on audio posts (issue 32), 'Report'
  * on posts of others, 'Edit post' and 'Delete post' (after a confirmation) on one's own, and 'Cancel', which
  * closes the menu. A guest who picks
  * Report is asked to sign in (spec §5). Nothing shows until the session check has answered, so
@@ -91,6 +109,17 @@ function OptionsMenu({ post, isAuthor, guest, onDeleted }: OptionsMenuProps) {
       toasts.show(POST_MENU_WORDS.copied);
     } catch {
       toasts.show(POST_MENU_WORDS.copyFailed(url));
+    }
+  }
+
+  async function copyEmbed() {
+    if (post.type !== 'audio') return;
+    const first = post.content[0];
+    try {
+      await navigator.clipboard.writeText(embedCode(postId, first ? `${first.title} · ${first.artist}` : 'A track', post.content.length));
+      toasts.show(POST_MENU_WORDS.embedCopied);
+    } catch {
+      toasts.show(POST_MENU_WORDS.embedFailed);
     }
   }
 
@@ -149,6 +178,7 @@ function OptionsMenu({ post, isAuthor, guest, onDeleted }: OptionsMenuProps) {
           onIntent: guest ? undefined : prefetchReportDialog,
         },
         { label: POST_MENU_WORDS.share, icon: <ShareIcon size={18} />, onSelect: () => void share() },
+        post.type === 'audio' && { label: POST_MENU_WORDS.embed, icon: <CodeIcon size={18} />, onSelect: () => void copyEmbed() },
       ]}
     >
       {dialog === 'edit' ? (
