@@ -137,6 +137,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
             on_verified: admins_on_verification(config.admin_emails.clone()),
         },
     );
+    auth.read_along(posts.along());
     Ok(AppState {
         db,
         storage,

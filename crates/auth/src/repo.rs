@@ -3,6 +3,7 @@
 use chrono::NaiveDateTime;
 use db::diesel::dsl::{exists, not};
 use db::diesel::prelude::*;
+use db::diesel::sql_types::{BigInt, Nullable, Text, Timestamp};
 use db::schema::{
     email_verification_tokens as evt, oidc_logins, password_reset_tokens as prt, sessions, suspensions, users,
 };
@@ -352,6 +353,44 @@ pub fn session_standing(
         .select((sessions::last_seen_at, sessions::expires_at))
         .get_result(conn)
         .optional()
+}
+
+/// A standing session's last use and expiry, and what a column read along answered.
+pub type StandingAlong = (Option<NaiveDateTime>, NaiveDateTime, Option<String>);
+
+/// [`session_standing`] with `along`, an SQL column another domain reads of the person in the
+/// same statement ([`db::Along`]: each `?` in it the person's id), and what it answered.
+pub fn session_standing_along(
+    conn: &mut DbConnection,
+    user_id: UserId,
+    session_id: SessionId,
+    along: &str,
+) -> QueryResult<Option<StandingAlong>> {
+    #[derive(QueryableByName)]
+    struct Standing {
+        #[diesel(sql_type = Nullable<Timestamp>)]
+        last_seen_at: Option<NaiveDateTime>,
+        #[diesel(sql_type = Timestamp)]
+        expires_at: NaiveDateTime,
+        #[diesel(sql_type = Nullable<Text>)]
+        along: Option<String>,
+    }
+    // One text for each column wanted (a few): kept prepared as any other.
+    let mut q = db::Kept::made(format!(
+        "SELECT s.last_seen_at AS last_seen_at, s.expires_at AS expires_at, ({along}) AS along FROM sessions s \
+         WHERE s.id = ? AND s.user_id = ? AND s.expires_at > ? \
+         AND NOT EXISTS (SELECT 1 FROM suspensions x WHERE x.user_id = s.user_id)"
+    ));
+    for _ in 0..along.matches('?').count() {
+        q = q.bind::<BigInt, _>(user_id);
+    }
+    let found: Option<Standing> = q
+        .bind::<BigInt, _>(session_id)
+        .bind::<BigInt, _>(user_id)
+        .bind::<Timestamp, _>(db::time::now())
+        .get_result(conn)
+        .optional()?;
+    Ok(found.map(|s| (s.last_seen_at, s.expires_at, s.along)))
 }
 
 /// Session `session_id` of `user_id`, when it is live at `now`: not expired, and its person not

@@ -207,6 +207,9 @@ pub(crate) struct Inner {
     pub(crate) oidc: Option<OidcClient>,
     pub(crate) config: AuthConfig,
     pub(crate) known: KnownSessions,
+    /// What another domain reads of a person along with their session's check
+    /// ([`AuthService::read_along`]).
+    pub(crate) along: std::sync::OnceLock<db::Alongside>,
 }
 
 #[derive(Clone)]
@@ -223,7 +226,15 @@ pub(crate) fn later(d: Duration) -> chrono::NaiveDateTime {
 impl AuthService {
     pub fn new(db: Db, keys: TokenKeys, mailer: Mailer, oidc: Option<OidcClient>, config: AuthConfig) -> Self {
         let known = known_sessions(db.changes().clone());
-        AuthService(Arc::new(Inner { db, keys, mailer, oidc, config, known }))
+        let along = std::sync::OnceLock::new();
+        AuthService(Arc::new(Inner { db, keys, mailer, oidc, config, known, along }))
+    }
+
+    /// Has a read that checks a session (one not checked a moment ago) read `along` of its
+    /// person in the same statement ([`db::Along`]): what a domain above wants of a viewer new
+    /// to the process, without a round trip of its own. Set once, as the server starts.
+    pub fn read_along(&self, along: db::Alongside) {
+        let _ = self.0.along.set(along);
     }
 
     pub fn config(&self) -> &AuthConfig {
@@ -517,12 +528,16 @@ impl AuthService {
     {
         let (user_id, session_id) = self.0.keys.verify(token)?;
         let known = self.0.known.clone();
+        let along = self.0.along.get().cloned();
         let (session, after) = self
             .0
             .db
             .read(move |conn| {
                 let session = known
-                    .get_or_read(&(session_id, user_id), Some(conn), |conn| standing(conn, user_id, session_id))?
+                    .get_or_read(&(session_id, user_id), Some(conn), |conn| match along {
+                        Some(along) => standing_along(conn, user_id, session_id, &*along, known.changes()),
+                        None => standing(conn, user_id, session_id),
+                    })?
                     .ok_or(AuthError::Unauthenticated)?;
                 Ok::<_, AuthError>((session, then(conn, user_id)))
             })
@@ -723,6 +738,24 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
         }
         Err(_) => format!("{base}?{key}={value}"),
     }
+}
+
+/// [`standing`], with what `along` wants of the person read in the same statement and handed
+/// to it.
+fn standing_along(
+    conn: &mut db::DbConnection,
+    user_id: UserId,
+    session_id: values::SessionId,
+    along: &dyn db::Along,
+    changes: &db::Changes,
+) -> Result<Option<Known>, AuthError> {
+    let Some(column) = along.wanted(user_id) else { return standing(conn, user_id, session_id) };
+    let seen = changes.seen();
+    let Some((last_seen, expires_at, text)) = repo::session_standing_along(conn, user_id, session_id, column)? else {
+        return Ok(None);
+    };
+    along.found(user_id, seen, text);
+    Ok(Some(Known { user: user_id, last_seen, expires_at }))
 }
 
 /// The live session as a read remembers it ([`crate::known`]); none when the session has ended,

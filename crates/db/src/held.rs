@@ -243,6 +243,13 @@ where
         Ok(Some(found))
     }
 
+    /// Keeps `value`, read on a connection after `seen` was noted ([`Changes::seen`] of this
+    /// memory's changes), as [`Held::get_or_read`] keeps what it reads: for a statement that
+    /// reads the values of several memories at once (nothing is kept without `seen`).
+    pub fn keep_read(&self, key: K, seen: Option<Seen>, value: V) -> Arc<Noted<V>> {
+        self.keep(key, seen, value)
+    }
+
     /// Keeps `value` as read after `seen` (nothing is kept without it).
     fn keep(&self, key: K, seen: Option<Seen>, value: V) -> Arc<Noted<V>> {
         let noted = Arc::new(Noted { seen, value });

@@ -2,6 +2,7 @@
 //! migrations, the one door writes come through, what changed and what is remembered because of
 //! it, paging, UTC time, and fixed-window counters.
 
+pub mod along;
 pub mod changes;
 mod checkpoint;
 mod conn;
@@ -23,6 +24,7 @@ mod topic;
 mod write;
 mod writer;
 
+pub use along::{Along, Alongside};
 pub use changes::{Changes, Seen, Told, changed};
 pub use conn::{Backend, Db, DbConnection, MultiBackend, PoolOptions, PoolState, START_PATIENCE, in_transaction};
 pub use error::DbError;

@@ -78,6 +78,12 @@ impl Posts {
         }
     }
 
+    /// What pages want of a viewer new to the process, to be read along with their session's
+    /// check ([`db::Along`]): what they like and reposted, and whom they listen to.
+    pub fn along(&self) -> db::Alongside {
+        self.memory.clone()
+    }
+
     /// Holds every block pair for all viewers at once only while there are at most `n` (50,000
     /// unless told): a test of the other way, each viewer's pairs held apart, sets 0.
     #[doc(hidden)]

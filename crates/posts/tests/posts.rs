@@ -400,6 +400,19 @@ async fn a_like_toggles_and_counts_once(db: TestDb) {
     assert_eq!(w.counts(post), (1, 0));
     let ghost = PostId::try_from(77).unwrap();
     assert!(matches!(w.like(bob, ghost).await, Err(PostError::NotFound)));
+    let again = w.like(bob, post).await.unwrap();
+    assert_eq!((again.liked, again.likes_count, again.added), (true, 2, true), "liked again");
+    // Toggles at once (a double click, two tabs): the count stays the number of likes.
+    let toggles: Vec<_> = (0..8).map(|_| w.like(bob, post)).collect();
+    for toggled in futures_util::future::join_all(toggles).await {
+        toggled.unwrap();
+    }
+    let likes: i64 = likes::table.filter(likes::post_id.eq(post)).count().get_result(&mut w.db.get().unwrap()).unwrap();
+    assert_eq!(w.counts(post).0, likes, "the count is the likes there are");
+    // Neither a like nor an unlike across a block: the post is not found, nothing moves.
+    w.db.write_blocking(|c| social_graph::block(c, ana, bob)).unwrap();
+    assert!(matches!(w.like(bob, post).await, Err(PostError::NotFound)));
+    assert_eq!(w.counts(post).0, likes);
 }
 
 async fn comments_resolve_mentions_and_count(db: TestDb) {
@@ -1207,6 +1220,95 @@ async fn a_repost_reads_again_only_the_reposters_marks(db: TestDb) {
     assert!(!w.posts.list_on(&mut c, Feed::ForYou, first, Some(me)).unwrap()[0].user_reposted);
 }
 
+/// A viewer new to the process costs one statement of their own for their first pages: what
+/// they like and reposted and whom they listen to, read together; their Listened to then reads
+/// none of it again, and shows what they like as liked.
+async fn a_viewers_first_look_is_one_statement(db: TestDb) {
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let by_ana = w.song(ana, "by ana").await;
+    let by_bob = w.song(bob, "by bob").await;
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
+    w.db.write_blocking(|c| posts::toggle_like(c, me, by_ana).map(drop)).unwrap();
+    w.db.write_blocking(|c| posts::reposts::toggle_repost(c, me, by_bob).map(drop)).unwrap();
+    let mut c = w.db.get().unwrap();
+    let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+    let mine = |s: &&String| {
+        let s = s.replace(['"', '`'], "");
+        ["FROM likes WHERE", "FROM reposts WHERE user_id", "FROM listens WHERE"].iter().any(|t| s.contains(t))
+    };
+    let cold = recorded(&mut c, |c| {
+        let page = w.posts.list_on(c, Feed::ForYou, first, Some(me)).unwrap();
+        let liked: Vec<bool> = page.iter().map(|p| p.user_liked).collect();
+        let reposted: Vec<bool> = page.iter().map(|p| p.user_reposted).collect();
+        assert_eq!((liked, reposted), (vec![false, true], vec![true, false]), "bob's, then ana's");
+    });
+    assert_eq!(cold.iter().filter(mine).count(), 1, "{cold:#?}");
+    let listened = recorded(&mut c, |c| {
+        let page = w.posts.list_on(c, Feed::ListenedTo, first, Some(me)).unwrap();
+        assert_eq!(page.iter().map(|p| (p.id, p.user_liked)).collect::<Vec<_>>(), vec![(by_ana, true)]);
+    });
+    assert_eq!(listened.iter().filter(mine).count(), 0, "held from the first look: {listened:#?}");
+    // Whom one listens to, read first (the Listened to of someone else new), brings their
+    // marks along.
+    w.db.write_blocking(|c| social_graph::listen(c, bob, ana)).unwrap();
+    w.db.write_blocking(|c| posts::toggle_like(c, bob, by_ana).map(drop)).unwrap();
+    let cold = recorded(&mut c, |c| {
+        let page = w.posts.list_on(c, Feed::ListenedTo, first, Some(bob)).unwrap();
+        assert_eq!(page.iter().map(|p| (p.id, p.user_liked)).collect::<Vec<_>>(), vec![(by_ana, true)]);
+        w.posts.list_on(c, Feed::ForYou, first, Some(bob)).unwrap();
+    });
+    assert_eq!(cold.iter().filter(mine).count(), 1, "{cold:#?}");
+}
+
+/// What a viewer did and whom they listen to, read along with their session's check
+/// (`Posts::along`, as auth reads it: the column in its own statement): wanted while it is not
+/// held, and once found, their pages read none of it again.
+async fn a_viewers_look_read_along_their_session_is_held(db: TestDb) {
+    #[derive(diesel::QueryableByName)]
+    struct Look {
+        #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+        look: Option<String>,
+    }
+    let w = world(db);
+    let (me, ana, bob) = (w.user("me"), w.user("ana"), w.user("bob"));
+    let by_ana = w.song(ana, "by ana").await;
+    w.song(bob, "by bob").await;
+    w.db.write_blocking(|c| social_graph::listen(c, me, ana)).unwrap();
+    w.db.write_blocking(|c| posts::toggle_like(c, me, by_ana).map(drop)).unwrap();
+    let along = w.posts.along();
+    let column = along.wanted(me).expect("nothing held of a viewer new to the process");
+    let mut c = w.db.get().unwrap();
+    let seen = w.db.db.changes().seen();
+    let mut q = db::Kept::made(format!("SELECT {column} AS look"));
+    for _ in 0..column.matches('?').count() {
+        q = q.bind::<diesel::sql_types::BigInt, _>(me);
+    }
+    let read: Look = q.get_result(&mut c).unwrap();
+    along.found(me, seen, read.look);
+    assert!(along.wanted(me).is_none(), "held now");
+    let first = FeedPage::Offset(Page { limit: 10, offset: 0 });
+    let pages = recorded(&mut c, |c| {
+        let yours = w.posts.list_on(c, Feed::ForYou, first, Some(me)).unwrap();
+        assert_eq!(yours.iter().map(|p| p.user_liked).collect::<Vec<_>>(), vec![false, true]);
+        let listened = w.posts.list_on(c, Feed::ListenedTo, first, Some(me)).unwrap();
+        assert_eq!(listened.iter().map(|p| (p.id, p.user_liked)).collect::<Vec<_>>(), vec![(by_ana, true)]);
+    });
+    let again: Vec<String> = pages
+        .iter()
+        .map(|s| s.replace(['"', '`'], ""))
+        .filter(|s| {
+            ["FROM likes WHERE", "FROM reposts WHERE user_id", "FROM listens WHERE"].iter().any(|t| s.contains(t))
+        })
+        .collect();
+    assert!(again.is_empty(), "{again:#?}");
+    // A like of theirs makes it wanted again; what is not understood is not kept.
+    w.db.write_blocking(|c| posts::toggle_like(c, me, by_ana).map(drop)).unwrap();
+    assert!(along.wanted(me).is_some());
+    along.found(bob, w.db.db.changes().seen(), Some("not;a look".into()));
+    assert!(along.wanted(bob).is_some());
+}
+
 /// A like leaves the post's comments held, and a new post leaves every card of its author held
 /// (and what was read with them: the rows of their posts, the comments they wrote): a like
 /// reads again only the post's row, a new post only what lists its author's posts. Both once
@@ -1760,6 +1862,8 @@ test_support::both_backends!(
     a_new_repost_reads_only_what_is_new,
     a_like_reads_again_only_the_likers_likes,
     a_repost_reads_again_only_the_reposters_marks,
+    a_viewers_first_look_is_one_statement,
+    a_viewers_look_read_along_their_session_is_held,
     a_like_or_a_new_post_leaves_comments_and_cards_held,
     memory_answers_a_search_as_the_database_does,
     a_full_list_of_the_newest_posts_is_held,

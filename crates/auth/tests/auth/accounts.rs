@@ -468,6 +468,40 @@ async fn a_checked_session_is_known_to_its_user_until_one_of_theirs_ends(db: Tes
     assert!(matches!(read_with(&h, &token).await, Err(AuthError::Unauthenticated)));
 }
 
+/// What another domain wants of a viewer (`db::Along`) is read in the statement that checks
+/// their session, and handed back; not when the session is known, nor when it does not stand.
+async fn a_session_check_reads_what_another_domain_wants_along(db: TestDb) {
+    #[derive(Default)]
+    struct Wants {
+        asked: std::sync::Mutex<Vec<UserId>>,
+        found: std::sync::Mutex<Vec<(UserId, Option<String>, bool)>>,
+    }
+    impl db::Along for Wants {
+        fn wanted(&self, viewer: UserId) -> Option<&'static str> {
+            self.asked.lock().unwrap().push(viewer);
+            Some("'seen ' || CAST(? AS TEXT) || ' and ' || CAST(? AS TEXT)")
+        }
+        fn found(&self, viewer: UserId, seen: Option<db::Seen>, text: Option<String>) {
+            self.found.lock().unwrap().push((viewer, text, seen.is_some()));
+        }
+    }
+    db.changes().listening(true);
+    let h = harness(db);
+    let wants = std::sync::Arc::new(Wants::default());
+    h.auth.read_along(wants.clone());
+    verified_user(&h, "ada@example.com").await;
+    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let ada = read_with(&h, &token).await.unwrap();
+    let said = format!("seen {ada} and {ada}");
+    assert_eq!(*wants.found.lock().unwrap(), vec![(ada, Some(said.clone()), true)], "each ? the viewer");
+    assert_eq!(read_with(&h, &token).await.unwrap(), ada);
+    assert_eq!(wants.asked.lock().unwrap().len(), 1, "a session known is not checked: nothing read along");
+    h.auth.logout(&token).await.unwrap();
+    assert!(matches!(read_with(&h, &token).await, Err(AuthError::Unauthenticated)));
+    assert_eq!(wants.asked.lock().unwrap().len(), 2);
+    assert_eq!(wants.found.lock().unwrap().len(), 1, "a session that does not stand hands nothing back");
+}
+
 /// A session past its expiry is never taken from memory.
 async fn an_expired_session_is_not_taken_from_memory(db: TestDb) {
     db.changes().listening(true);
@@ -486,6 +520,7 @@ async fn an_expired_session_is_not_taken_from_memory(db: TestDb) {
 test_support::both_backends!(
     a_checked_session_is_known_to_its_user_until_one_of_theirs_ends,
     an_expired_session_is_not_taken_from_memory,
+    a_session_check_reads_what_another_domain_wants_along,
     signup_mails_a_link_that_verifies_once,
     second_signup_of_a_verified_address_is_refused,
     a_link_verifies_the_password_of_the_sign_up_that_sent_it,

@@ -22,7 +22,7 @@ use std::cmp::Reverse;
 use std::sync::Arc;
 
 use db::diesel::prelude::*;
-use db::diesel::sql_types::BigInt;
+use db::diesel::sql_types::{BigInt, Text};
 use db::model::UserCard;
 use db::schema::{likes, listens, posts, reposts, users};
 use db::{Changes, DbConnection, Held, Keyset, Noted, Page, Topic};
@@ -299,7 +299,7 @@ impl Memory {
         viewer: UserId,
         people: &[UserId],
     ) -> QueryResult<db::FastSet<UserId>> {
-        let listened = self.listened.get_or_read(&viewer, Some(conn), |c| read_listened(c, viewer))?;
+        let listened = self.listened_held(viewer, Some(conn))?;
         Ok(listened.map_or_else(db::FastSet::default, |l| people.iter().filter(|p| l.0.contains(p)).copied().collect()))
     }
 
@@ -359,6 +359,52 @@ impl Memory {
         Ok(Some(Outlook { viewer, suspended, pairs: Some(pairs) }))
     }
 
+    /// What `viewer` did to posts ([`Marks`]), held or read: when not held, whom they listen to
+    /// is read in the same statement ([`LOOK`]).
+    fn marks_held(&self, viewer: UserId, conn: Option<&mut DbConnection>) -> QueryResult<Option<Arc<Noted<Marks>>>> {
+        if let Some(held) = self.marks.get(&viewer) {
+            return Ok(Some(held));
+        }
+        let Some(conn) = conn else { return Ok(None) };
+        let seen = self.marks.changes().seen();
+        let (marks, people) = read_first_look(conn, viewer)?;
+        Ok(Some(self.keep_look(viewer, seen, marks, people).0))
+    }
+
+    /// Whom `viewer` listens to, held or read: when not held, their marks are read in the same
+    /// statement if those are not held either; someone who listens to more than
+    /// [`LISTENED_WITH_MARKS`] has them read apart.
+    fn listened_held(
+        &self,
+        viewer: UserId,
+        conn: Option<&mut DbConnection>,
+    ) -> QueryResult<Option<Arc<Noted<Listened>>>> {
+        if let Some(held) = self.listened.get(&viewer) {
+            return Ok(Some(held));
+        }
+        let Some(conn) = conn else { return Ok(None) };
+        if self.marks.get(&viewer).is_none() {
+            let seen = self.marks.changes().seen();
+            let (marks, people) = read_first_look(conn, viewer)?;
+            if let (_, Some(listened)) = self.keep_look(viewer, seen, marks, people) {
+                return Ok(Some(listened));
+            }
+        }
+        self.listened.get_or_read(&viewer, Some(conn), |c| read_listened(c, viewer))
+    }
+
+    /// Keeps what [`LOOK`] read of `viewer` after `seen`.
+    fn keep_look(
+        &self,
+        viewer: UserId,
+        seen: Option<db::Seen>,
+        marks: Marks,
+        people: Option<Listened>,
+    ) -> (Arc<Noted<Marks>>, Option<Arc<Noted<Listened>>>) {
+        let people = people.map(|people| self.listened.keep_read(viewer, seen, people));
+        (self.marks.keep_read(viewer, seen, marks), people)
+    }
+
     /// Whether `viewer` likes, and whether they reposted, each of `ids`, held or read: what they
     /// like and reposted (one short statement, [`Marks`]), and for posts older than the likes
     /// held of someone who likes many, the flags of those (one statement for those missing). A
@@ -370,9 +416,7 @@ impl Memory {
         ids: &[PostId],
     ) -> QueryResult<Option<(Vec<bool>, Vec<bool>)>> {
         let Some(viewer) = viewer else { return Ok(Some((vec![false; ids.len()], vec![false; ids.len()]))) };
-        let Some(marks) = self.marks.get_or_read(&viewer, conn.as_deref_mut(), |c| read_marks(c, viewer))? else {
-            return Ok(None);
-        };
+        let Some(marks) = self.marks_held(viewer, conn.as_deref_mut())? else { return Ok(None) };
         let Some(reposted) = marks.reposted.as_ref() else { return Ok(None) };
         let reposted: Vec<bool> = ids.iter().map(|id| reposted.contains(id)).collect();
         let known: Vec<Option<bool>> = ids.iter().map(|id| marks.likes(*id)).collect();
@@ -515,10 +559,7 @@ impl Memory {
         outlook: &Outlook,
         page: FeedPage,
     ) -> QueryResult<Option<listened::Page>> {
-        let Some(listened) = self.listened.get_or_read(&viewer, conn.as_deref_mut(), |c| read_listened(c, viewer))?
-        else {
-            return Ok(None);
-        };
+        let Some(listened) = self.listened_held(viewer, conn.as_deref_mut())? else { return Ok(None) };
         if listened.0.is_empty() {
             return Ok(Some(listened::Page { entries: Vec::new(), unsure: Vec::new() }));
         }
@@ -687,40 +728,89 @@ impl Outlook {
     }
 }
 
-/// What `viewer` likes and reposted, in one statement: the posts they like, newest posts
-/// first, at most [`LIKED_HELD`] (`likes (user_id, post_id)` walked backwards), and their newest
-/// reposts, at most [`OWN_REPOSTS_HELD`] (`reposts (user_id, id, post_id)`, index only).
-fn read_marks(conn: &mut DbConnection, viewer: UserId) -> QueryResult<Option<Marks>> {
-    const MARKS: &str = "SELECT CAST(0 AS BIGINT) AS kind, l.post_id AS post_id FROM \
-         (SELECT post_id FROM likes WHERE user_id = ? ORDER BY post_id DESC LIMIT ?) l \
-         UNION ALL SELECT CAST(1 AS BIGINT) AS kind, r.post_id AS post_id FROM \
-         (SELECT post_id FROM reposts WHERE user_id = ? ORDER BY id DESC LIMIT ?) r";
+/// At most how many of whom a viewer listens to are read with their marks
+/// ([`Memory::first_look`]); someone who listens to more has them read apart, when a page
+/// needs them.
+const LISTENED_WITH_MARKS: i64 = 1_000;
+
+/// What a viewer did and whom they listen to, as one SQL text column (each `?` the viewer):
+/// the posts they like, newest posts first, at most [`LIKED_HELD`] (`likes (user_id, post_id)`
+/// walked backwards), their newest reposts, at most [`OWN_REPOSTS_HELD`] (`reposts (user_id,
+/// id, post_id)`, index only), and whom they listen to (`listens (listener_id, listened_id)`),
+/// each one more than held so that whether that is all is known: three lists of ids, `;`
+/// between them. One text rather than rows, so that a hundred likes are one value, not a
+/// hundred rows (on PostgreSQL each row is a message to parse); read alone
+/// ([`read_first_look`]) or along with the viewer's session check ([`db::Along`]).
+static LOOK: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let list = |column: &str, rows: &str| {
+        format!("COALESCE((SELECT string_agg(CAST({column} AS TEXT), ',') FROM ({rows}) x), '')")
+    };
+    [
+        list(
+            "post_id",
+            &format!("SELECT post_id FROM likes WHERE user_id = ? ORDER BY post_id DESC LIMIT {}", LIKED_HELD + 1),
+        ),
+        list(
+            "post_id",
+            &format!("SELECT post_id FROM reposts WHERE user_id = ? ORDER BY id DESC LIMIT {}", OWN_REPOSTS_HELD + 1),
+        ),
+        list(
+            "listened_id",
+            &format!("SELECT listened_id FROM listens WHERE listener_id = ? LIMIT {}", LISTENED_WITH_MARKS + 1),
+        ),
+    ]
+    .join(" || ';' || ")
+});
+
+/// [`LOOK`] read alone.
+static READ_LOOK: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("SELECT {} AS look", *LOOK));
+
+/// `viewer`'s marks, and whom they listen to (none when more than [`LISTENED_WITH_MARKS`]), in
+/// one statement ([`LOOK`]).
+fn read_first_look(conn: &mut DbConnection, viewer: UserId) -> QueryResult<(Marks, Option<Listened>)> {
     #[derive(QueryableByName)]
-    struct Mark {
-        #[diesel(sql_type = BigInt)]
-        kind: i64,
-        #[diesel(sql_type = BigInt)]
-        post_id: PostId,
+    struct Look {
+        #[diesel(sql_type = Text)]
+        look: String,
     }
-    let found: Vec<Mark> = db::Kept::new(MARKS)
-        .bind::<BigInt, _>(viewer)
-        .bind::<BigInt, _>(LIKED_HELD + 1)
-        .bind::<BigInt, _>(viewer)
-        .bind::<BigInt, _>(OWN_REPOSTS_HELD + 1)
-        .load(conn)?;
-    let (mut liked, mut reposted): (Vec<PostId>, Vec<PostId>) = (Vec::new(), Vec::new());
-    for mark in found {
-        if mark.kind == 0 { liked.push(mark.post_id) } else { reposted.push(mark.post_id) }
+    let mut q = db::Kept::new(READ_LOOK.as_str());
+    for _ in 0..READ_LOOK.matches('?').count() {
+        q = q.bind::<BigInt, _>(viewer);
     }
-    // The union keeps each side's order on both backends only by chance: the floor is the
-    // smallest of the likes read.
+    let found: Look = q.get_result(conn)?;
+    first_look_of(&found.look)
+        .ok_or_else(|| db::diesel::result::Error::DeserializationError(format!("not a look: {}", found.look).into()))
+}
+
+/// What [`LOOK`] answered, read: none when it is not three lists of ids.
+fn first_look_of(text: &str) -> Option<(Marks, Option<Listened>)> {
+    let mut lists = text.split(';');
+    let (liked, reposted, people) = (lists.next()?, lists.next()?, lists.next()?);
+    if lists.next().is_some() {
+        return None;
+    }
+    let mut liked: Vec<PostId> = ids(liked)?;
+    let reposted: Vec<PostId> = ids(reposted)?;
+    let people: Vec<UserId> = ids(people)?;
+    // The aggregate keeps no order the statement can rely on: the floor is the smallest of
+    // the likes read.
     liked.sort_unstable_by_key(|id| std::cmp::Reverse(*id));
     let floor = (liked.len() as i64 > LIKED_HELD).then(|| {
         liked.truncate(LIKED_HELD as usize);
         liked[liked.len() - 1]
     });
     let reposted = (reposted.len() as i64 <= OWN_REPOSTS_HELD).then(|| reposted.into_iter().collect());
-    Ok(Some(Marks { liked: liked.into_iter().collect(), floor, reposted }))
+    let marks = Marks { liked: liked.into_iter().collect(), floor, reposted };
+    let listened = (people.len() as i64 <= LISTENED_WITH_MARKS).then(|| Listened(people.into_iter().collect()));
+    Some((marks, listened))
+}
+
+/// Ids written out by an aggregate, comma between them: none when one is not an id.
+fn ids<T: TryFrom<i64>>(text: &str) -> Option<Vec<T>> {
+    if text.is_empty() {
+        return Some(Vec::new());
+    }
+    text.split(',').map(|id| id.trim().parse::<i64>().ok().and_then(|id| T::try_from(id).ok())).collect()
 }
 
 /// The newest reposts (made from `floor` on, when given), newest first, with their posts'
@@ -893,6 +983,21 @@ fn pick(
         .map(|(id, _)| *id)
         .collect();
     (ids.len() == limit || complete).then_some(ids)
+}
+
+/// A viewer new to the process: their marks and whom they listen to read along with their
+/// session's check, when not held ([`LOOK`]).
+impl db::Along for Memory {
+    fn wanted(&self, viewer: UserId) -> Option<&'static str> {
+        self.marks.get(&viewer).is_none().then_some(LOOK.as_str())
+    }
+
+    fn found(&self, viewer: UserId, seen: Option<db::Seen>, text: Option<String>) {
+        match text.as_deref().and_then(first_look_of) {
+            Some((marks, people)) => drop(self.keep_look(viewer, seen, marks, people)),
+            None => tracing::warn!(?text, "a viewer's look read along with their session was not understood"),
+        }
+    }
 }
 
 #[cfg(test)]
