@@ -534,9 +534,8 @@ impl AuthService {
             .db
             .read(move |conn| {
                 let session = known
-                    .get_or_read(&(session_id, user_id), Some(conn), |conn| match along {
-                        Some(along) => standing_along(conn, user_id, session_id, &*along, known.changes()),
-                        None => standing(conn, user_id, session_id),
+                    .get_or_read(&(session_id, user_id), Some(conn), |conn| {
+                        standing(conn, user_id, session_id, along.as_deref(), known.changes())
                     })?
                     .ok_or(AuthError::Unauthenticated)?;
                 Ok::<_, AuthError>((session, then(conn, user_id)))
@@ -740,34 +739,24 @@ fn with_query(base: &str, key: &str, value: &str) -> String {
     }
 }
 
-/// [`standing`], with what `along` wants of the person read in the same statement and handed
-/// to it.
-fn standing_along(
+/// The live session as a read remembers it ([`crate::known`]); none when the session has ended,
+/// expired or belongs to a suspended account. What `along` wants of the person, if anything,
+/// is read in the same statement and handed to it.
+fn standing(
     conn: &mut db::DbConnection,
     user_id: UserId,
     session_id: values::SessionId,
-    along: &dyn db::Along,
+    along: Option<&dyn db::Along>,
     changes: &db::Changes,
 ) -> Result<Option<Known>, AuthError> {
-    let Some(column) = along.wanted(user_id) else { return standing(conn, user_id, session_id) };
+    let known = |(last_seen, expires_at)| Known { user: user_id, last_seen, expires_at };
+    let Some((along, column)) = along.and_then(|a| Some((a, a.wanted(user_id)?))) else {
+        return Ok(repo::session_standing(conn, user_id, session_id)?.map(known));
+    };
     let seen = changes.seen();
     let Some((last_seen, expires_at, text)) = repo::session_standing_along(conn, user_id, session_id, column)? else {
         return Ok(None);
     };
     along.found(user_id, seen, text);
-    Ok(Some(Known { user: user_id, last_seen, expires_at }))
-}
-
-/// The live session as a read remembers it ([`crate::known`]); none when the session has ended,
-/// expired or belongs to a suspended account.
-fn standing(
-    conn: &mut db::DbConnection,
-    user_id: UserId,
-    session_id: values::SessionId,
-) -> Result<Option<Known>, AuthError> {
-    Ok(repo::session_standing(conn, user_id, session_id)?.map(|(last_seen, expires_at)| Known {
-        user: user_id,
-        last_seen,
-        expires_at,
-    }))
+    Ok(Some(known((last_seen, expires_at))))
 }

@@ -27,16 +27,5 @@ pub trait Along: Send + Sync {
     fn found(&self, viewer: UserId, seen: Option<Seen>, text: Option<String>);
 }
 
-/// An [`Along`] that wants nothing: the default, and for tests of one domain alone.
-pub struct Nothing;
-
-impl Along for Nothing {
-    fn wanted(&self, _: UserId) -> Option<&'static str> {
-        None
-    }
-
-    fn found(&self, _: UserId, _: Option<Seen>, _: Option<String>) {}
-}
-
 /// A shared [`Along`].
 pub type Alongside = Arc<dyn Along>;

@@ -142,7 +142,7 @@ pub struct LikeToggle {
 /// hidden from `me` by a block is not found.
 pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<LikeToggle, PostError> {
     let (liked, counted) = if matches!(conn, DbConnection::Postgres(_)) {
-        let toggled: Toggled = Kept::new(TOGGLE_LIKE_IF_SHOWN.as_str())
+        let Toggled { counted, liked } = Kept::new(TOGGLE_LIKE_IF_SHOWN.as_str())
             .bind::<BigInt, _>(post)
             .bind::<BigInt, _>(me)
             .bind::<BigInt, _>(me)
@@ -152,8 +152,7 @@ pub fn toggle_like(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<
             .get_result(conn)
             .optional()?
             .ok_or(PostError::NotFound)?;
-        let counted = LikesCount { likes_count: toggled.likes_count, user_id: toggled.user_id, moved: toggled.moved };
-        (toggled.liked, counted)
+        (liked, counted)
     } else if let Some(counted) = add_like(conn, me, post)? {
         // A like first, where the liker may see the post: most toggles are new likes, and this
         // asks whether the post may be liked and likes it at once.
@@ -233,14 +232,11 @@ struct LikesCount {
 /// What [`TOGGLE_LIKE_IF_SHOWN`] answers.
 #[derive(diesel::QueryableByName)]
 struct Toggled {
-    #[diesel(sql_type = BigInt)]
-    likes_count: i64,
-    #[diesel(sql_type = BigInt)]
-    user_id: UserId,
+    #[diesel(embed)]
+    counted: LikesCount,
+    /// Whether `me` likes the post now.
     #[diesel(sql_type = diesel::sql_types::Bool)]
     liked: bool,
-    #[diesel(sql_type = diesel::sql_types::Bool)]
-    moved: bool,
 }
 
 /// Whether a person exists (a feed of someone who does not is a 404, not an empty list).

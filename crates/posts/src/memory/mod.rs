@@ -366,9 +366,7 @@ impl Memory {
             return Ok(Some(held));
         }
         let Some(conn) = conn else { return Ok(None) };
-        let seen = self.marks.changes().seen();
-        let (marks, people) = read_first_look(conn, viewer)?;
-        Ok(Some(self.keep_look(viewer, seen, marks, people).0))
+        Ok(Some(self.first_look(conn, viewer)?.0))
     }
 
     /// Whom `viewer` listens to, held or read: when not held, their marks are read in the same
@@ -383,24 +381,23 @@ impl Memory {
             return Ok(Some(held));
         }
         let Some(conn) = conn else { return Ok(None) };
-        if self.marks.get(&viewer).is_none() {
-            let seen = self.marks.changes().seen();
-            let (marks, people) = read_first_look(conn, viewer)?;
-            if let (_, Some(listened)) = self.keep_look(viewer, seen, marks, people) {
-                return Ok(Some(listened));
-            }
+        if self.marks.get(&viewer).is_none()
+            && let (_, Some(listened)) = self.first_look(conn, viewer)?
+        {
+            return Ok(Some(listened));
         }
         self.listened.get_or_read(&viewer, Some(conn), |c| read_listened(c, viewer))
     }
 
+    /// `viewer`'s marks and whom they listen to, read in one statement ([`LOOK`]) and kept.
+    fn first_look(&self, conn: &mut DbConnection, viewer: UserId) -> QueryResult<Look> {
+        let seen = self.marks.changes().seen();
+        let (marks, people) = read_first_look(conn, viewer)?;
+        Ok(self.keep_look(viewer, seen, marks, people))
+    }
+
     /// Keeps what [`LOOK`] read of `viewer` after `seen`.
-    fn keep_look(
-        &self,
-        viewer: UserId,
-        seen: Option<db::Seen>,
-        marks: Marks,
-        people: Option<Listened>,
-    ) -> (Arc<Noted<Marks>>, Option<Arc<Noted<Listened>>>) {
+    fn keep_look(&self, viewer: UserId, seen: Option<db::Seen>, marks: Marks, people: Option<Listened>) -> Look {
         let people = people.map(|people| self.listened.keep_read(viewer, seen, people));
         (self.marks.keep_read(viewer, seen, marks), people)
     }
@@ -728,6 +725,9 @@ impl Outlook {
     }
 }
 
+/// What is held of a viewer after their first look: their marks, and whom they listen to.
+type Look = (Arc<Noted<Marks>>, Option<Arc<Noted<Listened>>>);
+
 /// At most how many of whom a viewer listens to are read with their marks
 /// ([`Memory::first_look`]); someone who listens to more has them read apart, when a page
 /// needs them.
@@ -769,7 +769,7 @@ static READ_LOOK: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| form
 /// one statement ([`LOOK`]).
 fn read_first_look(conn: &mut DbConnection, viewer: UserId) -> QueryResult<(Marks, Option<Listened>)> {
     #[derive(QueryableByName)]
-    struct Look {
+    struct Row {
         #[diesel(sql_type = Text)]
         look: String,
     }
@@ -777,7 +777,7 @@ fn read_first_look(conn: &mut DbConnection, viewer: UserId) -> QueryResult<(Mark
     for _ in 0..READ_LOOK.matches('?').count() {
         q = q.bind::<BigInt, _>(viewer);
     }
-    let found: Look = q.get_result(conn)?;
+    let found: Row = q.get_result(conn)?;
     first_look_of(&found.look)
         .ok_or_else(|| db::diesel::result::Error::DeserializationError(format!("not a look: {}", found.look).into()))
 }
