@@ -25,6 +25,9 @@ pub struct Config {
     pub public_url: String,
     /// `SELFSOUND_FRONTEND_URL` (default `<public url>/app`): where the web app lives.
     pub frontend_url: String,
+    /// `SELFSOUND_FEDERATION` (default `off`): `on` joins the fediverse (docs/federation.md);
+    /// it needs an https public URL (http only on loopback, for tests).
+    pub federation: Option<federation::Settings>,
     /// `SMTP_URL`: send e-mail over SMTP instead of writing it to `<data dir>/mail`.
     pub smtp_url: Option<String>,
     /// `SELFSOUND_MAIL_FROM` (default `SelfSound <no-reply@<public host>>`).
@@ -222,6 +225,12 @@ impl Config {
         if origin_of(&frontend_url).is_none() {
             problems.push(format!("SELFSOUND_FRONTEND_URL must be an http(s) address, not {frontend_url:?}"));
         }
+        let federation =
+            federation::Settings::new(&get("SELFSOUND_FEDERATION").unwrap_or_default(), &public_url, &frontend_url)
+                .unwrap_or_else(|problem| {
+                    problems.push(problem);
+                    None
+                });
         let database_url =
             get("DATABASE_URL").unwrap_or_else(|| data_dir.join("selfsound.sqlite3").display().to_string());
         let mut cors_allowed_origins = Vec::new();
@@ -392,6 +401,7 @@ impl Config {
             bind,
             public_url,
             frontend_url,
+            federation,
             smtp_url: get("SMTP_URL"),
             mail_from,
             cors_allowed_origins,

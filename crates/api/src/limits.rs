@@ -50,10 +50,13 @@ pub enum Action {
     Discover,
     /// Reading a playlist's page (`GET /playlists/{id}`), signed in or not: up to 500 posts.
     PlaylistRead,
+    /// Activities another server sends to our inboxes: the account's count is per remote
+    /// actor, the client's per remote server (docs/federation.md).
+    Inbox,
 }
 
 impl Action {
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 18] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -71,6 +74,7 @@ impl Action {
         Action::Playlist,
         Action::Discover,
         Action::PlaylistRead,
+        Action::Inbox,
     ];
 
     /// Its name in `SELFSOUND_WRITE_LIMITS` and in its counters' keys, what its refusal calls
@@ -101,6 +105,13 @@ impl Action {
             Action::Discover => ("discover", "Discover pages", Limit::per(120, 5)),
             // Opening playlists while listening, one after another; each may hold 500 posts.
             Action::PlaylistRead => ("playlist_read", "playlist pages", Limit::per(120, 5)),
+            // One person of another server likes, reposts and replies at a human pace; their
+            // whole server may speak for thousands of people.
+            Action::Inbox => (
+                "inbox",
+                "activities from your server",
+                Limit { account: 120, client: 1200, window: Duration::from_secs(60) },
+            ),
         };
         Call { name, what, default }
     }

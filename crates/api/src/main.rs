@@ -329,7 +329,7 @@ fn admin(config: &Config, grant: bool, email: &str) -> Result<(), api::server::S
 
 fn seed(config: Config, options: &api::seed::SeedOptions) -> Result<(), api::server::StartError> {
     actix_web::rt::System::new().block_on(async move {
-        let state = api::server::state(config)?;
+        let state = api::server::state(config).await?;
         api::seed::run(&state.db, &state.storage, options).await.map_err(api::server::StartError::Setup)
     })
 }
@@ -339,7 +339,7 @@ fn serve(config: Config) -> Result<(), api::server::StartError> {
         let bind = config.bind;
         let listener = TcpListener::bind(bind)?;
         let public_url = config.public_url.clone();
-        let state = api::server::state(config)?;
+        let state = api::server::state(config).await?;
         tracing::info!(%bind, %public_url, database = ?state.db.backend(), "SelfSound is serving; open {public_url}/app/");
         api::server::run_until_signalled(state, listener)?.await?;
         Ok(())

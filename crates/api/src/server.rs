@@ -75,7 +75,7 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
 }
 
 /// Connects to the database (running migrations) and builds the services.
-pub fn state(config: Config) -> Result<AppState, StartError> {
+pub async fn state(config: Config) -> Result<AppState, StartError> {
     crate::files::prepare_data_dir(&config)?;
     let db = Db::connect(&config.database_url, &PoolOptions::default())?;
     finish_migrations(&db)?;
@@ -138,6 +138,16 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         },
     );
     auth.read_along(posts.along());
+    let federation = match &config.federation {
+        Some(settings) => {
+            let started = federation::Federation::start(db.clone(), settings.clone())
+                .await
+                .map_err(|e| StartError::Setup(e.to_string()))?;
+            tracing::info!(domain = started.domain(), test_mode = settings.debug, "federation is on");
+            Some(started)
+        }
+        None => None,
+    };
     Ok(AppState {
         db,
         storage,
@@ -152,6 +162,7 @@ pub fn state(config: Config) -> Result<AppState, StartError> {
         limits: Arc::default(),
         uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
         jobs: Arc::default(),
+        federation,
         config: Arc::new(config),
         trusted_origins: Arc::new(trusted_origins),
     })
@@ -271,6 +282,7 @@ pub fn run(state: AppState, listener: TcpListener) -> Result<Server, StartError>
             .wrap(TracingLogger::<logging::RedactingRootSpan>::new())
             .wrap(actix_web::middleware::from_fn(crate::metrics::track))
             .configure(crate::embed::configure)
+            .configure(routes::federation::configure)
             .route("/", web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/app/")).finish() }))
             .configure(|cfg| spa::configure(cfg, &web_dir))
             .configure(|cfg| {

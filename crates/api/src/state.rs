@@ -35,6 +35,8 @@ pub struct AppState {
     pub uploads: crate::upload_slots::UploadSlots,
     /// What this process's job runner counted, and the queue's figures (`crate::jobs`).
     pub jobs: Arc<crate::jobs::JobCounts>,
+    /// Federation, when it is on (`SELFSOUND_FEDERATION`).
+    pub federation: Option<federation::Config>,
     pub config: Arc<Config>,
     /// Origins allowed to send cookie-authenticated writes (CSRF check) and to receive tokens.
     pub trusted_origins: Arc<Vec<String>>,

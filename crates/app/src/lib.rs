@@ -218,23 +218,7 @@ impl App {
     /// `me` starts listening to `target`, who is told (once, however often `me` stops and
     /// starts again). Answers whether anything changed.
     pub async fn listen(&self, me: UserId, target: UserId) -> Result<bool, AppError> {
-        self.db
-            .write(move |conn| {
-                let added = social_graph::listen(conn, me, target)?;
-                if added {
-                    let listen = Event {
-                        recipient: target,
-                        sender: me,
-                        kind: Kind::Listening,
-                        post: None,
-                        comment: None,
-                        excerpt: None,
-                    };
-                    notifications::record(conn, &[listen])?;
-                }
-                Ok::<_, AppError>(added)
-            })
-            .await
+        self.db.write(move |conn| listen_on(conn, me, target)).await
     }
 
     /// An admin resolves a complaint. delete_post deletes the post the one way posts are
@@ -367,4 +351,15 @@ pub fn search_people_on(
         None => db::FastSet::default(),
     };
     Ok(people.into_iter().map(|user| SearchHit { active: listening.contains(&user.id), user }).collect())
+}
+
+/// [`App::listen`] in the caller's transaction (a follow from another server, `federation`).
+pub fn listen_on(conn: &mut db::DbConnection, me: UserId, target: UserId) -> Result<bool, AppError> {
+    let added = social_graph::listen(conn, me, target)?;
+    if added {
+        let listen =
+            Event { recipient: target, sender: me, kind: Kind::Listening, post: None, comment: None, excerpt: None };
+        notifications::record(conn, &[listen])?;
+    }
+    Ok(added)
 }

@@ -343,6 +343,35 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    federation_actors (user_id) {
+        user_id -> BigInt,
+        ap_id -> Text,
+        domain -> Text,
+        inbox -> Text,
+        shared_inbox -> Nullable<Text>,
+        public_key -> Text,
+        url -> Nullable<Text>,
+        fetched_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    actor_keys (user_id) {
+        user_id -> BigInt,
+        public_key -> Text,
+        private_key -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    federation_received (activity_id) {
+        activity_id -> Text,
+        received_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(email_verification_tokens -> users (user_id));
 diesel::joinable!(password_reset_tokens -> users (user_id));
@@ -360,6 +389,8 @@ diesel::joinable!(notifications -> posts (post_id));
 diesel::joinable!(notifications -> comments (comment_id));
 diesel::joinable!(admin_actions -> reports (report_id));
 diesel::joinable!(suspensions -> users (user_id));
+diesel::joinable!(federation_actors -> users (user_id));
+diesel::joinable!(actor_keys -> users (user_id));
 diesel::joinable!(playlists -> users (user_id));
 diesel::joinable!(playlist_items -> playlists (playlist_id));
 
@@ -393,4 +424,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     admin_actions,
     suspensions,
     jobs,
+    federation_actors,
+    actor_keys,
+    federation_received,
 );

@@ -102,6 +102,7 @@ impl Posts {
                 let p: OldTracksJob = serde_json::from_str(&job.payload).map_err(bad_payload)?;
                 self.queue_old_tracks(p.after).await.map_err(retry("queueing old tracks"))
             }
+            other => Err(Failure::GiveUp(format!("{other} is not posts' work"))),
         }
     }
 

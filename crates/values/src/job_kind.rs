@@ -11,5 +11,8 @@ crate::text_enum! {
         /// Queues [`JobKind::TrackRenditions`] for tracks uploaded before renditions existed, a
         /// batch of posts at a time; payload `{"after": post id}` (where the last batch ended).
         OldTracks = "tracks.old",
+        /// Delivers one of our activities to one inbox of another server (federation);
+        /// payload `{"from": user, "inbox": url, "activity": {...}}`.
+        Deliver = "federation.deliver",
     }
 }

@@ -3,6 +3,7 @@
 pub mod account;
 pub mod auth;
 pub mod discover;
+pub mod federation;
 pub mod health;
 pub mod media;
 pub mod moderation;

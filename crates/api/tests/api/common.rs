@@ -30,6 +30,9 @@ pub struct TestApp {
 #[derive(Default)]
 pub struct Options {
     pub env: Vec<(String, String)>,
+    /// The host the server's public URL names (`127.0.0.1` unless given): federation signs
+    /// for host names, so its tests name it `localhost`.
+    pub public_host: Option<&'static str>,
     pub throttle: auth::ThrottleRules,
 }
 
@@ -39,19 +42,21 @@ pub async fn spawn_app(db: TestDb) -> TestApp {
 
 pub async fn spawn_app_with(db: TestDb, options: Options) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let port = listener.local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}");
+    let public_url = format!("http://{}:{port}", options.public_host.unwrap_or("127.0.0.1"));
     let data_dir = tempfile::tempdir().unwrap();
     let mut env: HashMap<String, String> = HashMap::from([
         ("DATABASE_URL".into(), db.url.clone()),
         ("SELFSOUND_DATA_DIR".into(), data_dir.path().display().to_string()),
-        ("SELFSOUND_PUBLIC_URL".into(), url.clone()),
+        ("SELFSOUND_PUBLIC_URL".into(), public_url),
         ("SELFSOUND_WEB_DIR".into(), data_dir.path().join("no-web-app").display().to_string()),
         ("SELFSOUND_JWT_SECRET".into(), JWT_SECRET.into()),
     ]);
     env.extend(options.env);
     let mut config = api::config::Config::from_lookup(|k| env.get(k).cloned()).unwrap();
     config.throttle = options.throttle;
-    let state = api::server::state(config).unwrap();
+    let state = api::server::state(config).await.unwrap();
     let server = api::server::run(state, listener).unwrap();
     let handle = server.handle();
     tokio::spawn(server);

@@ -14,6 +14,7 @@ mod crash;
 mod discover;
 mod edits;
 mod embeds;
+mod federation;
 mod hardening;
 mod hostile_files;
 mod http;

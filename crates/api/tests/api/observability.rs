@@ -21,7 +21,7 @@ async fn app_with_metrics(db: TestDb, env: &[(&str, &str)], throttle: auth::Thro
     let metrics = format!("127.0.0.1:{}", free_port());
     let mut vars: Vec<(String, String)> = vec![("SELFSOUND_METRICS_BIND".into(), metrics.clone())];
     vars.extend(env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
-    let app = spawn_app_with(db, Options { env: vars, throttle }).await;
+    let app = spawn_app_with(db, Options { env: vars, throttle, ..Options::default() }).await;
     (app, format!("http://{metrics}/metrics"))
 }
 

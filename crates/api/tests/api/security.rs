@@ -16,7 +16,11 @@ fn env(vars: &[(&str, &str)]) -> Vec<(String, String)> {
 
 /// A server that trusts the loopback proxy in front of it (the tests are that proxy).
 async fn behind_proxy(db: TestDb, throttle: auth::ThrottleRules) -> TestApp {
-    spawn_app_with(db, Options { env: env(&[("SELFSOUND_TRUSTED_PROXIES", "127.0.0.1/32, ::1")]), throttle }).await
+    spawn_app_with(
+        db,
+        Options { env: env(&[("SELFSOUND_TRUSTED_PROXIES", "127.0.0.1/32, ::1")]), throttle, ..Options::default() },
+    )
+    .await
 }
 
 impl TestApp {

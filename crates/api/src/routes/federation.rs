@@ -1,0 +1,117 @@
+//! Federation's addresses (docs/federation.md): WebFinger, NodeInfo, our people's actors and
+//! collections, and the inboxes other servers deliver to. All of them answer 404 while
+//! federation is off. Not part of the spec's calls (they are ActivityPub's), so not in the
+//! OpenAPI document.
+
+use activitypub_federation::FEDERATION_CONTENT_TYPE;
+use actix_web::{HttpRequest, HttpResponse, web};
+use federation::FederationError;
+use federation::activities::Inbound;
+use federation::actors::Actor;
+use serde::Deserialize;
+use values::UserId;
+
+use crate::error::ApiError;
+use crate::limits::{self, Action, Limit};
+use crate::state::AppState;
+
+/// The largest activity an inbox reads (a reply with a long text is a few KB).
+pub const INBOX_BODY_MOST: usize = 256 * 1024;
+
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/.well-known/webfinger", web::get().to(webfinger))
+        .route("/.well-known/nodeinfo", web::get().to(nodeinfo_links))
+        .route("/nodeinfo/2.1", web::get().to(nodeinfo))
+        .service(
+            web::resource(["/ap/inbox", "/ap/users/{id}/inbox"])
+                .app_data(web::PayloadConfig::new(INBOX_BODY_MOST))
+                .route(web::post().to(inbox)),
+        )
+        .route("/ap/users/{id}", web::get().to(actor))
+        .route("/ap/users/{id}/{collection}", web::get().to(collection));
+}
+
+fn federation_of(state: &AppState) -> Result<&federation::Config, ApiError> {
+    state.federation.as_ref().ok_or_else(ApiError::not_found)
+}
+
+/// An answer of ActivityPub's (or WebFinger's) media type; gone as 410.
+fn answer(found: Result<serde_json::Value, FederationError>, media_type: &str) -> Result<HttpResponse, ApiError> {
+    match found {
+        Ok(body) => Ok(HttpResponse::Ok()
+            .content_type(media_type)
+            .insert_header(("Access-Control-Allow-Origin", "*"))
+            .body(body.to_string())),
+        Err(FederationError::Gone) => {
+            Ok(HttpResponse::Gone().json(serde_json::json!({ "detail": "This person is no longer here." })))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[derive(Deserialize)]
+struct Resource {
+    resource: String,
+}
+
+async fn webfinger(state: web::Data<AppState>, query: web::Query<Resource>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let found = federation::wellknown::webfinger(&config.to_request_data(), &query.resource).await;
+    answer(found, "application/jrd+json")
+}
+
+async fn nodeinfo_links(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    answer(Ok(federation::wellknown::nodeinfo_links(config)), "application/json")
+}
+
+async fn nodeinfo(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let found = federation::wellknown::nodeinfo(config, env!("CARGO_PKG_VERSION")).await;
+    answer(found, "application/json; profile=\"http://nodeinfo.diaspora.software/ns/schema/2.1#\"")
+}
+
+fn person(raw: &str) -> Result<UserId, ApiError> {
+    raw.parse().map_err(|_| ApiError::not_found())
+}
+
+async fn actor(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let user = person(&path)?;
+    let found = config.actor_document(&config.to_request_data(), user).await;
+    answer(found, FEDERATION_CONTENT_TYPE)
+}
+
+async fn collection(state: web::Data<AppState>, path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let (user, name) = path.into_inner();
+    let found = config.collection(person(&user)?, &name).await;
+    answer(found, FEDERATION_CONTENT_TYPE)
+}
+
+/// Who an activity says sent it, read before anything else so that its limits come first.
+#[derive(Deserialize)]
+struct Sender {
+    actor: url::Url,
+}
+
+/// An inbox: the activity's sender within their limits (per actor, per server), its signature
+/// checked against the sender's key, then acted on (`federation::activities`).
+async fn inbox(state: web::Data<AppState>, request: HttpRequest, body: web::Bytes) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let sender: Sender = serde_json::from_slice(&body)
+        .map_err(|_| ApiError::invalid("Not an activity we understand: it needs an actor's address."))?;
+    let server = federation::settings::host_of(&sender.actor)
+        .ok_or_else(|| ApiError::invalid("Not an activity we understand: its actor has no host."))?;
+    let limit = state.config.write_limits.of(Action::Inbox);
+    let per_actor = Limit { account: limit.account, client: limit.account, window: limit.window };
+    limits::count(&state, Action::Inbox, per_actor, None, &format!("actor:{}", sender.actor)).await?;
+    let per_server = Limit { account: limit.client, client: limit.client, window: limit.window };
+    limits::count(&state, Action::Inbox, per_server, None, &format!("server:{server}")).await?;
+    let data = config.to_request_data();
+    activitypub_federation::actix_web::inbox::receive_activity::<Inbound, Actor, federation::Federation>(
+        request, body, &data,
+    )
+    .await
+    .map_err(ApiError::from)
+}

@@ -1,0 +1,437 @@
+//! Federation (issue 33) against another ActivityPub server on loopback: a small one written in
+//! this test with `activitypub_federation` (its own actor, key pair, inbox and signatures), so
+//! every exchange is real HTTP with real signatures both ways. It finds one of our people by
+//! WebFinger, reads their actor, follows them, is accepted (its inbox verifies our signature by
+//! fetching our actor), undoes the follow, is refused across a block, and cannot speak for
+//! someone else.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use activitypub_federation::FEDERATION_CONTENT_TYPE;
+use activitypub_federation::activity_sending::SendActivityTask;
+use activitypub_federation::config::{Data, FederationConfig};
+use activitypub_federation::fetch::object_id::ObjectId;
+use activitypub_federation::http_signatures::generate_actor_keypair;
+use activitypub_federation::protocol::public_key::PublicKey;
+use activitypub_federation::protocol::verification::verify_domains_match;
+use activitypub_federation::traits::{ActivityHandler, Actor, Object};
+use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
+use reqwest::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use test_support::TestDb;
+use url::Url;
+
+use crate::common::{Options, TestApp, spawn_app_with};
+
+type Error = activitypub_federation::error::Error;
+
+/// The other server: its one person, Bob, and what its inbox received.
+#[derive(Clone)]
+struct Peer {
+    bob: PeerActor,
+    received: Arc<Mutex<Vec<Value>>>,
+}
+
+#[derive(Debug, Clone)]
+struct PeerActor {
+    id: Url,
+    inbox: Url,
+    public_key: String,
+    private_key: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PeerPerson {
+    #[serde(rename = "type")]
+    kind: String,
+    id: ObjectId<PeerActor>,
+    preferred_username: String,
+    #[serde(default)]
+    name: Option<String>,
+    inbox: Url,
+    public_key: PublicKey,
+}
+
+#[async_trait::async_trait]
+impl Object for PeerActor {
+    type DataType = Peer;
+    type Kind = PeerPerson;
+    type Error = Error;
+
+    async fn read_from_id(id: Url, data: &Data<Peer>) -> Result<Option<Self>, Error> {
+        Ok((id == data.bob.id).then(|| data.bob.clone()))
+    }
+
+    async fn into_json(self, _: &Data<Peer>) -> Result<PeerPerson, Error> {
+        Ok(PeerPerson {
+            kind: "Person".into(),
+            id: self.id.clone().into(),
+            preferred_username: "bob".into(),
+            name: Some("Bob of Elsewhere".into()),
+            inbox: self.inbox.clone(),
+            public_key: self.public_key(),
+        })
+    }
+
+    async fn verify(json: &PeerPerson, expected: &Url, _: &Data<Peer>) -> Result<(), Error> {
+        verify_domains_match(json.id.inner(), expected)
+    }
+
+    async fn from_json(json: PeerPerson, _: &Data<Peer>) -> Result<Self, Error> {
+        Ok(PeerActor {
+            id: json.id.into(),
+            inbox: json.inbox,
+            public_key: json.public_key.public_key_pem,
+            private_key: None,
+        })
+    }
+}
+
+impl Actor for PeerActor {
+    fn id(&self) -> Url {
+        self.id.clone()
+    }
+    fn public_key_pem(&self) -> &str {
+        &self.public_key
+    }
+    fn private_key_pem(&self) -> Option<String> {
+        self.private_key.clone()
+    }
+    fn inbox(&self) -> Url {
+        self.inbox.clone()
+    }
+}
+
+/// Whatever arrives at Bob's inbox, once its signature holds.
+#[derive(Debug, Deserialize, Serialize)]
+struct Received {
+    id: Url,
+    actor: ObjectId<PeerActor>,
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    object: Value,
+}
+
+#[async_trait::async_trait]
+impl ActivityHandler for Received {
+    type DataType = Peer;
+    type Error = Error;
+    fn id(&self) -> &Url {
+        &self.id
+    }
+    fn actor(&self) -> &Url {
+        self.actor.inner()
+    }
+    async fn verify(&self, _: &Data<Peer>) -> Result<(), Error> {
+        Ok(())
+    }
+    async fn receive(self, data: &Data<Peer>) -> Result<(), Error> {
+        let json = serde_json::to_value(&self).map_err(|e| Error::Other(e.to_string()))?;
+        data.received.lock().unwrap().push(json);
+        Ok(())
+    }
+}
+
+/// An activity Bob sends, as written.
+#[derive(Debug)]
+struct Sent {
+    id: Url,
+    actor: Url,
+    json: Value,
+}
+
+impl Serialize for Sent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(s)
+    }
+}
+
+#[async_trait::async_trait]
+impl ActivityHandler for Sent {
+    type DataType = Peer;
+    type Error = Error;
+    fn id(&self) -> &Url {
+        &self.id
+    }
+    fn actor(&self) -> &Url {
+        &self.actor
+    }
+    async fn verify(&self, _: &Data<Peer>) -> Result<(), Error> {
+        Ok(())
+    }
+    async fn receive(self, _: &Data<Peer>) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+struct Elsewhere {
+    config: FederationConfig<Peer>,
+    origin: String,
+    handle: actix_web::dev::ServerHandle,
+}
+
+impl Elsewhere {
+    /// Starts the other server on a free port of loopback, named `localhost` (the library
+    /// signs for host names, not addresses).
+    async fn start() -> Elsewhere {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let origin = format!("http://localhost:{}", listener.local_addr().unwrap().port());
+        let keys = generate_actor_keypair().unwrap();
+        let bob = PeerActor {
+            id: Url::parse(&format!("{origin}/users/bob")).unwrap(),
+            inbox: Url::parse(&format!("{origin}/users/bob/inbox")).unwrap(),
+            public_key: keys.public_key,
+            private_key: Some(keys.private_key),
+        };
+        let peer = Peer { bob, received: Arc::default() };
+        let config = FederationConfig::builder()
+            .domain(origin.trim_start_matches("http://"))
+            .app_data(peer)
+            .debug(true)
+            .allow_http_urls(true)
+            .build()
+            .await
+            .unwrap();
+        let served = config.clone();
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(web::Data::new(served.clone()))
+                .route("/users/bob", web::get().to(bob_document))
+                .route("/users/bob/inbox", web::post().to(bob_inbox))
+        })
+        .workers(1)
+        .listen(listener)
+        .unwrap()
+        .run();
+        let handle = server.handle();
+        tokio::spawn(server);
+        Elsewhere { config, origin, handle }
+    }
+
+    fn bob(&self) -> &PeerActor {
+        &self.config.bob
+    }
+
+    fn received(&self) -> Vec<Value> {
+        self.config.received.lock().unwrap().clone()
+    }
+
+    /// Sends `activity` from Bob to `inbox`, signed with his key.
+    async fn send(&self, inbox: &str, activity: Value) {
+        let data = self.config.to_request_data();
+        let sent = Sent {
+            id: Url::parse(activity["id"].as_str().unwrap()).unwrap(),
+            actor: self.bob().id.clone(),
+            json: activity,
+        };
+        let tasks =
+            SendActivityTask::prepare(&sent, self.bob(), vec![Url::parse(inbox).unwrap()], &data).await.unwrap();
+        assert_eq!(tasks.len(), 1, "our inbox is an address the library delivers to");
+        for task in tasks {
+            task.sign_and_send(&data).await.unwrap();
+        }
+    }
+
+    fn follow(&self, n: u32, object: &str) -> Value {
+        json!({
+            "@context": "https://www.w3.org/ns/activitystreams",
+            "id": format!("{}/activities/follow/{n}", self.origin),
+            "type": "Follow",
+            "actor": self.bob().id,
+            "object": object,
+        })
+    }
+
+    /// Waits for the activities Bob's inbox holds to number `n`.
+    async fn wait_for(&self, n: usize) -> Vec<Value> {
+        let start = Instant::now();
+        loop {
+            let got = self.received();
+            if got.len() >= n || start.elapsed() > Duration::from_secs(20) {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+async fn bob_document(data: web::Data<FederationConfig<Peer>>) -> HttpResponse {
+    let data = data.to_request_data();
+    let person = data.bob.clone().into_json(&data).await.unwrap();
+    let document = activitypub_federation::protocol::context::WithContext::new_default(person);
+    HttpResponse::Ok().content_type(FEDERATION_CONTENT_TYPE).json(document)
+}
+
+async fn bob_inbox(data: web::Data<FederationConfig<Peer>>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    let data = data.to_request_data();
+    match activitypub_federation::actix_web::inbox::receive_activity::<Received, PeerActor, Peer>(request, body, &data)
+        .await
+    {
+        Ok(answer) => answer,
+        Err(e) => HttpResponse::Unauthorized().body(e.to_string()),
+    }
+}
+
+async fn federating(db: TestDb) -> TestApp {
+    let options = Options {
+        env: vec![("SELFSOUND_FEDERATION".into(), "on".into())],
+        public_host: Some("localhost"),
+        ..Options::default()
+    };
+    spawn_app_with(db, options).await
+}
+
+async fn federation_finds_follows_and_answers_with_signatures(db: TestDb) {
+    let app = federating(db).await;
+    let origin = app.url.replace("127.0.0.1", "localhost");
+    let host = origin.trim_start_matches("http://").to_owned();
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let elsewhere = Elsewhere::start().await;
+
+    // Found by WebFinger, as a Mastodon user typing @ana@host would.
+    let finger =
+        app.client.get(format!("{origin}/.well-known/webfinger?resource=acct:ana@{host}")).send().await.unwrap();
+    assert_eq!(finger.status(), StatusCode::OK);
+    assert_eq!(finger.headers()["content-type"], "application/jrd+json");
+    let finger: Value = finger.json().await.unwrap();
+    assert_eq!(finger["subject"], format!("acct:ana@{host}"));
+    let actor_url = finger["links"][0]["href"].as_str().unwrap().to_owned();
+    assert_eq!(actor_url, format!("{origin}/ap/users/{ana_id}"));
+    let nobody = app.get(&format!("/.well-known/webfinger?resource=acct:nobody@{host}"), None).await;
+    assert_eq!(nobody.status, StatusCode::NOT_FOUND);
+    let other_host = app.get("/.well-known/webfinger?resource=acct:ana@elsewhere.example", None).await;
+    assert_eq!(other_host.status, StatusCode::NOT_FOUND);
+
+    // Her actor: a Person with a key, an inbox, collections and her profile page.
+    let actor = app.client.get(&actor_url).header("Accept", FEDERATION_CONTENT_TYPE).send().await.unwrap();
+    assert_eq!(actor.status(), StatusCode::OK);
+    assert_eq!(actor.headers()["content-type"], FEDERATION_CONTENT_TYPE);
+    let actor: Value = actor.json().await.unwrap();
+    assert_eq!(actor["type"], "Person");
+    assert_eq!(actor["preferredUsername"], "ana");
+    assert_eq!(actor["name"], "Ana");
+    assert_eq!(actor["inbox"], format!("{actor_url}/inbox"));
+    assert_eq!(actor["endpoints"]["sharedInbox"], format!("{origin}/ap/inbox"));
+    assert_eq!(actor["url"], format!("{origin}/app/user/{ana_id}"));
+    assert_eq!(actor["publicKey"]["owner"], actor_url.as_str());
+    assert!(actor["publicKey"]["publicKeyPem"].as_str().unwrap().starts_with("-----BEGIN PUBLIC KEY-----"));
+    assert!(actor.to_string().find("PRIVATE").is_none(), "the private key never leaves: {actor}");
+    let again: Value = app.client.get(&actor_url).send().await.unwrap().json().await.unwrap();
+    assert_eq!(again["publicKey"], actor["publicKey"], "one key pair, made once");
+
+    let node: Value = app.get("/.well-known/nodeinfo", None).await.body;
+    assert_eq!(node["links"][0]["href"], format!("{origin}/nodeinfo/2.1"));
+    let info = app.get("/nodeinfo/2.1", None).await;
+    assert_eq!(info.body["software"]["name"], "selfsound");
+    assert_eq!(info.body["protocols"], json!(["activitypub"]));
+    assert_eq!(info.body["usage"]["users"]["total"], 1);
+
+    // Bob follows her: he listens to her now, she is told, and his server gets an Accept signed
+    // with her key (his inbox checks it against the key her actor shows).
+    elsewhere.send(&format!("{actor_url}/inbox"), elsewhere.follow(1, &actor_url)).await;
+    let stats = app.get(&format!("/profiles/{ana_id}/stats"), None).await;
+    assert_eq!(stats.body["listeners"], 1, "{:?}", stats.body);
+    let told = app.get("/notifications?limit=20&offset=0", Some(&ana)).await.body;
+    assert_eq!(told[0]["type"], "listening", "{told:#?}");
+    let bob_handle = format!("bob@{}", elsewhere.origin.trim_start_matches("http://"));
+    assert_eq!(told[0]["username"], bob_handle.as_str());
+    assert_eq!(told[0]["sender_name"], "Bob of Elsewhe…", "a name longer than ours may be, cut");
+    let got = elsewhere.wait_for(1).await;
+    assert_eq!(got.len(), 1, "an Accept reaches the follower's server: {got:#?}");
+    assert_eq!(got[0]["type"], "Accept");
+    assert_eq!(got[0]["actor"], actor_url.as_str());
+    assert_eq!(got[0]["object"]["id"], format!("{}/activities/follow/1", elsewhere.origin));
+    assert_eq!(got[0]["object"]["type"], "Follow");
+
+    // The same follow again changes nothing but is answered again.
+    elsewhere.send(&format!("{origin}/ap/inbox"), elsewhere.follow(1, &actor_url)).await;
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 1);
+    assert_eq!(elsewhere.wait_for(2).await.len(), 2);
+
+    // Unsigned, or signed by a key that is not Bob's: refused, and nothing changes.
+    let unfollow = json!({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        "id": format!("{}/activities/undo/1", elsewhere.origin),
+        "type": "Undo",
+        "actor": elsewhere.bob().id,
+        "object": elsewhere.follow(1, &actor_url),
+    });
+    let unsigned = app
+        .client
+        .post(format!("{actor_url}/inbox"))
+        .header("Content-Type", FEDERATION_CONTENT_TYPE)
+        .body(unfollow.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unsigned.status(), StatusCode::UNAUTHORIZED);
+    let forged = forged_by_another_key(&elsewhere, &format!("{actor_url}/inbox"), &unfollow).await;
+    assert_eq!(forged, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 1);
+
+    // Not JSON, or no actor: a clear 400.
+    let junk = app.client.post(format!("{origin}/ap/inbox")).body("not json").send().await.unwrap();
+    assert_eq!(junk.status(), StatusCode::BAD_REQUEST);
+
+    // Undo: he no longer listens.
+    elsewhere.send(&format!("{actor_url}/inbox"), unfollow).await;
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 0);
+
+    // She blocks him: his next follow is refused with a Reject.
+    let bob_id = bob_id_in(&app, &bob_handle);
+    let blocked = app.post(&format!("/profiles/blocks/{bob_id}"), Some(&ana), json!({})).await;
+    assert!(blocked.status.is_success(), "{:?}", blocked.body);
+    elsewhere.send(&format!("{actor_url}/inbox"), elsewhere.follow(2, &actor_url)).await;
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 0);
+    let got = elsewhere.wait_for(3).await;
+    assert_eq!(got.len(), 3, "{got:#?}");
+    assert_eq!(got[2]["type"], "Reject");
+
+    elsewhere.handle.stop(false).await;
+}
+
+/// Posts `activity` to `inbox` as Bob's but signed with another key: the status our server
+/// answers.
+async fn forged_by_another_key(elsewhere: &Elsewhere, inbox: &str, activity: &Value) -> StatusCode {
+    let other_keys = generate_actor_keypair().unwrap();
+    let impostor = PeerActor { private_key: Some(other_keys.private_key), ..elsewhere.bob().clone() };
+    let mut builder = FederationConfig::builder();
+    builder.domain(elsewhere.config.domain()).app_data((*elsewhere.config).clone()).debug(true).allow_http_urls(true);
+    builder.signed_fetch_actor(&impostor);
+    let config = builder.build().await.unwrap();
+    let data = config.to_request_data();
+    let client = reqwest_middleware::ClientWithMiddleware::from(reqwest::Client::new());
+    let host = Url::parse(inbox).unwrap();
+    let request = client
+        .post(inbox)
+        .header("Content-Type", FEDERATION_CONTENT_TYPE)
+        .header("Host", format!("{}:{}", host.host_str().unwrap(), host.port().unwrap()))
+        .header("Date", chrono::Utc::now().format("%a, %d %b %Y %H:%M:%S GMT").to_string());
+    let signed = data.sign_request(request, activity.to_string().into()).await.unwrap();
+    reqwest::Client::new().execute(signed).await.unwrap().status()
+}
+
+fn bob_id_in(app: &TestApp, handle: &str) -> String {
+    use db::diesel::prelude::*;
+    use db::schema::users;
+    let id: values::UserId =
+        users::table.filter(users::login.eq(handle)).select(users::id).first(&mut *app.db.get().unwrap()).unwrap();
+    id.to_string()
+}
+
+async fn federation_is_off_unless_asked(db: TestDb) {
+    let app = crate::common::spawn_app(db).await;
+    let (_, ana_id) = app.person("Ana", "ana@example.com").await;
+    for path in ["/.well-known/webfinger?resource=acct:ana@localhost", "/nodeinfo/2.1", &format!("/ap/users/{ana_id}")]
+    {
+        assert_eq!(app.get(path, None).await.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    let inbox = app.client.post(format!("{}/ap/inbox", app.url)).body("{}").send().await.unwrap();
+    assert_eq!(inbox.status(), StatusCode::NOT_FOUND);
+}
+
+test_support::both_backends!(federation_finds_follows_and_answers_with_signatures, federation_is_off_unless_asked);

@@ -1,0 +1,105 @@
+//! Delivering our activities to other servers: each (activity, inbox) is a background job
+//! (`db::jobs`), queued in the transaction of the write it tells of, signed with the sending
+//! person's key when it runs, retried with the jobs' backoff while the other server fails
+//! (5xx, 408, 429, no answer) and given up on after the last try, about two hours later
+//! (docs/federation.md). A 4xx other than those is the other server's final word: done.
+
+use activitypub_federation::activity_sending::SendActivityTask;
+use activitypub_federation::config::Data;
+use activitypub_federation::traits::ActivityHandler;
+use db::DbConnection;
+use db::jobs::{Claimed, Failure, NewJob};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use url::Url;
+use values::{JobKind, UserId};
+
+use crate::{Federation, FederationError};
+
+/// What a delivery job carries.
+#[derive(Debug, Serialize, Deserialize)]
+struct Delivery {
+    from: UserId,
+    inbox: Url,
+    activity: Value,
+}
+
+/// Queues `activity` (whose id is `id`) from our person `from` to `inbox`, in the caller's
+/// transaction.
+pub(crate) fn enqueue(
+    conn: &mut DbConnection,
+    from: UserId,
+    id: &Url,
+    inbox: &Url,
+    activity: &Value,
+) -> Result<(), FederationError> {
+    let payload = Delivery { from, inbox: inbox.clone(), activity: activity.clone() };
+    let payload = serde_json::to_string(&payload).map_err(|e| FederationError::Internal(e.to_string()))?;
+    let job = NewJob { kind: JobKind::Deliver, subject: format!("{id} {inbox}"), payload, owner: Some(from) };
+    db::jobs::enqueue(conn, &job, None)?;
+    Ok(())
+}
+
+/// An activity of ours as queued, sent as it was written.
+#[derive(Debug)]
+struct Queued {
+    id: Url,
+    actor: Url,
+    json: Value,
+}
+
+impl Serialize for Queued {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(s)
+    }
+}
+
+#[async_trait::async_trait]
+impl ActivityHandler for Queued {
+    type DataType = Federation;
+    type Error = FederationError;
+
+    fn id(&self) -> &Url {
+        &self.id
+    }
+
+    fn actor(&self) -> &Url {
+        &self.actor
+    }
+
+    async fn verify(&self, _: &Data<Federation>) -> Result<(), FederationError> {
+        Ok(())
+    }
+
+    async fn receive(self, _: &Data<Federation>) -> Result<(), FederationError> {
+        Err(FederationError::Refused("Our own activities are sent, not received.".into()))
+    }
+}
+
+/// Runs one delivery job.
+pub async fn run(data: &Data<Federation>, job: &Claimed) -> Result<(), Failure> {
+    let give_up = |why: String| Failure::GiveUp(why);
+    let delivery: Delivery =
+        serde_json::from_str(&job.payload).map_err(|e| give_up(format!("a delivery that cannot be read: {e}")))?;
+    let id = delivery
+        .activity
+        .get("id")
+        .and_then(Value::as_str)
+        .and_then(|s| Url::parse(s).ok())
+        .ok_or_else(|| give_up("an activity without an id".into()))?;
+    let federation = data.app_data();
+    let sender = match federation.local_actor(delivery.from).await {
+        Ok(Some(sender)) => sender,
+        // Gone or suspended since: nothing of theirs goes out.
+        Ok(None) => return Ok(()),
+        Err(e) => return Err(Failure::Retry(e.to_string())),
+    };
+    let activity = Queued { id, actor: sender.id.clone(), json: delivery.activity };
+    let tasks = SendActivityTask::prepare(&activity, &sender, vec![delivery.inbox], data)
+        .await
+        .map_err(|e| give_up(format!("not sent: {e}")))?;
+    for task in tasks {
+        task.sign_and_send(data).await.map_err(|e| Failure::Retry(e.to_string()))?;
+    }
+    Ok(())
+}

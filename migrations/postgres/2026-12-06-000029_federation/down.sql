@@ -1,0 +1,3 @@
+DROP TABLE federation_received;
+DROP TABLE actor_keys;
+DROP TABLE federation_actors;
