@@ -152,5 +152,10 @@ async fn dispatch(state: &AppState, job: &Claimed) -> Result<(), Failure> {
             // Queued while federation was on: kept for when it is on again.
             None => Err(Failure::Retry("federation is off (SELFSOUND_FEDERATION)".into())),
         },
+        JobKind::Announce => match &state.federation {
+            Some(config) => federation::notes::announce(&config.to_request_data(), job).await,
+            // Queued while federation was on: kept for when it is on again.
+            None => Err(Failure::Retry("federation is off (SELFSOUND_FEDERATION)".into())),
+        },
     }
 }

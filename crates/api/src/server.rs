@@ -140,7 +140,7 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
     auth.read_along(posts.along());
     let federation = match &config.federation {
         Some(settings) => {
-            let started = federation::Federation::start(db.clone(), settings.clone())
+            let started = federation::Federation::start(db.clone(), posts.clone(), settings.clone())
                 .await
                 .map_err(|e| StartError::Setup(e.to_string()))?;
             tracing::info!(domain = started.domain(), test_mode = settings.debug, "federation is on");

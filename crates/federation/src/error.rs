@@ -26,6 +26,8 @@ pub enum FederationError {
     #[error(transparent)]
     Graph(#[from] social_graph::GraphError),
     #[error(transparent)]
+    Posts(#[from] posts::PostError),
+    #[error(transparent)]
     Db(#[from] db::DbError),
     #[error("federation: {0}")]
     Internal(String),
@@ -73,6 +75,7 @@ impl DomainError for FederationError {
             FederationError::HandleTaken => ErrorKind::Conflict,
             FederationError::App(e) => e.kind(),
             FederationError::Graph(e) => e.kind(),
+            FederationError::Posts(e) => e.kind(),
             FederationError::Db(e) => e.kind(),
             FederationError::Internal(_) => ErrorKind::Internal,
         }

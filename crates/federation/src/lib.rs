@@ -8,6 +8,7 @@ pub mod activities;
 pub mod actors;
 pub mod delivery;
 mod error;
+pub mod notes;
 mod repo;
 pub mod settings;
 pub mod wellknown;
@@ -36,6 +37,7 @@ pub const FETCHES_PER_ACTIVITY: u32 = 20;
 #[derive(Clone)]
 pub struct Federation {
     db: Db,
+    posts: posts::Posts,
     settings: Arc<Settings>,
     /// NodeInfo's figures and when they were read.
     usage: Arc<std::sync::Mutex<Option<(std::time::Instant, Usage)>>>,
@@ -49,10 +51,11 @@ pub const USAGE_KEPT: Duration = Duration::from_secs(600);
 
 impl Federation {
     /// Starts federation with `settings` (from [`Settings::new`]).
-    pub async fn start(db: Db, settings: Settings) -> Result<Config, FederationError> {
+    pub async fn start(db: Db, posts: posts::Posts, settings: Settings) -> Result<Config, FederationError> {
         let domain = settings.domain();
         let debug = settings.debug;
-        let federation = Federation { db, settings: Arc::new(settings), usage: Default::default() };
+        posts.announce_changes();
+        let federation = Federation { db, posts, settings: Arc::new(settings), usage: Default::default() };
         FederationConfig::builder()
             .domain(domain)
             .app_data(federation)

@@ -206,3 +206,30 @@ pub(crate) fn usage(conn: &mut DbConnection) -> QueryResult<(i64, i64)> {
     .get_result(conn)?;
     Ok((u.people, u.posts))
 }
+
+/// The inboxes of a person's listeners on other servers: each server's shared inbox once, or
+/// the listener's own where their server has none.
+pub(crate) fn follower_inboxes(conn: &mut DbConnection, user: UserId) -> QueryResult<Vec<String>> {
+    use db::schema::listens;
+    let rows: Vec<(String, Option<String>)> = listens::table
+        .inner_join(federation_actors::table.on(federation_actors::user_id.eq(listens::listener_id)))
+        .filter(listens::listened_id.eq(user))
+        .select((federation_actors::inbox, federation_actors::shared_inbox))
+        .load(conn)?;
+    let mut inboxes: Vec<String> = rows.into_iter().map(|(inbox, shared)| shared.unwrap_or(inbox)).collect();
+    inboxes.sort_unstable();
+    inboxes.dedup();
+    Ok(inboxes)
+}
+
+/// Our people among `logins` (a caption's mentions), with their ids.
+pub(crate) fn local_logins(conn: &mut DbConnection, logins: &[String]) -> QueryResult<Vec<(String, UserId)>> {
+    if logins.is_empty() {
+        return Ok(Vec::new());
+    }
+    users::table
+        .filter(users::login.eq_any(logins))
+        .filter(diesel::dsl::not(exists(federation_actors::table.filter(federation_actors::user_id.eq(users::id)))))
+        .select((users::login, users::id))
+        .load(conn)
+}

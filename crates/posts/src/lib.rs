@@ -46,6 +46,7 @@ pub use kinds::{UploadKind, stored_columns};
 pub use model::{
     AudioTrack, Comment, Lyrics, LyricsPart, MediaFile, MediaType, Mention, Payload, Post, RepostMark, Score,
 };
+pub use repo::{Announced, Announcement};
 pub use repo::{
     LikeToggle, PostRef, delete_post_rows, existing as existing_posts, toggle_like, visible as visible_post,
 };

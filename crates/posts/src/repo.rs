@@ -32,6 +32,43 @@ pub(crate) fn insert_post(conn: &mut DbConnection, row: &PostRow, payload: &dyn 
     Ok(())
 }
 
+/// What became of a post, as [`announce`] tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Announced {
+    Created,
+    Updated,
+    Deleted,
+}
+
+/// What a [`values::JobKind::Announce`] job carries.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Announcement {
+    pub post: PostId,
+    pub author: UserId,
+    pub what: Announced,
+}
+
+/// Queues the announcement of what became of `post` (by `author`), in the caller's
+/// transaction: for an edit, one per edit (they are told in order, each as the post then is).
+pub(crate) fn announce(
+    conn: &mut DbConnection,
+    post: PostId,
+    author: UserId,
+    what: Announced,
+) -> Result<(), PostError> {
+    let announcement = Announcement { post, author, what };
+    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
+    let subject = match what {
+        Announced::Updated => format!("{post} updated {}", values::new_raw_id()),
+        Announced::Created => format!("{post} created"),
+        Announced::Deleted => format!("{post} deleted"),
+    };
+    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner: Some(author) };
+    db::jobs::enqueue(conn, &job, None)?;
+    Ok(())
+}
+
 /// Deletes posts with everything that hangs on them (payloads, likes, comments and their
 /// mentions go by cascade), gives their authors' post counts back, and answers the storage keys
 /// to remove once the transaction has committed. The posts crate's one way of deleting posts:

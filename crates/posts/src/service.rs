@@ -54,6 +54,9 @@ pub struct Posts {
     first_find: Arc<tokio::sync::Mutex<()>>,
     /// How many times the job ran in this process (`selfsound_discover_finds_total`).
     discover_finds: Arc<AtomicU64>,
+    /// Whether each new, edited or deleted post is told to whoever tells other servers
+    /// ([`Posts::announce_changes`]).
+    announcing: Arc<AtomicBool>,
 }
 
 impl Posts {
@@ -75,7 +78,19 @@ impl Posts {
             finding: Arc::default(),
             first_find: Arc::default(),
             discover_finds: Arc::default(),
+            announcing: Arc::default(),
         }
+    }
+
+    /// From now on, each post its author publishes, edits or deletes queues a
+    /// [`JobKind::Announce`](values::JobKind::Announce) job in the same transaction (federation
+    /// tells other servers; this crate does not know how).
+    pub fn announce_changes(&self) {
+        self.announcing.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn announcing(&self) -> bool {
+        self.announcing.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// What pages want of a viewer new to the process, to be read along with their session's
@@ -199,10 +214,15 @@ impl Posts {
     /// Changes the words of post `id` by its author (`crate::edit`) in one transaction, and
     /// answers the post as they now see it.
     pub async fn edit(&self, me: UserId, id: PostId, edit: PostEdit) -> Result<Post, PostError> {
+        let announcing = self.announcing();
         self.db
             .write(move |conn| {
                 let post = feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)?;
-                crate::edit::edit_post(conn, me, &post, edit)
+                let changed = crate::edit::edit_post(conn, me, &post, edit)?;
+                if changed && announcing {
+                    repo::announce(conn, id, me, repo::Announced::Updated)?;
+                }
+                Ok::<_, PostError>(changed)
             })
             .await?;
         self.post(id, Some(me)).await
@@ -218,7 +238,15 @@ impl Posts {
         stored: Stored,
     ) -> Result<Post, PostError> {
         let id = row.id;
-        let written = match self.db.write(move |conn| repo::insert_post(conn, &row, payload.as_ref())).await {
+        let announcing = self.announcing();
+        let write = move |conn: &mut DbConnection| {
+            repo::insert_post(conn, &row, payload.as_ref())?;
+            if announcing {
+                repo::announce(conn, id, me, repo::Announced::Created)?;
+            }
+            Ok::<_, PostError>(())
+        };
+        let written = match self.db.write(write).await {
             Ok(()) => self.db.run(move |conn| feed::one(conn, id, Some(me))?.ok_or(PostError::NotFound)).await,
             Err(e) => Err(e),
         };
@@ -289,10 +317,14 @@ impl Posts {
     /// The author deletes their post: its rows, counters, comments and likes go in one
     /// transaction, its stored files after it.
     pub async fn delete(&self, me: UserId, id: PostId) -> Result<(), PostError> {
+        let announcing = self.announcing();
         let keys = self
             .db
             .write(move |conn| {
                 repo::check_author(conn, id, me)?;
+                if announcing {
+                    repo::announce(conn, id, me, repo::Announced::Deleted)?;
+                }
                 repo::delete_post_rows(conn, &[id])
             })
             .await?;

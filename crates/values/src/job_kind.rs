@@ -14,5 +14,9 @@ crate::text_enum! {
         /// Delivers one of our activities to one inbox of another server (federation);
         /// payload `{"from": user, "inbox": url, "activity": {...}}`.
         Deliver = "federation.deliver",
+        /// Tells other servers what became of a post (made, edited, deleted): builds the
+        /// activity and queues a [`JobKind::Deliver`] per inbox; payload
+        /// `{"post": id, "author": user, "what": "created"|"updated"|"deleted"}`.
+        Announce = "federation.announce",
     }
 }

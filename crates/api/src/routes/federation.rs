@@ -27,6 +27,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .app_data(web::PayloadConfig::new(INBOX_BODY_MOST))
                 .route(web::post().to(inbox)),
         )
+        .route("/ap/posts/{id}", web::get().to(note))
+        // The post page asked for ActivityPub (a post's address pasted into Mastodon's search):
+        // its Note; a browser's request goes on to the web app.
+        .service(
+            web::resource(["/app/post/{id}", "/post/{id}"])
+                .guard(actix_web::guard::fn_guard(asks_for_activitypub))
+                .route(web::get().to(note)),
+        )
         .route("/ap/users/{id}", web::get().to(actor))
         .route("/ap/users/{id}/{collection}", web::get().to(collection));
 }
@@ -87,6 +95,21 @@ async fn collection(state: web::Data<AppState>, path: web::Path<(String, String)
     let (user, name) = path.into_inner();
     let found = config.collection(person(&user)?, &name).await;
     answer(found, FEDERATION_CONTENT_TYPE)
+}
+
+/// Whether a request asks for ActivityPub rather than a page.
+fn asks_for_activitypub(ctx: &actix_web::guard::GuardContext<'_>) -> bool {
+    ctx.head()
+        .headers()
+        .get("Accept")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("application/activity+json") || accept.contains("application/ld+json"))
+}
+
+async fn note(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let id = path.parse().map_err(|_| ApiError::not_found())?;
+    answer(config.note_document(id).await, FEDERATION_CONTENT_TYPE)
 }
 
 /// Who an activity says sent it, read before anything else so that its limits come first.

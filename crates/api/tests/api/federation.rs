@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use test_support::TestDb;
 use url::Url;
 
-use crate::common::{Options, TestApp, spawn_app_with};
+use crate::common::{Options, Part, TestApp, spawn_app_with};
 
 type Error = activitypub_federation::error::Error;
 
@@ -423,6 +423,118 @@ fn bob_id_in(app: &TestApp, handle: &str) -> String {
     id.to_string()
 }
 
+/// Bob of the other server follows Ana and waits for her Accept: her actor's address.
+async fn followed_by_bob(app: &TestApp, elsewhere: &Elsewhere, ana_id: &str) -> String {
+    let origin = app.url.replace("127.0.0.1", "localhost");
+    let actor_url = format!("{origin}/ap/users/{ana_id}");
+    elsewhere.send(&format!("{origin}/ap/inbox"), elsewhere.follow(1, &actor_url)).await;
+    let got = elsewhere.wait_for(1).await;
+    assert_eq!(got.last().map(|a| a["type"].clone()), Some(json!("Accept")), "{got:#?}");
+    actor_url
+}
+
+async fn posts_reach_followers_as_notes_mastodon_shows(db: TestDb) {
+    let app = federating(db).await;
+    let origin = app.url.replace("127.0.0.1", "localhost");
+    let host = origin.trim_start_matches("http://").to_owned();
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let (_, cy_id) = app.person("Cy", "cyd@example.com").await;
+    let elsewhere = Elsewhere::start().await;
+    let actor_url = followed_by_bob(&app, &elsewhere, &ana_id).await;
+
+    // A track: a Create of a Note with the caption's tag and mention, and the track as audio.
+    let parts = [
+        Part::file("audio_files", "night.wav", test_support::media::wav(1.0, 440.0, 0.3)),
+        Part::text("titles", "Night Take"),
+        Part::text("artists", "Ana"),
+        Part::text("caption", "First #demo with @cyd <3"),
+    ];
+    let made = app.post_form("/posts/audio", Some(&ana), &parts).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    let post = made.body["id"].as_str().unwrap().to_owned();
+    let got = elsewhere.wait_for(2).await;
+    assert_eq!(got.len(), 2, "{got:#?}");
+    let create = &got[1];
+    assert_eq!(create["type"], "Create");
+    assert_eq!(create["actor"], actor_url.as_str());
+    let note = &create["object"];
+    assert_eq!(note["type"], "Note");
+    assert_eq!(note["id"], format!("{origin}/ap/posts/{post}"));
+    assert_eq!(note["attributedTo"], actor_url.as_str());
+    assert_eq!(note["url"], format!("{origin}/app/post/{post}"));
+    assert_eq!(note["to"], json!(["https://www.w3.org/ns/activitystreams#Public"]));
+    let content = note["content"].as_str().unwrap();
+    assert!(content.contains("First <a href=\""), "{content}");
+    assert!(
+        content.contains("/app/tag/demo\" class=\"mention hashtag\" rel=\"tag\">#<span>demo</span></a>"),
+        "{content}"
+    );
+    assert!(content.contains(&format!("/app/user/{cy_id}\" class=\"u-url mention\">@<span>cyd</span>")), "{content}");
+    assert!(content.contains("&lt;3"), "the caption is escaped: {content}");
+    assert!(content.contains("Night Take — Ana (0:01)"), "{content}");
+    let tags = note["tag"].as_array().unwrap();
+    assert!(
+        tags.contains(&json!({"type": "Hashtag", "href": format!("{origin}/app/tag/demo"), "name": "#demo"})),
+        "{tags:?}"
+    );
+    assert!(
+        tags.contains(
+            &json!({"type": "Mention", "href": format!("{origin}/ap/users/{cy_id}"), "name": format!("@cyd@{host}")})
+        ),
+        "{tags:?}"
+    );
+    let track = &note["attachment"][0];
+    assert_eq!(track["type"], "Document");
+    assert_eq!(track["mediaType"], "audio/wav");
+    assert_eq!(track["name"], "Night Take — Ana");
+    let file = app.client.get(track["url"].as_str().unwrap().replace("localhost", "127.0.0.1")).send().await.unwrap();
+    assert_eq!(file.status(), StatusCode::OK, "the attachment is served");
+
+    // The same Note when asked for: at its id, and at the post page with ActivityPub's type.
+    for path in [format!("/ap/posts/{post}"), format!("/app/post/{post}")] {
+        let asked = app
+            .client
+            .get(format!("{}{path}", app.url))
+            .header("Accept", "application/activity+json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(asked.status(), StatusCode::OK, "{path}");
+        assert_eq!(asked.headers()["content-type"], FEDERATION_CONTENT_TYPE);
+        let asked: Value = asked.json().await.unwrap();
+        assert_eq!(asked["id"], note["id"], "{path}");
+        assert_eq!(asked["content"], note["content"], "{path}");
+    }
+    let page =
+        app.client.get(format!("{}/app/post/{post}", app.url)).header("Accept", "text/html").send().await.unwrap();
+    assert_ne!(page.headers().get("content-type").map(|v| v.to_str().unwrap()), Some(FEDERATION_CONTENT_TYPE));
+
+    // An edit goes out as an Update of the Note; a delete as a Delete of its Tombstone.
+    let edited = app
+        .call(reqwest::Method::PATCH, &format!("/posts/{post}"), Some(&ana), Some(json!({"caption": "Final take"})))
+        .await;
+    assert!(edited.status.is_success(), "{:?}", edited.body);
+    let got = elsewhere.wait_for(3).await;
+    assert_eq!(got[2]["type"], "Update", "{got:#?}");
+    assert_eq!(got[2]["object"]["id"], note["id"]);
+    assert!(got[2]["object"]["content"].as_str().unwrap().starts_with("<p>Final take</p>"));
+    assert!(got[2]["object"]["updated"].is_string());
+    let deleted = app.call(reqwest::Method::DELETE, &format!("/posts/{post}"), Some(&ana), None).await;
+    assert!(deleted.status.is_success(), "{:?}", deleted.body);
+    let got = elsewhere.wait_for(4).await;
+    assert_eq!(got[3]["type"], "Delete", "{got:#?}");
+    assert_eq!(got[3]["object"]["id"], note["id"]);
+    let gone = app.client.get(format!("{}/ap/posts/{post}", app.url)).send().await.unwrap();
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+
+    // A lyrics post: the words with their parts, as the post page labels them.
+    app.lyrics_post(&ana, "Harbour").await;
+    let got = elsewhere.wait_for(5).await;
+    let lyrics = got[4]["object"]["content"].as_str().unwrap();
+    assert!(lyrics.contains("<strong>Harbour</strong>") && lyrics.contains("<em>Verse</em><br>la la"), "{lyrics}");
+    elsewhere.handle.stop(false).await;
+}
+
 async fn federation_is_off_unless_asked(db: TestDb) {
     let app = crate::common::spawn_app(db).await;
     let (_, ana_id) = app.person("Ana", "ana@example.com").await;
@@ -434,4 +546,8 @@ async fn federation_is_off_unless_asked(db: TestDb) {
     assert_eq!(inbox.status(), StatusCode::NOT_FOUND);
 }
 
-test_support::both_backends!(federation_finds_follows_and_answers_with_signatures, federation_is_off_unless_asked);
+test_support::both_backends!(
+    federation_finds_follows_and_answers_with_signatures,
+    posts_reach_followers_as_notes_mastodon_shows,
+    federation_is_off_unless_asked
+);
