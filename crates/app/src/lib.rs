@@ -103,46 +103,13 @@ impl App {
     /// and post, however often it is taken back and given again).
     pub async fn toggle_like(&self, me: UserId, post: PostId) -> Result<Liked, AppError> {
         // A toggle: committed lightly (`Db::write_lightly`), as a repost and a play are.
-        self.db
-            .write_lightly(move |conn| {
-                let t = posts::toggle_like(conn, me, post)?;
-                if t.added {
-                    let like = Event {
-                        recipient: t.author,
-                        sender: me,
-                        kind: Kind::Like,
-                        post: Some(post),
-                        comment: None,
-                        excerpt: None,
-                    };
-                    // The like was let in only where no block stands between them: not asked again.
-                    notifications::record_unblocked(conn, &[like])?;
-                }
-                Ok::<_, AppError>(Liked { liked: t.liked, likes_count: t.likes_count })
-            })
-            .await
+        self.db.write_lightly(move |conn| toggle_like_on(conn, me, post)).await
     }
 
     /// Reposts the post to `me`'s listeners, or takes the repost back; a new repost tells the
     /// author (once per person and post, however often it is taken back and made again).
     pub async fn toggle_repost(&self, me: UserId, post: PostId) -> Result<Reposted, AppError> {
-        self.db
-            .write_lightly(move |conn| {
-                let t = posts::reposts::toggle_repost(conn, me, post)?;
-                if t.added {
-                    let repost = Event {
-                        recipient: t.author,
-                        sender: me,
-                        kind: Kind::Repost,
-                        post: Some(post),
-                        comment: None,
-                        excerpt: None,
-                    };
-                    notifications::record(conn, &[repost])?;
-                }
-                Ok::<_, AppError>(Reposted { reposted: t.reposted, reposts_count: t.reposts_count })
-            })
-            .await
+        self.db.write_lightly(move |conn| toggle_repost_on(conn, me, post)).await
     }
 
     /// `me` changes the text of their comment on `post`: people it now mentions who were never
@@ -195,24 +162,7 @@ impl App {
         moment: Option<posts::CommentMoment>,
     ) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
-        self.db
-            .write(move |conn| {
-                let done = posts::add_comment(conn, me, post, &text, moment)?;
-                let excerpt = notifications::excerpt(&done.comment.content);
-                let event = |recipient: UserId, kind: Kind| Event {
-                    recipient,
-                    sender: me,
-                    kind,
-                    post: Some(post),
-                    comment: Some(done.comment.id),
-                    excerpt: Some(excerpt.clone()),
-                };
-                let mut events = vec![event(done.post_author, Kind::Comment)];
-                events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
-                notifications::record(conn, &events)?;
-                Ok::<_, AppError>(done.comment)
-            })
-            .await
+        self.db.write(move |conn| comment_on(conn, me, post, &text, moment)).await
     }
 
     /// `me` starts listening to `target`, who is told (once, however often `me` stops and
@@ -362,4 +312,57 @@ pub fn listen_on(conn: &mut db::DbConnection, me: UserId, target: UserId) -> Res
         notifications::record(conn, &[listen])?;
     }
     Ok(added)
+}
+
+/// [`App::toggle_like`] in the caller's transaction (a like from another server, `federation`).
+pub fn toggle_like_on(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<Liked, AppError> {
+    let t = posts::toggle_like(conn, me, post)?;
+    if t.added {
+        let like =
+            Event { recipient: t.author, sender: me, kind: Kind::Like, post: Some(post), comment: None, excerpt: None };
+        // The like was let in only where no block stands between them: not asked again.
+        notifications::record_unblocked(conn, &[like])?;
+    }
+    Ok(Liked { liked: t.liked, likes_count: t.likes_count })
+}
+
+/// [`App::toggle_repost`] in the caller's transaction.
+pub fn toggle_repost_on(conn: &mut DbConnection, me: UserId, post: PostId) -> Result<Reposted, AppError> {
+    let t = posts::reposts::toggle_repost(conn, me, post)?;
+    if t.added {
+        let repost = Event {
+            recipient: t.author,
+            sender: me,
+            kind: Kind::Repost,
+            post: Some(post),
+            comment: None,
+            excerpt: None,
+        };
+        notifications::record(conn, &[repost])?;
+    }
+    Ok(Reposted { reposted: t.reposted, reposts_count: t.reposts_count })
+}
+
+/// [`App::comment`] in the caller's transaction (a reply from another server).
+pub fn comment_on(
+    conn: &mut DbConnection,
+    me: UserId,
+    post: PostId,
+    text: &str,
+    moment: Option<posts::CommentMoment>,
+) -> Result<posts::Comment, AppError> {
+    let done = posts::add_comment(conn, me, post, text, moment)?;
+    let excerpt = notifications::excerpt(&done.comment.content);
+    let event = |recipient: UserId, kind: Kind| Event {
+        recipient,
+        sender: me,
+        kind,
+        post: Some(post),
+        comment: Some(done.comment.id),
+        excerpt: Some(excerpt.clone()),
+    };
+    let mut events = vec![event(done.post_author, Kind::Comment)];
+    events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
+    notifications::record(conn, &events)?;
+    Ok(done.comment)
 }
