@@ -366,6 +366,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    federation_objects (ap_id) {
+        ap_id -> Text,
+        comment_id -> BigInt,
+        user_id -> BigInt,
+    }
+}
+
+diesel::table! {
     federation_received (activity_id) {
         activity_id -> Text,
         received_at -> Timestamp,
@@ -427,4 +435,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     federation_actors,
     actor_keys,
     federation_received,
+    federation_objects,
 );

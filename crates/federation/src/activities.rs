@@ -4,7 +4,7 @@
 
 use activitypub_federation::config::Data;
 use activitypub_federation::fetch::object_id::ObjectId;
-use activitypub_federation::kinds::activity::{FollowType, UndoType};
+use activitypub_federation::kinds::activity::{AnnounceType, CreateType, DeleteType, FollowType, LikeType, UndoType};
 use activitypub_federation::traits::ActivityHandler;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -36,6 +36,66 @@ pub struct Undo {
     pub object: Value,
 }
 
+/// `Like`: one of theirs likes one of our posts.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Like {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: LikeType,
+    pub actor: ObjectId<Actor>,
+    pub object: Url,
+}
+
+/// `Announce` (a boost): one of theirs reposts one of our posts.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Announce {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: AnnounceType,
+    pub actor: ObjectId<Actor>,
+    /// The post's address, or the post itself.
+    pub object: Value,
+}
+
+/// `Create` of a `Note`: a reply to one of our posts (or to a reply to one) becomes a comment.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Create {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: CreateType,
+    pub actor: ObjectId<Actor>,
+    pub object: Note,
+}
+
+/// A note of another server's, as far as a reply needs it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub attributed_to: Value,
+    #[serde(default)]
+    pub in_reply_to: Option<Value>,
+    #[serde(default)]
+    pub content: Option<String>,
+}
+
+/// `Delete`: of a reply of theirs (its comment goes).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delete {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: DeleteType,
+    pub actor: ObjectId<Actor>,
+    pub object: Value,
+}
+
 /// Any other activity: understood to exist, acted on by nobody (answered 200, as Mastodon
 /// does, so that its server does not retry it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -52,6 +112,10 @@ pub struct Other {
 pub enum Inbound {
     Follow(Follow),
     Undo(Undo),
+    Like(Like),
+    Announce(Announce),
+    Create(Create),
+    Delete(Delete),
     Other(Other),
 }
 
@@ -64,6 +128,10 @@ impl ActivityHandler for Inbound {
         match self {
             Inbound::Follow(a) => &a.id,
             Inbound::Undo(a) => &a.id,
+            Inbound::Like(a) => &a.id,
+            Inbound::Announce(a) => &a.id,
+            Inbound::Create(a) => &a.id,
+            Inbound::Delete(a) => &a.id,
             Inbound::Other(a) => &a.id,
         }
     }
@@ -72,6 +140,10 @@ impl ActivityHandler for Inbound {
         match self {
             Inbound::Follow(a) => a.actor.inner(),
             Inbound::Undo(a) => a.actor.inner(),
+            Inbound::Like(a) => a.actor.inner(),
+            Inbound::Announce(a) => a.actor.inner(),
+            Inbound::Create(a) => a.actor.inner(),
+            Inbound::Delete(a) => a.actor.inner(),
             Inbound::Other(a) => a.actor.inner(),
         }
     }
@@ -84,6 +156,16 @@ impl ActivityHandler for Inbound {
         match self {
             Inbound::Follow(follow) => followed(follow, data).await,
             Inbound::Undo(undo) => undone(undo, data).await,
+            Inbound::Like(like) => {
+                let post = data.settings.post_of(&like.object);
+                marked(data, like.id, &like.actor, post, Mark::Like, true).await
+            }
+            Inbound::Announce(announce) => {
+                let post = object_id(&announce.object).and_then(|o| data.settings.post_of(&o));
+                marked(data, announce.id, &announce.actor, post, Mark::Repost, true).await
+            }
+            Inbound::Create(create) => replied(create, data).await,
+            Inbound::Delete(delete) => deleted(delete, data).await,
             Inbound::Other(other) => {
                 tracing::debug!(id = %other.id, kind = %other.kind, "an activity we do not act on");
                 Ok(())
@@ -131,25 +213,186 @@ async fn followed(follow: Follow, data: &Data<Federation>) -> Result<(), Federat
         .await
 }
 
-/// An undo: of a follow, the listen ends (nobody is told, as when one of ours stops).
+/// An undo: of a follow, the listen ends (nobody is told, as when one of ours stops); of a
+/// like or a repost, it is taken back.
 async fn undone(undo: Undo, data: &Data<Federation>) -> Result<(), FederationError> {
     let federation = data.app_data();
-    let Ok(follow) = serde_json::from_value::<Follow>(undo.object.clone()) else {
-        tracing::debug!(id = %undo.id, "an undo of something we do not keep");
+    let undone_by = |v: &Value| v.get("actor").and_then(object_id).is_some_and(|a| &a == undo.actor.inner());
+    if !undone_by(&undo.object) {
+        // Only an undo that shows what it undoes is acted on (an address alone names nothing
+        // we keep).
+        tracing::debug!(id = %undo.id, "an undo without its activity, or of another actor's");
         return Ok(());
-    };
-    if follow.actor.inner() != undo.actor.inner() {
-        return Err(FederationError::Refused("An Undo takes back only its own actor's activity.".into()));
     }
-    let Some(target) = federation.settings.user_of(follow.object.inner()) else { return Ok(()) };
-    let follower = undo.actor.dereference(data).await?;
-    let activity = undo.id.to_string();
+    let object = undo.object.get("object").and_then(object_id);
+    match undo.object.get("type").and_then(Value::as_str) {
+        Some("Like") => {
+            let post = object.and_then(|o| federation.settings.post_of(&o));
+            marked(data, undo.id, &undo.actor, post, Mark::Like, false).await
+        }
+        Some("Announce") => {
+            let post = object.and_then(|o| federation.settings.post_of(&o));
+            marked(data, undo.id, &undo.actor, post, Mark::Repost, false).await
+        }
+        Some("Follow") => {
+            let Some(target) = object.and_then(|o| federation.settings.user_of(&o)) else { return Ok(()) };
+            let follower = undo.actor.dereference(data).await?;
+            let activity = undo.id.to_string();
+            federation
+                .db
+                .write(move |c| {
+                    if repo::first_receipt(c, &activity)? {
+                        social_graph::unlisten(c, follower.user, target)?;
+                    }
+                    Ok::<_, FederationError>(())
+                })
+                .await
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An object's id: its address, or the `id` of the object itself.
+fn object_id(value: &Value) -> Option<Url> {
+    match value {
+        Value::String(s) => Url::parse(s).ok(),
+        Value::Object(o) => o.get("id").and_then(Value::as_str).and_then(|s| Url::parse(s).ok()),
+        Value::Array(items) => items.first().and_then(object_id),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Mark {
+    Like,
+    Repost,
+}
+
+/// A like or repost of one of our posts by one of theirs, given (`on`) or taken back: the
+/// post's like or repost is set so, the author told of a new one as of ours. Once per
+/// activity; nothing for a post that is not ours, gone, or hidden from them by a block.
+async fn marked(
+    data: &Data<Federation>,
+    activity: Url,
+    actor: &ObjectId<Actor>,
+    post: Option<values::PostId>,
+    mark: Mark,
+    on: bool,
+) -> Result<(), FederationError> {
+    let Some(post) = post else { return Ok(()) };
+    let who = remote(actor, data).await?;
+    let activity = activity.to_string();
+    data.db
+        .write_lightly(move |c| {
+            if !repo::first_receipt(c, &activity)? {
+                return Ok(());
+            }
+            let (liked, reposted) = posts::marks_of(c, who, post)?;
+            let toggled = match mark {
+                Mark::Like if liked != on => app::toggle_like_on(c, who, post).map(|_| ()),
+                Mark::Repost if reposted != on => app::toggle_repost_on(c, who, post).map(|_| ()),
+                _ => Ok(()),
+            };
+            match toggled {
+                Err(app::AppError::Posts(posts::PostError::NotFound)) => Ok(()),
+                other => other.map_err(FederationError::from),
+            }
+        })
+        .await
+}
+
+/// The person of another server an activity is by (never one of ours: they act here).
+async fn remote(actor: &ObjectId<Actor>, data: &Data<Federation>) -> Result<values::UserId, FederationError> {
+    let who = actor.dereference(data).await?;
+    if who.is_local() {
+        return Err(FederationError::Refused("Our own people act through the app.".into()));
+    }
+    Ok(who.user)
+}
+
+/// A reply to one of our posts, or to a reply to one: a comment on the post, by its author
+/// here, in plain text (`crate::text`), its mentions of our people telling them. Once per note.
+async fn replied(create: Create, data: &Data<Federation>) -> Result<(), FederationError> {
+    let federation = data.app_data();
+    let note = create.object;
+    if note.kind != "Note" || object_id(&note.attributed_to).as_ref() != Some(create.actor.inner()) {
+        return Ok(());
+    }
+    let Some(in_reply_to) = note.in_reply_to.as_ref().and_then(object_id) else { return Ok(()) };
+    let settings = federation.settings.clone();
+    let ours = |url: &Url| {
+        url.origin() == settings.origin.origin()
+            || Url::parse(&settings.app).is_ok_and(|app| app.origin() == url.origin())
+    };
+    // A mention reads as a handle: ours as `@login`, anyone else's with their server.
+    let handle = |href: &str, shown: &str| -> Option<String> {
+        if !shown.starts_with('@') {
+            return None;
+        }
+        let url = Url::parse(href).ok()?;
+        if ours(&url) || shown[1..].contains('@') {
+            return Some(shown.to_owned());
+        }
+        Some(format!("{shown}@{}", crate::settings::host_of(&url)?))
+    };
+    let text = crate::text::plain_text(note.content.as_deref().unwrap_or_default(), &handle);
+    let text = shortened(&text, posts::input::COMMENT_MAX_CHARS);
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    let who = remote(&create.actor, data).await?;
+    let (activity, note_id) = (create.id.to_string(), note.id.to_string());
+    let direct = settings.post_of(&in_reply_to);
+    let replied_to = in_reply_to.to_string();
     federation
         .db
         .write(move |c| {
-            if repo::first_receipt(c, &activity)? {
-                social_graph::unlisten(c, follower.user, target)?;
+            if !repo::first_receipt(c, &activity)? || repo::reply(c, &note_id)?.is_some() {
+                return Ok(());
             }
+            let post = match direct {
+                Some(post) => post,
+                None => match repo::reply(c, &replied_to)? {
+                    Some((_, _, post)) => post,
+                    None => return Ok(()),
+                },
+            };
+            match app::comment_on(c, who, post, &text, None) {
+                Ok(comment) => Ok(repo::keep_reply(c, &note_id, comment.id, who)?),
+                Err(app::AppError::Posts(posts::PostError::NotFound)) => Ok(()),
+                Err(e) => Err(FederationError::from(e)),
+            }
+        })
+        .await
+}
+
+/// Text cut to `most` characters, with an ellipsis when cut.
+fn shortened(text: &str, most: usize) -> String {
+    if text.chars().count() <= most {
+        return text.to_owned();
+    }
+    let mut short: String = text.chars().take(most - 1).collect();
+    short.push('…');
+    short
+}
+
+/// A delete of a reply of theirs: its comment goes (only its own author's delete counts).
+async fn deleted(delete: Delete, data: &Data<Federation>) -> Result<(), FederationError> {
+    let Some(object) = object_id(&delete.object) else { return Ok(()) };
+    if &object == delete.actor.inner() {
+        // The actor deleted itself: what it left here stays until an admin removes it.
+        return Ok(());
+    }
+    let ap_id = object.to_string();
+    let found = data.db.run(move |c| Ok::<_, FederationError>(repo::reply(c, &ap_id)?)).await?;
+    let Some((comment, author, _)) = found else { return Ok(()) };
+    let who = remote(&delete.actor, data).await?;
+    if who != author {
+        return Err(FederationError::Refused("Only its author may delete a reply.".into()));
+    }
+    data.db
+        .write(move |c| {
+            posts::delete_comment_rows(c, comment)?;
             Ok::<_, FederationError>(())
         })
         .await

@@ -11,6 +11,7 @@ mod error;
 pub mod notes;
 mod repo;
 pub mod settings;
+mod text;
 pub mod wellknown;
 
 use std::sync::Arc;

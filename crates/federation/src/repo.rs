@@ -1,13 +1,13 @@
 //! The rows federation keeps: people of other servers, our people's keys, activities received.
 
 use chrono::NaiveDateTime;
-use db::schema::{actor_keys, federation_actors, suspensions, users};
+use db::schema::{actor_keys, federation_actors, federation_objects, suspensions, users};
 use db::{DbConnection, Kept};
 use diesel::dsl::exists;
 use diesel::prelude::*;
 use diesel::result::QueryResult;
 use diesel::sql_types::{BigInt, Text, Timestamp};
-use values::UserId;
+use values::{CommentId, PostId, UserId};
 
 use crate::FederationError;
 
@@ -232,4 +232,27 @@ pub(crate) fn local_logins(conn: &mut DbConnection, logins: &[String]) -> QueryR
         .filter(diesel::dsl::not(exists(federation_actors::table.filter(federation_actors::user_id.eq(users::id)))))
         .select((users::login, users::id))
         .load(conn)
+}
+
+/// Keeps which comment a reply from another server became.
+pub(crate) fn keep_reply(conn: &mut DbConnection, ap_id: &str, comment: CommentId, user: UserId) -> QueryResult<()> {
+    diesel::insert_into(federation_objects::table)
+        .values((
+            federation_objects::ap_id.eq(ap_id),
+            federation_objects::comment_id.eq(comment),
+            federation_objects::user_id.eq(user),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The comment a reply from another server became: its id, its author here, its post.
+pub(crate) fn reply(conn: &mut DbConnection, ap_id: &str) -> QueryResult<Option<(CommentId, UserId, PostId)>> {
+    use db::schema::comments;
+    federation_objects::table
+        .inner_join(comments::table.on(comments::id.eq(federation_objects::comment_id)))
+        .filter(federation_objects::ap_id.eq(ap_id))
+        .select((federation_objects::comment_id, federation_objects::user_id, comments::post_id))
+        .first(conn)
+        .optional()
 }

@@ -64,6 +64,21 @@ impl Settings {
         id.parse::<UserId>().ok()
     }
 
+    /// The post of ours an object URL names: its Note (`/ap/posts/{id}`) or its page.
+    pub fn post_of(&self, object: &Url) -> Option<values::PostId> {
+        let page = Url::parse(&self.app).ok();
+        let path = if object.origin() == self.origin.origin() && object.path().starts_with("/ap/posts/") {
+            object.path().strip_prefix("/ap/posts/")
+        } else {
+            let page = page?;
+            if object.origin() != page.origin() {
+                return None;
+            }
+            object.path().strip_prefix(page.path().trim_end_matches('/')).and_then(|p| p.strip_prefix("/post/"))
+        }?;
+        path.trim_end_matches("/create").parse().ok()
+    }
+
     pub fn inbox(&self, user: UserId) -> Url {
         self.at(&format!("/ap/users/{user}/inbox"))
     }
@@ -132,5 +147,11 @@ mod tests {
         }
         assert!(Settings::new("maybe", "https://music.example", "x").is_err());
         assert_ne!(on.new_activity("accept"), on.new_activity("accept"));
+        let post = |u: &str| on.post_of(&Url::parse(u).unwrap()).map(|p| p.get());
+        assert_eq!(post("https://music.example/ap/posts/77"), Some(77));
+        assert_eq!(post("https://music.example/app/post/77"), Some(77));
+        assert_eq!(post("https://music.example/ap/posts/x"), None);
+        assert_eq!(post("https://elsewhere.example/ap/posts/77"), None);
+        assert_eq!(post("https://music.example/ap/users/77"), None);
     }
 }

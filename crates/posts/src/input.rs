@@ -217,7 +217,9 @@ pub fn mentioned_logins(text: &str) -> Vec<String> {
             let rest = &text[i + 1..];
             let end = rest.find(|c: char| !login_char(c)).unwrap_or(rest.len());
             let login = rest[..end].to_ascii_lowercase();
-            if login.len() >= 3 && login.len() <= 20 && !found.contains(&login) {
+            // `@name@server`: a person of another server (federation), not one of ours.
+            let elsewhere = rest[end..].starts_with('@');
+            if !elsewhere && login.len() >= 3 && login.len() <= 20 && !found.contains(&login) {
                 found.push(login);
             }
         }
@@ -276,6 +278,7 @@ mod tests {
         assert_eq!(mentioned_logins("@@ana"), Vec::<String>::new());
         assert_eq!(mentioned_logins("line\n@zed"), vec!["zed"]);
         assert!(mentioned_logins("no mentions").is_empty());
+        assert_eq!(mentioned_logins("@bob@elsewhere.example and @ana"), vec!["ana"], "a handle elsewhere is not ours");
     }
 
     #[test]

@@ -48,6 +48,6 @@ pub use model::{
 };
 pub use repo::{Announced, Announcement};
 pub use repo::{
-    LikeToggle, PostRef, delete_post_rows, existing as existing_posts, toggle_like, visible as visible_post,
+    LikeToggle, PostRef, delete_post_rows, existing as existing_posts, marks_of, toggle_like, visible as visible_post,
 };
 pub use service::{Discovered, Posts, release_account};

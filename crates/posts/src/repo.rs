@@ -69,6 +69,17 @@ pub(crate) fn announce(
     Ok(())
 }
 
+/// Whether `me` likes `post`, and whether they reposted it (a like or repost from another
+/// server says what it is, not a toggle: `federation` toggles only what differs).
+pub fn marks_of(conn: &mut DbConnection, me: UserId, post: PostId) -> QueryResult<(bool, bool)> {
+    use db::schema::reposts;
+    diesel::select((
+        exists(likes::table.filter(likes::user_id.eq(me)).filter(likes::post_id.eq(post))),
+        exists(reposts::table.filter(reposts::user_id.eq(me)).filter(reposts::post_id.eq(post))),
+    ))
+    .get_result(conn)
+}
+
 /// Deletes posts with everything that hangs on them (payloads, likes, comments and their
 /// mentions go by cascade), gives their authors' post counts back, and answers the storage keys
 /// to remove once the transaction has committed. The posts crate's one way of deleting posts:

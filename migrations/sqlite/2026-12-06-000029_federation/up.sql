@@ -35,3 +35,12 @@ CREATE TABLE federation_received (
     received_at TIMESTAMP NOT NULL
 );
 CREATE INDEX federation_received_at_idx ON federation_received (received_at);
+
+-- Replies from other servers, kept as comments here, by their object's id there: an Update or
+-- Delete of the reply finds its comment, and a reply to a reply finds the post.
+CREATE TABLE federation_objects (
+    ap_id TEXT PRIMARY KEY NOT NULL,
+    comment_id BIGINT NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
+    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE
+);
+CREATE INDEX federation_objects_comment_idx ON federation_objects (comment_id);

@@ -535,6 +535,89 @@ async fn posts_reach_followers_as_notes_mastodon_shows(db: TestDb) {
     elsewhere.handle.stop(false).await;
 }
 
+async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
+    let app = federating(db).await;
+    let origin = app.url.replace("127.0.0.1", "localhost");
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let (cyd, _) = app.person("Cy", "cyd@example.com").await;
+    let elsewhere = Elsewhere::start().await;
+    let actor_url = followed_by_bob(&app, &elsewhere, &ana_id).await;
+    let post = app.lyrics_post(&ana, "Harbour").await["id"].as_str().unwrap().to_owned();
+    let note = format!("{origin}/ap/posts/{post}");
+    let inbox = format!("{origin}/ap/inbox");
+    let activity = |kind: &str, n: u32, object: Value| {
+        json!({
+            "@context": "https://www.w3.org/ns/activitystreams",
+            "id": format!("{}/activities/{}/{n}", elsewhere.origin, kind.to_lowercase()),
+            "type": kind,
+            "actor": elsewhere.bob().id,
+            "object": object,
+        })
+    };
+    let counts =
+        |body: &Value| (body["likes_count"].clone(), body["reposts_count"].clone(), body["comments_count"].clone());
+
+    // A like and a boost count as ours do, each once however often it arrives.
+    let like = activity("Like", 1, json!(note));
+    let boost = activity("Announce", 1, json!(note));
+    for _ in 0..2 {
+        elsewhere.send(&inbox, like.clone()).await;
+        elsewhere.send(&inbox, boost.clone()).await;
+    }
+    let seen = app.get(&format!("/posts/{post}"), Some(&cyd)).await.body;
+    assert_eq!(counts(&seen), (json!(1), json!(1), json!(0)), "{seen:#?}");
+    let told = app.get("/notifications?limit=20&offset=0", Some(&ana)).await.body;
+    assert_eq!(told.as_array().unwrap().len(), 3, "listen, like, repost: {told:#?}");
+
+    // A reply: a comment with his handle, its HTML as text, its mention of Cy telling her, and
+    // a mention of someone of his server not taken for one of ours.
+    let reply_id = format!("{}/notes/reply-1", elsewhere.origin);
+    let reply = json!({
+        "id": reply_id,
+        "type": "Note",
+        "attributedTo": elsewhere.bob().id,
+        "inReplyTo": note,
+        "content": format!(
+            "<p><span class=\"h-card\"><a href=\"{origin}/app/user/{ana_id}\" class=\"u-url mention\">@<span>ana</span></a></span> \
+             <span class=\"h-card\"><a href=\"{origin}/ap/users/x\" class=\"u-url mention\">@<span>cyd</span></a></span> \
+             <a href=\"{0}/@ana\" class=\"u-url mention\">@<span>ana</span></a> so good &amp; <b>true</b><script>x</script></p>",
+            elsewhere.origin
+        ),
+        "to": ["https://www.w3.org/ns/activitystreams#Public"],
+    });
+    elsewhere.send(&inbox, activity("Create", 1, reply.clone())).await;
+    let comments = app.get(&format!("/posts/{post}/comments?limit=20&offset=0"), None).await.body;
+    assert_eq!(comments.as_array().unwrap().len(), 1, "{comments:#?}");
+    let comment = &comments[0];
+    let elsewhere_host = elsewhere.origin.trim_start_matches("http://");
+    assert_eq!(comment["content"], format!("@ana @cyd @ana@{elsewhere_host} so good & truex"));
+    let cy_told = app.get("/notifications?limit=20&offset=0", Some(&cyd)).await.body;
+    assert_eq!(cy_told[0]["type"], "mention", "{cy_told:#?}");
+    assert_eq!(cy_told[0]["username"], format!("bob@{elsewhere_host}"));
+    // The same reply again adds nothing; a reply to the reply joins the same post.
+    elsewhere.send(&inbox, activity("Create", 1, reply.clone())).await;
+    let mut second = reply.clone();
+    second["id"] = json!(format!("{}/notes/reply-2", elsewhere.origin));
+    second["inReplyTo"] = json!(reply_id);
+    second["content"] = json!("<p>and again</p>");
+    elsewhere.send(&inbox, activity("Create", 2, second)).await;
+    let seen = app.get(&format!("/posts/{post}"), None).await.body;
+    assert_eq!(seen["comments_count"], 2, "{seen:#?}");
+
+    // Undone and deleted: the like and the repost go, the first reply goes.
+    elsewhere.send(&inbox, activity("Undo", 1, like)).await;
+    elsewhere.send(&inbox, activity("Undo", 2, boost)).await;
+    elsewhere.send(&inbox, activity("Delete", 1, json!({"id": reply_id, "type": "Tombstone"}))).await;
+    let seen = app.get(&format!("/posts/{post}"), Some(&cyd)).await.body;
+    assert_eq!(counts(&seen), (json!(0), json!(0), json!(1)), "{seen:#?}");
+    assert_eq!(
+        app.get(&format!("/posts/{post}/comments?limit=20&offset=0"), None).await.body[0]["content"],
+        "and again"
+    );
+    let _ = actor_url;
+    elsewhere.handle.stop(false).await;
+}
+
 async fn federation_is_off_unless_asked(db: TestDb) {
     let app = crate::common::spawn_app(db).await;
     let (_, ana_id) = app.person("Ana", "ana@example.com").await;
@@ -549,5 +632,6 @@ async fn federation_is_off_unless_asked(db: TestDb) {
 test_support::both_backends!(
     federation_finds_follows_and_answers_with_signatures,
     posts_reach_followers_as_notes_mastodon_shows,
+    likes_reposts_and_replies_from_elsewhere,
     federation_is_off_unless_asked
 );
