@@ -251,16 +251,7 @@ impl App {
     pub async fn delete_account(&self, user: UserId) -> Result<(), AppError> {
         // Its live streams end once it commits, in every process (auth names its sessions
         // ended), not at their next session check.
-        let objects = self
-            .db
-            .write(move |conn| {
-                social_graph::release_account(conn, user)?;
-                let mut objects = posts::release_account(conn, user)?;
-                objects.extend(profiles::release_account(conn, user)?);
-                auth::release_account(conn, user)?;
-                Ok::<_, AppError>(objects)
-            })
-            .await?;
+        let objects = self.db.write(move |conn| delete_account_on(conn, user)).await?;
         self.remove_objects(objects, "a deleted account's").await;
         Ok(())
     }
@@ -365,4 +356,15 @@ pub fn comment_on(
     events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
     notifications::record(conn, &events)?;
     Ok(done.comment)
+}
+
+/// [`App::delete_account`]'s rows, in the caller's transaction: answers the stored objects to
+/// remove once it commits (a domain blocked by an admin takes its people's accounts here,
+/// `federation`).
+pub fn delete_account_on(conn: &mut DbConnection, user: UserId) -> Result<Vec<String>, AppError> {
+    social_graph::release_account(conn, user)?;
+    let mut objects = posts::release_account(conn, user)?;
+    objects.extend(profiles::release_account(conn, user)?);
+    auth::release_account(conn, user)?;
+    Ok(objects)
 }
