@@ -366,6 +366,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    blocked_domains (domain) {
+        domain -> Text,
+        admin_login -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     federation_objects (ap_id) {
         ap_id -> Text,
         comment_id -> BigInt,
@@ -436,4 +444,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     actor_keys,
     federation_received,
     federation_objects,
+    blocked_domains,
 );

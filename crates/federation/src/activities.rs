@@ -4,7 +4,9 @@
 
 use activitypub_federation::config::Data;
 use activitypub_federation::fetch::object_id::ObjectId;
-use activitypub_federation::kinds::activity::{AnnounceType, CreateType, DeleteType, FollowType, LikeType, UndoType};
+use activitypub_federation::kinds::activity::{
+    AnnounceType, CreateType, DeleteType, FlagType, FollowType, LikeType, UndoType,
+};
 use activitypub_federation::traits::ActivityHandler;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -96,6 +98,20 @@ pub struct Delete {
     pub object: Value,
 }
 
+/// `Flag`: another server's report of our posts (or people), a complaint here by the person
+/// who sent it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Flag {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: FlagType,
+    pub actor: ObjectId<Actor>,
+    pub object: Value,
+    #[serde(default)]
+    pub content: Option<String>,
+}
+
 /// Any other activity: understood to exist, acted on by nobody (answered 200, as Mastodon
 /// does, so that its server does not retry it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -116,6 +132,7 @@ pub enum Inbound {
     Announce(Announce),
     Create(Create),
     Delete(Delete),
+    Flag(Flag),
     Other(Other),
 }
 
@@ -132,6 +149,7 @@ impl ActivityHandler for Inbound {
             Inbound::Announce(a) => &a.id,
             Inbound::Create(a) => &a.id,
             Inbound::Delete(a) => &a.id,
+            Inbound::Flag(a) => &a.id,
             Inbound::Other(a) => &a.id,
         }
     }
@@ -144,6 +162,7 @@ impl ActivityHandler for Inbound {
             Inbound::Announce(a) => a.actor.inner(),
             Inbound::Create(a) => a.actor.inner(),
             Inbound::Delete(a) => a.actor.inner(),
+            Inbound::Flag(a) => a.actor.inner(),
             Inbound::Other(a) => a.actor.inner(),
         }
     }
@@ -166,6 +185,7 @@ impl ActivityHandler for Inbound {
             }
             Inbound::Create(create) => replied(create, data).await,
             Inbound::Delete(delete) => deleted(delete, data).await,
+            Inbound::Flag(flag) => flagged(flag, data).await,
             Inbound::Other(other) => {
                 tracing::debug!(id = %other.id, kind = %other.kind, "an activity we do not act on");
                 Ok(())
@@ -183,10 +203,9 @@ async fn followed(follow: Follow, data: &Data<Federation>) -> Result<(), Federat
         .settings
         .user_of(follow.object.inner())
         .ok_or_else(|| FederationError::Refused("Only people of this server can be followed here.".into()))?;
+    let follower_user = remote(&follow.actor, data).await?;
     let follower = follow.actor.dereference(data).await?;
-    if follower.is_local() {
-        return Err(FederationError::Refused("Our own people listen through the app.".into()));
-    }
+    debug_assert_eq!(follower.user, follower_user);
     let Some(_ours) = federation.local_actor(target).await? else { return Err(FederationError::NotFound) };
     let settings = federation.settings.clone();
     let follow_json = serde_json::to_value(&follow).map_err(|e| FederationError::Internal(e.to_string()))?;
@@ -301,13 +320,18 @@ async fn marked(
         .await
 }
 
-/// The person of another server an activity is by (never one of ours: they act here).
+/// The person of another server an activity is by (never one of ours: they act here), unless
+/// an admin suspended them.
 async fn remote(actor: &ObjectId<Actor>, data: &Data<Federation>) -> Result<values::UserId, FederationError> {
     let who = actor.dereference(data).await?;
     if who.is_local() {
         return Err(FederationError::Refused("Our own people act through the app.".into()));
     }
-    Ok(who.user)
+    let user = who.user;
+    if data.db.run(move |c| Ok::<_, FederationError>(repo::suspended(c, user)?)).await? {
+        return Err(FederationError::Forbidden("This account is suspended here.".into()));
+    }
+    Ok(user)
 }
 
 /// A reply to one of our posts, or to a reply to one: a comment on the post, by its author
@@ -394,6 +418,43 @@ async fn deleted(delete: Delete, data: &Data<Federation>) -> Result<(), Federati
         .write(move |c| {
             posts::delete_comment_rows(c, comment)?;
             Ok::<_, FederationError>(())
+        })
+        .await
+}
+
+/// A report from another server: a complaint (reason Other, its words as the description) on
+/// each of our posts it names, by the person who sent it. Once per activity.
+async fn flagged(flag: Flag, data: &Data<Federation>) -> Result<(), FederationError> {
+    let objects: Vec<Url> = match &flag.object {
+        Value::Array(items) => items.iter().filter_map(object_id).collect(),
+        one => object_id(one).into_iter().collect(),
+    };
+    let reported: Vec<values::PostId> = objects.iter().filter_map(|o| data.settings.post_of(o)).take(20).collect();
+    if reported.is_empty() {
+        return Ok(());
+    }
+    let who = remote(&flag.actor, data).await?;
+    let server = crate::settings::host_of(flag.actor.inner()).unwrap_or_default();
+    let words = flag.content.as_deref().map(|c| crate::text::plain_text(c, &|_, _| None)).unwrap_or_default();
+    let description = shortened(
+        &if words.trim().is_empty() { format!("Reported from {server}.") } else { format!("From {server}: {words}") },
+        moderation::DESCRIPTION_MAX,
+    );
+    let input = moderation::ReportInput::parse(Some("Other"), Some(&description))
+        .map_err(|e| FederationError::Refused(format!("A report we cannot keep: {e}")))?;
+    let activity = flag.id.to_string();
+    data.db
+        .write(move |c| {
+            if !repo::first_receipt(c, &activity)? {
+                return Ok(());
+            }
+            for post in reported {
+                match moderation::file_report(c, who, moderation::Target::Post(post), &input) {
+                    Ok(_) | Err(moderation::ModerationError::PostNotFound | moderation::ModerationError::OwnPost) => {}
+                    Err(e) => return Err(FederationError::Internal(e.to_string())),
+                }
+            }
+            Ok(())
         })
         .await
 }

@@ -18,6 +18,11 @@ pub enum FederationError {
     /// The other server answered wrongly, or not in time.
     #[error("Another server answered wrongly: {0}")]
     Upstream(String),
+    /// Not taken from this actor or server (a suspended person, a blocked server).
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("That server is blocked already")]
+    AlreadyBlocked,
     /// A person of another server whose handle is taken here by another actor.
     #[error("That handle is taken here by another account")]
     HandleTaken,
@@ -72,7 +77,8 @@ impl DomainError for FederationError {
             FederationError::Refused(_) => ErrorKind::Invalid,
             FederationError::Unauthenticated(_) => ErrorKind::Unauthenticated,
             FederationError::Upstream(_) => ErrorKind::Upstream,
-            FederationError::HandleTaken => ErrorKind::Conflict,
+            FederationError::HandleTaken | FederationError::AlreadyBlocked => ErrorKind::Conflict,
+            FederationError::Forbidden(_) => ErrorKind::Forbidden,
             FederationError::App(e) => e.kind(),
             FederationError::Graph(e) => e.kind(),
             FederationError::Posts(e) => e.kind(),

@@ -7,6 +7,7 @@
 pub mod activities;
 pub mod actors;
 pub mod delivery;
+pub mod domains;
 mod error;
 pub mod notes;
 mod repo;

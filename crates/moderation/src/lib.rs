@@ -29,8 +29,8 @@ mod suspension;
 pub use analytics::{Analytics, DAILY_MAX_DAYS, Day, analytics, daily};
 pub use error::ModerationError;
 pub use model::{
-    Action, Admin, AuditAction, AuditEntry, Complaint, ComplaintFilter, ComplaintGroup, Decision, Filed, GROUP_SHOWN,
-    GroupCursor, Reason, ReportInput, ReportedComment, Scope, Status, Target,
+    Action, Admin, AuditAction, AuditEntry, Complaint, ComplaintFilter, ComplaintGroup, DESCRIPTION_MAX, Decision,
+    Filed, GROUP_SHOWN, GroupCursor, Reason, ReportInput, ReportedComment, Scope, Status, Target,
 };
 pub use repo::{comment_removed, complaint_groups, complaints, decide, file_report, set_admin};
 pub use service::{COMPLAINT_GROUPS_PAGE, COMPLAINTS_PAGE, Moderation};

@@ -44,3 +44,12 @@ CREATE TABLE federation_objects (
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE
 );
 CREATE INDEX federation_objects_comment_idx ON federation_objects (comment_id);
+
+-- Servers an admin blocked: nothing more is taken from them (their inboxes' activities are
+-- refused), and their people's accounts here went with the block. A block names a host and
+-- every host under it.
+CREATE TABLE blocked_domains (
+    domain TEXT PRIMARY KEY NOT NULL,
+    admin_login TEXT NOT NULL,
+    created_at TIMESTAMP NOT NULL
+);

@@ -12,7 +12,8 @@ use serde::Deserialize;
 use values::UserId;
 
 use crate::error::ApiError;
-use crate::limits::{self, Action, Limit};
+use crate::extract::{AdminUser, Limited};
+use crate::limits::{self, Action, Limit, Suspending};
 use crate::state::AppState;
 
 /// The largest activity an inbox reads (a reply with a long text is a few KB).
@@ -35,6 +36,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .guard(actix_web::guard::fn_guard(asks_for_activitypub))
                 .route(web::get().to(note)),
         )
+        .route("/admin/federation/blocked-domains", web::get().to(blocked_domains))
+        .route("/admin/federation/blocked-domains", web::post().to(block_domain))
+        .route("/admin/federation/blocked-domains/{domain}", web::delete().to(unblock_domain))
         .route("/ap/users/{id}", web::get().to(actor))
         .route("/ap/users/{id}/{collection}", web::get().to(collection));
 }
@@ -131,10 +135,62 @@ async fn inbox(state: web::Data<AppState>, request: HttpRequest, body: web::Byte
     limits::count(&state, Action::Inbox, per_actor, None, &format!("actor:{}", sender.actor)).await?;
     let per_server = Limit { account: limit.client, client: limit.client, window: limit.window };
     limits::count(&state, Action::Inbox, per_server, None, &format!("server:{server}")).await?;
+    if config.domain_blocked(&server).await? {
+        return Err(ApiError::forbidden("This server does not take activities from yours."));
+    }
     let data = config.to_request_data();
     activitypub_federation::actix_web::inbox::receive_activity::<Inbound, Actor, federation::Federation>(
         request, body, &data,
     )
     .await
     .map_err(ApiError::from)
+}
+
+#[derive(serde::Serialize)]
+struct BlockedDomainJson {
+    domain: String,
+    admin_login: String,
+    blocked_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The servers an admin blocked (404 while federation is off).
+async fn blocked_domains(state: web::Data<AppState>, admin: AdminUser) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let listed: Vec<BlockedDomainJson> = config
+        .blocked_domains(&admin.0)
+        .await?
+        .into_iter()
+        .map(|b| BlockedDomainJson { domain: b.domain, admin_login: b.admin_login, blocked_at: b.blocked_at.and_utc() })
+        .collect();
+    Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-cache")).json(listed))
+}
+
+#[derive(Deserialize)]
+struct DomainJson {
+    #[serde(default)]
+    domain: String,
+}
+
+/// An admin blocks a server: its people's accounts here go; answers how many.
+async fn block_domain(
+    state: web::Data<AppState>,
+    user: Limited<Suspending>,
+    body: web::Json<DomainJson>,
+) -> Result<HttpResponse, ApiError> {
+    let admin = moderation::Admin::check(user.0.id, &user.0.login, user.0.is_admin)?;
+    let config = federation_of(&state)?;
+    let removed = config.block_domain(&admin, &body.domain).await?;
+    let domain = federation::domains::domain_name(&body.domain).unwrap_or_default();
+    Ok(HttpResponse::Created().json(serde_json::json!({ "domain": domain, "accounts_removed": removed })))
+}
+
+async fn unblock_domain(
+    state: web::Data<AppState>,
+    user: Limited<Suspending>,
+    domain: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let admin = moderation::Admin::check(user.0.id, &user.0.login, user.0.is_admin)?;
+    let config = federation_of(&state)?;
+    config.unblock_domain(&admin, &domain).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

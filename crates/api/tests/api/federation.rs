@@ -618,6 +618,90 @@ async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
     elsewhere.handle.stop(false).await;
 }
 
+async fn moderation_reaches_the_fediverse(db: TestDb) {
+    let app = federating(db).await;
+    let origin = app.url.replace("127.0.0.1", "localhost");
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let (root, _) = app.person("Mo", "mo.kelly@example.com").await;
+    crate::common::make_admin(&app.db, "mo.kelly@example.com");
+    let elsewhere = Elsewhere::start().await;
+    followed_by_bob(&app, &elsewhere, &ana_id).await;
+    let elsewhere_host = elsewhere.origin.trim_start_matches("http://").to_owned();
+    let bob_id = bob_id_in(&app, &format!("bob@{elsewhere_host}"));
+    let post = app.lyrics_post(&ana, "Harbour").await["id"].as_str().unwrap().to_owned();
+    let note = format!("{origin}/ap/posts/{post}");
+    let inbox = format!("{origin}/ap/inbox");
+    let activity = |kind: &str, n: u32, object: Value| {
+        json!({
+            "@context": "https://www.w3.org/ns/activitystreams",
+            "id": format!("{}/activities/{}/{n}", elsewhere.origin, kind.to_lowercase()),
+            "type": kind,
+            "actor": elsewhere.bob().id,
+            "object": object,
+        })
+    };
+    let likes = || async { app.get(&format!("/posts/{post}"), None).await.body["likes_count"].clone() };
+
+    // Their report arrives as a complaint by the person who sent it.
+    let mut flag = activity("Flag", 1, json!([note, format!("{origin}/ap/users/{ana_id}")]));
+    flag["content"] = json!("<p>Spam &amp; more spam</p>");
+    elsewhere.send(&inbox, flag).await;
+    let reports = app.get("/admin/reports", Some(&root)).await.body;
+    assert_eq!(reports.as_array().map(Vec::len), Some(1), "{reports:#?}");
+    assert_eq!(reports[0]["reason"], "Other");
+    assert_eq!(reports[0]["description"], format!("From {elsewhere_host}: Spam & more spam"));
+
+    // Suspended here, his activities are refused; lifted, they count again.
+    let suspended =
+        app.post(&format!("/admin/users/{bob_id}/suspend"), Some(&root), json!({"reason": "spam from afar"})).await;
+    assert!(suspended.status.is_success(), "{:?}", suspended.body);
+    elsewhere.send(&inbox, activity("Like", 1, json!(note))).await;
+    assert_eq!(likes().await, 0);
+    app.call(reqwest::Method::DELETE, &format!("/admin/users/{bob_id}/suspend"), Some(&root), None).await;
+    elsewhere.send(&inbox, activity("Like", 2, json!(note))).await;
+    assert_eq!(likes().await, 1);
+
+    // An admin blocks his server: his account here goes with its like and its follow, and
+    // nothing more is taken from it.
+    let not_admin = app.post("/admin/federation/blocked-domains", Some(&ana), json!({"domain": elsewhere_host})).await;
+    assert_eq!(not_admin.status, StatusCode::FORBIDDEN);
+    let bad = app.post("/admin/federation/blocked-domains", Some(&root), json!({"domain": "not a server"})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{:?}", bad.body);
+    let blocked = app
+        .post("/admin/federation/blocked-domains", Some(&root), json!({"domain": format!("HTTP://{elsewhere_host}/")}))
+        .await;
+    assert_eq!(blocked.status, StatusCode::CREATED, "{:?}", blocked.body);
+    assert_eq!(blocked.body, json!({"domain": elsewhere_host, "accounts_removed": 1}));
+    let again = app.post("/admin/federation/blocked-domains", Some(&root), json!({"domain": elsewhere_host})).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(likes().await, 0);
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 0);
+    let listed = app.get("/admin/federation/blocked-domains", Some(&root)).await.body;
+    assert_eq!(listed[0]["domain"], elsewhere_host.as_str());
+    assert_eq!(listed[0]["admin_login"], "mo_kelly");
+    elsewhere.send(&inbox, elsewhere.follow(7, &format!("{origin}/ap/users/{ana_id}"))).await;
+    elsewhere.send(&inbox, activity("Like", 3, json!(note))).await;
+    assert_eq!(likes().await, 0);
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 0);
+    let forbidden = app
+        .client
+        .post(&inbox)
+        .header("Content-Type", FEDERATION_CONTENT_TYPE)
+        .body(activity("Like", 4, json!(note)).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forbidden.status(), StatusCode::FORBIDDEN, "refused before anything is fetched or checked");
+
+    // Lifted: taken again.
+    let path = format!("/admin/federation/blocked-domains/{elsewhere_host}");
+    assert_eq!(app.call(reqwest::Method::DELETE, &path, Some(&root), None).await.status, StatusCode::NO_CONTENT);
+    assert_eq!(app.call(reqwest::Method::DELETE, &path, Some(&root), None).await.status, StatusCode::NOT_FOUND);
+    elsewhere.send(&inbox, activity("Like", 5, json!(note))).await;
+    assert_eq!(likes().await, 1);
+    elsewhere.handle.stop(false).await;
+}
+
 async fn federation_is_off_unless_asked(db: TestDb) {
     let app = crate::common::spawn_app(db).await;
     let (_, ana_id) = app.person("Ana", "ana@example.com").await;
@@ -633,5 +717,6 @@ test_support::both_backends!(
     federation_finds_follows_and_answers_with_signatures,
     posts_reach_followers_as_notes_mastodon_shows,
     likes_reposts_and_replies_from_elsewhere,
+    moderation_reaches_the_fediverse,
     federation_is_off_unless_asked
 );
