@@ -79,6 +79,8 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("PATCH", "/profile/me/avatar", "profile"),
     ("POST", "/admin/users/{user_id}/suspend", "suspend"),
     ("DELETE", "/admin/users/{user_id}/suspend", "suspend"),
+    ("POST", "/admin/federation/blocked-domains", "suspend"),
+    ("DELETE", "/admin/federation/blocked-domains/{domain}", "suspend"),
 ];
 
 /// The 429 of a call with a write limit (`limit`, its name) or an upload (`upload`), or both.

@@ -33,6 +33,8 @@ pub enum GraphError {
     SelfBlock,
     #[error("Cannot listen to this user because either you have blocked them or they have blocked you.")]
     Blocked,
+    #[error("Listening to people on other servers from here is not possible yet.")]
+    Elsewhere,
     #[error(transparent)]
     Db(#[from] DbError),
 }
@@ -47,7 +49,7 @@ impl DomainError for GraphError {
     fn kind(&self) -> ErrorKind {
         match self {
             GraphError::UserNotFound => ErrorKind::NotFound,
-            GraphError::SelfListen | GraphError::SelfBlock => ErrorKind::Invalid,
+            GraphError::SelfListen | GraphError::SelfBlock | GraphError::Elsewhere => ErrorKind::Invalid,
             GraphError::Blocked => ErrorKind::Forbidden,
             GraphError::Db(e) => e.kind(),
         }
@@ -111,8 +113,13 @@ pub fn listen(conn: &mut DbConnection, me: UserId, target: UserId) -> Result<boo
     if me == target {
         return Err(GraphError::SelfListen);
     }
-    if !user_exists(conn, target)? {
-        return Err(GraphError::UserNotFound);
+    let login: Option<String> =
+        users::table.filter(users::id.eq(target)).select(users::login).first(conn).optional()?;
+    let Some(login) = login else { return Err(GraphError::UserNotFound) };
+    // A person of another server (federation) has `@` in their login, as none of ours has:
+    // they are followed through their server, which this server does not do yet.
+    if login.contains('@') {
+        return Err(GraphError::Elsewhere);
     }
     if blocked_between(conn, me, target)? {
         return Err(GraphError::Blocked);

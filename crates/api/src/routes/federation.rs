@@ -4,14 +4,14 @@
 //! OpenAPI document.
 
 use activitypub_federation::FEDERATION_CONTENT_TYPE;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use federation::FederationError;
 use federation::activities::Inbound;
 use federation::actors::Actor;
 use serde::Deserialize;
-use values::UserId;
+use values::{ErrorKind, UserId};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Detail};
 use crate::extract::{AdminUser, Limited};
 use crate::limits::{self, Action, Limit, Suspending};
 use crate::state::AppState;
@@ -36,9 +36,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .guard(actix_web::guard::fn_guard(asks_for_activitypub))
                 .route(web::get().to(note)),
         )
-        .route("/admin/federation/blocked-domains", web::get().to(blocked_domains))
-        .route("/admin/federation/blocked-domains", web::post().to(block_domain))
-        .route("/admin/federation/blocked-domains/{domain}", web::delete().to(unblock_domain))
         .route("/ap/users/{id}", web::get().to(actor))
         .route("/ap/users/{id}/{collection}", web::get().to(collection));
 }
@@ -138,23 +135,64 @@ async fn inbox(state: web::Data<AppState>, request: HttpRequest, body: web::Byte
     if config.domain_blocked(&server).await? {
         return Err(ApiError::forbidden("This server does not take activities from yours."));
     }
+    if !request.headers().contains_key("signature") {
+        return Err(ApiError::new(ErrorKind::Unauthenticated, "An activity must be signed by its actor."));
+    }
     let data = config.to_request_data();
     activitypub_federation::actix_web::inbox::receive_activity::<Inbound, Actor, federation::Federation>(
         request, body, &data,
     )
     .await
-    .map_err(ApiError::from)
+    .map_err(|e| match e {
+        // The sender's key could not be read: as unsigned (Mastodon answers so too), not a
+        // fault of ours.
+        FederationError::Upstream(_) => {
+            ApiError::new(ErrorKind::Unauthenticated, "The actor's key could not be read from their server.")
+        }
+        other => other.into(),
+    })
 }
 
-#[derive(serde::Serialize)]
-struct BlockedDomainJson {
+/// The admin panel's calls about other servers (beyond the spec; documented in the OpenAPI
+/// document like the panel's other calls).
+pub fn configure_admin(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+    cfg.service(blocked_domains).service(block_domain).service(unblock_domain);
+}
+
+/// A server an admin blocked.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct BlockedDomainJson {
+    /// Its host name (with its port, for a test server); hosts under it are blocked too.
     domain: String,
+    /// The admin who blocked it.
     admin_login: String,
     blocked_at: chrono::DateTime<chrono::Utc>,
 }
 
-/// The servers an admin blocked (404 while federation is off).
-async fn blocked_domains(state: web::Data<AppState>, admin: AdminUser) -> Result<HttpResponse, ApiError> {
+/// A server to block.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct DomainJson {
+    /// A host name (`social.example`); a scheme or a path around it is left out.
+    #[serde(default)]
+    domain: String,
+}
+
+/// What a block did.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct DomainBlockedJson {
+    /// The host name as blocked.
+    domain: String,
+    /// Accounts of people of that server removed here, with their likes, reposts, replies and
+    /// follows.
+    accounts_removed: usize,
+}
+
+/// The servers an admin blocked, by name (404 while federation is off).
+#[utoipa::path(tag = "admin", security(("bearer" = [])),
+    responses((status = 200, body = [BlockedDomainJson]), (status = 403, body = Detail, description = "not an admin"),
+        (status = 404, body = Detail, description = "federation is off")))]
+#[get("/admin/federation/blocked-domains")]
+pub async fn blocked_domains(state: web::Data<AppState>, admin: AdminUser) -> Result<HttpResponse, ApiError> {
     let config = federation_of(&state)?;
     let listed: Vec<BlockedDomainJson> = config
         .blocked_domains(&admin.0)
@@ -165,26 +203,31 @@ async fn blocked_domains(state: web::Data<AppState>, admin: AdminUser) -> Result
     Ok(HttpResponse::Ok().insert_header(("Cache-Control", "no-cache")).json(listed))
 }
 
-#[derive(Deserialize)]
-struct DomainJson {
-    #[serde(default)]
-    domain: String,
-}
-
-/// An admin blocks a server: its people's accounts here go; answers how many.
-async fn block_domain(
+/// An admin blocks a server: its people's accounts here go, and nothing more is taken from it
+/// (docs/federation.md, "Moderation").
+#[utoipa::path(tag = "admin", security(("bearer" = [])), request_body = DomainJson,
+    responses((status = 201, body = DomainBlockedJson), (status = 400, body = Detail, description = "not a host name, or ours"),
+        (status = 403, body = Detail, description = "not an admin"), (status = 404, body = Detail, description = "federation is off"),
+        (status = 409, body = Detail, description = "blocked already"), (status = 429, body = Detail)))]
+#[post("/admin/federation/blocked-domains")]
+pub async fn block_domain(
     state: web::Data<AppState>,
     user: Limited<Suspending>,
     body: web::Json<DomainJson>,
 ) -> Result<HttpResponse, ApiError> {
     let admin = moderation::Admin::check(user.0.id, &user.0.login, user.0.is_admin)?;
     let config = federation_of(&state)?;
-    let removed = config.block_domain(&admin, &body.domain).await?;
+    let accounts_removed = config.block_domain(&admin, &body.domain).await?;
     let domain = federation::domains::domain_name(&body.domain).unwrap_or_default();
-    Ok(HttpResponse::Created().json(serde_json::json!({ "domain": domain, "accounts_removed": removed })))
+    Ok(HttpResponse::Created().json(DomainBlockedJson { domain, accounts_removed }))
 }
 
-async fn unblock_domain(
+/// An admin lifts a server's block: its activities are taken again.
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(("domain" = String, Path)),
+    responses((status = 204, description = "lifted"), (status = 403, body = Detail, description = "not an admin"),
+        (status = 404, body = Detail, description = "not blocked, or federation is off"), (status = 429, body = Detail)))]
+#[delete("/admin/federation/blocked-domains/{domain}")]
+pub async fn unblock_domain(
     state: web::Data<AppState>,
     user: Limited<Suspending>,
     domain: web::Path<String>,

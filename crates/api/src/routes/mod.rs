@@ -26,6 +26,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(notifications::configure)
         .configure(moderation::configure)
         .configure(suspensions::configure)
+        .configure(federation::configure_admin)
         .service(media::default_avatar)
         .service(media::media);
 }

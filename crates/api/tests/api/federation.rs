@@ -236,6 +236,17 @@ impl Elsewhere {
         }
     }
 
+    /// An activity of Bob's: `kind` of `object`, numbered `n` among his of that kind.
+    fn activity(&self, kind: &str, n: u32, object: Value) -> Value {
+        json!({
+            "@context": "https://www.w3.org/ns/activitystreams",
+            "id": format!("{}/activities/{}/{n}", self.origin, kind.to_lowercase()),
+            "type": kind,
+            "actor": self.bob().id,
+            "object": object,
+        })
+    }
+
     fn follow(&self, n: u32, object: &str) -> Value {
         json!({
             "@context": "https://www.w3.org/ns/activitystreams",
@@ -383,6 +394,10 @@ async fn federation_finds_follows_and_answers_with_signatures(db: TestDb) {
 
     // She blocks him: his next follow is refused with a Reject.
     let bob_id = bob_id_in(&app, &bob_handle);
+    // Following him back from here is the next step of federation; until then it says so.
+    let back = app.post(&format!("/profiles/listening/{bob_id}"), Some(&ana), json!({})).await;
+    assert_eq!(back.status, StatusCode::BAD_REQUEST);
+    assert_eq!(back.detail(), "Listening to people on other servers from here is not possible yet.");
     let blocked = app.post(&format!("/profiles/blocks/{bob_id}"), Some(&ana), json!({})).await;
     assert!(blocked.status.is_success(), "{:?}", blocked.body);
     elsewhere.send(&format!("{actor_url}/inbox"), elsewhere.follow(2, &actor_url)).await;
@@ -545,15 +560,7 @@ async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
     let post = app.lyrics_post(&ana, "Harbour").await["id"].as_str().unwrap().to_owned();
     let note = format!("{origin}/ap/posts/{post}");
     let inbox = format!("{origin}/ap/inbox");
-    let activity = |kind: &str, n: u32, object: Value| {
-        json!({
-            "@context": "https://www.w3.org/ns/activitystreams",
-            "id": format!("{}/activities/{}/{n}", elsewhere.origin, kind.to_lowercase()),
-            "type": kind,
-            "actor": elsewhere.bob().id,
-            "object": object,
-        })
-    };
+    let activity = |kind: &str, n: u32, object: Value| elsewhere.activity(kind, n, object);
     let counts =
         |body: &Value| (body["likes_count"].clone(), body["reposts_count"].clone(), body["comments_count"].clone());
 
@@ -631,15 +638,7 @@ async fn moderation_reaches_the_fediverse(db: TestDb) {
     let post = app.lyrics_post(&ana, "Harbour").await["id"].as_str().unwrap().to_owned();
     let note = format!("{origin}/ap/posts/{post}");
     let inbox = format!("{origin}/ap/inbox");
-    let activity = |kind: &str, n: u32, object: Value| {
-        json!({
-            "@context": "https://www.w3.org/ns/activitystreams",
-            "id": format!("{}/activities/{}/{n}", elsewhere.origin, kind.to_lowercase()),
-            "type": kind,
-            "actor": elsewhere.bob().id,
-            "object": object,
-        })
-    };
+    let activity = |kind: &str, n: u32, object: Value| elsewhere.activity(kind, n, object);
     let likes = || async { app.get(&format!("/posts/{post}"), None).await.body["likes_count"].clone() };
 
     // Their report arrives as a complaint by the person who sent it.
@@ -702,6 +701,36 @@ async fn moderation_reaches_the_fediverse(db: TestDb) {
     elsewhere.handle.stop(false).await;
 }
 
+/// The inbox reads at most 256 KB, and counts each remote actor's and server's activities.
+async fn the_inbox_is_bounded(db: TestDb) {
+    let options = Options {
+        env: vec![
+            ("SELFSOUND_FEDERATION".into(), "on".into()),
+            ("SELFSOUND_WRITE_LIMITS".into(), "inbox=2:3/1m".into()),
+        ],
+        public_host: Some("localhost"),
+        ..Options::default()
+    };
+    let app = spawn_app_with(db, options).await;
+    let inbox = format!("{}/ap/inbox", app.url);
+    let send = |body: String| app.client.post(&inbox).header("Content-Type", FEDERATION_CONTENT_TYPE).body(body).send();
+    let huge = json!({"actor": "https://a.example/users/x", "content": "x".repeat(300 * 1024)}).to_string();
+    assert_eq!(send(huge).await.unwrap().status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let from =
+        |actor: &str| json!({"id": format!("{actor}/1"), "type": "Like", "actor": actor, "object": "x"}).to_string();
+    // Unsigned: refused, and counted all the same.
+    for _ in 0..2 {
+        assert_eq!(send(from("https://a.example/users/x")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    }
+    let third = send(from("https://a.example/users/x")).await.unwrap();
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS, "two an actor");
+    assert!(third.headers().contains_key("retry-after"));
+    assert_eq!(send(from("https://a.example/users/y")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    let server_full = send(from("https://a.example/users/z")).await.unwrap();
+    assert_eq!(server_full.status(), StatusCode::TOO_MANY_REQUESTS, "three a server");
+    assert_eq!(send(from("https://b.example/users/x")).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+}
+
 async fn federation_is_off_unless_asked(db: TestDb) {
     let app = crate::common::spawn_app(db).await;
     let (_, ana_id) = app.person("Ana", "ana@example.com").await;
@@ -718,5 +747,6 @@ test_support::both_backends!(
     posts_reach_followers_as_notes_mastodon_shows,
     likes_reposts_and_replies_from_elsewhere,
     moderation_reaches_the_fediverse,
+    the_inbox_is_bounded,
     federation_is_off_unless_asked
 );

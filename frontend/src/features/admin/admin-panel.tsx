@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, Route, Routes } from 'react-router';
 import { FlagIcon } from '../../components/first-load-icons';
-import { BanIcon, ChartIcon } from '../../components/icons';
+import { BanIcon, ChartIcon, ShieldIcon } from '../../components/icons';
 import { PageSpinner } from '../../components/spinner';
 import { sessionQueries } from '../../lib/session';
 import { AdminAccessRequired } from './admin-access-required';
@@ -12,12 +12,14 @@ import styles from './admin-panel.module.css';
 const AnalyticsPage = lazy(() => import('./analytics-page').then((m) => ({ default: m.AnalyticsPage })));
 const ComplaintsPage = lazy(() => import('./complaints-page').then((m) => ({ default: m.ComplaintsPage })));
 const SuspendedPage = lazy(() => import('./suspended-page').then((m) => ({ default: m.SuspendedPage })));
+const ServersPage = lazy(() => import('./servers-page').then((m) => ({ default: m.ServersPage })));
 
 /** The panel's pages (spec §2 Route table), relative to /admin. */
 export const ADMIN_PAGES = [
   { to: '/admin/a', label: 'Analytics', icon: ChartIcon },
   { to: '/admin/c', label: 'Complaints', icon: FlagIcon },
   { to: '/admin/s', label: 'Suspended', icon: BanIcon },
+  { to: '/admin/f', label: 'Other servers', icon: ShieldIcon },
 ] as const;
 
 /**
@@ -51,7 +53,8 @@ function AdminLayout() {
 
 /**
  * /admin/* (spec §2): /admin goes on to /admin/a (analytics), /admin/c lists the complaints;
- * beyond the spec, /admin/s lists the suspended accounts.
+ * beyond the spec, /admin/s lists the suspended accounts and /admin/f the blocked servers
+ * (federation, docs/federation.md).
  * Behind the sign-in guard. A session check that says the account is no admin shows 'Admin
  * access required' at once, with no admin call made; the server still decides each call, and
  * its refusals are shown by the pages (AdminRefused).
@@ -65,6 +68,7 @@ export function AdminPanel() {
         <Route path="a" element={<AnalyticsPage />} />
         <Route path="c" element={<ComplaintsPage />} />
         <Route path="s" element={<SuspendedPage />} />
+        <Route path="f" element={<ServersPage />} />
       </Route>
       <Route index element={<Navigate to="/admin/a" replace />} />
       <Route path="*" element={<Navigate to="/admin/a" replace />} />
