@@ -35,6 +35,8 @@ export interface StartOptions {
   bin?: string;
   /** How long to wait for /healthz; default 60 s. */
   timeoutMs?: number;
+  /** The host its public URL names; default 127.0.0.1 (federation signs for names: localhost). */
+  host?: string;
 }
 
 export function binaryPath(): string {
@@ -87,7 +89,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     throw new Error(`${DIST_DIR}/index.html is missing: run npm run build first.`);
   }
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), `selfsound-e2e-${name}-`));
   const logFile = join(dataDir, 'server.log');
   const log = createWriteStream(logFile);
