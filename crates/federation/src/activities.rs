@@ -203,9 +203,7 @@ async fn followed(follow: Follow, data: &Data<Federation>) -> Result<(), Federat
         .settings
         .user_of(follow.object.inner())
         .ok_or_else(|| FederationError::Refused("Only people of this server can be followed here.".into()))?;
-    let follower_user = remote(&follow.actor, data).await?;
-    let follower = follow.actor.dereference(data).await?;
-    debug_assert_eq!(follower.user, follower_user);
+    let follower = remote(&follow.actor, data).await?;
     let Some(_ours) = federation.local_actor(target).await? else { return Err(FederationError::NotFound) };
     let settings = federation.settings.clone();
     let follow_json = serde_json::to_value(&follow).map_err(|e| FederationError::Internal(e.to_string()))?;
@@ -299,7 +297,7 @@ async fn marked(
     on: bool,
 ) -> Result<(), FederationError> {
     let Some(post) = post else { return Ok(()) };
-    let who = remote(actor, data).await?;
+    let who = remote(actor, data).await?.user;
     let activity = activity.to_string();
     data.db
         .write_lightly(move |c| {
@@ -322,7 +320,7 @@ async fn marked(
 
 /// The person of another server an activity is by (never one of ours: they act here), unless
 /// an admin suspended them.
-async fn remote(actor: &ObjectId<Actor>, data: &Data<Federation>) -> Result<values::UserId, FederationError> {
+async fn remote(actor: &ObjectId<Actor>, data: &Data<Federation>) -> Result<Actor, FederationError> {
     let who = actor.dereference(data).await?;
     if who.is_local() {
         return Err(FederationError::Refused("Our own people act through the app.".into()));
@@ -331,7 +329,7 @@ async fn remote(actor: &ObjectId<Actor>, data: &Data<Federation>) -> Result<valu
     if data.db.run(move |c| Ok::<_, FederationError>(repo::suspended(c, user)?)).await? {
         return Err(FederationError::Forbidden("This account is suspended here.".into()));
     }
-    Ok(user)
+    Ok(who)
 }
 
 /// A reply to one of our posts, or to a reply to one: a comment on the post, by its author
@@ -364,7 +362,7 @@ async fn replied(create: Create, data: &Data<Federation>) -> Result<(), Federati
     if text.trim().is_empty() {
         return Ok(());
     }
-    let who = remote(&create.actor, data).await?;
+    let who = remote(&create.actor, data).await?.user;
     let (activity, note_id) = (create.id.to_string(), note.id.to_string());
     let direct = settings.post_of(&in_reply_to);
     let replied_to = in_reply_to.to_string();
@@ -410,7 +408,7 @@ async fn deleted(delete: Delete, data: &Data<Federation>) -> Result<(), Federati
     let ap_id = object.to_string();
     let found = data.db.run(move |c| Ok::<_, FederationError>(repo::reply(c, &ap_id)?)).await?;
     let Some((comment, author, _)) = found else { return Ok(()) };
-    let who = remote(&delete.actor, data).await?;
+    let who = remote(&delete.actor, data).await?.user;
     if who != author {
         return Err(FederationError::Refused("Only its author may delete a reply.".into()));
     }
@@ -433,7 +431,7 @@ async fn flagged(flag: Flag, data: &Data<Federation>) -> Result<(), FederationEr
     if reported.is_empty() {
         return Ok(());
     }
-    let who = remote(&flag.actor, data).await?;
+    let who = remote(&flag.actor, data).await?.user;
     let server = crate::settings::host_of(flag.actor.inner()).unwrap_or_default();
     let words = flag.content.as_deref().map(|c| crate::text::plain_text(c, &|_, _| None)).unwrap_or_default();
     let description = shortened(
