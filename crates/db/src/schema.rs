@@ -350,7 +350,7 @@ diesel::table! {
         domain -> Text,
         inbox -> Text,
         shared_inbox -> Nullable<Text>,
-        public_key -> Text,
+        public_key_pem -> Text,
         url -> Nullable<Text>,
         fetched_at -> Timestamp,
     }
@@ -359,8 +359,8 @@ diesel::table! {
 diesel::table! {
     actor_keys (user_id) {
         user_id -> BigInt,
-        public_key -> Text,
-        private_key -> Text,
+        public_key_pem -> Text,
+        private_key_pem -> Text,
         created_at -> Timestamp,
     }
 }

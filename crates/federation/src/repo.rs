@@ -61,7 +61,7 @@ pub(crate) fn suspended(conn: &mut DbConnection, id: UserId) -> QueryResult<bool
 pub(crate) fn keys(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<(String, String)>> {
     actor_keys::table
         .filter(actor_keys::user_id.eq(id))
-        .select((actor_keys::public_key, actor_keys::private_key))
+        .select((actor_keys::public_key_pem, actor_keys::private_key_pem))
         .first(conn)
         .optional()
 }
@@ -70,7 +70,7 @@ pub(crate) fn keys(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<(S
 /// first (the caller reads the kept one back).
 pub(crate) fn keep_keys(conn: &mut DbConnection, id: UserId, public: &str, private: &str) -> QueryResult<()> {
     Kept::new(
-        "INSERT INTO actor_keys (user_id, public_key, private_key, created_at) VALUES (?, ?, ?, ?) \
+        "INSERT INTO actor_keys (user_id, public_key_pem, private_key_pem, created_at) VALUES (?, ?, ?, ?) \
          ON CONFLICT DO NOTHING",
     )
     .bind::<BigInt, _>(id)
@@ -100,7 +100,7 @@ pub(crate) fn remote_by_ap_id(conn: &mut DbConnection, ap_id: &str) -> QueryResu
             federation_actors::ap_id,
             federation_actors::inbox,
             federation_actors::shared_inbox,
-            federation_actors::public_key,
+            federation_actors::public_key_pem,
             federation_actors::fetched_at,
         ))
         .first(conn)
@@ -139,7 +139,7 @@ pub(crate) fn upsert_remote(conn: &mut DbConnection, new: &NewRemote) -> Result<
                 .set((
                     federation_actors::inbox.eq(&new.inbox),
                     federation_actors::shared_inbox.eq(&new.shared_inbox),
-                    federation_actors::public_key.eq(&new.public_key),
+                    federation_actors::public_key_pem.eq(&new.public_key),
                     federation_actors::url.eq(&new.url),
                     federation_actors::fetched_at.eq(now),
                 ))
@@ -169,7 +169,7 @@ pub(crate) fn upsert_remote(conn: &mut DbConnection, new: &NewRemote) -> Result<
                     federation_actors::domain.eq(&new.domain),
                     federation_actors::inbox.eq(&new.inbox),
                     federation_actors::shared_inbox.eq(&new.shared_inbox),
-                    federation_actors::public_key.eq(&new.public_key),
+                    federation_actors::public_key_pem.eq(&new.public_key),
                     federation_actors::url.eq(&new.url),
                     federation_actors::fetched_at.eq(now),
                 ))

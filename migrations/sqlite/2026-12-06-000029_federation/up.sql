@@ -8,24 +8,25 @@
 CREATE TABLE federation_actors (
     user_id BIGINT PRIMARY KEY NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     -- The actor's ActivityPub id (its URL).
-    ap_id TEXT NOT NULL UNIQUE,
+    ap_id TEXT NOT NULL,
     -- Their server's host, lowercased (domain blocks).
     domain TEXT NOT NULL,
     inbox TEXT NOT NULL,
     shared_inbox TEXT,
-    public_key TEXT NOT NULL,
+    public_key_pem TEXT NOT NULL,
     -- Their profile page on their server.
     url TEXT,
     fetched_at TIMESTAMP NOT NULL
 );
+CREATE UNIQUE INDEX federation_actors_ap_id_key ON federation_actors (ap_id);
 CREATE INDEX federation_actors_domain_idx ON federation_actors (domain);
 
 -- Each local person's key pair for HTTP signatures, made the first time another server needs
 -- it. The private key never leaves the server (docs/security.md).
 CREATE TABLE actor_keys (
     user_id BIGINT PRIMARY KEY NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    public_key TEXT NOT NULL,
-    private_key TEXT NOT NULL,
+    public_key_pem TEXT NOT NULL,
+    private_key_pem TEXT NOT NULL,
     created_at TIMESTAMP NOT NULL
 );
 
