@@ -7,6 +7,7 @@
  * received, from the first to the last. `SELFSOUND_BIN` picks the binary (a release build
  * for the figure in the docs).
  */
+import { Follow } from '@fedify/fedify';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { signedUpAccount } from './support/accounts';
 import { startPeer } from './support/fediverse';
@@ -32,7 +33,7 @@ test('activities a second delivered to one inbox', async ({ request }, testInfo)
   try {
     const ana = await signedUpAccount(request, server, uniqueEmail('ana', testInfo.project.name), 'Ana Fado');
     const actor = `${server.url}/ap/users/${ana.id}`;
-    expect(await peer.send(`${server.url}/ap/inbox`, { id: `${peer.origin}/f/1`, type: 'Follow', actor: peer.actor, object: actor })).toBe(200);
+    expect(await peer.send(actor, new Follow({ id: peer.id('follows'), actor: new URL(peer.actor), object: new URL(actor) }))).toBe(200);
     await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
     for (let i = 0; i < POSTS; i += 1) {
       const made = await request.post(`${server.url}/posts/lyrics`, {

@@ -58,7 +58,9 @@ impl Actor {
 }
 
 /// The JSON-LD context of the documents we serve: ActivityStreams, the security vocabulary
-/// (public keys) and the few terms Mastodon adds.
+/// (public keys) and the terms Mastodon adds. `Hashtag` and `sensitive` are not in the
+/// ActivityStreams context: without their definitions here a JSON-LD reader (Fedify, Misskey)
+/// drops a note's hashtags.
 pub fn context() -> Value {
     json!([
         "https://www.w3.org/ns/activitystreams",
@@ -69,7 +71,9 @@ pub fn context() -> Value {
             "value": "schema:value",
             "toot": "http://joinmastodon.org/ns#",
             "discoverable": "toot:discoverable",
-            "manuallyApprovesFollowers": "as:manuallyApprovesFollowers"
+            "manuallyApprovesFollowers": "as:manuallyApprovesFollowers",
+            "Hashtag": "as:Hashtag",
+            "sensitive": "as:sensitive"
         }
     ])
 }

@@ -1,11 +1,26 @@
 /**
- * Another ActivityPub server, in a few lines of Node on loopback (named `localhost`): one person
- * with an RSA key pair of their own and an actor document, an inbox that keeps what arrives,
- * and activities sent with HTTP signatures as Mastodon signs them (draft-cavage: the request
- * target, host, date and the body's SHA-256 digest, RSA-SHA256).
+ * Another ActivityPub server on loopback (named `localhost`), written with Fedify
+ * (`@fedify/fedify`, MIT): its own actors, WebFinger, HTTP signatures (draft-cavage, RSA-SHA256,
+ * as Mastodon signs), JSON-LD reading of what arrives and delivery. Nothing of it is ours: it is
+ * the "peer nobody here wrote" of issue 33. One person, with a key pair of their own; what their
+ * inbox receives is kept as Fedify understood it (`inbound`, vocabulary objects) and as JSON-LD
+ * (`received`); what they send goes through Fedify's own `sendActivity`.
+ *
+ * Fedify 1.5 is the last line that runs on Node 20 (the machine's Node); `allowPrivateAddress`
+ * lets it fetch our server on loopback, as our debug mode lets us fetch it.
  */
-import { createHash, createSign, generateKeyPairSync } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  Activity,
+  createFederation,
+  Endpoints,
+  generateCryptoKeyPair,
+  MemoryKvStore,
+  Person,
+  signRequest,
+  type Actor,
+  type Context,
+} from '@fedify/fedify';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Peer {
@@ -13,92 +28,113 @@ export interface Peer {
   /** The person's actor id. */
   actor: string;
   handle: string;
-  /** What its inbox received, parsed. */
+  /** What their inbox received, as Fedify parsed it. */
+  inbound: Activity[];
+  /** The same, as JSON-LD (compacted by Fedify: `type` is `Accept`, `Create`…). */
   received: Array<Record<string, unknown>>;
-  /** Posts a signed activity to `inbox`; the status it got. */
-  send: (inbox: string, activity: Record<string, unknown>) => Promise<number>;
+  /** A new id on this server, for an activity or an object. */
+  id: (kind: string) => URL;
+  /** Fetches (signed) and parses an object of another server, as Fedify reads it. */
+  lookup: (url: string) => Promise<unknown>;
+  /**
+   * Sends an activity from the person to the inbox of `recipient` (an actor's id), signed by
+   * Fedify; the status the inbox answered (a refusal is a status, not a throw).
+   */
+  send: (recipient: string, activity: Activity) => Promise<number>;
+  /** Posts `activity` to `inbox` signed with a key that is not the person's; the status. */
+  sendForged: (inbox: string, activity: Activity) => Promise<number>;
   stop: () => Promise<void>;
 }
 
-function body(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 export async function startPeer(username = 'bob', name = 'Bob Elsewhere'): Promise<Peer> {
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
+  const keys = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+  const inbound: Activity[] = [];
   const received: Array<Record<string, unknown>> = [];
-  let document: Record<string, unknown> = {};
+  const federation = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
+  federation
+    .setActorDispatcher('/users/{identifier}', async (ctx, identifier) => {
+      if (identifier !== username) return null;
+      const [pair] = await ctx.getActorKeyPairs(identifier);
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: identifier,
+        name,
+        inbox: ctx.getInboxUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        publicKey: pair!.cryptographicKey,
+      });
+    })
+    .setKeyPairsDispatcher((_ctx, identifier) => (identifier === username ? [keys] : []));
+  federation.setInboxListeners('/users/{identifier}/inbox', '/inbox').on(Activity, async (_ctx, activity) => {
+    received.push((await activity.toJsonLd({ format: 'compact' })) as Record<string, unknown>);
+    inbound.push(activity);
+  });
+
+  let origin = '';
   const server = createServer((req, res) => {
     void (async () => {
-      if (req.method === 'GET' && req.url === `/users/${username}`) {
-        res.writeHead(200, { 'content-type': 'application/activity+json' });
-        res.end(JSON.stringify(document));
-      } else if (req.method === 'POST' && req.url === `/users/${username}/inbox`) {
-        received.push(JSON.parse(await body(req)) as Record<string, unknown>);
-        res.writeHead(202);
-        res.end();
-      } else {
-        res.writeHead(404);
-        res.end();
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers.set(key, value);
       }
-    })();
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const request = new Request(new URL(req.url ?? '/', origin), {
+        method: req.method,
+        headers,
+        body: hasBody ? Buffer.concat(chunks) : undefined,
+      });
+      const response = await federation.fetch(request, { contextData: undefined });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    })().catch((error: unknown) => {
+      res.writeHead(500);
+      res.end(String(error));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const origin = `http://localhost:${port}`;
-  const actor = `${origin}/users/${username}`;
-  document = {
-    '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
-    id: actor,
-    type: 'Person',
-    preferredUsername: username,
-    name,
-    inbox: `${actor}/inbox`,
-    publicKey: { id: `${actor}#main-key`, owner: actor, publicKeyPem: publicKey },
-  };
+  origin = `http://localhost:${port}`;
+  const context = (): Context<void> => federation.createContext(new URL(origin), undefined);
+  const actor = context().getActorUri(username).href;
+  let sequence = 0;
 
-  function send(inbox: string, activity: Record<string, unknown>): Promise<number> {
-    const text = JSON.stringify(activity);
-    const url = new URL(inbox);
-    const date = new Date().toUTCString();
-    const digest = `SHA-256=${createHash('sha256').update(text).digest('base64')}`;
-    const signing = `(request-target): post ${url.pathname}\nhost: ${url.host}\ndate: ${date}\ndigest: ${digest}`;
-    const signature = createSign('RSA-SHA256').update(signing).sign(privateKey, 'base64');
-    const headers = {
-      Host: url.host,
-      Date: date,
-      Digest: digest,
-      'Content-Type': 'application/activity+json',
-      Signature: `keyId="${actor}#main-key",algorithm="rsa-sha256",headers="(request-target) host date digest",signature="${signature}"`,
-    };
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end(text);
+  async function send(recipient: string, activity: Activity): Promise<number> {
+    const ctx = context();
+    const target = await ctx.lookupObject(recipient);
+    if (target === null || !('inboxId' in target)) throw new Error(`${recipient} is not an actor Fedify can read`);
+    try {
+      await ctx.sendActivity({ identifier: username }, target as Actor, activity);
+      return 200;
+    } catch (error) {
+      const status = /\((\d{3}) /.exec(String(error));
+      if (status === null) throw error;
+      return Number(status[1]);
+    }
+  }
+
+  async function sendForged(inbox: string, activity: Activity): Promise<number> {
+    const other = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+    const unsigned = new Request(inbox, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/activity+json' },
+      body: JSON.stringify(await activity.toJsonLd({ format: 'compact' })),
     });
+    const signed = await signRequest(unsigned, other.privateKey, new URL(`${actor}#main-key`));
+    return (await fetch(signed)).status;
   }
 
   return {
     origin,
     actor,
     handle: `${username}@localhost:${port}`,
+    inbound,
     received,
+    id: (kind) => new URL(`${origin}/${kind}/${(sequence += 1)}`),
+    lookup: (url) => context().lookupObject(url),
     send,
+    sendForged,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
