@@ -60,7 +60,7 @@ test('a server written with Fedify follows, hears, likes, reposts and replies; t
     expect(tags.some((tag) => tag instanceof Hashtag && tag.name?.toString() === '#fado')).toBe(true);
     const attachments = [];
     for await (const attachment of (note as Note).getAttachments()) attachments.push(attachment);
-    const track = attachments.find((a) => a instanceof Document) as Document | undefined;
+    const track = attachments.find((a): a is Document => a instanceof Document);
     expect(track?.mediaType).toMatch(/^audio\//);
     expect(track?.name?.toString()).toContain('Harbour Lights');
     expect(track?.url).toBeTruthy();
