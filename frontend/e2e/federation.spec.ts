@@ -101,7 +101,11 @@ test('a server written with Fedify follows, hears, likes, reposts and replies; t
     await shot('federation-reply');
 
     await page.goto(`${server.appUrl}/profile`);
-    await expect(page.getByText(/1\s*Listener/i).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Listeners: 1, show who' }).click();
+    const listeners = page.getByRole('dialog', { name: 'Listeners' });
+    await expect(listeners.getByRole('link', { name: new RegExp(`Bob Elsewhere\\s*@${peer.handle}`) })).toBeVisible();
+    await shot('federation-listeners');
+    await page.keyboard.press('Escape');
     await page.goto(`${server.appUrl}/notifications`);
     for (const what of ['started listening to you', 'liked your post', 'reposted your post', 'mentioned you in a comment']) {
       await expect(page.getByRole('listitem').filter({ hasText: what }).first()).toContainText(peer.handle);

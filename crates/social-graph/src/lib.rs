@@ -12,6 +12,7 @@
 
 use std::collections::HashSet;
 
+use chrono::NaiveDateTime;
 use db::diesel::dsl::exists;
 use db::diesel::prelude::*;
 use db::diesel::sql_types::{BigInt, Timestamp};
@@ -215,6 +216,87 @@ pub fn listened_to(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Ve
     Ok(page.apply(query).load(conn)?)
 }
 
+/// Which of a person's lists of people: who listens to them, or whom they listen to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Listeners,
+    ListenedTo,
+}
+
+/// Where a page of [`people_of`] ends: the listening it stopped at (when it began, and the
+/// other person of it). The next page starts after it; a listening made meanwhile moves no one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListenCursor {
+    pub at: NaiveDateTime,
+    pub id: UserId,
+}
+
+impl ListenCursor {
+    /// The cursor as the wire carries it: `{microseconds}-{id}`.
+    pub fn encode(&self) -> String {
+        format!("{}-{}", self.at.and_utc().timestamp_micros(), self.id)
+    }
+
+    /// A cursor read back; none for text no page of ours wrote.
+    pub fn decode(text: &str) -> Option<ListenCursor> {
+        let (micros, id) = text.split_once('-')?;
+        let at = chrono::DateTime::from_timestamp_micros(micros.parse().ok()?)?.naive_utc();
+        Some(ListenCursor { at, id: id.parse().ok()? })
+    }
+}
+
+/// A page of [`people_of`] at most holds this many.
+pub const PEOPLE_PAGE: PageRule = PageRule::new(30, 100);
+
+/// `person`'s listeners or the people they listen to (`side`), most recent first, as `viewer`
+/// may see them (nobody suspended, nobody in a block pair with the viewer), at most `limit`
+/// after `after`; with where the page ended when there may be more. People of other servers
+/// are among them under their handle (`name@server`). Not found when `person` is hidden from
+/// the viewer or does not exist. Three key probes, then one walk of `listens (…, created_at, …)`
+/// with a key probe a row.
+pub fn people_of(
+    conn: &mut DbConnection,
+    person: UserId,
+    side: Side,
+    viewer: Option<UserId>,
+    after: Option<ListenCursor>,
+    limit: i64,
+) -> Result<(Vec<UserCard>, Option<ListenCursor>), GraphError> {
+    if !user_exists(conn, person)? || visibility::is_hidden(conn, person, viewer)? {
+        return Err(GraphError::UserNotFound);
+    }
+    // The two sides differ only in which column is whose: the same walk over either.
+    macro_rules! walk {
+        ($mine:expr, $theirs:expr) => {{
+            let mut query = listens::table
+                .inner_join(users::table.on(users::id.eq($theirs)))
+                .filter($mine.eq(person))
+                .select((UserCard::as_select(), listens::created_at))
+                .into_boxed();
+            if let Some(c) = after {
+                query = query
+                    .filter(listens::created_at.lt(c.at).or(listens::created_at.eq(c.at).and($theirs.lt(c.id))));
+            }
+            visibility::shown_to(query, users::id, viewer)
+                .order((listens::created_at.desc(), $theirs.desc()))
+                .limit(limit + 1)
+                .load::<(UserCard, NaiveDateTime)>(conn)?
+        }};
+    }
+    let rows = match side {
+        Side::Listeners => walk!(listens::listened_id, listens::listener_id),
+        Side::ListenedTo => walk!(listens::listener_id, listens::listened_id),
+    };
+    let more = rows.len() as i64 > limit;
+    let mut people: Vec<UserCard> = Vec::with_capacity(rows.len());
+    let mut last = None;
+    for (card, at) in rows.into_iter().take(limit as usize) {
+        last = Some(ListenCursor { at, id: card.id });
+        people.push(card);
+    }
+    Ok((people, if more { last } else { None }))
+}
+
 /// This domain's part when an account is deleted, before its row goes: the people it listened
 /// to lose a listener and the people who listened to it listen to one fewer. The listening and
 /// block rows themselves go with the user row (cascade).
@@ -305,6 +387,17 @@ impl SocialGraph {
 
     pub async fn listened_to(&self, me: UserId, page: Page) -> Result<Vec<UserCard>, GraphError> {
         self.db.run(move |conn| listened_to(conn, me, page)).await
+    }
+
+    pub async fn people_of(
+        &self,
+        person: UserId,
+        side: Side,
+        viewer: Option<UserId>,
+        after: Option<ListenCursor>,
+        limit: i64,
+    ) -> Result<(Vec<UserCard>, Option<ListenCursor>), GraphError> {
+        self.db.run(move |conn| people_of(conn, person, side, viewer, after, limit)).await
     }
 }
 

@@ -6,6 +6,7 @@ use db::diesel::prelude::*;
 use db::schema::users;
 use db::{DbConnection, PageRule};
 use social_graph::{GraphError, fragments};
+use test_support::statements::{assert_index_backed, counted, recorded};
 use test_support::{TestDb, insert_user};
 use values::UserId;
 
@@ -153,10 +154,65 @@ async fn the_listened_list_pages(db: TestDb) {
     assert!(social_graph::listened_to(&mut c, me, rule.page(Some(3), Some(1_000_000))).unwrap().is_empty());
 }
 
+/// A person's listeners and the people they listen to, newest first, in pages that go on from
+/// where the last ended; nobody suspended or in a block pair with the viewer; a hidden or
+/// unknown person not found. Two probes and one index walk a page, whatever its size.
+async fn lists_of_people_page_by_cursor(db: TestDb) {
+    use social_graph::{ListenCursor, Side};
+    let mut c = db.get().unwrap();
+    let ana = insert_user(&mut c, "Ana", "ana");
+    let fans: Vec<UserId> = (0..5).map(|i| insert_user(&mut c, "Fan", &format!("fan{i}"))).collect();
+    for &fan in &fans {
+        db.write_blocking(|c| social_graph::listen(c, fan, ana)).unwrap();
+    }
+    db.write_blocking(|c| social_graph::listen(c, ana, fans[0])).unwrap();
+    let ids = |people: &[db::model::UserCard]| people.iter().map(|u| u.id).collect::<Vec<_>>();
+
+    let (first, next) = social_graph::people_of(&mut c, ana, Side::Listeners, None, None, 2).unwrap();
+    assert_eq!(ids(&first), vec![fans[4], fans[3]], "the most recent first");
+    let next = next.expect("more to come");
+    assert_eq!(ListenCursor::decode(&next.encode()), Some(next), "the cursor reads back");
+    let (second, next) = social_graph::people_of(&mut c, ana, Side::Listeners, None, Some(next), 2).unwrap();
+    assert_eq!(ids(&second), vec![fans[2], fans[1]]);
+    let (third, end) = social_graph::people_of(&mut c, ana, Side::Listeners, None, next, 2).unwrap();
+    assert_eq!((ids(&third), end), (vec![fans[0]], None));
+    let (theirs, _) = social_graph::people_of(&mut c, ana, Side::ListenedTo, None, None, 10).unwrap();
+    assert_eq!(ids(&theirs), vec![fans[0]]);
+    assert_eq!(ListenCursor::decode("yesterday"), None);
+    assert_eq!(ListenCursor::decode("12-x"), None);
+
+    // Blocked by the viewer, or blocking her: not listed to that viewer; to others, still.
+    let viewer = fans[1];
+    db.write_blocking(|c| social_graph::block(c, viewer, fans[3])).unwrap();
+    let (seen, _) = social_graph::people_of(&mut c, ana, Side::Listeners, Some(viewer), None, 10).unwrap();
+    assert_eq!(ids(&seen), vec![fans[4], fans[2], fans[1], fans[0]]);
+    // The block ended fans[3]'s listening to nobody here: ana still counts them for others.
+    let (all, _) = social_graph::people_of(&mut c, ana, Side::Listeners, None, None, 10).unwrap();
+    assert_eq!(all.len(), 5);
+    // A viewer ana blocked does not see her lists at all.
+    db.write_blocking(|c| social_graph::block(c, ana, fans[2])).unwrap();
+    assert!(matches!(
+        social_graph::people_of(&mut c, ana, Side::Listeners, Some(fans[2]), None, 10),
+        Err(GraphError::UserNotFound)
+    ));
+    let ghost = UserId::try_from(12345).unwrap();
+    assert!(matches!(social_graph::people_of(&mut c, ghost, Side::Listeners, None, None, 10), Err(GraphError::UserNotFound)));
+
+    let (_, statements) =
+        counted(&mut c, |c| social_graph::people_of(c, ana, Side::Listeners, Some(viewer), None, 10).unwrap());
+    assert_eq!(statements, 4, "probes for the person, their suspension and a block pair; one walk");
+    let walked = recorded(&mut c, |c| {
+        social_graph::people_of(c, ana, Side::Listeners, Some(viewer), next, 10).unwrap();
+        social_graph::people_of(c, ana, Side::ListenedTo, None, None, 10).unwrap();
+    });
+    assert_index_backed(&mut c, &walked);
+}
+
 test_support::both_backends!(
     fragments_compose_into_other_queries,
     a_failed_use_case_leaves_nothing_of_its_first_write,
     the_listened_list_pages,
+    lists_of_people_page_by_cursor,
     listening_updates_both_counters_once,
     you_cannot_listen_to_yourself,
     unknown_users_are_not_found,

@@ -1101,6 +1101,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profiles/{id}/listened-to": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people a person listens to, signed in or not; nobody the viewer may not see. */
+        get: operations["listened_to_by"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profiles/{id}/listeners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people who listen to a person, signed in or not; nobody the viewer may not see. */
+        get: operations["listeners_of"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/profiles/{id}/stats": {
         parameters: {
             query?: never;
@@ -1637,6 +1671,16 @@ export interface components {
             type: string;
             /** @description The sender's login. */
             username: string;
+        };
+        /** @description A page of people: a person's listeners, or the people they listen to. */
+        PeopleJson: {
+            /** @description The `after` of the next page; null on the last. */
+            next?: string | null;
+            /**
+             * @description The most recent listening first. People of other servers carry their handle as their
+             *     login (`name@server`).
+             */
+            people: components["schemas"]["UserJson"][];
         };
         PlayedJson: {
             /**
@@ -7296,6 +7340,128 @@ export interface operations {
                 };
             };
             /** @description Nothing has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    listened_to_by: {
+        parameters: {
+            query?: {
+                /** @description Where the page before ended: its `next`. */
+                after?: string | null;
+                /** @description How many, 30 by default, at most 100. */
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleJson"];
+                };
+            };
+            /** @description an unknown `after` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    listeners_of: {
+        parameters: {
+            query?: {
+                /** @description Where the page before ended: its `next`. */
+                after?: string | null;
+                /** @description How many, 30 by default, at most 100. */
+                limit?: number | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PeopleJson"];
+                };
+            };
+            /** @description an unknown `after` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;

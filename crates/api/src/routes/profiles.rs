@@ -10,7 +10,7 @@ use utoipa::{IntoParams, ToSchema};
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, Limited, Session};
+use crate::extract::{AuthUser, Limited, MaybeUser, Session};
 use crate::limits::{Blocking, Listening, ProfileEditing};
 use crate::routes::search_text;
 use crate::state::AppState;
@@ -331,6 +331,76 @@ pub async fn unblock(
     Ok(web::Json(Message::new("User unblocked")))
 }
 
+#[derive(Deserialize, IntoParams)]
+pub struct PeopleQuery {
+    /// How many, 30 by default, at most 100.
+    limit: Option<i64>,
+    /// Where the page before ended: its `next`.
+    after: Option<String>,
+}
+
+/// A page of people: a person's listeners, or the people they listen to.
+#[derive(Serialize, ToSchema)]
+pub struct PeopleJson {
+    /// The most recent listening first. People of other servers carry their handle as their
+    /// login (`name@server`).
+    people: Vec<UserJson>,
+    /// The `after` of the next page; null on the last.
+    next: Option<String>,
+}
+
+async fn people_of(
+    state: &AppState,
+    viewer: MaybeUser,
+    person: UserId,
+    side: social_graph::Side,
+    q: PeopleQuery,
+) -> Result<HttpResponse, ApiError> {
+    let after = match q.after.as_deref() {
+        None | Some("") => None,
+        Some(text) => Some(
+            social_graph::ListenCursor::decode(text)
+                .ok_or_else(|| ApiError::invalid("This page marker (after) is not one this server gave"))?,
+        ),
+    };
+    let limit = social_graph::PEOPLE_PAGE.page(q.limit, None).limit;
+    let viewer = viewer.0.map(|v| v.id);
+    let (people, next) = state.graph.people_of(person, side, viewer, after, limit).await?;
+    let json = PeopleJson {
+        people: people.into_iter().map(|u| UserJson::new(state, u)).collect(),
+        next: next.map(|c| c.encode()),
+    };
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(json))
+}
+
+/// The people who listen to a person, signed in or not; nobody the viewer may not see.
+#[utoipa::path(tag = "social", params(("id" = String, Path), PeopleQuery),
+    responses((status = 200, body = PeopleJson), (status = 400, body = Detail, description = "an unknown `after`"),
+        (status = 404, body = Detail)))]
+#[get("/profiles/{id}/listeners")]
+pub async fn listeners_of(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    id: web::Path<UserId>,
+    q: web::Query<PeopleQuery>,
+) -> Result<HttpResponse, ApiError> {
+    people_of(&state, viewer, id.into_inner(), social_graph::Side::Listeners, q.into_inner()).await
+}
+
+/// The people a person listens to, signed in or not; nobody the viewer may not see.
+#[utoipa::path(tag = "social", params(("id" = String, Path), PeopleQuery),
+    responses((status = 200, body = PeopleJson), (status = 400, body = Detail, description = "an unknown `after`"),
+        (status = 404, body = Detail)))]
+#[get("/profiles/{id}/listened-to")]
+pub async fn listened_to_by(
+    state: web::Data<AppState>,
+    viewer: MaybeUser,
+    id: web::Path<UserId>,
+    q: web::Query<PeopleQuery>,
+) -> Result<HttpResponse, ApiError> {
+    people_of(&state, viewer, id.into_inner(), social_graph::Side::ListenedTo, q.into_inner()).await
+}
+
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     // Fixed paths before `/profiles/{id}`, which would otherwise take "search" for an id.
     cfg.service(my_profile)
@@ -346,5 +416,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(block)
         .service(unblock)
         .service(profile)
-        .service(stats);
+        .service(stats)
+        .service(listeners_of)
+        .service(listened_to_by);
 }

@@ -351,6 +351,8 @@ async fn federation_finds_follows_and_answers_with_signatures(db: TestDb) {
     let bob_handle = format!("bob@{}", elsewhere.origin.trim_start_matches("http://"));
     assert_eq!(told[0]["username"], bob_handle.as_str());
     assert_eq!(told[0]["sender_name"], "Bob of Elsewhe…", "a name longer than ours may be, cut");
+    let listeners = app.get(&format!("/profiles/{ana_id}/listeners"), None).await.body;
+    assert_eq!(listeners["people"][0]["login"], bob_handle.as_str(), "among her listeners by his handle");
     let got = elsewhere.wait_for(1).await;
     assert_eq!(got.len(), 1, "an Accept reaches the follower's server: {got:#?}");
     assert_eq!(got[0]["type"], "Accept");

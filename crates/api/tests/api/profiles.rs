@@ -2,7 +2,7 @@
 
 use crate::common::{Options, png_with_location, spawn_app, spawn_app_with};
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{Value, json};
 use test_support::TestDb;
 
 const MUSICIAN: &str = "b361c6f9-9425-4548-8c07-cb408140c304";
@@ -138,6 +138,21 @@ async fn listening_changes_stats_and_is_idempotent(db: TestDb) {
     let listened = app.get("/profiles/listened", Some(&ada)).await;
     assert_eq!(listened.body.as_array().unwrap().len(), 1);
     assert_eq!(listened.body[0]["id"], bea_id.as_str());
+    // Her listeners and whom he listens to, signed out too: a page of cards and where it ends.
+    let hers = app.get(&format!("/profiles/{bea_id}/listeners"), None).await;
+    assert_eq!(hers.status, StatusCode::OK);
+    assert_eq!(hers.body["people"][0]["id"], ada_id.as_str());
+    assert_eq!(hers.body["people"][0]["login"], "ada");
+    assert_eq!(hers.body["next"], Value::Null);
+    let his = app.get(&format!("/profiles/{ada_id}/listened-to?limit=1"), Some(&ada)).await;
+    assert_eq!(his.body["people"][0]["id"], bea_id.as_str());
+    let odd = app.get(&format!("/profiles/{bea_id}/listeners?after=yesterday"), None).await;
+    assert_eq!(
+        (odd.status, odd.detail()),
+        (StatusCode::BAD_REQUEST, "This page marker (after) is not one this server gave")
+    );
+    assert_eq!(app.get("/profiles/12345/listeners", None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/profiles/nobody/listened-to", None).await.status, StatusCode::NOT_FOUND);
 
     let own = app.call(Method::POST, &format!("/profiles/listening/{ada_id}"), Some(&ada), None).await;
     assert_eq!((own.status, own.detail()), (StatusCode::BAD_REQUEST, "You cannot listen to yourself"));

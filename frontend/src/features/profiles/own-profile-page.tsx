@@ -64,6 +64,7 @@ export function OwnProfilePage() {
         </Alert>
       ) : null}
       <ProfileHeader
+        userId={me.id}
         name={shownName(me.name)}
         login={me.login}
         avatarUrl={me.avatarUrl}

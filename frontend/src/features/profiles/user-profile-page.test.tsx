@@ -563,3 +563,58 @@ describe('Block menu', () => {
     expect(posted).not.toHaveBeenCalled();
   });
 });
+
+describe("Ben's listeners and the people he listens to", () => {
+  const person = (id: string, login: string, name = login) => ({ id, login, name, avatar_url: '/default.png', tag_id: null, role: null });
+
+  it('open from the counts, page on with the marker the server gave, and show other servers by handle', async () => {
+    signedInAs(null);
+    backend();
+    const asked: string[] = [];
+    server.use(
+      http.get(api('/profiles/:id/listeners'), ({ request, params }) => {
+        const after = new URL(request.url).searchParams.get('after');
+        asked.push(`${String(params.id)} ${after ?? '-'}`);
+        return after === null
+          ? HttpResponse.json({ people: [person('301', 'bob@elsewhere.example', 'Bob Elsewhere'), person('302', 'cleo', 'Cleo')], next: '99-302' })
+          : HttpResponse.json({ people: [person('303', 'dan', 'Dan')], next: null });
+      }),
+    );
+    const user = userEvent.setup();
+    renderProfile();
+    await user.click(await screen.findByRole('button', { name: 'Listeners: 5, show who' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Listeners' });
+    const list = await within(dialog).findByRole('list', { name: 'Listeners of Ben' });
+    expect(within(list).getByText('@bob@elsewhere.example')).toBeInTheDocument();
+    expect(within(list).getByRole('link', { name: /Cleo/ })).toHaveAttribute('href', '/user/302');
+    await user.click(within(dialog).getByRole('button', { name: 'Load More' }));
+    expect(await within(list).findByText('Dan')).toBeInTheDocument();
+    expect(asked).toEqual(['200 -', '200 99-302']);
+    expect(within(dialog).queryByRole('button', { name: 'Load More' })).toBeNull();
+    // Opening a person closes the dialog and goes to their profile.
+    await user.click(within(list).getByRole('link', { name: /Dan/ }));
+    await waitFor(() => expect(currentLocation()).toBe('/user/303'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('say so when there is nobody, and offer to try again when the list fails', async () => {
+    signedInAs(null);
+    backend();
+    let fail = true;
+    server.use(
+      http.get(api('/profiles/:id/listened-to'), () =>
+        fail ? HttpResponse.json({ detail: 'x' }, { status: 500 }) : HttpResponse.json({ people: [], next: null }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderProfile();
+    await user.click(await screen.findByRole('button', { name: 'Listened to: 7, show who' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Listened to' });
+    expect(await within(dialog).findByText('This list could not be loaded. Check your connection and try again.')).toBeInTheDocument();
+    fail = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    expect(await within(dialog).findByText('Not listening to anyone yet.')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

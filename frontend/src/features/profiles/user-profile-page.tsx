@@ -129,6 +129,7 @@ function UserProfile({ userId }: { userId: string }) {
         </Alert>
       ) : null}
       <ProfileHeader
+        userId={user.id}
         name={name}
         login={user.login}
         avatarUrl={user.avatarUrl}

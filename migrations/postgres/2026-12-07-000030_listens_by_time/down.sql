@@ -1,0 +1,2 @@
+DROP INDEX listens_listener_at_idx;
+DROP INDEX listens_listened_at_idx;
