@@ -149,7 +149,7 @@ run-e2e-postgres:
 	else \
 	  db=selfsound_e2e_$$$$; status=0; \
 	  psql -q "$(PG_ADMIN_URL)" -c "CREATE DATABASE $$db"; \
-	  ( cd $(FRONTEND) && DATABASE_URL="$(PG_BASE_URL)/$$db" SELFSOUND_E2E_TAG=postgres npx playwright test e2e/auth-journey.spec.ts --project desktop ) || status=$$?; \
+	  ( cd $(FRONTEND) && DATABASE_URL="$(PG_BASE_URL)/$$db" SELFSOUND_E2E_TAG=postgres npx playwright test e2e/auth-journey.spec.ts e2e/federation.spec.ts --project desktop ) || status=$$?; \
 	  psql -q "$(PG_ADMIN_URL)" -c "DROP DATABASE IF EXISTS $$db WITH (FORCE)"; \
 	  exit $$status; \
 	fi

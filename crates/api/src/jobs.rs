@@ -68,9 +68,11 @@ pub fn spawn(state: &AppState) {
 
 /// One worker: claims, runs, repeats; sleeps while there is nothing to do.
 async fn work(state: AppState, me: Arc<str>, lease: Duration) {
+    // A process that does not federate leaves federation's jobs to those that do.
+    let federating = state.federation.is_some();
     loop {
         let name = me.clone();
-        match state.db.write(move |c| Ok::<_, DbError>(jobs::claim(c, &name, lease)?)).await {
+        match state.db.write(move |c| Ok::<_, DbError>(jobs::claim(c, &name, lease, federating)?)).await {
             Ok(Some(job)) => run_one(&state, &me, lease, job).await,
             Ok(None) => tokio::time::sleep(IDLE_POLL).await,
             Err(e) => {

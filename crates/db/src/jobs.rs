@@ -150,24 +150,39 @@ pub fn enqueue(conn: &mut DbConnection, job: &NewJob, at: Option<NaiveDateTime>)
 
 /// What may be claimed now, first in fair order: queued and due, or running on a lease that has
 /// run out.
-const CLAIMABLE: &str = "SELECT id FROM jobs WHERE (state = 'queued' AND run_after <= ?) \
-     OR (state = 'running' AND lease_until < ?) ORDER BY lane_seq, id LIMIT 1";
+const CLAIMABLE: &str = "SELECT id FROM jobs WHERE ((state = 'queued' AND run_after <= ?) \
+     OR (state = 'running' AND lease_until < ?))";
+/// Only jobs a process without federation can run: one that claimed a delivery would put it
+/// back for its backoff, delaying it for the processes that federate.
+const NOT_FEDERATION: &str = " AND kind NOT LIKE 'federation.%'";
+const IN_ORDER: &str = " ORDER BY lane_seq, id LIMIT 1";
 
 const CLAIM: &str = "UPDATE jobs SET state = 'running', leased_by = ?, lease_until = ?, attempts = attempts + 1 \
      WHERE id = (";
 const CLAIMED: &str = ") RETURNING id, kind, subject, payload, owner_id, attempts";
 
-static CLAIM_SQLITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("{CLAIM}{CLAIMABLE}{CLAIMED}"));
-static CLAIM_POSTGRES: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| format!("{CLAIM}{CLAIMABLE} FOR UPDATE SKIP LOCKED{CLAIMED}"));
+/// The claim statement for a backend and whether federation jobs are among what it takes.
+fn claim_sql(postgres: bool, federation: bool) -> &'static str {
+    use std::sync::LazyLock;
+    fn sql(postgres: bool, federation: bool) -> String {
+        let kinds = if federation { "" } else { NOT_FEDERATION };
+        let lock = if postgres { " FOR UPDATE SKIP LOCKED" } else { "" };
+        format!("{CLAIM}{CLAIMABLE}{kinds}{IN_ORDER}{lock}{CLAIMED}")
+    }
+    static ALL: [LazyLock<String>; 4] = [
+        LazyLock::new(|| sql(false, false)),
+        LazyLock::new(|| sql(false, true)),
+        LazyLock::new(|| sql(true, false)),
+        LazyLock::new(|| sql(true, true)),
+    ];
+    ALL[usize::from(postgres) * 2 + usize::from(federation)].as_str()
+}
 
 /// Claims the first claimable job for the process `me`, leased for `lease`: one statement.
-pub fn claim(conn: &mut DbConnection, me: &str, lease: Duration) -> QueryResult<Option<Claimed>> {
+/// Federation's jobs only when `federation` (the process federates).
+pub fn claim(conn: &mut DbConnection, me: &str, lease: Duration, federation: bool) -> QueryResult<Option<Claimed>> {
     let now = crate::time::now();
-    let sql = match conn {
-        DbConnection::Postgres(_) => CLAIM_POSTGRES.as_str(),
-        DbConnection::Sqlite(_) => CLAIM_SQLITE.as_str(),
-    };
+    let sql = claim_sql(matches!(conn, DbConnection::Postgres(_)), federation);
     Kept::new(sql)
         .bind::<Text, _>(me.to_owned())
         .bind::<Timestamp, _>(now + chrono::Duration::from_std(lease).unwrap_or_default())

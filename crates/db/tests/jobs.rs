@@ -30,7 +30,7 @@ async fn enqueue(db: &TestDb, job: NewJob) -> bool {
 }
 
 async fn claim(db: &TestDb, me: &'static str, lease: Duration) -> Option<Claimed> {
-    db.write(move |c| Ok::<_, DbError>(jobs::claim(c, me, lease)?)).await.unwrap()
+    db.write(move |c| Ok::<_, DbError>(jobs::claim(c, me, lease, true)?)).await.unwrap()
 }
 
 async fn subjects_in_claim_order(db: &TestDb, me: &'static str) -> Vec<String> {
@@ -155,7 +155,7 @@ async fn claims_at_once_take_different_jobs(db: TestDb) {
         claims.push(tokio::spawn(async move {
             let me: &'static str = ["w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7"][w];
             let mut mine = Vec::new();
-            while let Some(j) = db.write(move |c| Ok::<_, DbError>(jobs::claim(c, me, LEASE)?)).await.unwrap() {
+            while let Some(j) = db.write(move |c| Ok::<_, DbError>(jobs::claim(c, me, LEASE, true)?)).await.unwrap() {
                 mine.push(j.subject);
             }
             mine
@@ -169,7 +169,21 @@ async fn claims_at_once_take_different_jobs(db: TestDb) {
     assert_eq!((all.len(), distinct.len()), (24, 24), "every job claimed exactly once: {all:?}");
 }
 
+/// A process that does not federate leaves a delivery to one that does, however long it waits
+/// first, and takes the other work behind it.
+async fn federation_jobs_go_to_federating_processes(db: TestDb) {
+    let delivery = NewJob { kind: JobKind::Deliver, subject: "d1".into(), payload: "{}".into(), owner: None };
+    assert!(enqueue(&db, delivery).await);
+    assert!(enqueue(&db, job("1/0", None)).await);
+    let plain = db.write(|c| Ok::<_, DbError>(jobs::claim(c, "plain", LEASE, false)?)).await.unwrap();
+    assert_eq!(plain.map(|j| j.kind), Some(JobKind::TrackRenditions), "the delivery is passed over");
+    let none = db.write(|c| Ok::<_, DbError>(jobs::claim(c, "plain", LEASE, false)?)).await.unwrap();
+    assert!(none.is_none(), "nothing else it can run");
+    assert_eq!(claim(&db, "federating", LEASE).await.map(|j| j.kind), Some(JobKind::Deliver));
+}
+
 test_support::both_backends!(
+    federation_jobs_go_to_federating_processes,
     work_is_queued_once_and_claimed_by_one,
     a_lapsed_lease_is_taken_over,
     failures_back_off_then_are_kept,
