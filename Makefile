@@ -81,7 +81,8 @@ test-web: web
 	@$(MAKE) --no-print-directory run-web-tests
 test-e2e: web rust-build
 	@$(MAKE) --no-print-directory run-e2e
-## The sign-up → verify → sign-in → sign-out journey once more, with the server on PostgreSQL.
+## The sign-up → verify → sign-in → sign-out journey and the federation journey (a Fedify peer)
+## once more, with the server on PostgreSQL.
 test-e2e-postgres: web rust-build
 	@$(MAKE) --no-print-directory run-e2e-postgres
 
