@@ -115,7 +115,7 @@ fn post_card(state: &AppState, p: &Post) -> Card {
             if let Some(cover) = first.and_then(|t| t.cover_key.as_deref()) {
                 card.image = Some(url(cover));
             }
-            card.audio = first.map(|t| (url(&t.file_key), audio_type(&t.file_key)));
+            card.audio = first.map(|t| (url(&t.file_key), media_validation::content_type_for(&t.file_key)));
             if first.is_some() {
                 card.player = Some(Player {
                     embed: crate::embed::embed_url(state, p.id),
@@ -180,23 +180,12 @@ fn playlist_card(state: &AppState, page: &posts::playlists::PlaylistPage) -> Car
             .and_then(|t| t.cover_key.as_deref())
             .map(url)
             .or_else(|| Some(state.avatar_url(page.owner.avatar_url.as_deref()))),
-        audio: first.map(|t| (url(&t.file_key), audio_type(&t.file_key))),
+        audio: first.map(|t| (url(&t.file_key), media_validation::content_type_for(&t.file_key))),
         player: None,
     }
 }
 
 /// The type a track's file is served as, by its extension (the stored files are checked audio).
-fn audio_type(key: &str) -> &'static str {
-    match key.rsplit('.').next().map(str::to_ascii_lowercase).as_deref() {
-        Some("mp3") => "audio/mpeg",
-        Some("wav") => "audio/wav",
-        Some("ogg" | "oga") => "audio/ogg",
-        Some("flac") => "audio/flac",
-        Some("m4a" | "mp4" | "aac") => "audio/mp4",
-        _ => "audio/mpeg",
-    }
-}
-
 /// `text` cut to at most `max` characters at a word, with an ellipsis when cut.
 fn shorten(text: &str, max: usize) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");

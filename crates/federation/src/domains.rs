@@ -90,15 +90,18 @@ impl Federation {
                     }
                     other => other?,
                 };
-                let people: Vec<(UserId, String)> =
-                    federation_actors::table.select((federation_actors::user_id, federation_actors::domain)).load(c)?;
-                let mut gone = 0;
-                for (user, _) in people.iter().filter(|(_, host)| under(host, &domain)) {
+                // The server and every host under it; a valid name holds no LIKE wildcard.
+                let people: Vec<UserId> = federation_actors::table
+                    .filter(
+                        federation_actors::domain.eq(&domain).or(federation_actors::domain.like(format!("%.{domain}"))),
+                    )
+                    .select(federation_actors::user_id)
+                    .load(c)?;
+                for user in &people {
                     // Their avatars are addresses elsewhere: no stored objects come back.
                     app::delete_account_on(c, *user)?;
-                    gone += 1;
                 }
-                Ok(gone)
+                Ok(people.len())
             })
             .await
     }

@@ -68,23 +68,22 @@ impl Federation {
                     content.push_str(&paragraph(&format!("🎵 {} — {} ({})", t.title, t.artist, t.duration_text())));
                     let mut track = json!({
                         "type": "Document",
-                        "mediaType": audio_type(&t.file_key),
+                        "mediaType": media_type(&t.file_key),
                         "url": self.media(&t.file_key),
                         "name": format!("{} — {}", t.title, t.artist),
                     });
                     if let Some(cover) = &t.cover_key {
                         track["icon"] =
-                            json!({ "type": "Image", "mediaType": image_type(cover), "url": self.media(cover) });
+                            json!({ "type": "Image", "mediaType": media_type(cover), "url": self.media(cover) });
                     }
                     attachment.push(track);
                 }
             }
             Payload::Media(files) => {
                 for f in files {
-                    let video = matches!(f.media_type, posts::MediaType::Video);
                     let mut file = json!({
                         "type": "Document",
-                        "mediaType": if video { video_type(&f.file_key) } else { image_type(&f.file_key) },
+                        "mediaType": media_type(&f.file_key),
                         "url": self.media(&f.file_key),
                     });
                     if let (Some(w), Some(h)) = (f.width, f.height) {
@@ -109,7 +108,7 @@ impl Federation {
                     ));
                     attachment.push(json!({
                         "type": "Document",
-                        "mediaType": score_type(&score.file_key),
+                        "mediaType": media_type(&score.file_key),
                         "url": self.media(&score.file_key),
                         "name": format!("{}{by}", score.title),
                     }));
@@ -292,43 +291,9 @@ fn part_label(kind: &str) -> String {
     }
 }
 
-fn extension(key: &str) -> String {
-    key.rsplit('.').next().unwrap_or_default().to_ascii_lowercase()
-}
-
-fn audio_type(key: &str) -> &'static str {
-    match extension(key).as_str() {
-        "wav" => "audio/wav",
-        "ogg" | "oga" | "opus" => "audio/ogg",
-        "flac" => "audio/flac",
-        "m4a" | "mp4" | "aac" => "audio/mp4",
-        "weba" | "webm" => "audio/webm",
-        _ => "audio/mpeg",
-    }
-}
-
-fn image_type(key: &str) -> &'static str {
-    match extension(key).as_str() {
-        "png" => "image/png",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        _ => "image/jpeg",
-    }
-}
-
-fn video_type(key: &str) -> &'static str {
-    match extension(key).as_str() {
-        "webm" => "video/webm",
-        "mov" => "video/quicktime",
-        _ => "video/mp4",
-    }
-}
-
-fn score_type(key: &str) -> &'static str {
-    match extension(key).as_str() {
-        "mxl" => "application/vnd.recordare.musicxml",
-        _ => "application/vnd.recordare.musicxml+xml",
-    }
+/// A stored file's media type, as our server serves it (the one table, by its key's extension).
+fn media_type(key: &str) -> &'static str {
+    media_validation::content_type_for(key)
 }
 
 #[cfg(test)]
@@ -340,7 +305,7 @@ mod tests {
         assert_eq!(part_label("chorus"), "Chorus");
         assert_eq!(part_label("pre_chorus"), "Pre chorus");
         assert_eq!(part_label(""), "Part");
-        assert_eq!(score_type("a/b.mxl"), "application/vnd.recordare.musicxml");
-        assert_eq!(audio_type("a/b.FLAC"), "audio/flac");
+        assert_eq!(media_type("a/b.mxl"), "application/vnd.recordare.musicxml");
+        assert_eq!(media_type("a/b.flac"), "audio/flac");
     }
 }

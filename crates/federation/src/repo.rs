@@ -121,6 +121,20 @@ pub(crate) struct NewRemote {
     pub url: Option<String>,
 }
 
+/// Where a person of another server lives and how their signatures are checked, as of `now`:
+/// what a first sight records and every later one refreshes.
+macro_rules! whereabouts {
+    ($new:expr, $now:expr) => {
+        (
+            federation_actors::inbox.eq(&$new.inbox),
+            federation_actors::shared_inbox.eq(&$new.shared_inbox),
+            federation_actors::public_key_pem.eq(&$new.public_key),
+            federation_actors::url.eq(&$new.url),
+            federation_actors::fetched_at.eq($now),
+        )
+    };
+}
+
 /// Records or refreshes a person of another server: a `users` row (their handle as login, no
 /// e-mail, no password) and where they live. Answers their id here.
 pub(crate) fn upsert_remote(conn: &mut DbConnection, new: &NewRemote) -> Result<UserId, FederationError> {
@@ -136,13 +150,7 @@ pub(crate) fn upsert_remote(conn: &mut DbConnection, new: &NewRemote) -> Result<
                 .set((users::name.eq(&new.name), users::avatar_url.eq(&new.avatar_url)))
                 .execute(conn)?;
             diesel::update(federation_actors::table.filter(federation_actors::user_id.eq(user)))
-                .set((
-                    federation_actors::inbox.eq(&new.inbox),
-                    federation_actors::shared_inbox.eq(&new.shared_inbox),
-                    federation_actors::public_key_pem.eq(&new.public_key),
-                    federation_actors::url.eq(&new.url),
-                    federation_actors::fetched_at.eq(now),
-                ))
+                .set(whereabouts!(new, now))
                 .execute(conn)?;
             user
         }
@@ -167,11 +175,7 @@ pub(crate) fn upsert_remote(conn: &mut DbConnection, new: &NewRemote) -> Result<
                     federation_actors::user_id.eq(user),
                     federation_actors::ap_id.eq(&new.ap_id),
                     federation_actors::domain.eq(&new.domain),
-                    federation_actors::inbox.eq(&new.inbox),
-                    federation_actors::shared_inbox.eq(&new.shared_inbox),
-                    federation_actors::public_key_pem.eq(&new.public_key),
-                    federation_actors::url.eq(&new.url),
-                    federation_actors::fetched_at.eq(now),
+                    whereabouts!(new, now),
                 ))
                 .execute(conn)?;
             user

@@ -274,8 +274,8 @@ pub fn people_of(
                 .select((UserCard::as_select(), listens::created_at))
                 .into_boxed();
             if let Some(c) = after {
-                query = query
-                    .filter(listens::created_at.lt(c.at).or(listens::created_at.eq(c.at).and($theirs.lt(c.id))));
+                query =
+                    query.filter(listens::created_at.lt(c.at).or(listens::created_at.eq(c.at).and($theirs.lt(c.id))));
             }
             visibility::shown_to(query, users::id, viewer)
                 .order((listens::created_at.desc(), $theirs.desc()))

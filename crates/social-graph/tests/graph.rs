@@ -196,7 +196,10 @@ async fn lists_of_people_page_by_cursor(db: TestDb) {
         Err(GraphError::UserNotFound)
     ));
     let ghost = UserId::try_from(12345).unwrap();
-    assert!(matches!(social_graph::people_of(&mut c, ghost, Side::Listeners, None, None, 10), Err(GraphError::UserNotFound)));
+    assert!(matches!(
+        social_graph::people_of(&mut c, ghost, Side::Listeners, None, None, 10),
+        Err(GraphError::UserNotFound)
+    ));
 
     let (_, statements) =
         counted(&mut c, |c| social_graph::people_of(c, ana, Side::Listeners, Some(viewer), None, 10).unwrap());

@@ -226,7 +226,10 @@ async fn a_job_done_twice_has_one_effect(db: TestDb) {
         let db = app.db.db.clone();
         async move {
             // Leased for no time: the second claim takes it over at once, as after a crash.
-            db.write(move |c| Ok::<_, db::DbError>(db::jobs::claim(c, me, Duration::ZERO, true)?)).await.unwrap().unwrap()
+            db.write(move |c| Ok::<_, db::DbError>(db::jobs::claim(c, me, Duration::ZERO, true)?))
+                .await
+                .unwrap()
+                .unwrap()
         }
     };
     let first = claimed("one").await;
