@@ -123,32 +123,7 @@ impl App {
         text: &str,
     ) -> Result<posts::Comment, AppError> {
         let text = text.to_owned();
-        self.db
-            .write(move |conn| {
-                let done = posts::edit_comment(conn, me, post, comment, &text)?;
-                let excerpt = notifications::excerpt(&done.comment.content);
-                let room = if done.to_notify.is_empty() {
-                    0
-                } else {
-                    posts::MENTIONS_NOTIFIED.saturating_sub(notifications::mentions_told(conn, comment)?)
-                };
-                let events: Vec<Event> = done
-                    .to_notify
-                    .iter()
-                    .take(room)
-                    .map(|who| Event {
-                        recipient: *who,
-                        sender: me,
-                        kind: Kind::Mention,
-                        post: Some(post),
-                        comment: Some(comment),
-                        excerpt: Some(excerpt.clone()),
-                    })
-                    .collect();
-                notifications::record(conn, &events)?;
-                Ok::<_, AppError>(done.comment)
-            })
-            .await
+        self.db.write(move |conn| edit_comment_on(conn, me, post, comment, &text)).await
     }
 
     /// A comment by `me` on `post` (on a `moment` of one of its tracks, if given): the post's
@@ -354,6 +329,38 @@ pub fn comment_on(
     };
     let mut events = vec![event(done.post_author, Kind::Comment)];
     events.extend(done.to_notify.iter().map(|who| event(*who, Kind::Mention)));
+    notifications::record(conn, &events)?;
+    Ok(done.comment)
+}
+
+/// [`App::edit_comment`] in the caller's transaction (a reply another server updated).
+pub fn edit_comment_on(
+    conn: &mut DbConnection,
+    me: UserId,
+    post: PostId,
+    comment: CommentId,
+    text: &str,
+) -> Result<posts::Comment, AppError> {
+    let done = posts::edit_comment(conn, me, post, comment, text)?;
+    let excerpt = notifications::excerpt(&done.comment.content);
+    let room = if done.to_notify.is_empty() {
+        0
+    } else {
+        posts::MENTIONS_NOTIFIED.saturating_sub(notifications::mentions_told(conn, comment)?)
+    };
+    let events: Vec<Event> = done
+        .to_notify
+        .iter()
+        .take(room)
+        .map(|who| Event {
+            recipient: *who,
+            sender: me,
+            kind: Kind::Mention,
+            post: Some(post),
+            comment: Some(comment),
+            excerpt: Some(excerpt.clone()),
+        })
+        .collect();
     notifications::record(conn, &events)?;
     Ok(done.comment)
 }
