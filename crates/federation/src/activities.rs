@@ -5,7 +5,7 @@
 use activitypub_federation::config::Data;
 use activitypub_federation::fetch::object_id::ObjectId;
 use activitypub_federation::kinds::activity::{
-    AnnounceType, CreateType, DeleteType, FlagType, FollowType, LikeType, UndoType,
+    AnnounceType, CreateType, DeleteType, FlagType, FollowType, LikeType, UndoType, UpdateType,
 };
 use activitypub_federation::traits::ActivityHandler;
 use serde::{Deserialize, Serialize};
@@ -87,7 +87,20 @@ pub struct Note {
     pub content: Option<String>,
 }
 
-/// `Delete`: of a reply of theirs (its comment goes).
+/// `Update`: of a reply of theirs (its comment's text follows), or of the actor itself (what we
+/// know of them is read again).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Update {
+    pub id: Url,
+    #[serde(rename = "type")]
+    pub kind: UpdateType,
+    pub actor: ObjectId<Actor>,
+    pub object: Value,
+}
+
+/// `Delete`: of a reply of theirs (its comment goes), or of the actor itself (their account
+/// here goes, with all they did).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Delete {
@@ -131,6 +144,7 @@ pub enum Inbound {
     Like(Like),
     Announce(Announce),
     Create(Create),
+    Update(Update),
     Delete(Delete),
     Flag(Flag),
     Other(Other),
@@ -148,6 +162,7 @@ impl ActivityHandler for Inbound {
             Inbound::Like(a) => &a.id,
             Inbound::Announce(a) => &a.id,
             Inbound::Create(a) => &a.id,
+            Inbound::Update(a) => &a.id,
             Inbound::Delete(a) => &a.id,
             Inbound::Flag(a) => &a.id,
             Inbound::Other(a) => &a.id,
@@ -161,6 +176,7 @@ impl ActivityHandler for Inbound {
             Inbound::Like(a) => a.actor.inner(),
             Inbound::Announce(a) => a.actor.inner(),
             Inbound::Create(a) => a.actor.inner(),
+            Inbound::Update(a) => a.actor.inner(),
             Inbound::Delete(a) => a.actor.inner(),
             Inbound::Flag(a) => a.actor.inner(),
             Inbound::Other(a) => a.actor.inner(),
@@ -184,6 +200,7 @@ impl ActivityHandler for Inbound {
                 marked(data, announce.id, &announce.actor, post, Mark::Repost, true).await
             }
             Inbound::Create(create) => replied(create, data).await,
+            Inbound::Update(update) => updated(update, data).await,
             Inbound::Delete(delete) => deleted(delete, data).await,
             Inbound::Flag(flag) => flagged(flag, data).await,
             Inbound::Other(other) => {
@@ -342,23 +359,7 @@ async fn replied(create: Create, data: &Data<Federation>) -> Result<(), Federati
     }
     let Some(in_reply_to) = note.in_reply_to.as_ref().and_then(object_id) else { return Ok(()) };
     let settings = federation.settings.clone();
-    let ours = |url: &Url| {
-        url.origin() == settings.origin.origin()
-            || Url::parse(&settings.app).is_ok_and(|app| app.origin() == url.origin())
-    };
-    // A mention reads as a handle: ours as `@login`, anyone else's with their server.
-    let handle = |href: &str, shown: &str| -> Option<String> {
-        if !shown.starts_with('@') {
-            return None;
-        }
-        let url = Url::parse(href).ok()?;
-        if ours(&url) || shown[1..].contains('@') {
-            return Some(shown.to_owned());
-        }
-        Some(format!("{shown}@{}", crate::settings::host_of(&url)?))
-    };
-    let text = crate::text::plain_text(note.content.as_deref().unwrap_or_default(), &handle);
-    let text = shortened(&text, posts::input::COMMENT_MAX_CHARS);
+    let text = reply_text(&note, &settings);
     if text.trim().is_empty() {
         return Ok(());
     }
@@ -388,6 +389,71 @@ async fn replied(create: Create, data: &Data<Federation>) -> Result<(), Federati
         .await
 }
 
+/// A note's words as a comment's: plain text (`crate::text`), links kept, a mention read as a
+/// handle (ours as `@login`, anyone else's with their server), cut to a comment's length.
+fn reply_text(note: &Note, settings: &crate::settings::Settings) -> String {
+    let ours = |url: &Url| {
+        url.origin() == settings.origin.origin()
+            || Url::parse(&settings.app).is_ok_and(|app| app.origin() == url.origin())
+    };
+    let handle = |href: &str, shown: &str| -> Option<String> {
+        if !shown.starts_with('@') {
+            return None;
+        }
+        let url = Url::parse(href).ok()?;
+        if ours(&url) || shown[1..].contains('@') {
+            return Some(shown.to_owned());
+        }
+        Some(format!("{shown}@{}", crate::settings::host_of(&url)?))
+    };
+    let text = crate::text::plain_text(note.content.as_deref().unwrap_or_default(), &handle);
+    shortened(&text, posts::input::COMMENT_MAX_CHARS)
+}
+
+/// An update: of a reply of theirs, its comment's text follows (people it now mentions are
+/// told, as of an edit here); of the actor itself, what we know of them is read again from
+/// their server. Once per activity; anything else is left alone.
+async fn updated(update: Update, data: &Data<Federation>) -> Result<(), FederationError> {
+    let Some(object) = object_id(&update.object) else { return Ok(()) };
+    if &object == update.actor.inner() {
+        // Their name, avatar, inbox or key changed: read afresh (and kept, `Actor::from_json`).
+        let fresh = update.actor.dereference_forced(data).await?;
+        if fresh.is_local() {
+            return Err(FederationError::Refused("Our own people change through the app.".into()));
+        }
+        return Ok(());
+    }
+    let Ok(note) = serde_json::from_value::<Note>(update.object.clone()) else { return Ok(()) };
+    if note.kind != "Note" || object_id(&note.attributed_to).as_ref() != Some(update.actor.inner()) {
+        return Ok(());
+    }
+    let ap_id = note.id.to_string();
+    let found = data.db.run(move |c| Ok::<_, FederationError>(repo::reply(c, &ap_id)?)).await?;
+    let Some((comment, author, post)) = found else { return Ok(()) };
+    let who = remote(&update.actor, data).await?.user;
+    if who != author {
+        return Err(FederationError::Refused("Only its author may change a reply.".into()));
+    }
+    let text = reply_text(&note, &data.settings);
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    let activity = update.id.to_string();
+    data.db
+        .write(move |c| {
+            if !repo::first_receipt(c, &activity)? {
+                return Ok(());
+            }
+            match app::edit_comment_on(c, who, post, comment, &text) {
+                Ok(_) => Ok(()),
+                // Gone or hidden since (the post deleted, a block): nothing to change.
+                Err(app::AppError::Posts(posts::PostError::CommentNotFound | posts::PostError::NotFound)) => Ok(()),
+                Err(e) => Err(FederationError::from(e)),
+            }
+        })
+        .await
+}
+
 /// Text cut to `most` characters, with an ellipsis when cut.
 fn shortened(text: &str, most: usize) -> String {
     if text.chars().count() <= most {
@@ -402,8 +468,19 @@ fn shortened(text: &str, most: usize) -> String {
 async fn deleted(delete: Delete, data: &Data<Federation>) -> Result<(), FederationError> {
     let Some(object) = object_id(&delete.object) else { return Ok(()) };
     if &object == delete.actor.inner() {
-        // The actor deleted itself: what it left here stays until an admin removes it.
-        return Ok(());
+        // The actor deleted their account: theirs here goes, with their likes, reposts, replies
+        // and follows (as an account deleted here). Known ones only: nothing is fetched of an
+        // account that is gone.
+        let ap_id = object.to_string();
+        return data
+            .db
+            .write(move |c| {
+                let Some(known) = repo::remote_by_ap_id(c, &ap_id)? else { return Ok(()) };
+                // Their avatar is an address elsewhere: no stored objects come back.
+                app::delete_account_on(c, known.user)?;
+                Ok::<_, FederationError>(())
+            })
+            .await;
     }
     let ap_id = object.to_string();
     let found = data.db.run(move |c| Ok::<_, FederationError>(repo::reply(c, &ap_id)?)).await?;

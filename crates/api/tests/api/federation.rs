@@ -609,9 +609,29 @@ async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
     second["id"] = json!(format!("{}/notes/reply-2", elsewhere.origin));
     second["inReplyTo"] = json!(reply_id);
     second["content"] = json!("<p>and again</p>");
-    elsewhere.send(&inbox, activity("Create", 2, second)).await;
+    elsewhere.send(&inbox, activity("Create", 2, second.clone())).await;
     let seen = app.get(&format!("/posts/{post}"), None).await.body;
     assert_eq!(seen["comments_count"], 2, "{seen:#?}");
+    // He edits it: its comment's text follows, and Ana, now mentioned, is told.
+    let mut edited = second.clone();
+    edited["content"] = json!(format!(
+        "<p>and again, <a href=\"{origin}/app/user/{ana_id}\" class=\"u-url mention\">@<span>ana</span></a></p>"
+    ));
+    let told = |body: Value| body.as_array().map_or(0, Vec::len);
+    let told_before = told(app.get("/notifications?limit=20&offset=0", Some(&ana)).await.body);
+    elsewhere.send(&inbox, activity("Update", 1, edited.clone())).await;
+    let texts = |body: &Value| body.as_array().unwrap().iter().map(|c| c["content"].clone()).collect::<Vec<_>>();
+    let comments = app.get(&format!("/posts/{post}/comments?limit=20&offset=0"), None).await.body;
+    assert!(texts(&comments).contains(&json!("and again, @ana")), "{comments:#?}");
+    let told_after = told(app.get("/notifications?limit=20&offset=0", Some(&ana)).await.body);
+    assert_eq!(told_after, told_before + 1, "the mention the edit added tells her");
+    // Someone else's update of his reply changes nothing.
+    let mut forged = edited.clone();
+    forged["content"] = json!("<p>not his words</p>");
+    forged["attributedTo"] = json!(format!("{}/users/eve", elsewhere.origin));
+    elsewhere.send(&inbox, activity("Update", 2, forged)).await;
+    let comments = app.get(&format!("/posts/{post}/comments?limit=20&offset=0"), None).await.body;
+    assert!(!texts(&comments).contains(&json!("not his words")), "{comments:#?}");
 
     // Undone and deleted: the like and the repost go, the first reply goes.
     elsewhere.send(&inbox, activity("Undo", 1, like)).await;
@@ -621,8 +641,13 @@ async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
     assert_eq!(counts(&seen), (json!(0), json!(0), json!(1)), "{seen:#?}");
     assert_eq!(
         app.get(&format!("/posts/{post}/comments?limit=20&offset=0"), None).await.body[0]["content"],
-        "and again"
+        "and again, @ana"
     );
+    // He deletes his account: his here goes, with his reply and his listening.
+    elsewhere.send(&inbox, activity("Delete", 2, json!(elsewhere.bob().id))).await;
+    let seen = app.get(&format!("/posts/{post}"), None).await.body;
+    assert_eq!(seen["comments_count"], 0, "{seen:#?}");
+    assert_eq!(app.get(&format!("/profiles/{ana_id}/stats"), None).await.body["listeners"], 0);
     let _ = actor_url;
     elsewhere.handle.stop(false).await;
 }
