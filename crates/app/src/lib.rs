@@ -147,7 +147,7 @@ impl App {
     }
 
     /// An admin resolves a complaint. delete_post deletes the post the one way posts are
-    /// deleted (its payload, likes, comments and notifications go with it; its files are
+    /// deleted (other servers told it is gone, its payload, likes, comments and notifications go with it; its files are
     /// removed after the commit) and resolves every open report on it and its comments;
     /// delete_comment deletes the comment the one way comments are deleted ([`App::delete_comment`]'s
     /// rows) and resolves every open report on it; ignore resolves this report, or every open
@@ -155,18 +155,19 @@ impl App {
     /// same transaction.
     pub async fn resolve_report(
         &self,
+        posts: &posts::Posts,
         admin: &Admin,
         report: ReportId,
         action: Action,
         scope: Scope,
     ) -> Result<Decision, AppError> {
-        let admin = admin.clone();
+        let (admin, posts) = (admin.clone(), posts.clone());
         let (decision, objects) = self
             .db
             .write(move |conn| {
                 let decision = moderation::decide(conn, &admin, report, action, scope)?;
                 let objects = match (decision.action, decision.comment) {
-                    (Action::DeletePost, _) => posts::delete_post_rows(conn, &[decision.post])?,
+                    (Action::DeletePost, _) => posts.delete_on(conn, &[decision.post])?,
                     (Action::DeleteComment, Some(comment)) => {
                         notifications::forget_comment(conn, comment)?;
                         // Already gone (its author deleted it): the reports close all the same.

@@ -69,6 +69,16 @@ pub(crate) fn announce(
     Ok(())
 }
 
+/// [`announce`]s that posts `ids` are deleted, each by its author, in the caller's transaction.
+pub(crate) fn announce_deleted(conn: &mut DbConnection, ids: &[PostId]) -> Result<(), PostError> {
+    let authors: Vec<(PostId, UserId)> =
+        posts::table.filter(posts::id.eq_any(ids)).select((posts::id, posts::user_id)).load(conn)?;
+    for (post, author) in authors {
+        announce(conn, post, author, Announced::Deleted)?;
+    }
+    Ok(())
+}
+
 /// Whether `me` likes `post`, and whether they reposted it (a like or repost from another
 /// server says what it is, not a toggle: `federation` toggles only what differs).
 pub fn marks_of(conn: &mut DbConnection, me: UserId, post: PostId) -> QueryResult<(bool, bool)> {

@@ -93,6 +93,17 @@ impl Posts {
         self.announcing.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Deletes posts `ids` inside the caller's transaction, the way an author's delete does
+    /// (`delete_post_rows`), and, when changes are announced, tells other servers each is gone
+    /// (an admin removing a post on a complaint). Answers the stored objects to remove after
+    /// the commit.
+    pub fn delete_on(&self, conn: &mut DbConnection, ids: &[PostId]) -> Result<Vec<String>, PostError> {
+        if self.announcing() {
+            repo::announce_deleted(conn, ids)?;
+        }
+        repo::delete_post_rows(conn, ids)
+    }
+
     /// What pages want of a viewer new to the process, to be read along with their session's
     /// check ([`db::Along`]): what they like and reposted, and whom they listen to.
     pub fn along(&self) -> db::Alongside {

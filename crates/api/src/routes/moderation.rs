@@ -385,7 +385,7 @@ pub async fn resolve(
         Some("item") => Scope::Item,
         Some(_) => return Err(ApiError::invalid("scope must be report or item")),
     };
-    let decision = state.app.resolve_report(&admin.0, id.into_inner(), action, scope).await?;
+    let decision = state.app.resolve_report(&state.posts, &admin.0, id.into_inner(), action, scope).await?;
     let (message, status) = match decision.action {
         Action::DeletePost | Action::DeleteComment => ("Report deleted successfully", Status::Deleted),
         Action::Ignore => ("Report ignored successfully", Status::Ignored),

@@ -455,7 +455,7 @@ async fn posts_reach_followers_as_notes_mastodon_shows(db: TestDb) {
     let origin = app.url.replace("127.0.0.1", "localhost");
     let host = origin.trim_start_matches("http://").to_owned();
     let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
-    let (_, cy_id) = app.person("Cy", "cyd@example.com").await;
+    let (cy, cy_id) = app.person("Cy", "cyd@example.com").await;
     let elsewhere = Elsewhere::start().await;
     let actor_url = followed_by_bob(&app, &elsewhere, &ana_id).await;
 
@@ -549,6 +549,23 @@ async fn posts_reach_followers_as_notes_mastodon_shows(db: TestDb) {
     let got = elsewhere.wait_for(5).await;
     let lyrics = got[4]["object"]["content"].as_str().unwrap();
     assert!(lyrics.contains("<strong>Harbour</strong>") && lyrics.contains("<em>Verse</em><br>la la"), "{lyrics}");
+
+    // An admin removes a post on a complaint: other servers are told it is gone, as when its
+    // author deletes it.
+    let spam = got[4]["object"]["id"].as_str().unwrap().to_owned();
+    let spam_id = spam.rsplit('/').next().unwrap().to_owned();
+    let (root, _) = app.person("Mo", "mo.kelly@example.com").await;
+    crate::common::make_admin(&app.db, "mo.kelly@example.com");
+    let report = app.post("/reports/post", Some(&cy), json!({"post_id": spam_id, "reason": "Spam"})).await;
+    assert!(report.status.is_success(), "{:?}", report.body);
+    let reports = app.get("/admin/reports", Some(&root)).await.body;
+    let resolve = format!("/admin/reports/{}/resolve", reports[0]["id"].as_str().unwrap());
+    let removed = app.post(&resolve, Some(&root), json!({"action": "delete_post"})).await;
+    assert!(removed.status.is_success(), "{:?}", removed.body);
+    let got = elsewhere.wait_for(6).await;
+    assert_eq!(got[5]["type"], "Delete", "{got:#?}");
+    assert_eq!(got[5]["object"]["id"], spam.as_str());
+    assert_eq!(got[5]["object"]["type"], "Tombstone");
     elsewhere.handle.stop(false).await;
 }
 
