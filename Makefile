@@ -157,8 +157,8 @@ run-e2e-postgres:
 
 ## The production topology of deploy/ as processes on loopback (frontend/e2e/scale-out/): a fresh
 ## PostgreSQL database, Garage, an SMTP catcher, two selfsound processes and Caddy in front with
-## deploy/Caddyfile itself; one browser journey through Caddy, with one process killed (SIGKILL)
-## midway. Needs what rust-build, web and test-tools make. Without Caddy, Garage, Chromium,
+## deploy/Caddyfile itself, federation on; one browser journey through Caddy, with one process
+## killed (SIGKILL) midway, and one where another server (Fedify) gets each post once. Needs what rust-build, web and test-tools make. Without Caddy, Garage, Chromium,
 ## aiosmtpd or PostgreSQL it is skipped; under CI=true it fails.
 .PHONY: run-e2e-scale-out
 run-e2e-scale-out:

@@ -327,6 +327,9 @@ export async function startTopology(): Promise<{ info: TopologyInfo; stop: () =>
       SELFSOUND_PUBLIC_URL: url,
       SELFSOUND_TRUSTED_PROXIES: '127.0.0.1/32',
       SELFSOUND_WEB_DIR: DIST_DIR,
+      // Federation on, as an operator turns it on (docs/federation.md): on a loopback http
+      // address it runs in its test mode (federation.journey.ts, with a peer on loopback).
+      SELFSOUND_FEDERATION: 'on',
     };
     // Both at once, as compose starts them: the migrations take an advisory lock.
     const processes: (AppProcess & { managed: Managed })[] = [];
