@@ -18,6 +18,7 @@ mod previews;
 pub mod routes;
 pub mod seed;
 pub mod server;
+pub mod slots;
 mod spa;
 pub mod state;
 pub mod upload;

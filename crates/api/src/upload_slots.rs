@@ -4,13 +4,12 @@
 //! once with 429, and the disk temporary files use is at most the bound times the largest body
 //! (audio: ten files of 50 MB). Counted in memory: a process's disk and slots are its own.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use values::{ErrorKind, UserId};
 
 use crate::error::ApiError;
+use crate::slots::{Full, Slot, Slots};
 
 /// Uploads one account may have in flight at once.
 pub const PER_ACCOUNT: usize = 2;
@@ -22,69 +21,32 @@ pub const LIMIT_NAME: &str = "uploads";
 const RETRY_AFTER: Duration = Duration::from_secs(10);
 
 #[derive(Clone)]
-pub struct UploadSlots(Arc<Inner>);
+pub struct UploadSlots(Slots<UserId>);
 
-struct Inner {
-    max_total: usize,
-    held: Mutex<Held>,
-}
-
-#[derive(Default)]
-struct Held {
-    total: usize,
-    per_account: HashMap<UserId, usize>,
-}
+/// One upload in flight; dropping it frees the slot.
+pub type UploadSlot = Slot<UserId>;
 
 impl UploadSlots {
     pub fn new(max_total: usize) -> UploadSlots {
-        UploadSlots(Arc::new(Inner { max_total, held: Mutex::new(Held::default()) }))
+        UploadSlots(Slots::new(PER_ACCOUNT, max_total))
     }
 
     /// A slot for one upload of `user`, or 429 when they have [`PER_ACCOUNT`] in flight or the
     /// process is at its bound.
     pub fn take(&self, user: UserId) -> Result<UploadSlot, ApiError> {
-        let mut held = self.0.held.lock().unwrap_or_else(PoisonError::into_inner);
-        if held.per_account.get(&user).copied().unwrap_or(0) >= PER_ACCOUNT {
-            return Err(ApiError::new(
-                ErrorKind::Throttled { retry_after: RETRY_AFTER },
-                format!("You already have {PER_ACCOUNT} uploads in progress. Please wait until one has finished."),
-            )
-            .for_limit(LIMIT_NAME));
-        }
-        if held.total >= self.0.max_total {
-            return Err(ApiError::new(
-                ErrorKind::Throttled { retry_after: RETRY_AFTER },
-                "The server is busy with other uploads. Please try again in a moment.",
-            )
-            .for_limit(LIMIT_NAME));
-        }
-        held.total += 1;
-        *held.per_account.entry(user).or_default() += 1;
-        Ok(UploadSlot { slots: self.0.clone(), user })
+        let detail = match self.0.take(user) {
+            Ok(slot) => return Ok(slot),
+            Err(Full::Key) => {
+                format!("You already have {PER_ACCOUNT} uploads in progress. Please wait until one has finished.")
+            }
+            Err(Full::Process) => "The server is busy with other uploads. Please try again in a moment.".to_owned(),
+        };
+        Err(ApiError::new(ErrorKind::Throttled { retry_after: RETRY_AFTER }, detail).for_limit(LIMIT_NAME))
     }
 
     /// Uploads in flight now, and the bound (for metrics).
     pub fn in_flight(&self) -> (usize, usize) {
-        (self.0.held.lock().unwrap_or_else(PoisonError::into_inner).total, self.0.max_total)
-    }
-}
-
-/// One upload in flight; dropping it frees the slot.
-pub struct UploadSlot {
-    slots: Arc<Inner>,
-    user: UserId,
-}
-
-impl Drop for UploadSlot {
-    fn drop(&mut self) {
-        let mut held = self.slots.held.lock().unwrap_or_else(PoisonError::into_inner);
-        held.total = held.total.saturating_sub(1);
-        if let Some(n) = held.per_account.get_mut(&self.user) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                held.per_account.remove(&self.user);
-            }
-        }
+        self.0.in_flight()
     }
 }
 
