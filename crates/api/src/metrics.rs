@@ -124,6 +124,7 @@ impl Metrics {
             db: state.db.clone(),
             jobs: state.jobs.clone(),
             uploads: state.uploads.clone(),
+            inbox: state.inbox.clone(),
             notifications: state.notifications.clone(),
             posts: state.posts.clone(),
         }));
@@ -187,6 +188,7 @@ struct Now {
     db: db::Db,
     jobs: Arc<crate::jobs::JobCounts>,
     uploads: crate::upload_slots::UploadSlots,
+    inbox: crate::slots::Slots<String>,
     notifications: notifications::Notifications,
     posts: posts::Posts,
 }
@@ -229,6 +231,8 @@ impl Collector for Now {
         let (uploads, bound) = self.uploads.in_flight();
         gauge(e, "selfsound_uploads_in_flight", "Uploads being read now", uploads as u64)?;
         gauge(e, "selfsound_uploads_max", "The most uploads read at once (SELFSOUND_UPLOADS_IN_FLIGHT)", bound as u64)?;
+        let (activities, _) = self.inbox.in_flight();
+        gauge(e, "selfsound_inbox_in_flight", "Activities of other servers being received now", activities as u64)?;
         let streams = self.notifications.streams().open_total();
         gauge(e, "selfsound_live_streams_open", "Live notification streams open in this process", streams as u64)?;
         let finds = ConstCounter::new(self.posts.discover_finds());

@@ -161,6 +161,10 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
         rendered: Arc::default(),
         limits: Arc::default(),
         uploads: crate::upload_slots::UploadSlots::new(config.uploads_in_flight),
+        inbox: crate::slots::Slots::new(
+            crate::routes::federation::INBOX_PER_SERVER,
+            crate::routes::federation::INBOX_IN_ALL,
+        ),
         jobs: Arc::default(),
         federation,
         config: Arc::new(config),

@@ -33,6 +33,8 @@ pub struct AppState {
     pub limits: Arc<db::tally::Tally>,
     /// Uploads in flight, per account and in all (taken before a body is read).
     pub uploads: crate::upload_slots::UploadSlots,
+    /// Activities being received, per sending server and in all (`routes::federation`).
+    pub inbox: crate::slots::Slots<String>,
     /// What this process's job runner counted, and the queue's figures (`crate::jobs`).
     pub jobs: Arc<crate::jobs::JobCounts>,
     /// Federation, when it is on (`SELFSOUND_FEDERATION`).

@@ -58,7 +58,7 @@ impl From<activitypub_federation::error::Error> for FederationError {
             E::ParseReceivedActivity(e, _) => FederationError::Refused(format!("Not an activity we understand: {e}")),
             E::Other(why) => FederationError::Refused(why),
             E::UrlParse(e) => FederationError::Refused(format!("Not an address: {e}")),
-            E::ResponseBodyLimit => FederationError::Refused("The other server's answer is too large.".into()),
+            E::ResponseBodyLimit => FederationError::Upstream("its answer is too large".into()),
             E::FetchInvalidContentType(_)
             | E::FetchWrongId(_)
             | E::ParseFetchedObject(..)

@@ -14,6 +14,7 @@ use values::{ErrorKind, UserId};
 use crate::error::{ApiError, Detail};
 use crate::extract::{AdminUser, Limited};
 use crate::limits::{self, Action, Limit, Suspending};
+use crate::slots::Full;
 use crate::state::AppState;
 
 /// The largest activity an inbox reads (a reply with a long text is a few KB).
@@ -113,6 +114,18 @@ async fn note(state: web::Data<AppState>, path: web::Path<String>) -> Result<Htt
     answer(config.note_document(id).await, FEDERATION_CONTENT_TYPE)
 }
 
+/// Activities of one server received at once by a process: beyond, 429 at once. Receiving
+/// one may wait on its server (its actor's key is fetched, up to 10 s), so a server that floods
+/// or answers slowly holds at most these, and everyone else's activities, and every local
+/// request, go on meanwhile.
+pub const INBOX_PER_SERVER: usize = 4;
+/// The name metrics count activities refused for the slots under.
+const INBOX_LIMIT_NAME: &str = "inbox_in_flight";
+/// Activities received at once by a process, from all servers.
+pub const INBOX_IN_ALL: usize = 32;
+/// What a server told to wait is asked to wait.
+const INBOX_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Who an activity says sent it, read before anything else so that its limits come first.
 #[derive(Deserialize)]
 struct Sender {
@@ -138,6 +151,13 @@ async fn inbox(state: web::Data<AppState>, request: HttpRequest, body: web::Byte
     if !request.headers().contains_key("signature") {
         return Err(ApiError::new(ErrorKind::Unauthenticated, "An activity must be signed by its actor."));
     }
+    let _slot = state.inbox.take(server).map_err(|full| {
+        let detail = match full {
+            Full::Key => "Too many activities from your server at once; send this one again shortly.",
+            Full::Process => "Too many activities at once; send this one again shortly.",
+        };
+        ApiError::new(ErrorKind::Throttled { retry_after: INBOX_RETRY_AFTER }, detail).for_limit(INBOX_LIMIT_NAME)
+    })?;
     let data = config.to_request_data();
     activitypub_federation::actix_web::inbox::receive_activity::<Inbound, Actor, federation::Federation>(
         request, body, &data,

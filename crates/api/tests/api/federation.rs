@@ -786,11 +786,124 @@ async fn federation_is_off_unless_asked(db: TestDb) {
     assert_eq!(inbox.status(), StatusCode::NOT_FOUND);
 }
 
+/// A server that never answers (its connections held open) or answers with a document that
+/// is too large or claims to be someone else's: its activities wait at most for the fetch's
+/// bounds and are refused (401), it holds at most its share of the process's inbox slots (the
+/// next is 429 at once), and everyone else's activities and every local request are answered
+/// meanwhile.
+async fn a_slow_or_hostile_server_holds_only_its_share(db: TestDb) {
+    use base64::Engine;
+    use sha2::Digest;
+    use tokio::io::AsyncWriteExt;
+    let options = Options {
+        env: vec![("SELFSOUND_FEDERATION".into(), "on".into())],
+        public_host: Some("localhost"),
+        ..Options::default()
+    };
+    let app = spawn_app_with(db, options).await;
+    let inbox = format!("{}/ap/inbox", app.url);
+
+    // Silent: takes connections and never says a word.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let silent_port = silent.local_addr().unwrap().port();
+    let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counting = asked.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = silent.accept().await {
+            held.push(socket);
+            counting.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    // Hostile: every document it serves is 2 MB, or claims another server's actor.
+    let hostile = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hostile_port = hostile.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = hostile.accept().await {
+            tokio::spawn(async move {
+                let mut buffer = vec![0u8; 4096];
+                let read = tokio::io::AsyncReadExt::read(&mut socket, &mut buffer).await.unwrap_or(0);
+                let request = String::from_utf8_lossy(&buffer[..read]).to_string();
+                let body = if request.contains("/users/liar") {
+                    json!({"id": "https://victim.example/users/ana", "type": "Person", "preferredUsername": "ana",
+                        "inbox": "https://victim.example/inbox",
+                        "publicKey": {"id": "https://victim.example/users/ana#main-key", "owner": "https://victim.example/users/ana",
+                            "publicKeyPem": "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"}})
+                    .to_string()
+                } else {
+                    format!("{{\"id\": \"{}\"}}", "x".repeat(2 * 1024 * 1024))
+                };
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/activity+json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(body.as_bytes()).await;
+            });
+        }
+    });
+
+    let activity = |port: u16, who: &str, n: u32| {
+        let actor = format!("http://localhost:{port}/users/{who}");
+        json!({"id": format!("http://localhost:{port}/a/{who}/{n}"), "type": "Like", "actor": actor,
+            "object": format!("http://localhost:{}/ap/posts/1", app.url.rsplit(':').next().unwrap())})
+        .to_string()
+    };
+    let send = |body: String| {
+        let actor = serde_json::from_str::<Value>(&body).unwrap()["actor"].as_str().unwrap().to_owned();
+        let digest =
+            format!("SHA-256={}", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(&body)));
+        let signature = format!(
+            "keyId=\"{actor}#main-key\",algorithm=\"rsa-sha256\",headers=\"(request-target) host date digest\",signature=\"AAAA\""
+        );
+        app.client
+            .post(&inbox)
+            .header("Content-Type", FEDERATION_CONTENT_TYPE)
+            .header("Date", chrono::Utc::now().format("%a, %d %b %Y %H:%M:%S GMT").to_string())
+            .header("Digest", digest)
+            .header("Signature", signature)
+            .body(body)
+            .send()
+    };
+
+    // A document too large, or one that says it is someone else: refused, not read whole.
+    assert_eq!(send(activity(hostile_port, "big", 1)).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(send(activity(hostile_port, "liar", 1)).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+
+    // The silent server's activities wait on it, each holding a slot: four at most.
+    let waiting: Vec<_> = (0..4u32)
+        .map(|n| {
+            let request = send(activity(silent_port, &format!("p{n}"), n));
+            tokio::spawn(async move { request.await.map(|r| r.status()) })
+        })
+        .collect();
+    // Once all four wait on it (it has their four fetches), a fifth is turned away at once.
+    while asked.load(std::sync::atomic::Ordering::SeqCst) < 4 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let fifth = send(activity(silent_port, "p9", 100)).await.unwrap();
+    assert_eq!(fifth.status(), StatusCode::TOO_MANY_REQUESTS, "the server's fifth at once is turned away");
+    assert!(fifth.headers().contains_key("retry-after"));
+    // Meanwhile everyone else is answered: another server's activity, and a page of ours.
+    assert_eq!(send(activity(hostile_port, "big", 2)).await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(app.get("/posts/feed?limit=10&offset=0", None).await.status, StatusCode::OK);
+    let finished = waiting.iter().filter(|w| w.is_finished()).count();
+    let mut statuses = Vec::new();
+    for w in waiting {
+        statuses.push(w.await.unwrap().unwrap());
+    }
+    assert_eq!(finished, 0, "the silent server's four are still waiting: {statuses:?}");
+    for status in statuses {
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "given up on after the fetch's time");
+    }
+}
+
 test_support::both_backends!(
     federation_finds_follows_and_answers_with_signatures,
     posts_reach_followers_as_notes_mastodon_shows,
     likes_reposts_and_replies_from_elsewhere,
     moderation_reaches_the_fediverse,
     the_inbox_is_bounded,
+    a_slow_or_hostile_server_holds_only_its_share,
     federation_is_off_unless_asked
 );
