@@ -35,6 +35,7 @@ test('activities a second delivered to one inbox', async ({ request }, testInfo)
     const actor = `${server.url}/ap/users/${ana.id}`;
     expect(await peer.send(actor, new Follow({ id: peer.id('follows'), actor: new URL(peer.actor), object: new URL(actor) }))).toBe(200);
     await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
+    const started = performance.now();
     for (let i = 0; i < POSTS; i += 1) {
       const made = await request.post(`${server.url}/posts/lyrics`, {
         headers: { Authorization: `Bearer ${ana.token}` },
@@ -43,6 +44,7 @@ test('activities a second delivered to one inbox', async ({ request }, testInfo)
       expect(made.status()).toBe(201);
     }
     const posted = performance.now();
+    console.log(`[measure] ${POSTS} posts made in ${((posted - started) / 1000).toFixed(1)} s; ${received.length - 1} delivered by then`);
     const waiting = POSTS + 1 - received.length;
     await expect.poll(() => received.length, { timeout: 300_000, intervals: [250] }).toBe(POSTS + 1);
     const span = (arrivals[POSTS]! - arrivals[1]!) / 1000;

@@ -135,6 +135,11 @@ export async function startPeer(username = 'bob', name = 'Bob Elsewhere'): Promi
     lookup: (url) => context().lookupObject(url),
     send,
     sendForged,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Idle keep-alive connections of our server's deliveries would hold close() for minutes.
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
