@@ -144,6 +144,7 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
                 .await
                 .map_err(|e| StartError::Setup(e.to_string()))?;
             tracing::info!(domain = started.domain(), test_mode = settings.debug, "federation is on");
+            app.on_departure(started.departure());
             Some(started)
         }
         None => None,

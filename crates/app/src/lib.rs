@@ -36,6 +36,9 @@ pub enum AppError {
     Suspension(#[from] moderation::SuspensionError),
     #[error(transparent)]
     Db(#[from] DbError),
+    /// A [`Departure`] outside these domains failed.
+    #[error("{0}")]
+    Departure(String),
 }
 
 impl From<db::diesel::result::Error> for AppError {
@@ -55,6 +58,7 @@ impl DomainError for AppError {
             AppError::Moderation(e) => e.kind(),
             AppError::Suspension(e) => e.kind(),
             AppError::Db(e) => e.kind(),
+            AppError::Departure(_) => ErrorKind::Internal,
         }
     }
 }
@@ -86,12 +90,24 @@ pub struct App {
     storage: Storage,
     /// People searches remembered (`profiles::search::Remembered`).
     people: std::sync::Arc<profiles::search::Remembered>,
+    /// What else an account's deletion does in its transaction, before its rows go
+    /// ([`App::on_departure`]).
+    departure: std::sync::Arc<std::sync::OnceLock<Departure>>,
 }
+
+/// A part of an account's deletion that lives outside these domains (telling other servers,
+/// `federation`), run in the deletion's transaction before the account's rows go.
+pub type Departure = Box<dyn Fn(&mut DbConnection, UserId) -> Result<(), AppError> + Send + Sync>;
 
 impl App {
     pub fn new(db: Db, storage: Storage) -> App {
         let people = std::sync::Arc::new(profiles::search::remembered(db.changes().clone()));
-        App { db, storage, people }
+        App { db, storage, people, departure: Default::default() }
+    }
+
+    /// Sets what else an account's deletion does (once, at start; a second call is ignored).
+    pub fn on_departure(&self, departure: Departure) {
+        let _ = self.departure.set(departure);
     }
 
     /// The people searches this process remembers, for [`search_people_on`].
@@ -227,7 +243,16 @@ impl App {
     pub async fn delete_account(&self, user: UserId) -> Result<(), AppError> {
         // Its live streams end once it commits, in every process (auth names its sessions
         // ended), not at their next session check.
-        let objects = self.db.write(move |conn| delete_account_on(conn, user)).await?;
+        let departure = self.departure.clone();
+        let objects = self
+            .db
+            .write(move |conn| {
+                if let Some(depart) = departure.get() {
+                    depart(conn, user)?;
+                }
+                delete_account_on(conn, user)
+            })
+            .await?;
         self.remove_objects(objects, "a deleted account's").await;
         Ok(())
     }

@@ -181,6 +181,21 @@ impl Federation {
         }))
     }
 
+    /// One of our people whose account is gone, as far as signing their farewell needs.
+    pub(crate) fn departed_actor(&self, user: UserId, public_key: String, private_key: String) -> Actor {
+        let s = &self.settings;
+        Actor {
+            user,
+            id: s.actor(user),
+            inbox: s.inbox(user),
+            shared_inbox: Some(s.shared_inbox()),
+            public_key,
+            private_key: Some(private_key),
+            fetched_at: None,
+            person: None,
+        }
+    }
+
     /// Our document of one of our people.
     fn person_of(&self, actor: &Actor, person: &LocalPerson) -> Person {
         let s = &self.settings;

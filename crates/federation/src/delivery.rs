@@ -22,6 +22,10 @@ struct Delivery {
     from: UserId,
     inbox: Url,
     activity: Value,
+    /// The key pair to sign with, carried when the sender is gone by the time it runs (an
+    /// account's farewell, [`farewell_on`]): theirs went with the account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    keys: Option<(String, String)>,
 }
 
 /// Queues `activity` (whose id is `id`) from our person `from` to `inbox`, in the caller's
@@ -33,10 +37,45 @@ pub(crate) fn enqueue(
     inbox: &Url,
     activity: &Value,
 ) -> Result<(), FederationError> {
-    let payload = Delivery { from, inbox: inbox.clone(), activity: activity.clone() };
+    let payload = Delivery { from, inbox: inbox.clone(), activity: activity.clone(), keys: None };
     let payload = serde_json::to_string(&payload).map_err(|e| FederationError::Internal(e.to_string()))?;
     let job = NewJob { kind: JobKind::Deliver, subject: format!("{id} {inbox}"), payload, owner: Some(from) };
     db::jobs::enqueue(conn, &job, None)?;
+    Ok(())
+}
+
+/// Our person `user`'s account is being deleted (in the caller's transaction, before its rows
+/// go): each server of their followers elsewhere is sent a `Delete` of their actor, signed with
+/// their key, which each delivery carries (it goes with the account when this commits, and with
+/// each job when it is done). Nothing when nobody elsewhere follows them.
+pub fn farewell_on(
+    conn: &mut DbConnection,
+    settings: &crate::settings::Settings,
+    user: UserId,
+) -> Result<(), FederationError> {
+    let inboxes = crate::repo::follower_inboxes(conn, user)?;
+    // Without a key nobody elsewhere ever heard from them (an Accept is signed).
+    let Some(keys) = crate::repo::keys(conn, user)? else { return Ok(()) };
+    if inboxes.is_empty() {
+        return Ok(());
+    }
+    let actor = settings.actor(user);
+    let id = Url::parse(&format!("{actor}#delete")).map_err(|e| FederationError::Internal(e.to_string()))?;
+    let activity = serde_json::json!({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        "id": id,
+        "type": "Delete",
+        "actor": actor,
+        "object": actor,
+        "to": [crate::notes::PUBLIC],
+    });
+    for inbox in inboxes.iter().filter_map(|i| Url::parse(i).ok()) {
+        let payload =
+            Delivery { from: user, inbox: inbox.clone(), activity: activity.clone(), keys: Some(keys.clone()) };
+        let payload = serde_json::to_string(&payload).map_err(|e| FederationError::Internal(e.to_string()))?;
+        let job = NewJob { kind: JobKind::Deliver, subject: format!("{id} {inbox}"), payload, owner: Some(user) };
+        db::jobs::enqueue(conn, &job, None)?;
+    }
     Ok(())
 }
 
@@ -88,11 +127,14 @@ pub async fn run(data: &Data<Federation>, job: &Claimed) -> Result<(), Failure> 
         .and_then(|s| Url::parse(s).ok())
         .ok_or_else(|| give_up("an activity without an id".into()))?;
     let federation = data.app_data();
-    let sender = match federation.local_actor(delivery.from).await {
-        Ok(Some(sender)) => sender,
-        // Gone or suspended since: nothing of theirs goes out.
-        Ok(None) => return Ok(()),
-        Err(e) => return Err(Failure::Retry(e.to_string())),
+    let sender = match delivery.keys {
+        Some((public, private)) => federation.departed_actor(delivery.from, public, private),
+        None => match federation.local_actor(delivery.from).await {
+            Ok(Some(sender)) => sender,
+            // Gone or suspended since: nothing of theirs goes out.
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(Failure::Retry(e.to_string())),
+        },
     };
     let activity = Queued { id, actor: sender.id.clone(), json: delivery.activity };
     let tasks = SendActivityTask::prepare(&activity, &sender, vec![delivery.inbox], data)

@@ -74,6 +74,18 @@ impl Federation {
         &self.settings
     }
 
+    /// What an account's deletion does here (`app::App::on_departure`): its followers'
+    /// servers are told ([`delivery::farewell_on`]).
+    pub fn departure(&self) -> app::Departure {
+        let settings = self.settings.clone();
+        Box::new(move |conn, user| {
+            delivery::farewell_on(conn, &settings, user).map_err(|e| match e {
+                FederationError::Db(e) => app::AppError::Db(e),
+                other => app::AppError::Departure(other.to_string()),
+            })
+        })
+    }
+
     /// Our people (of this server) and their posts, as counted at most [`USAGE_KEPT`] ago.
     async fn usage(&self) -> Result<Usage, FederationError> {
         let kept = *self.usage.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -32,6 +32,9 @@ type Error = activitypub_federation::error::Error;
 struct Peer {
     bob: PeerActor,
     received: Arc<Mutex<Vec<Value>>>,
+    /// Actors read from other servers, kept as Mastodon keeps them: a deleted actor's farewell
+    /// is checked against the key kept (its server answers 404 by then).
+    known: Arc<Mutex<Vec<PeerActor>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -62,7 +65,10 @@ impl Object for PeerActor {
     type Error = Error;
 
     async fn read_from_id(id: Url, data: &Data<Peer>) -> Result<Option<Self>, Error> {
-        Ok((id == data.bob.id).then(|| data.bob.clone()))
+        if id == data.bob.id {
+            return Ok(Some(data.bob.clone()));
+        }
+        Ok(data.known.lock().unwrap().iter().find(|a| a.id == id).cloned())
     }
 
     async fn into_json(self, _: &Data<Peer>) -> Result<PeerPerson, Error> {
@@ -80,13 +86,17 @@ impl Object for PeerActor {
         verify_domains_match(json.id.inner(), expected)
     }
 
-    async fn from_json(json: PeerPerson, _: &Data<Peer>) -> Result<Self, Error> {
-        Ok(PeerActor {
+    async fn from_json(json: PeerPerson, data: &Data<Peer>) -> Result<Self, Error> {
+        let actor = PeerActor {
             id: json.id.into(),
             inbox: json.inbox,
             public_key: json.public_key.public_key_pem,
             private_key: None,
-        })
+        };
+        let mut known = data.known.lock().unwrap();
+        known.retain(|a| a.id != actor.id);
+        known.push(actor.clone());
+        Ok(actor)
     }
 }
 
@@ -187,7 +197,7 @@ impl Elsewhere {
             public_key: keys.public_key,
             private_key: Some(keys.private_key),
         };
-        let peer = Peer { bob, received: Arc::default() };
+        let peer = Peer { bob, received: Arc::default(), known: Arc::default() };
         let config = FederationConfig::builder()
             .domain(origin.trim_start_matches("http://"))
             .app_data(peer)
@@ -566,6 +576,19 @@ async fn posts_reach_followers_as_notes_mastodon_shows(db: TestDb) {
     assert_eq!(got[5]["type"], "Delete", "{got:#?}");
     assert_eq!(got[5]["object"]["id"], spam.as_str());
     assert_eq!(got[5]["object"]["type"], "Tombstone");
+
+    // Ana deletes her account: her follower's server is told, signed with her key (which his
+    // server kept: her actor is gone by the time it arrives).
+    let bye = app.call(reqwest::Method::DELETE, "/authorization/me", Some(&ana), None).await;
+    assert!(bye.status.is_success(), "{:?}", bye.body);
+    let got = elsewhere.wait_for(7).await;
+    assert_eq!(got.len(), 7, "{got:#?}");
+    assert_eq!((got[6]["type"].as_str(), got[6]["object"].as_str()), (Some("Delete"), Some(actor_url.as_str())));
+    assert_eq!(got[6]["actor"], actor_url.as_str());
+    let gone = app.client.get(&actor_url).header("Accept", FEDERATION_CONTENT_TYPE).send().await.unwrap();
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+    let queued = app.db.db.run(|c| Ok::<_, db::DbError>(db::jobs::figures(c)?)).await.unwrap();
+    assert_eq!(queued.queued, 0, "no delivery left holding her key");
     elsewhere.handle.stop(false).await;
 }
 
