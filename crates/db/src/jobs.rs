@@ -201,6 +201,12 @@ pub fn renew(conn: &mut DbConnection, id: JobId, me: &str, lease: Duration) -> Q
     Ok(renewed == 1)
 }
 
+/// Rewrites job `id`'s payload (a secret it carried, dropped before the job is kept as failed).
+pub fn rewrite_payload(conn: &mut DbConnection, id: JobId, payload: &str) -> QueryResult<()> {
+    diesel::update(jobs::table.find(id)).set(jobs::payload.eq(payload)).execute(conn)?;
+    Ok(())
+}
+
 /// The job is done: it goes (whoever holds it now: the work is done either way).
 pub fn done(conn: &mut DbConnection, id: JobId) -> QueryResult<()> {
     diesel::delete(jobs::table.find(id)).execute(conn)?;

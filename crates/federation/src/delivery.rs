@@ -127,6 +127,7 @@ pub async fn run(data: &Data<Federation>, job: &Claimed) -> Result<(), Failure> 
         .and_then(|s| Url::parse(s).ok())
         .ok_or_else(|| give_up("an activity without an id".into()))?;
     let federation = data.app_data();
+    let carried_keys = delivery.keys.is_some();
     let sender = match delivery.keys {
         Some((public, private)) => federation.departed_actor(delivery.from, public, private),
         None => match federation.local_actor(delivery.from).await {
@@ -141,7 +142,26 @@ pub async fn run(data: &Data<Federation>, job: &Claimed) -> Result<(), Failure> 
         .await
         .map_err(|e| give_up(format!("not sent: {e}")))?;
     for task in tasks {
-        task.sign_and_send(data).await.map_err(|e| Failure::Retry(e.to_string()))?;
+        if let Err(e) = task.sign_and_send(data).await {
+            if carried_keys && job.attempts >= db::jobs::MOST_ATTEMPTS {
+                // The last try of a farewell: the key it carried is not kept with the failure.
+                let scrubbed = Delivery { keys: None, ..read_again(&job.payload)? };
+                let payload = serde_json::to_string(&scrubbed).map_err(|e| give_up(e.to_string()))?;
+                let id = job.id;
+                federation
+                    .db
+                    .write(move |c| Ok::<_, db::DbError>(db::jobs::rewrite_payload(c, id, &payload)?))
+                    .await
+                    .map_err(|e| Failure::Retry(e.to_string()))?;
+                return Err(give_up(format!("not delivered: {e}")));
+            }
+            return Err(Failure::Retry(e.to_string()));
+        }
     }
     Ok(())
+}
+
+/// A delivery's payload read again, for its other fields.
+fn read_again(payload: &str) -> Result<Delivery, Failure> {
+    serde_json::from_str(payload).map_err(|e| Failure::GiveUp(format!("a delivery that cannot be read: {e}")))
 }

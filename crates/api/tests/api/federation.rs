@@ -921,6 +921,49 @@ async fn a_slow_or_hostile_server_holds_only_its_share(db: TestDb) {
     }
 }
 
+/// A farewell that cannot be delivered is given up on without keeping the key it carried.
+async fn an_undelivered_farewell_keeps_no_key(db: TestDb) {
+    use db::diesel::prelude::*;
+    use db::schema::jobs;
+    let app = federating(db).await;
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let elsewhere = Elsewhere::start().await;
+    followed_by_bob(&app, &elsewhere, &ana_id).await;
+    // His server is gone: nothing answers at his inbox any more.
+    elsewhere.handle.stop(false).await;
+    let bye = app.call(reqwest::Method::DELETE, "/authorization/me", Some(&ana), None).await;
+    assert!(bye.status.is_success(), "{:?}", bye.body);
+    let mut c = app.db.get().unwrap();
+    let farewell = || jobs::table.filter(jobs::subject.like("%#delete %"));
+    let carried: String = farewell().select(jobs::payload).first(&mut c).expect("a farewell is queued");
+    assert!(carried.contains("PRIVATE KEY"), "it carries her key to sign with");
+    // Once its first try has failed (it waits for its backoff), its last try, at once.
+    let start = Instant::now();
+    loop {
+        let set = db::diesel::update(farewell().filter(jobs::state.eq("queued")).filter(jobs::attempts.ge(1)))
+            .set((jobs::attempts.eq(db::jobs::MOST_ATTEMPTS - 1), jobs::run_after.eq(db::time::now())))
+            .execute(&mut c)
+            .unwrap();
+        if set == 1 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the farewell's first try did not happen");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let start = Instant::now();
+    loop {
+        let (state, payload): (String, String) =
+            farewell().select((jobs::state, jobs::payload)).first(&mut c).expect("the farewell is kept");
+        if state == "failed" {
+            assert!(!payload.contains("PRIVATE KEY"), "{payload}");
+            assert!(payload.contains("\"type\":\"Delete\""), "the rest of it is kept: {payload}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the farewell was not tried: {state}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 test_support::both_backends!(
     federation_finds_follows_and_answers_with_signatures,
     posts_reach_followers_as_notes_mastodon_shows,
@@ -928,5 +971,6 @@ test_support::both_backends!(
     moderation_reaches_the_fediverse,
     the_inbox_is_bounded,
     a_slow_or_hostile_server_holds_only_its_share,
+    an_undelivered_farewell_keeps_no_key,
     federation_is_off_unless_asked
 );
