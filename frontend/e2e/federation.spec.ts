@@ -105,7 +105,9 @@ test('a server written with Fedify follows, hears, likes, reposts and replies; t
     const listeners = page.getByRole('dialog', { name: 'Listeners' });
     await expect(listeners.getByRole('link', { name: new RegExp(`Bob Elsewhere\\s*@${peer.handle}`) })).toBeVisible();
     await shot('federation-listeners');
-    await page.keyboard.press('Escape');
+    await listeners.getByRole('link', { name: /Bob Elsewhere/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Bob Elsewhere' })).toBeVisible();
+    await shot('federation-remote-profile');
     await page.goto(`${server.appUrl}/notifications`);
     for (const what of ['started listening to you', 'liked your post', 'reposted your post', 'mentioned you in a comment']) {
       await expect(page.getByRole('listitem').filter({ hasText: what }).first()).toContainText(peer.handle);

@@ -618,3 +618,16 @@ describe("Ben's listeners and the people he listens to", () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+describe('A person of another server', () => {
+  it('shows where they live in place of Listen, and can still be blocked', async () => {
+    signedInAs(ADA);
+    backend({ profile: { ...ben, login: 'bob@elsewhere.example', name: 'Bob Elsewhere' } });
+    renderProfile();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Bob Elsewhere' })).toBeInTheDocument();
+    const where = screen.getByText('On elsewhere.example');
+    expect(where).toHaveAttribute('title', expect.stringContaining('not possible yet'));
+    expect(screen.queryByRole('button', { name: /^(Listen|Unlisten)$/ })).toBeNull();
+    expect(screen.getByRole('button', { name: /more|options|menu/i })).toBeInTheDocument();
+  });
+});

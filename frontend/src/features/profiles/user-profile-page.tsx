@@ -22,7 +22,15 @@ export const USER_PROFILE_MESSAGES = {
   unknownUser: 'Unknown User',
   noBiography: 'No biography available',
   httpError: (status: number) => `HTTP error! status: ${status}`,
+  elsewhere: (server: string) => `On ${server}`,
+  elsewhereHint: 'This person lives on another server. Listening to people of other servers from here is not possible yet.',
 } as const;
+
+/** The server of a person of another server (their login is their handle, `name@server`). */
+export function serverOf(login: string): string | null {
+  const at = login.indexOf('@');
+  return at > 0 ? login.slice(at + 1) : null;
+}
 
 /**
  * Which user to show: the path's userId (/user/{userId}, /profile/{userId}); on
@@ -120,6 +128,7 @@ function UserProfile({ userId }: { userId: string }) {
   // The card the listened list keeps; '' is no picture (Avatar shows the default one).
   const card = { id: user.id, name: user.name, login: user.login, avatar_url: user.avatarUrl ?? '', tag_id: user.tagId };
   const who = whoIs(user);
+  const server = serverOf(user.login);
 
   return (
     <div className={styles.page}>
@@ -143,7 +152,14 @@ function UserProfile({ userId }: { userId: string }) {
         stats={stats.data ?? user.stats}
         actions={
           <>
-            <ListenButton user={card} onError={setActionError} />
+            {server ? (
+              // A person of another server: listening to them from here is the next step.
+              <span className={styles.elsewhere} title={USER_PROFILE_MESSAGES.elsewhereHint}>
+                {USER_PROFILE_MESSAGES.elsewhere(server)}
+              </span>
+            ) : (
+              <ListenButton user={card} onError={setActionError} />
+            )}
             <BlockMenu userId={user.id} who={who} onError={setActionError} />
           </>
         }
