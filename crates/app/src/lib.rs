@@ -133,13 +133,20 @@ impl App {
     /// comment has told fewer than [`posts::MENTIONS_NOTIFIED`] people over its life.
     pub async fn edit_comment(
         &self,
+        posts: &posts::Posts,
         me: UserId,
         post: PostId,
         comment: CommentId,
         text: &str,
     ) -> Result<posts::Comment, AppError> {
-        let text = text.to_owned();
-        self.db.write(move |conn| edit_comment_on(conn, me, post, comment, &text)).await
+        let (text, posts) = (text.to_owned(), posts.clone());
+        self.db
+            .write(move |conn| {
+                let edited = edit_comment_on(conn, me, post, comment, &text)?;
+                posts.comment_changed(conn, post, comment, me, posts::Announced::Updated)?;
+                Ok(edited)
+            })
+            .await
     }
 
     /// A comment by `me` on `post` (on a `moment` of one of its tracks, if given): the post's
@@ -147,13 +154,21 @@ impl App {
     /// block pair with the post's author; an author who is also mentioned gets the mention alone).
     pub async fn comment(
         &self,
+        posts: &posts::Posts,
         me: UserId,
         post: PostId,
         text: &str,
         moment: Option<posts::CommentMoment>,
     ) -> Result<posts::Comment, AppError> {
-        let text = text.to_owned();
-        self.db.write(move |conn| comment_on(conn, me, post, &text, moment)).await
+        let (text, posts) = (text.to_owned(), posts.clone());
+        self.db
+            .write(move |conn| {
+                let comment = comment_on(conn, me, post, &text, moment)?;
+                // Other servers hear of it (a reply from one of theirs, `comment_on` alone, not).
+                posts.comment_changed(conn, post, comment.id, me, posts::Announced::Created)?;
+                Ok(comment)
+            })
+            .await
     }
 
     /// `me` starts listening to `target`, who is told (once, however often `me` stops and
@@ -206,14 +221,17 @@ impl App {
     /// follow once it has committed. Who may not see the post (a block) is answered not found.
     pub async fn delete_comment(
         &self,
+        posts: &posts::Posts,
         me: UserId,
         admin: Option<Admin>,
         post: PostId,
         comment: CommentId,
     ) -> Result<RemovedBy, AppError> {
+        let posts = posts.clone();
         self.db
             .write(move |conn| {
                 let (found, by) = posts::removable_comment(conn, me, post, comment, admin.is_some())?;
+                posts.comment_changed(conn, post, comment, found.author, posts::Announced::Deleted)?;
                 notifications::forget_comment(conn, comment)?;
                 if !posts::delete_comment_rows(conn, comment)? {
                     return Err(posts::PostError::CommentNotFound.into());

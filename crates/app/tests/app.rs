@@ -200,7 +200,7 @@ async fn a_comments_notifications_go_with_it(db: TestDb) {
     let h = harness(db);
     let (ana, bob, cy) = (user(&h, "Ana", "ana"), user(&h, "Bob", "bob"), user(&h, "Cy", "cyd"));
     let post = test_support::insert_post(&mut h.db.get().unwrap(), ana);
-    let comment = h.app.comment(bob, post, "nice @cyd", None).await.unwrap();
+    let comment = h.app.comment(&h.posts, bob, post, "nice @cyd", None).await.unwrap();
     let mut c = h.db.get().unwrap();
     let quoting = |c: &mut DbConnection| -> Vec<UserId> {
         use db::schema::notifications as n;

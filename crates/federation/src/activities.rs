@@ -366,6 +366,7 @@ async fn replied(create: Create, data: &Data<Federation>) -> Result<(), Federati
     let who = remote(&create.actor, data).await?.user;
     let (activity, note_id) = (create.id.to_string(), note.id.to_string());
     let direct = settings.post_of(&in_reply_to);
+    let to_comment = settings.comment_of(&in_reply_to);
     let replied_to = in_reply_to.to_string();
     federation
         .db
@@ -373,9 +374,14 @@ async fn replied(create: Create, data: &Data<Federation>) -> Result<(), Federati
             if !repo::first_receipt(c, &activity)? || repo::reply(c, &note_id)?.is_some() {
                 return Ok(());
             }
-            let post = match direct {
-                Some(post) => post,
-                None => match repo::reply(c, &replied_to)? {
+            // A reply to our post, to a comment of ours on one, or to a reply kept here.
+            let post = match (direct, to_comment) {
+                (Some(post), _) => post,
+                (None, Some(comment)) => match posts::one_comment(c, comment)? {
+                    Some(comment) => comment.post_id,
+                    None => return Ok(()),
+                },
+                (None, None) => match repo::reply(c, &replied_to)? {
                     Some((_, _, post)) => post,
                     None => return Ok(()),
                 },

@@ -6,6 +6,7 @@
 
 pub mod activities;
 pub mod actors;
+mod comments;
 pub mod delivery;
 pub mod domains;
 mod error;

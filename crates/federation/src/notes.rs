@@ -155,6 +155,9 @@ impl Federation {
         let retry = |e: FederationError| Failure::Retry(e.to_string());
         let a: Announcement = serde_json::from_str(&job.payload)
             .map_err(|e| Failure::GiveUp(format!("an announcement that cannot be read: {e}")))?;
+        if let Some(comment) = a.comment {
+            return self.announce_comment(&a, comment).await;
+        }
         let author = a.author;
         let inboxes =
             self.db.run(move |c| Ok::<_, FederationError>(repo::follower_inboxes(c, author)?)).await.map_err(retry)?;
@@ -223,14 +226,19 @@ pub async fn announce(data: &Data, job: &Claimed) -> Result<(), Failure> {
     data.app_data().announce(job).await
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let html = paragraph(text);
     html["<p>".len()..html.len() - "</p>".len()].to_owned()
 }
 
 /// A caption as HTML: escaped, line breaks kept, its tags linked to their pages here and its
 /// mentions of our people to their profiles.
-fn caption_html(text: &str, federation: &Federation, tags: &[String], mentioned: &HashMap<String, UserId>) -> String {
+pub(crate) fn caption_html(
+    text: &str,
+    federation: &Federation,
+    tags: &[String],
+    mentioned: &HashMap<String, UserId>,
+) -> String {
     let s = &federation.settings;
     let mut html = String::from("<p>");
     let mut rest = text;

@@ -226,6 +226,25 @@ pub(crate) fn follower_inboxes(conn: &mut DbConnection, user: UserId) -> QueryRe
     Ok(inboxes)
 }
 
+/// The people of other servers who replied on `post` (their replies kept as comments), at most
+/// `most`: their actor ids and inboxes (a server's shared inbox where it has one).
+pub(crate) fn remote_commenters(
+    conn: &mut DbConnection,
+    post: PostId,
+    most: i64,
+) -> QueryResult<Vec<(String, String)>> {
+    use db::schema::comments;
+    let rows: Vec<(String, String, Option<String>)> = federation_actors::table
+        .filter(
+            federation_actors::user_id
+                .eq_any(comments::table.filter(comments::post_id.eq(post)).select(comments::user_id)),
+        )
+        .select((federation_actors::ap_id, federation_actors::inbox, federation_actors::shared_inbox))
+        .limit(most)
+        .load(conn)?;
+    Ok(rows.into_iter().map(|(actor, inbox, shared)| (actor, shared.unwrap_or(inbox))).collect())
+}
+
 /// Our people among `logins` (a caption's mentions), with their ids.
 pub(crate) fn local_logins(conn: &mut DbConnection, logins: &[String]) -> QueryResult<Vec<(String, UserId)>> {
     if logins.is_empty() {

@@ -79,6 +79,19 @@ impl Settings {
         path.trim_end_matches("/create").parse().ok()
     }
 
+    /// A comment's object id (`/ap/comments/{id}`).
+    pub fn comment_id(&self, comment: values::CommentId) -> Url {
+        self.at(&format!("/ap/comments/{comment}"))
+    }
+
+    /// The comment of ours an object URL names, if it names one.
+    pub fn comment_of(&self, object: &Url) -> Option<values::CommentId> {
+        if object.origin() != self.origin.origin() {
+            return None;
+        }
+        object.path().strip_prefix("/ap/comments/")?.parse().ok()
+    }
+
     pub fn inbox(&self, user: UserId) -> Url {
         self.at(&format!("/ap/users/{user}/inbox"))
     }

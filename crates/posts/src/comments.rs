@@ -280,7 +280,7 @@ pub(crate) fn insert_mentions(conn: &mut DbConnection, comment: CommentId, peopl
 }
 
 /// One comment with its author and the people it mentions, whoever may see it.
-pub(crate) fn one(conn: &mut DbConnection, id: CommentId) -> QueryResult<Option<Comment>> {
+pub fn one(conn: &mut DbConnection, id: CommentId) -> QueryResult<Option<Comment>> {
     let rows: Vec<(CommentRow, UserCard)> = comments::table
         .inner_join(users::table)
         .filter(comments::id.eq(id))

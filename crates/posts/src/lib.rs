@@ -33,7 +33,7 @@ pub mod tags;
 pub use comments::{
     COMMENTS_PAGE, CommentRef, Commented, MENTION_PAGE, MENTIONS_NOTIFIED, MOMENTS_SHOWN, RemovedBy,
     add as add_comment, delete_rows as delete_comment_rows, list as comment_page, moments as comment_moments,
-    removable as removable_comment, texts as comment_texts, visible_comment,
+    one as one_comment, removable as removable_comment, texts as comment_texts, visible_comment,
 };
 pub use edit::{PostEdit, edit_comment};
 pub use error::{PostError, UploadDefect};

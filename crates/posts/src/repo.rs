@@ -41,12 +41,15 @@ pub enum Announced {
     Deleted,
 }
 
-/// What a [`values::JobKind::Announce`] job carries.
+/// What a [`values::JobKind::Announce`] job carries: of a post (by `author`), or of a comment
+/// on it (by `author`, the comment's).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Announcement {
     pub post: PostId,
     pub author: UserId,
     pub what: Announced,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<values::CommentId>,
 }
 
 /// Queues the announcement of what became of `post` (by `author`), in the caller's
@@ -57,12 +60,33 @@ pub(crate) fn announce(
     author: UserId,
     what: Announced,
 ) -> Result<(), PostError> {
-    let announcement = Announcement { post, author, what };
+    let announcement = Announcement { post, author, what, comment: None };
     let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
     let subject = match what {
         Announced::Updated => format!("{post} updated {}", values::new_raw_id()),
         Announced::Created => format!("{post} created"),
         Announced::Deleted => format!("{post} deleted"),
+    };
+    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner: Some(author) };
+    db::jobs::enqueue(conn, &job, None)?;
+    Ok(())
+}
+
+/// Queues the announcement of what became of comment `comment` on `post` (by `author`), in the
+/// caller's transaction.
+pub(crate) fn announce_comment(
+    conn: &mut DbConnection,
+    post: PostId,
+    comment: values::CommentId,
+    author: UserId,
+    what: Announced,
+) -> Result<(), PostError> {
+    let announcement = Announcement { post, author, what, comment: Some(comment) };
+    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
+    let subject = match what {
+        Announced::Updated => format!("comment {comment} updated {}", values::new_raw_id()),
+        Announced::Created => format!("comment {comment} created"),
+        Announced::Deleted => format!("comment {comment} deleted"),
     };
     let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner: Some(author) };
     db::jobs::enqueue(conn, &job, None)?;

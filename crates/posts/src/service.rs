@@ -93,6 +93,22 @@ impl Posts {
         self.announcing.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Tells other servers, when changes are announced, what became of comment `comment` on
+    /// `post` by `author` (made here, edited or deleted), inside the caller's transaction.
+    pub fn comment_changed(
+        &self,
+        conn: &mut DbConnection,
+        post: PostId,
+        comment: values::CommentId,
+        author: UserId,
+        what: repo::Announced,
+    ) -> Result<(), PostError> {
+        if self.announcing() {
+            repo::announce_comment(conn, post, comment, author, what)?;
+        }
+        Ok(())
+    }
+
     /// Deletes posts `ids` inside the caller's transaction, the way an author's delete does
     /// (`delete_post_rows`), and, when changes are announced, tells other servers each is gone
     /// (an admin removing a post on a complaint). Answers the stored objects to remove after

@@ -30,6 +30,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::post().to(inbox)),
         )
         .route("/ap/posts/{id}", web::get().to(note))
+        .route("/ap/comments/{id}", web::get().to(comment))
         // The post page asked for ActivityPub (a post's address pasted into Mastodon's search):
         // its Note; a browser's request goes on to the web app.
         .service(
@@ -125,6 +126,12 @@ const INBOX_LIMIT_NAME: &str = "inbox_in_flight";
 pub const INBOX_IN_ALL: usize = 32;
 /// What a server told to wait is asked to wait.
 const INBOX_RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(10);
+
+async fn comment(state: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let config = federation_of(&state)?;
+    let id = path.parse().map_err(|_| ApiError::not_found())?;
+    answer(config.comment_document(id).await, FEDERATION_CONTENT_TYPE)
+}
 
 /// Who an activity says sent it, read before anything else so that its limits come first.
 #[derive(Deserialize)]

@@ -596,7 +596,7 @@ async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
     let app = federating(db).await;
     let origin = app.url.replace("127.0.0.1", "localhost");
     let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
-    let (cyd, _) = app.person("Cy", "cyd@example.com").await;
+    let (cyd, cyd_id) = app.person("Cy", "cyd@example.com").await;
     let elsewhere = Elsewhere::start().await;
     let actor_url = followed_by_bob(&app, &elsewhere, &ana_id).await;
     let post = app.lyrics_post(&ana, "Harbour").await["id"].as_str().unwrap().to_owned();
@@ -652,6 +652,74 @@ async fn likes_reposts_and_replies_from_elsewhere(db: TestDb) {
     elsewhere.send(&inbox, activity("Create", 2, second.clone())).await;
     let seen = app.get(&format!("/posts/{post}"), None).await.body;
     assert_eq!(seen["comments_count"], 2, "{seen:#?}");
+    // Cy answers here: Bob's server hears it as a reply to the post, by Cy, addressed to him,
+    // once (his server follows Ana and took part: one inbox); her edit and delete follow.
+    let cy_actor = format!("{origin}/ap/users/{cyd_id}");
+    let by_cy = |kind: &'static str| {
+        let cy_actor = cy_actor.clone();
+        move |got: &Vec<Value>| {
+            got.iter().filter(|a| a["type"] == kind && a["actor"] == cy_actor.as_str()).cloned().collect::<Vec<_>>()
+        }
+    };
+    let answered =
+        app.post(&format!("/posts/{post}/comments"), Some(&cyd), json!({"content": "@ana thank you #fado"})).await;
+    assert!(answered.status.is_success(), "{:?}", answered.body);
+    let cy_comment = answered.body["comment"]["id"].as_str().unwrap().to_owned();
+    let start = Instant::now();
+    while by_cy("Create")(&elsewhere.received()).is_empty() && start.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let created = by_cy("Create")(&elsewhere.received());
+    assert_eq!(created.len(), 1, "{created:#?}");
+    let note_of_cy = &created[0]["object"];
+    assert_eq!(note_of_cy["id"], format!("{origin}/ap/comments/{cy_comment}"));
+    assert_eq!(note_of_cy["inReplyTo"], note.as_str());
+    assert_eq!(note_of_cy["attributedTo"], cy_actor.as_str());
+    assert!(note_of_cy["cc"].as_array().unwrap().contains(&json!(elsewhere.bob().id)), "{note_of_cy:#?}");
+    assert!(note_of_cy["content"].as_str().unwrap().contains("/tag/fado"), "{note_of_cy:#?}");
+    let served = app.client.get(format!("{}/ap/comments/{cy_comment}", app.url)).send().await.unwrap();
+    assert_eq!(served.status(), StatusCode::OK);
+    assert_eq!(served.json::<Value>().await.unwrap()["attributedTo"], cy_actor.as_str());
+    // Bob answers Cy's comment: a comment on the same post.
+    let mut to_cy = reply.clone();
+    to_cy["id"] = json!(format!("{}/notes/reply-3", elsewhere.origin));
+    to_cy["inReplyTo"] = note_of_cy["id"].clone();
+    to_cy["content"] = json!("<p>you are welcome</p>");
+    elsewhere.send(&inbox, activity("Create", 3, to_cy)).await;
+    let comments = app.get(&format!("/posts/{post}/comments?limit=20&offset=0"), None).await.body;
+    assert!(comments.as_array().unwrap().iter().any(|c| c["content"] == "you are welcome"), "{comments:#?}");
+    let edit = app
+        .call(
+            reqwest::Method::PATCH,
+            &format!("/posts/{post}/comments/{cy_comment}"),
+            Some(&cyd),
+            Some(json!({"content": "@ana thank you so much"})),
+        )
+        .await;
+    assert!(edit.status.is_success(), "{:?}", edit.body);
+    // (An edit told after the comment is gone is not sent: its delete is.)
+    let start = Instant::now();
+    while by_cy("Update")(&elsewhere.received()).is_empty() && start.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let gone =
+        app.call(reqwest::Method::DELETE, &format!("/posts/{post}/comments/{cy_comment}"), Some(&cyd), None).await;
+    assert!(gone.status.is_success(), "{:?}", gone.body);
+    let start = Instant::now();
+    while by_cy("Delete")(&elsewhere.received()).is_empty() && start.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let updated = by_cy("Update")(&elsewhere.received());
+    assert_eq!(updated.len(), 1, "{updated:#?}");
+    assert_eq!(updated[0]["object"]["id"], note_of_cy["id"]);
+    let deleted = by_cy("Delete")(&elsewhere.received());
+    assert_eq!(deleted[0]["object"]["id"], note_of_cy["id"]);
+    assert_eq!(deleted[0]["object"]["type"], "Tombstone");
+    // Replies from his server are never sent back to it.
+    assert!(elsewhere.received().iter().all(|a| a["actor"] != elsewhere.bob().id.as_str()));
+    let reply_3 = format!("{}/notes/reply-3", elsewhere.origin);
+    elsewhere.send(&inbox, activity("Delete", 3, json!({"id": reply_3, "type": "Tombstone"}))).await;
+
     // He edits it: its comment's text follows, and Ana, now mentioned, is told.
     let mut edited = second.clone();
     edited["content"] = json!(format!(

@@ -156,7 +156,7 @@ pub async fn add_comment(
     body: web::Json<NewCommentJson>,
 ) -> Result<HttpResponse, ApiError> {
     let moment = CommentMoment::parse(body.at_ms, body.track)?;
-    let c = state.app.comment(user.0.id, post_id.into_inner(), &body.content, moment).await?;
+    let c = state.app.comment(&state.posts, user.0.id, post_id.into_inner(), &body.content, moment).await?;
     Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
 }
 
@@ -175,7 +175,7 @@ pub async fn edit_comment(
     body: web::Json<NewCommentJson>,
 ) -> Result<web::Json<CommentCreatedJson>, ApiError> {
     let (post, comment) = path.into_inner();
-    let c = state.app.edit_comment(user.0.id, post, comment, &body.content).await?;
+    let c = state.app.edit_comment(&state.posts, user.0.id, post, comment, &body.content).await?;
     Ok(web::Json(CommentCreatedJson { comment: comment_json(&state, c) }))
 }
 
@@ -194,7 +194,7 @@ pub async fn delete_comment(
     let (post, comment) = path.into_inner();
     let me = &user.0;
     let admin = moderation::Admin::check(me.id, &me.login, me.is_admin).ok();
-    state.app.delete_comment(me.id, admin, post, comment).await?;
+    state.app.delete_comment(&state.posts, me.id, admin, post, comment).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
