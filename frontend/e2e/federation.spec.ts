@@ -99,6 +99,16 @@ test('a server written with Fedify follows, hears, likes, reposts and replies; t
     await expect(page.getByText(`@${peer.handle}`).first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Like, 1 like' })).toBeVisible();
     await shot('federation-reply');
+    // She answers in the browser: his server reads her comment as a reply to her post.
+    await page.getByPlaceholder("What's on your mind?").fill('Obrigada, Bob!');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByText('Obrigada, Bob!')).toBeVisible();
+    await expect.poll(() => peer.inbound.filter((a) => a instanceof Create).length, { timeout: 30_000 }).toBe(2);
+    const answer = await (peer.inbound.filter((a) => a instanceof Create)[1] as Create).getObject();
+    expect(answer).toBeInstanceOf(Note);
+    expect((answer as Note).replyTargetId?.href).toBe(noteId);
+    expect((answer as Note).attributionId?.href).toBe(actor);
+    expect(String((answer as Note).content)).toContain('Obrigada, Bob!');
 
     await page.goto(`${server.appUrl}/profile`);
     await page.getByRole('button', { name: 'Listeners: 1, show who' }).click();
@@ -115,7 +125,7 @@ test('a server written with Fedify follows, hears, likes, reposts and replies; t
     await shot('federation-notifications');
 
     // As an admin, she blocks his server: his account here goes with its like, repost, reply
-    // and follow, and nothing more of his arrives.
+    // and follow (her own answer stays), and nothing more of his arrives.
     execFileSync(binaryPath(), ['admin', 'grant', ana.email], {
       env: { ...process.env, SELFSOUND_DATA_DIR: server.dataDir, RUST_LOG: 'warn' },
     });
@@ -127,13 +137,14 @@ test('a server written with Fedify follows, hears, likes, reposts and replies; t
     await expect(page.getByText(`${host} blocked; 1 account removed`)).toBeVisible();
     await expect(page.getByRole('list', { name: 'Blocked servers' }).getByText(host)).toBeVisible();
     await shot('federation-servers');
-    expect(await counts()).toEqual([0, 0, 0]);
+    expect(await counts()).toEqual([0, 1, 0]);
     expect(await peer.send(actor, new Like({ id: peer.id('likes'), actor: me, object }))).toBe(403);
     expect(await peer.send(actor, new Follow({ id: peer.id('follows'), actor: me, object: new URL(actor) }))).toBe(403);
-    expect(await counts()).toEqual([0, 0, 0]);
+    expect(await counts()).toEqual([0, 1, 0]);
     await page.goto(`${server.appUrl}/post/${post}`);
     await expect(page.getByRole('button', { name: 'Like, 0 likes' })).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'Comments 0 comments' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^Comments 1 comment/ })).toBeVisible();
+    await expect(page.getByText('Obrigada, Bob!')).toBeVisible();
     await expect(page.getByText('Saudade in every line')).toHaveCount(0);
     await shot('federation-after-block');
     expect(csp).toEqual([]);
