@@ -168,20 +168,10 @@ impl Federation {
                     .await?
             }
         };
-        let s = &self.settings;
-        Ok(Some(Actor {
-            user,
-            id: s.actor(user),
-            inbox: s.inbox(user),
-            shared_inbox: Some(s.shared_inbox()),
-            public_key,
-            private_key: Some(private_key),
-            fetched_at: None,
-            person: Some(person),
-        }))
+        Ok(Some(Actor { person: Some(person), ..self.departed_actor(user, public_key, private_key) }))
     }
 
-    /// One of our people whose account is gone, as far as signing their farewell needs.
+    /// One of our people as far as signing needs (all a departed account has: its farewell).
     pub(crate) fn departed_actor(&self, user: UserId, public_key: String, private_key: String) -> Actor {
         let s = &self.settings;
         Actor {

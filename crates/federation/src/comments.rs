@@ -156,12 +156,7 @@ impl Federation {
             .ok_or(Failure::GiveUp("an activity without an id".into()))?;
         let inboxes: Vec<Url> = inboxes.iter().filter_map(|i| Url::parse(i).ok()).collect();
         self.db
-            .write(move |c| {
-                for inbox in &inboxes {
-                    delivery::enqueue(c, commenter, &activity_id, inbox, &activity)?;
-                }
-                Ok::<_, FederationError>(())
-            })
+            .write(move |c| delivery::enqueue_all(c, commenter, &activity_id, &inboxes, &activity))
             .await
             .map_err(retry)
     }

@@ -79,6 +79,20 @@ pub fn farewell_on(
     Ok(())
 }
 
+/// [`enqueue`]s `activity` (whose id is `id`) from `from` to each of `inboxes`.
+pub(crate) fn enqueue_all(
+    conn: &mut DbConnection,
+    from: UserId,
+    id: &Url,
+    inboxes: &[Url],
+    activity: &Value,
+) -> Result<(), FederationError> {
+    for inbox in inboxes {
+        enqueue(conn, from, id, inbox, activity)?;
+    }
+    Ok(())
+}
+
 /// An activity of ours as queued, sent as it was written.
 #[derive(Debug)]
 struct Queued {

@@ -209,15 +209,7 @@ impl Federation {
         };
         let id = activity["id"].as_str().and_then(|i| Url::parse(i).ok()).ok_or(Failure::GiveUp("no id".into()))?;
         let inboxes: Vec<Url> = inboxes.iter().filter_map(|i| Url::parse(i).ok()).collect();
-        self.db
-            .write(move |c| {
-                for inbox in &inboxes {
-                    delivery::enqueue(c, author, &id, inbox, &activity)?;
-                }
-                Ok::<_, FederationError>(())
-            })
-            .await
-            .map_err(retry)
+        self.db.write(move |c| delivery::enqueue_all(c, author, &id, &inboxes, &activity)).await.map_err(retry)
     }
 }
 

@@ -60,14 +60,19 @@ pub(crate) fn announce(
     author: UserId,
     what: Announced,
 ) -> Result<(), PostError> {
-    let announcement = Announcement { post, author, what, comment: None };
-    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
     let subject = match what {
         Announced::Updated => format!("{post} updated {}", values::new_raw_id()),
         Announced::Created => format!("{post} created"),
         Announced::Deleted => format!("{post} deleted"),
     };
-    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner: Some(author) };
+    queue(conn, Announcement { post, author, what, comment: None }, subject)
+}
+
+/// Queues an announcement job, known by `subject` (the same one is queued once).
+fn queue(conn: &mut DbConnection, announcement: Announcement, subject: String) -> Result<(), PostError> {
+    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
+    let owner = Some(announcement.author);
+    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner };
     db::jobs::enqueue(conn, &job, None)?;
     Ok(())
 }
@@ -81,16 +86,12 @@ pub(crate) fn announce_comment(
     author: UserId,
     what: Announced,
 ) -> Result<(), PostError> {
-    let announcement = Announcement { post, author, what, comment: Some(comment) };
-    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
     let subject = match what {
         Announced::Updated => format!("comment {comment} updated {}", values::new_raw_id()),
         Announced::Created => format!("comment {comment} created"),
         Announced::Deleted => format!("comment {comment} deleted"),
     };
-    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner: Some(author) };
-    db::jobs::enqueue(conn, &job, None)?;
-    Ok(())
+    queue(conn, Announcement { post, author, what, comment: Some(comment) }, subject)
 }
 
 /// [`announce`]s that posts `ids` are deleted, each by its author, in the caller's transaction.

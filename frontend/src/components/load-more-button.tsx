@@ -27,3 +27,20 @@ export function LoadMoreButton({ loading, onLoad }: LoadMoreButtonProps) {
     </button>
   );
 }
+
+/** What `MoreOf` reads of a paged query (React Query's infinite query). */
+interface PagedQuery {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** 'Load More' under a paged list while it has a next page, in a wrapper of the list's own. */
+export function MoreOf({ query, className }: { query: PagedQuery; className?: string }) {
+  if (!query.hasNextPage) return null;
+  return (
+    <div className={className}>
+      <LoadMoreButton loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { ChevronDownIcon } from '../../components/icons';
-import { LoadMoreButton } from '../../components/load-more-button';
+import { LoadMoreButton, MoreOf } from '../../components/load-more-button';
 import { PageSpinner } from '../../components/spinner';
 import { RelativeTime } from '../../components/relative-time';
 import { useToast } from '../../components/toast';
@@ -209,11 +209,7 @@ export function ComplaintsPage() {
                   {complaintsErrorMessage(groups.error)}
                 </p>
               ) : null}
-              {groups.hasNextPage ? (
-                <div className={styles.more}>
-                  <LoadMoreButton loading={groups.isFetchingNextPage} onLoad={() => void groups.fetchNextPage()} />
-                </div>
-              ) : null}
+              <MoreOf query={groups} className={styles.more} />
             </>
           )}
 

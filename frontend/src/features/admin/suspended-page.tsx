@@ -3,7 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Avatar } from '../../components/avatar';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { LoadMoreButton } from '../../components/load-more-button';
+import { MoreOf } from '../../components/load-more-button';
 import { RelativeTime } from '../../components/relative-time';
 import { PageSpinner } from '../../components/spinner';
 import { useToast } from '../../components/toast';
@@ -104,11 +104,7 @@ export function SuspendedPage() {
               <SuspensionRow key={s.id} suspension={s} onLift={() => setLifting(s)} />
             ))}
           </ul>
-          {list.hasNextPage ? (
-            <div className={styles.more}>
-              <LoadMoreButton loading={list.isFetchingNextPage} onLoad={() => void list.fetchNextPage()} />
-            </div>
-          ) : null}
+          <MoreOf query={list} className={styles.more} />
         </>
       )}
       <ConfirmDialog

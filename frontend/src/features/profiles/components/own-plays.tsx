@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/alert';
-import { LoadMoreButton } from '../../../components/load-more-button';
+import { MoreOf } from '../../../components/load-more-button';
 import type { components } from '../../../lib/api-schema';
 import { request } from '../../../lib/http';
 import { playsText } from '../../posts';
@@ -107,11 +107,7 @@ export function OwnPlays({ viewerId }: { viewerId: string }) {
           </li>
         ))}
       </ol>
-      {query.hasNextPage ? (
-        <div className={styles.more}>
-          <LoadMoreButton loading={query.isFetchingNextPage} onLoad={() => void query.fetchNextPage()} />
-        </div>
-      ) : null}
+      <MoreOf query={query} className={styles.more} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { MouseEvent } from 'react';
 import { Alert } from '../../../components/alert';
-import { LoadMoreButton } from '../../../components/load-more-button';
+import { MoreOf } from '../../../components/load-more-button';
 import { Modal } from '../../../components/modal';
 import { Spinner } from '../../../components/spinner';
 import { UserLink } from '../../../components/user-link';
@@ -61,11 +61,7 @@ export function PeopleDialog({ userId, name, side, onClose }: PeopleDialogProps)
           ))}
         </ul>
       )}
-      {list.hasNextPage ? (
-        <div className={styles.more}>
-          <LoadMoreButton loading={list.isFetchingNextPage} onLoad={() => void list.fetchNextPage()} />
-        </div>
-      ) : null}
+      <MoreOf query={list} className={styles.more} />
     </Modal>
   );
 }
