@@ -264,7 +264,7 @@ export function SearchResultRow({ hit, listening }: RowProps) {
     return (
       <div>
         <div className={styles.row}>
-          <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} />
+          <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} wrapName />
           <button
             type="button"
             className={`btn btn-secondary ${styles.listen}`}
@@ -283,7 +283,7 @@ export function SearchResultRow({ hit, listening }: RowProps) {
   }
   return (
     <div className={styles.row}>
-      <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} />
+      <UserLink userId={hit.id} name={name} login={hit.login} avatarUrl={hit.avatar_url} wrapName />
       <button
         type="button"
         className={`btn ${isListening ? 'btn-secondary' : 'btn-primary'} ${styles.listen}`}
