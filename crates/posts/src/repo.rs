@@ -60,25 +60,11 @@ pub(crate) fn announce(
     author: UserId,
     what: Announced,
 ) -> Result<(), PostError> {
-    let subject = match what {
-        Announced::Updated => format!("{post} updated {}", values::new_raw_id()),
-        Announced::Created => format!("{post} created"),
-        Announced::Deleted => format!("{post} deleted"),
-    };
-    queue(conn, Announcement { post, author, what, comment: None }, subject)
-}
-
-/// Queues an announcement job, known by `subject` (the same one is queued once).
-fn queue(conn: &mut DbConnection, announcement: Announcement, subject: String) -> Result<(), PostError> {
-    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
-    let owner = Some(announcement.author);
-    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner };
-    db::jobs::enqueue(conn, &job, None)?;
-    Ok(())
+    queue(conn, Announcement { post, author, what, comment: None })
 }
 
 /// Queues the announcement of what became of comment `comment` on `post` (by `author`), in the
-/// caller's transaction.
+/// caller's transaction, as [`announce`] does for posts.
 pub(crate) fn announce_comment(
     conn: &mut DbConnection,
     post: PostId,
@@ -86,12 +72,26 @@ pub(crate) fn announce_comment(
     author: UserId,
     what: Announced,
 ) -> Result<(), PostError> {
-    let subject = match what {
-        Announced::Updated => format!("comment {comment} updated {}", values::new_raw_id()),
-        Announced::Created => format!("comment {comment} created"),
-        Announced::Deleted => format!("comment {comment} deleted"),
+    queue(conn, Announcement { post, author, what, comment: Some(comment) })
+}
+
+/// Queues an announcement job. Its subject names what it tells of, so the same making or
+/// deletion is queued once; every edit is a subject of its own.
+fn queue(conn: &mut DbConnection, announcement: Announcement) -> Result<(), PostError> {
+    let of = match announcement.comment {
+        Some(comment) => format!("comment {comment}"),
+        None => announcement.post.to_string(),
     };
-    queue(conn, Announcement { post, author, what, comment: Some(comment) }, subject)
+    let subject = match announcement.what {
+        Announced::Updated => format!("{of} updated {}", values::new_raw_id()),
+        Announced::Created => format!("{of} created"),
+        Announced::Deleted => format!("{of} deleted"),
+    };
+    let payload = serde_json::to_string(&announcement).map_err(|e| PostError::Processing(e.to_string()))?;
+    let owner = Some(announcement.author);
+    let job = db::jobs::NewJob { kind: values::JobKind::Announce, subject, payload, owner };
+    db::jobs::enqueue(conn, &job, None)?;
+    Ok(())
 }
 
 /// [`announce`]s that posts `ids` are deleted, each by its author, in the caller's transaction.

@@ -344,15 +344,12 @@ impl Posts {
     /// The author deletes their post: its rows, counters, comments and likes go in one
     /// transaction, its stored files after it.
     pub async fn delete(&self, me: UserId, id: PostId) -> Result<(), PostError> {
-        let announcing = self.announcing();
+        let posts = self.clone();
         let keys = self
             .db
             .write(move |conn| {
                 repo::check_author(conn, id, me)?;
-                if announcing {
-                    repo::announce(conn, id, me, repo::Announced::Deleted)?;
-                }
-                repo::delete_post_rows(conn, &[id])
+                posts.delete_on(conn, &[id])
             })
             .await?;
         create::remove_objects(self.storage(), &keys).await;
