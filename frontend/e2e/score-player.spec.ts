@@ -6,11 +6,12 @@
  * timewise score with a transposing instrument, a piano grand staff with a pickup, two voices,
  * chords, ties and tuplets) are drawn and played without an error.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
 import { watchCsp } from './support/csp';
 import { zip } from '../src/test/zip';
+import { postScore } from './support/scores';
 
 const note = (step: string, octave: number, duration: number, extra = '', alter = 0) =>
   `<note><pitch><step>${step}</step>${alter ? `<alter>${alter}</alter>` : ''}<octave>${octave}</octave></pitch><duration>${duration}</duration>${extra}</note>`;
@@ -161,20 +162,6 @@ async function cursorWalk(page: Page, play: () => Promise<void>): Promise<string
   return page.evaluate(() => (window as unknown as { __walk: Promise<string[]> }).__walk);
 }
 
-async function postScore(
-  request: APIRequestContext,
-  url: string,
-  token: string,
-  file: { name: string; mimeType: string; buffer: Buffer },
-  title: string,
-): Promise<string> {
-  const res = await request.post(`${url}/posts/musicxml`, {
-    headers: { Authorization: `Bearer ${token}` },
-    multipart: { musicxml_files: file, titles: title, composers: 'E2E Composer' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return String(((await res.json()) as { id: string }).id);
-}
 
 test('a score plays with sound, its cursor follows the repeats, and a muted part falls silent', async ({
   page,

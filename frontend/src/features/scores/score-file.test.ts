@@ -50,8 +50,8 @@ describe('score files', () => {
       http.get(at('/media/gone.xml'), () => new HttpResponse(null, { status: 404 })),
     );
     for (const path of ['/media/a.musicxml', '/media/b.mxl', '/media/c.mxl', '/media/d.mxl']) {
-      const doc = await fetchScore(path);
-      expect(doc.documentElement.nodeName, path).toBe('score-partwise');
+      const score = await fetchScore(path);
+      expect(score.piece(0, 1).documentElement.nodeName, path).toBe('score-partwise');
     }
     await expect(fetchScore('/media/e.mxl')).rejects.toThrow(ScoreFileError);
     await expect(fetchScore('/media/gone.xml')).rejects.toThrow('HTTP 404');

@@ -1,15 +1,16 @@
 /**
  * Getting a MusicXML file ready to be drawn (OpenSheetMusicDisplay) and played (playback/): fetched
- * from our own origin, unpacked when it is a compressed `.mxl` (a zip), its text decoded and
- * parsed into a Document, and a `score-timewise` score turned into the `score-partwise` form
- * both readers take (OSMD reads only partwise).
+ * from our own origin, unpacked when it is a compressed `.mxl` (a zip), its text decoded, and a
+ * `score-timewise` score turned into the `score-partwise` form both readers take (OSMD reads only
+ * partwise). The text is then read a piece at a time (score-source.ts).
  *
- * Why parse the text here: OSMD's `load(string)` takes a short string that does not start with
+ * Why OSMD is given Documents: its `load(string)` takes a short string that does not start with
  * `<?xml` for a URL and fetches it, and rejects a longer one; a Document always means "this is
- * the score", and the player reads the same one.
+ * the score", and the player reads the same pieces.
  */
 
 import { ScoreFileError } from './score-file-error';
+import { scoreSource, type ScoreSource } from './score-source';
 import { scoreInArchive } from './unzip';
 
 export { ScoreFileError };
@@ -83,23 +84,13 @@ export function toPartwise(timewise: Document): Document {
   return doc;
 }
 
-/** The names of a score's parts, in order ('Part 2' for one without a name). */
-export function partNames(doc: Document): string[] {
-  const listed = new Map(
-    Array.from(doc.getElementsByTagName('score-part')).map((p) => [
-      p.getAttribute('id') ?? '',
-      p.getElementsByTagName('part-name')[0]?.textContent?.trim() ?? '',
-    ]),
-  );
-  return Array.from(doc.documentElement.children)
-    .filter((el) => el.localName === 'part')
-    .map((part, index) => listed.get(part.getAttribute('id') ?? '') || `Part ${index + 1}`);
-}
-
-/** Fetches a score file (same origin, with cookies) as a partwise Document, unpacked if zipped. */
-export async function fetchScore(url: string, signal?: AbortSignal): Promise<Document> {
+/**
+ * Fetches a score file (same origin, with cookies), unpacked if zipped, as a partwise score cut
+ * where its measures are (score-source.ts): parsed a piece at a time, never whole.
+ */
+export async function fetchScore(url: string, signal?: AbortSignal): Promise<ScoreSource> {
   const response = await fetch(new URL(url, document.baseURI), { signal, credentials: 'same-origin' });
   if (!response.ok) throw new ScoreFileError(`HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
-  return parseMusicXml(decodeXml(isZip(bytes) ? await scoreInArchive(bytes) : bytes));
+  return scoreSource(decodeXml(isZip(bytes) ? await scoreInArchive(bytes) : bytes), toPartwise);
 }

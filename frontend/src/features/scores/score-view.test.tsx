@@ -41,6 +41,14 @@ const fake = vi.hoisted(() => {
     clear(): void {
       this.clears += 1;
     }
+    setLogLevel(): void {}
+    /** One system of the score's one measure: what score-drawing reads after a render. */
+    get GraphicSheet() {
+      return { MusicPages: [{ MusicSystems: [{}], PositionAndShape: { Size: { width: 100 } } }], MeasureList: [] };
+    }
+    get Sheet() {
+      return { SourceMeasures: [] };
+    }
   }
   return { FakeOsmd };
 });
@@ -184,22 +192,25 @@ describe('ScoreView', () => {
 
     const { unmount } = render(<ScoreView url="/media/song.musicxml" title="Song" />);
     await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
-    const osmd = FakeOsmd.instances[0];
-    expect(osmd?.renders).toEqual([1]);
+    const renders = () => FakeOsmd.instances.map((o) => o.renders);
+    expect(renders()).toEqual([[1]]);
 
-    // The first report (same width) and a burst of changes: one new layout after the burst.
+    // The first report (same width) and a burst of changes: one new layout after the burst,
+    // the old drawing cleared.
     observed!();
     width = 500;
     observed!();
     width = 375;
     observed!();
     await new Promise((resolve) => setTimeout(resolve, SCORE_RESIZE_DEBOUNCE_MS + 100));
-    expect(osmd?.renders).toEqual([1, 0.65]);
+    expect(renders()).toEqual([[1], [0.65]]);
+    expect(FakeOsmd.instances[0]?.clears).toBe(1);
+    expect(figure().querySelectorAll('svg')).toHaveLength(1);
 
     // Nothing changed: nothing drawn again.
     observed!();
     await new Promise((resolve) => setTimeout(resolve, SCORE_RESIZE_DEBOUNCE_MS + 100));
-    expect(osmd?.renders).toEqual([1, 0.65]);
+    expect(renders()).toEqual([[1], [0.65]]);
 
     unmount();
     expect(observed).toBeNull();

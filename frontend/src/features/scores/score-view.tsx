@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { IOSMDOptions, OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
 import { Spinner } from '../../components/spinner';
 import { scoreQueries } from './api';
 import { ScoreControls } from './score-controls';
-import { partNames } from './score-file';
+import { drawScore, type DrawnPiece } from './score-drawing';
+import type { ScoreSource } from './score-source';
 import { useScorePlayback, type DrawnScore, type ScoreIdentity } from './use-score-playback';
 import styles from './score-view.module.css';
 
@@ -83,21 +84,24 @@ interface ScoreViewProps {
   player?: ScoreIdentity;
 }
 
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
 /**
  * A MusicXML file drawn as sheet music, fitted to the width it is given and laid out again when
- * that changes. While it loads a spinner shows; if it cannot be drawn, a Download link stays.
+ * that changes. It is drawn a piece at a time (score-drawing.ts), so the first systems show at
+ * once and the page keeps answering while the rest are drawn. While nothing is drawn a spinner
+ * shows; if it cannot be drawn, a Download link stays.
  */
 export function ScoreView({ url, title, player }: ScoreViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const file = useQuery(scoreQueries.file(url));
   const source = file.data;
-  const parts = useMemo(() => (source ? partNames(source) : []), [source]);
-  /** Set every time OSMD has drawn the score (again). */
+  /** Set every time a piece is drawn (a new object: the player reads its layout again). */
   const [drawn, setDrawn] = useState<DrawnScore | null>(null);
   const playback = useScorePlayback({ identity: player, title, url, drawn });
   const { cursorRef } = playback;
   // The drawing's status belongs to one file: a new one starts at 'loading' without an extra render.
-  const [result, setResult] = useState<{ source: Document; status: Status } | null>(null);
+  const [result, setResult] = useState<{ source: ScoreSource; status: Status } | null>(null);
   const status: Status = file.isError ? 'error' : result && result.source === source ? result.status : 'loading';
 
   // OpenSheetMusicDisplay is fetched while the file is.
@@ -106,75 +110,94 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
   }, []);
 
   useEffect(() => {
-    if (file.error) console.error(`Score ${url} could not be displayed`, file.error);
+    if (file.error) console.warn(`Score ${url} could not be displayed:`, file.error.message);
   }, [file.error, url]);
 
   useEffect(() => {
     const host = hostRef.current;
     if (!host || !source) return;
-    // OSMD draws into a box of its own, made and removed here: under StrictMode's second mount,
-    // or for another file, nothing of the previous drawing is left behind.
+    // The pieces are drawn into a box of their own, made and removed here: under StrictMode's
+    // second mount, or for another file, nothing of the previous drawing is left behind.
     const target = document.createElement('div');
     target.className = styles.canvas ?? '';
     host.appendChild(target);
 
-    let osmd: OpenSheetMusicDisplay | null = null;
     let disposed = false;
+    let run: AbortController | null = null;
+    let pieces: readonly DrawnPiece[] = [];
     let observer: ResizeObserver | null = null;
     let resizeTimer: number | undefined;
     let drawnWidth = -1;
 
-    const draw = () => {
-      if (!osmd) return;
-      drawnWidth = host.clientWidth;
-      osmd.Zoom = zoomFor(drawnWidth);
-      osmd.render();
-      setDrawn({ osmd, doc: source, host, canvas: target });
+    const clear = () => {
+      for (const piece of pieces) piece.osmd.clear();
+      pieces = [];
+      target.replaceChildren();
     };
 
-    const show = async () => {
+    const draw = async () => {
       const Osmd = await loadOsmd();
       if (disposed) return;
-      osmd = new Osmd(target, OSMD_OPTIONS);
-      await osmd.load(source, title);
-      if (disposed) return;
-      draw();
-      setResult({ source, status: 'ready' });
-      if (typeof ResizeObserver === 'function') {
-        observer = new ResizeObserver(() => {
-          window.clearTimeout(resizeTimer);
-          resizeTimer = window.setTimeout(() => {
-            if (disposed || Math.abs(host.clientWidth - drawnWidth) < 1) return;
-            try {
-              draw();
-            } catch (error) {
-              console.error('Score could not be laid out again', error);
-            }
-          }, SCORE_RESIZE_DEBOUNCE_MS);
+      run?.abort();
+      const controller = new AbortController();
+      run = controller;
+      clear();
+      drawnWidth = host.clientWidth;
+      try {
+        await drawScore({
+          Osmd,
+          source,
+          options: OSMD_OPTIONS,
+          zoom: zoomFor(drawnWidth),
+          into: target,
+          boxClass: styles.piece ?? '',
+          signal: controller.signal,
+          onPiece: (drawnSoFar, done) => {
+            pieces = drawnSoFar;
+            setDrawn({ pieces: drawnSoFar, source, host, complete: done });
+            setResult({ source, status: 'ready' });
+          },
         });
-        observer.observe(host);
+      } catch (error) {
+        if (isAbort(error) || disposed) return;
+        console.warn(`Score ${url} could not be displayed:`, error instanceof Error ? error.message : error);
+        // What was drawn stays; a score of which nothing could be drawn offers its download.
+        if (pieces.length === 0) setResult({ source, status: 'error' });
       }
     };
 
-    show().catch((error: unknown) => {
-      if (disposed) return;
-      console.error(`Score ${url} could not be displayed`, error);
-      setResult({ source, status: 'error' });
+    void draw().then(() => {
+      if (disposed || typeof ResizeObserver !== 'function') return;
+      observer = new ResizeObserver(() => {
+        window.clearTimeout(resizeTimer);
+        resizeTimer = window.setTimeout(() => {
+          if (disposed || Math.abs(host.clientWidth - drawnWidth) < 1) return;
+          void draw();
+        }, SCORE_RESIZE_DEBOUNCE_MS);
+      });
+      observer.observe(host);
     });
 
     return () => {
       disposed = true;
+      run?.abort();
       observer?.disconnect();
       window.clearTimeout(resizeTimer);
-      osmd?.clear();
+      clear();
       target.remove();
       setDrawn(null);
     };
-  }, [source, title, url]);
+  }, [source, url]);
 
   return (
-    <figure className={styles.score} aria-label={`Score: ${title}`} aria-busy={status === 'loading'} data-status={status}>
-      {player && status === 'ready' ? <ScoreControls playback={playback} partNames={parts} title={title} /> : null}
+    <figure
+      className={styles.score}
+      aria-label={`Score: ${title}`}
+      aria-busy={status === 'loading' || (drawn !== null && !drawn.complete)}
+      data-status={status}
+      data-drawn={drawn?.complete ? 'all' : drawn ? 'some' : 'none'}
+    >
+      {player && status === 'ready' && source ? <ScoreControls playback={playback} partNames={source.partNames} title={title} /> : null}
       <div
         ref={hostRef}
         className={status === 'error' ? styles.hidden : player ? `${styles.host} ${styles.playable}` : styles.host}

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
 import { useKeptEngines, usePlayerActions, usePlayerSelector, type MediaEngine, type PlayerTrack } from '../player';
+import type { DrawnPiece } from './score-drawing';
+import type { ScoreSource } from './score-source';
 
 type Playback = typeof import('./playback');
 type Engine = InstanceType<Playback['ScorePlayer']>;
@@ -31,14 +32,23 @@ export interface ScoreIdentity {
   composer: string;
 }
 
-/** A score as OpenSheetMusicDisplay drew it: a new object every time it is drawn again. */
+/** A score as drawn so far: a new object every time a piece more is drawn, or all again. */
 export interface DrawnScore {
-  osmd: OpenSheetMusicDisplay;
-  /** What it was drawn from, which the player reads too. */
-  doc: Document;
-  /** The box the score scrolls in, and the box OSMD draws its SVG into. */
+  /** The pieces drawn, one under another (score-drawing.ts). */
+  pieces: readonly DrawnPiece[];
+  /** What it is drawn from, which the player reads too. */
+  source: ScoreSource;
+  /** The box the score scrolls in. */
   host: HTMLElement;
-  canvas: HTMLElement;
+  /** Whether every piece is drawn. */
+  complete: boolean;
+}
+
+/** The measures of a piece the player reads at once. */
+const READ_PIECE = 64;
+
+function* piecesOf(source: ScoreSource): Generator<Document> {
+  for (let from = 0; from < Math.max(1, source.measures); from += READ_PIECE) yield source.piece(from, from + READ_PIECE);
 }
 
 /** A score to hear: which one, and its drawing once there is one. */
@@ -70,7 +80,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   const track = useRef<PlayerTrack | null>(known ?? null);
   const cursor = useRef<HTMLDivElement>(null);
   const layout = useRef<{ drawn: DrawnScore; value: ReturnType<Playback['readLayout']> } | null>(null);
-  const doc = drawn?.doc ?? null;
+  const source = drawn?.source ?? null;
 
   const isCurrent = usePlayerSelector(
     (s) => s.track !== null && identity !== undefined && s.track.postId === identity.postId && s.track.index === identity.index && s.track.url === url,
@@ -79,13 +89,13 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
 
   /** The engine, made the first time it is needed. */
   const ready = useCallback(async (): Promise<Engine | null> => {
-    if (!identity || !doc) return null;
+    if (!identity || !source) return null;
     if (engine) return engine;
     setStatus('loading');
     try {
       const mod = await loadPlayback();
       setPlayback(mod);
-      const made = new mod.ScorePlayer(mod.readTimeline(doc));
+      const made = new mod.ScorePlayer(mod.readTimeline(piecesOf(source)));
       const kept = {
         postId: identity.postId,
         index: identity.index,
@@ -107,7 +117,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       setStatus('error');
       return null;
     }
-  }, [engine, engines, doc, identity, title, url]);
+  }, [engine, engines, source, identity, title, url]);
 
   /** Play, or pause when this score is playing. */
   const toggle = useCallback(async () => {
@@ -120,9 +130,8 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   }, [playing, player, ready]);
 
   const currentLayout = useCallback(() => {
-    const svg = drawn?.canvas.querySelector('svg');
-    if (!playback || !drawn || !svg) return null;
-    if (layout.current?.drawn !== drawn) layout.current = { drawn, value: playback.readLayout(drawn.osmd, svg) };
+    if (!playback || !drawn) return null;
+    if (layout.current?.drawn !== drawn) layout.current = { drawn, value: playback.readLayout(drawn.pieces, drawn.host) };
     return layout.current.value;
   }, [playback, drawn]);
 
@@ -131,11 +140,11 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     async (clientX: number, clientY: number) => {
       const made = await ready();
       const mod = await loadPlayback();
-      const svg = drawn?.canvas.querySelector('svg');
-      if (!made || !drawn || !svg || !track.current) return;
-      const geometry = mod.readLayout(drawn.osmd, svg);
-      const box = svg.getBoundingClientRect();
-      const measure = mod.measureAtPoint(geometry, (clientX - box.left) / geometry.scale, (clientY - box.top) / geometry.scale);
+      if (!made || !drawn || !track.current) return;
+      const host = drawn.host;
+      const geometry = mod.readLayout(drawn.pieces, host);
+      const box = host.getBoundingClientRect();
+      const measure = mod.measureAtPoint(geometry, clientX - box.left + host.scrollLeft, clientY - box.top + host.scrollTop);
       if (measure < 0) return;
       const performed = made.timeline.measures.find((m) => m.written === measure);
       if (!performed) return;
@@ -165,9 +174,8 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     let lastTop = Number.NaN;
     const place = () => {
       const geometry = currentLayout();
-      const svg = drawn?.canvas.querySelector('svg');
       const scroller = drawn?.host;
-      if (!geometry || !svg || !scroller) return;
+      if (!geometry || !scroller) return;
       const q = made.quarter();
       const performed = made.timeline.measures[made.measure()];
       const at = performed && mod.cursorAt(geometry, performed.written, q - performed.start, performed.length);
@@ -175,13 +183,9 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
         el.hidden = true;
         return;
       }
-      const svgBox = svg.getBoundingClientRect();
-      const hostBox = scroller.getBoundingClientRect();
-      const left = svgBox.left - hostBox.left + scroller.scrollLeft + at.x * geometry.scale;
-      const top = svgBox.top - hostBox.top + scroller.scrollTop + at.top * geometry.scale;
       el.hidden = false;
-      el.style.transform = `translate(${left.toFixed(1)}px, ${top.toFixed(1)}px)`;
-      el.style.height = `${((at.bottom - at.top) * geometry.scale).toFixed(1)}px`;
+      el.style.transform = `translate(${at.x.toFixed(1)}px, ${at.top.toFixed(1)}px)`;
+      el.style.height = `${(at.bottom - at.top).toFixed(1)}px`;
       el.dataset.measure = String(performed.written + 1);
       if (made.isPlaying() && at.top !== lastTop) {
         lastTop = at.top;

@@ -116,13 +116,12 @@ export function readPartList(root: Element): ListedPart[] {
  * What plays each `<part>` (in document order): its part list entry, if any (else 'Part 2'),
  * and whether it is percussion (channel 10, or it writes unpitched notes and some notes at all).
  */
-export function partInfos(listed: readonly ListedPart[], parts: readonly Element[], writesNotes: (index: number) => boolean): PartInfo[] {
+export function partInfos(listed: readonly ListedPart[], ids: readonly string[], unpitched: (index: number) => boolean): PartInfo[] {
   const voices = listed.some((p) => programFromName(p.name, false) === VOICES);
-  return parts.map((part, index) => {
-    const entry = listed.find((p) => p.id === part.getAttribute('id'));
+  return ids.map((id, index) => {
+    const entry = listed.find((p) => p.id === id);
     const name = entry?.name || `Part ${index + 1}`;
-    const hasUnpitched = writesNotes(index) && part.getElementsByTagName('unpitched').length > 0;
-    const percussion = entry?.channel === 10 || hasUnpitched;
+    const percussion = entry?.channel === 10 || unpitched(index);
     const program = entry?.program && entry.program >= 1 && entry.program <= 128 ? entry.program : programFromName(name, voices);
     return { id: entry?.id ?? `P${index + 1}`, name, program, percussion, volume: entry?.volume ?? 0.8 };
   });

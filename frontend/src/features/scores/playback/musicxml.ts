@@ -150,7 +150,7 @@ function readDirection(direction: Element, offset: number, m: WrittenMeasure) {
 }
 
 /** What a part's measures carry on to the next ones while it is read. */
-interface PartState {
+export interface PartState {
   divisions: number;
   transpose: number;
   beats: number;
@@ -298,8 +298,15 @@ function drumFromPosition(step: string | null, octave: number | null): number {
   return 42; // hi-hat and cymbals above
 }
 
-/** Every measure a `<part>` writes, in written order; `drums` maps its instruments to drum keys. */
-export function readPart(part: Element, drums: ReadonlyMap<string, number>): WrittenMeasure[] {
-  const state: PartState = { divisions: 1, transpose: 0, beats: 4, beatType: 4, ending: null, drums };
+/** How a part is read from its start; `drums` maps its instruments to drum keys. */
+export function partState(drums: ReadonlyMap<string, number>): PartState {
+  return { divisions: 1, transpose: 0, beats: 4, beatType: 4, ending: null, drums };
+}
+
+/**
+ * Every measure a `<part>` writes, in written order, read on from `state` (a part given in
+ * pieces is read piece after piece with one state).
+ */
+export function readPart(part: Element, state: PartState): WrittenMeasure[] {
   return children(part, 'measure').map((m) => readMeasure(m, state));
 }

@@ -12,9 +12,9 @@
  * into that first).
  */
 
-import { partInfos, readPartList, type PartInfo } from './instruments';
+import { partInfos, readPartList, type ListedPart, type PartInfo } from './instruments';
 import { performanceOrder } from './measure-order';
-import { children, readPart, type WrittenMeasure, type WrittenNote } from './musicxml';
+import { children, partState, readPart, type PartState, type WrittenMeasure, type WrittenNote } from './musicxml';
 import { tempoMap, type Tempo } from './tempo-map';
 
 export interface TimedNote {
@@ -58,16 +58,33 @@ export interface Timeline {
 /** A note's loudness before any dynamics mark: mf. */
 const DEFAULT_VELOCITY = 80 / 127;
 
-/** Reads a `score-partwise` document as a performance. */
-export function readTimeline(doc: Document): Timeline {
-  const root = doc.documentElement;
-  const listed = readPartList(root);
-  const partEls = children(root, 'part');
-  const written: WrittenMeasure[][] = partEls.map((part) =>
-    readPart(part, listed.find((p) => p.id === part.getAttribute('id'))?.drums ?? new Map<string, number>()),
-  );
+/**
+ * Reads a `score-partwise` document as a performance, or a score given in pieces (each a
+ * document of some of its measures, in order: score-source.ts).
+ */
+export function readTimeline(score: Document | Iterable<Document>): Timeline {
+  let listed: ListedPart[] = [];
+  let ids: string[] = [];
+  let states: PartState[] = [];
+  const written: WrittenMeasure[][] = [];
+  const unpitched: boolean[] = [];
+  for (const doc of 'documentElement' in score ? [score] : score) {
+    const root = doc.documentElement;
+    const partEls = children(root, 'part');
+    if (states.length === 0) {
+      listed = readPartList(root);
+      ids = partEls.map((part) => part.getAttribute('id') ?? '');
+      states = ids.map((id) => partState(listed.find((p) => p.id === id)?.drums ?? new Map<string, number>()));
+    }
+    partEls.forEach((part, index) => {
+      const state = states[index];
+      if (!state) return;
+      (written[index] ??= []).push(...readPart(part, state));
+      unpitched[index] ||= part.getElementsByTagName('unpitched').length > 0;
+    });
+  }
   const count = Math.max(0, ...written.map((w) => w.length));
-  const parts = partInfos(listed, partEls, (index) => (written[index] ?? []).some((m) => m.notes.length > 0));
+  const parts = partInfos(listed, ids, (index) => (unpitched[index] ?? false) && (written[index] ?? []).some((m) => m.notes.length > 0));
 
   // One measure as all parts write it: its length (what the longest part reaches, else its
   // time signature), and its repeats and jumps as any part marks them.
