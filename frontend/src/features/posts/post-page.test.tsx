@@ -11,17 +11,8 @@ import type { PostInput } from './types';
 
 // Scores are drawn by OpenSheetMusicDisplay, which cannot lay out music in jsdom; the stand-in
 // only shows that the page hands each file to ScoreView (its own tests cover the rest).
-vi.mock('opensheetmusicdisplay', () => ({
-  OpenSheetMusicDisplay: class {
-    constructor(private container: HTMLElement) {}
-    load() {
-      return Promise.resolve({});
-    }
-    render() {
-      this.container.append(document.createElementNS('http://www.w3.org/2000/svg', 'svg'));
-    }
-    clear() {}
-  },
+vi.mock('opensheetmusicdisplay', async () => ({
+  OpenSheetMusicDisplay: (await import('../../test/fake-osmd')).FakeOsmd,
 }));
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';

@@ -7,55 +7,13 @@ import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
 import { renderPage } from '../../test/render';
 import { zip } from '../../test/zip';
+import { FakeOsmd } from '../../test/fake-osmd';
 import { OSMD_OPTIONS, SCORE_RESIZE_DEBOUNCE_MS, ScoreView } from './score-view';
 
-/**
- * OpenSheetMusicDisplay itself cannot lay out music in jsdom (no SVG measuring); the real
- * drawing is proven in the browser journeys. Here a stand-in records what ScoreView asks of it.
- */
-const fake = vi.hoisted(() => {
-  class FakeOsmd {
-    static instances: FakeOsmd[] = [];
-    static failLoad: Error | null = null;
-    container: HTMLElement;
-    options: unknown;
-    loaded: unknown = null;
-    Zoom = 1;
-    renders: number[] = [];
-    clears = 0;
-    constructor(container: HTMLElement, options: unknown) {
-      this.container = container;
-      this.options = options;
-      FakeOsmd.instances.push(this);
-    }
-    load(source: unknown): Promise<object> {
-      if (FakeOsmd.failLoad) return Promise.reject(FakeOsmd.failLoad);
-      this.loaded = source;
-      return Promise.resolve({});
-    }
-    render(): void {
-      this.renders.push(this.Zoom);
-      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-      this.container.replaceChildren(svg);
-    }
-    clear(): void {
-      this.clears += 1;
-    }
-    setLogLevel(): void {}
-    /** One system of the score's one measure: what score-drawing reads after a render. */
-    get GraphicSheet() {
-      return { MusicPages: [{ MusicSystems: [{}], PositionAndShape: { Size: { width: 100 } } }], MeasureList: [] };
-    }
-    get Sheet() {
-      return { SourceMeasures: [] };
-    }
-  }
-  return { FakeOsmd };
-});
-
-vi.mock('opensheetmusicdisplay', () => ({ OpenSheetMusicDisplay: fake.FakeOsmd }));
-
-const { FakeOsmd } = fake;
+// OpenSheetMusicDisplay cannot lay out music in jsdom: a stand-in records what ScoreView asks of it.
+vi.mock('opensheetmusicdisplay', async () => ({
+  OpenSheetMusicDisplay: (await import('../../test/fake-osmd')).FakeOsmd,
+}));
 
 /** Rendered under the app's providers (its query client and player), as the post page is. */
 const render = (ui: ReactElement) => renderPage(ui);
