@@ -27,7 +27,8 @@ test('a big score shows its first systems at once and is drawn whole a piece at 
 
   const figure = page.getByRole('figure', { name: 'Score: Quartet in Pieces' });
   // The first piece is there before the last: the figure says it is still being drawn.
-  await expect(figure.locator('svg').first()).toBeVisible({ timeout: 30_000 });
+  const drawnPieces = figure.locator('[data-score-piece]');
+  await expect(drawnPieces.first().locator('svg')).toBeVisible({ timeout: 30_000 });
   const firstSeen = await figure.getAttribute('data-drawn');
   expect(firstSeen).toBe('some');
   await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
@@ -35,12 +36,12 @@ test('a big score shows its first systems at once and is drawn whole a piece at 
 
   await expect(figure).toHaveAttribute('data-drawn', 'all', { timeout: 60_000 });
   await expect(figure).toHaveAttribute('aria-busy', 'false');
-  const pieces = await figure.locator('svg').count();
+  const pieces = await drawnPieces.count();
   expect(pieces).toBeGreaterThan(5);
   // The pieces join as one score: each below the one before, none overlapping, none cut to nothing.
-  const boxes = await figure.locator('svg').evaluateAll((svgs) =>
-    svgs.map((svg) => {
-      const box = svg.parentElement!.getBoundingClientRect();
+  const boxes = await drawnPieces.evaluateAll((all) =>
+    all.map((piece) => {
+      const box = piece.getBoundingClientRect();
       return { top: box.top, bottom: box.bottom };
     }),
   );
@@ -50,8 +51,9 @@ test('a big score shows its first systems at once and is drawn whole a piece at 
   }
 
   // A measure of the last piece plays from there, the cursor on it.
-  const last = figure.locator('svg').last();
-  await last.scrollIntoViewIfNeeded();
+  const last = drawnPieces.last();
+  // Its first system, brought 200 px below the window's top (clear of a phone's top bar).
+  await last.evaluate((piece) => window.scrollBy(0, piece.getBoundingClientRect().top - 200));
   const box = await last.boundingBox();
   if (!box) throw new Error('the last piece has no box');
   await page.mouse.click(box.x + box.width * 0.6, box.y + Math.min(box.height / 2, 80));
@@ -60,6 +62,6 @@ test('a big score shows its first systems at once and is drawn whole a piece at 
   const measure = Number(await page.locator('[data-score-cursor]').getAttribute('data-measure'));
   expect(measure).toBeGreaterThan(MEASURES - 30);
   await shot('score-pieces-last');
-  await page.getByRole('button', { name: 'Pause score' }).click();
+  // (Not paused: from the last measures it may have played to its end by now.)
   expect(logged).toEqual([]);
 });

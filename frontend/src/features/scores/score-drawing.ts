@@ -61,11 +61,22 @@ function pieceEnd(source: ScoreSource, from: number, weight: number, least: numb
   return Math.max(to, Math.min(source.measures, from + 1));
 }
 
-/** Lets the page answer (input, paint) before the next step. */
+/**
+ * Lets the page answer (input, paint, React's renders) before the next step: a task posted
+ * behind whatever is queued. Not `scheduler.yield()`: its continuation goes ahead of React's
+ * render task, so the figure's state (its Play button, `data-drawn`) would wait for the whole
+ * score while its pieces showed.
+ */
 export function yieldToPage(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === 'function') return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel !== 'function') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 /**
@@ -125,6 +136,7 @@ export async function drawScore(o: DrawOptions): Promise<DrawnPiece[]> {
     const last = to >= o.source.measures;
     const box = document.createElement('div');
     box.className = o.boxClass;
+    box.dataset.scorePiece = String(pieces.length + 1);
     o.into.appendChild(box);
     const osmd = new o.Osmd(box, o.options);
     osmd.setLogLevel('silent');
