@@ -58,17 +58,25 @@ test('the feed tabs stay readable over a scrolled feed; the open feed survives a
   expect(csp).toEqual([]);
 });
 
-test('a guest pressing Add post is asked to sign in before choosing', async ({ page, server, shot }) => {
+test('a guest is offered Sign in and Sign up, not pages that need an account, and nothing fails on the way', async ({ page, server, shot }) => {
+  const failed: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') failed.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
   await page.goto(`${server.appUrl}/home`);
-  await expect(page.getByRole('link', { name: 'Sign in' }).filter({ visible: true }).first()).toBeVisible();
-  await page.getByRole('button', { name: 'Add post' }).filter({ visible: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sign in to share' });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('link', { name: /Audio/ })).toHaveCount(0);
-  await shot('add-post-guest');
-  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  const nav = page.locator('nav[aria-label="Main"]').filter({ visible: true });
+  await expect(nav.locator('[data-nav="home"]')).toBeVisible();
+  for (const id of ['search', 'home', 'discover']) await expect(nav.locator(`[data-nav="${id}"]`)).toBeVisible();
+  for (const id of ['add-post', 'notifications', 'profile', 'settings']) await expect(page.locator(`[data-nav="${id}"]`).filter({ visible: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Sign up' }).filter({ visible: true }).first()).toBeVisible();
+  await shot('nav-guest');
+  await page.getByRole('link', { name: 'Sign in' }).filter({ visible: true }).first().click();
   await expect(page).toHaveURL(`${server.appUrl}/sign-in`);
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+  expect(failed).toEqual([]);
 });
 
 test('a 15-character name and a 20-character login fit on a post at 360 px; at 320 px what is cut ends in an ellipsis and keeps its full text', async ({

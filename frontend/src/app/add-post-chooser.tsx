@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import { LyricsIcon, MusicIcon, ScoreIcon } from '../components/first-load-icons';
 import { ImageIcon } from '../components/icons';
 import { Modal } from '../components/modal';
-import { useGoToSignIn } from '../lib/session';
 import styles from './add-post-chooser.module.css';
 
 /** The four kinds of post and their pages (spec §2 Navigation bar). */
@@ -21,21 +20,11 @@ const ICONS: Record<(typeof ADD_POST_OPTIONS)[number]['id'], ReactNode> = {
   musicxml: <ScoreIcon size={22} />,
 };
 
-/** What a guest is told before choosing: posting needs an account. */
-export const GUEST_WORDS = {
-  title: 'Sign in to share',
-  text: 'Share tracks, videos, lyrics and sheet music with SelfSound. Signing in takes a moment; signing up is free.',
-  signIn: 'Sign in',
-  signUp: 'Sign up',
-} as const;
-
 /**
- * The add-post button's chooser: Media, Audio, Lyrics, MusicXML (spec §2 Navigation bar). A
- * guest is asked to sign in here, before choosing, rather than after (signing in comes back to
- * the page they were on).
+ * The add-post button's chooser: Media, Audio, Lyrics, MusicXML (spec §2 Navigation bar). Guests
+ * have no add-post button: the nav bar offers them Sign in and Sign up instead.
  */
-export function AddPostChooser({ open, onClose, guest = false }: { open: boolean; onClose: () => void; guest?: boolean }) {
-  if (guest) return <GuestPrompt open={open} onClose={onClose} />;
+export function AddPostChooser({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
     <Modal open={open} onClose={onClose} title="Add new post" description="What would you like to share?">
       <ul className={styles.list}>
@@ -51,29 +40,6 @@ export function AddPostChooser({ open, onClose, guest = false }: { open: boolean
           </li>
         ))}
       </ul>
-    </Modal>
-  );
-}
-
-function GuestPrompt({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const goToSignIn = useGoToSignIn();
-  return (
-    <Modal open={open} onClose={onClose} title={GUEST_WORDS.title} description={GUEST_WORDS.text}>
-      <div className="dialog-buttons">
-        <Link to="/sign-up" className="btn btn-secondary" onClick={onClose}>
-          {GUEST_WORDS.signUp}
-        </Link>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() => {
-            onClose();
-            goToSignIn();
-          }}
-        >
-          {GUEST_WORDS.signIn}
-        </button>
-      </div>
     </Modal>
   );
 }

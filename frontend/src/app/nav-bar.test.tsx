@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { api, server } from '../test/server';
 import { currentLocation, renderPage } from '../test/render';
 import { CURRENT_PAGE_KEY } from './nav-items';
+import { storeToken } from '../lib/token-storage';
 import { NavBar } from './nav-bar';
 
 const ada = {
@@ -18,10 +19,9 @@ const ada = {
 };
 
 function signedIn(yes: boolean) {
+  if (yes) storeToken('test-token');
   server.use(
-    http.get(api('/authorization/me'), () =>
-      yes ? HttpResponse.json(ada) : HttpResponse.json({ detail: 'no' }, { status: 401 }),
-    ),
+    http.get(api('/authorization/session'), () => HttpResponse.json({ user: yes ? ada : null })),
   );
 }
 
@@ -58,11 +58,12 @@ describe('NavBar', () => {
     expect(localStorage.getItem(CURRENT_PAGE_KEY)).toBe('settings');
   });
 
-  it('keeps the remembered item highlighted on a detail page', () => {
+  it('highlights nothing on a post, wherever the visitor came from (the address decides)', () => {
     signedIn(true);
     localStorage.setItem(CURRENT_PAGE_KEY, 'search');
     renderPage(<NavBar />, { route: '/post/12' });
-    expect(within(bottomBar()).getByRole('link', { name: 'Search' })).toHaveAttribute('aria-current', 'page');
+    expect(within(bottomBar()).getByRole('link', { name: 'Search' })).not.toHaveAttribute('aria-current');
+    expect(screen.queryAllByRole('link', { current: 'page' })).toEqual([]);
   });
 
   it('opens the add-post chooser with its four options', async () => {
@@ -85,19 +86,18 @@ describe('NavBar', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('asks a guest to sign in before choosing', async () => {
+  it('offers a guest Sign in and Sign up in place of what needs an account', async () => {
     signedIn(false);
-    renderPage(<NavBar />, { route: '/home?feed=listened-to' });
-    const user = userEvent.setup();
-    // The session check has answered "nobody" (the bar offers to sign in).
-    await within(sideBar()).findByRole('link', { name: 'Sign in' });
-    await user.click(within(bottomBar()).getByRole('button', { name: 'Add post' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Sign in to share' });
-    expect(within(dialog).queryByRole('link', { name: /Audio/ })).toBeNull();
-    expect(within(dialog).getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/sign-up');
-    await user.click(within(dialog).getByRole('button', { name: 'Sign in' }));
-    expect(currentLocation()).toBe('/sign-in');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    renderPage(<NavBar />, { route: '/home' });
+    const side = within(sideBar());
+    await side.findByRole('link', { name: 'Sign up' });
+    expect(side.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in');
+    expect(side.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/sign-up');
+    for (const name of ['Search', 'Home', 'Discover']) expect(side.getByRole('link', { name })).toBeInTheDocument();
+    for (const name of ['Notifications', 'Profile', 'Settings']) expect(screen.queryByRole('link', { name })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add post' })).toBeNull();
+    expect(within(bottomBar()).getAllByRole('link').map((l) => l.getAttribute('href'))).toEqual(['/search', '/home', '/discover']);
+    expect(within(screen.getByRole('banner')).getByRole('link', { name: 'Sign up' })).toBeInTheDocument();
   });
 
   it('closes the chooser with Escape', async () => {
@@ -119,5 +119,6 @@ describe('NavBar', () => {
     signedIn(false);
     renderPage(<NavBar />, { route: '/home' });
     await waitFor(() => expect(screen.getAllByRole('link', { name: 'Sign in' })).toHaveLength(2));
+    expect(screen.queryByText('@ada')).toBeNull();
   });
 });

@@ -6,7 +6,6 @@ import {
   BellIcon,
   CompassIcon,
   HomeIcon,
-  LogInIcon,
   PlusIcon,
   SearchIcon,
   SettingsIcon,
@@ -15,15 +14,8 @@ import {
 import { Logo } from '../components/logo';
 import { UnreadBadge, unreadLabel, useUnreadCount } from '../features/notifications';
 import { sessionQueries, type CurrentUser } from '../lib/session';
-import {
-  NAV_LINKS,
-  activeNavItem,
-  navItemForPath,
-  readRememberedPage,
-  rememberPage,
-  type NavItemId,
-  type NavLinkItem,
-} from './nav-items';
+import { getToken } from '../lib/token-storage';
+import { NAV_LINKS, navItemForPath, rememberPage, type NavItemId, type NavLinkItem } from './nav-items';
 import styles from './nav-bar.module.css';
 
 // The add-post chooser (a dialog with four options) is not part of the first load: it is fetched
@@ -42,19 +34,16 @@ const ICONS: Record<NavLinkItem['id'], (size: number) => ReactNode> = {
 };
 
 /**
- * Follows the address, remembering the page name for pages that are not destinations.
- * Someone else's /profile/{id} is one of those: the Profile item means your own profile.
+ * The item the address belongs to (nothing on a post or someone else's profile), remembered as
+ * the current page name. Someone else's /profile/{id} is not Profile: that means your own.
  */
 function useActiveItem(viewerId: string | null): NavItemId | null {
   const { pathname } = useLocation();
-  const [remembered, setRemembered] = useState(readRememberedPage);
   const own = navItemForPath(pathname, viewerId);
-  // A destination becomes the remembered page as it renders; storage follows after.
-  if (own && own !== remembered) setRemembered(own);
   useEffect(() => {
     if (own) rememberPage(own);
   }, [own]);
-  return activeNavItem(pathname, remembered, viewerId);
+  return own;
 }
 
 interface ItemProps {
@@ -94,6 +83,9 @@ function NavItemLink({ item, active, variant, user, unread }: ItemProps) {
 /**
  * The navigation bar (spec §2): a fixed side bar at 1024px and wider; below that a top bar with
  * the logo and a settings icon plus a bottom bar. Both are rendered; CSS shows the one that fits.
+ * A guest gets only what a guest can use (Search, Home, Discover) and Sign in / Sign up in place
+ * of Add post, Notifications, Profile and Settings, which would all lead to sign-in. Until the
+ * session check answers, a stored token says which bar to draw.
  */
 export function NavBar() {
   const [chooserOpen, setChooserOpen] = useState(false);
@@ -101,6 +93,7 @@ export function NavBar() {
   // Until the session check answers, nobody is the owner of a /profile/{id}.
   const active = useActiveItem(user?.id ?? null);
   const signedOut = user === null;
+  const guest = signedOut || (user === undefined && !getToken());
   const unread = useUnreadCount(user?.id);
   const link = (id: NavLinkItem['id'], variant: 'side' | 'bottom') => (
     <NavItemLink
@@ -131,6 +124,18 @@ export function NavBar() {
     </button>
   );
 
+  const topIcon = (id: 'discover' | 'settings', Icon: typeof CompassIcon) => (
+    <Link
+      to={NAV_LINKS[id].to}
+      className={`${styles.topIcon} ${active === id ? styles.active : ''}`}
+      aria-label={NAV_LINKS[id].label}
+      aria-current={active === id ? 'page' : undefined}
+      data-nav={id}
+    >
+      <Icon size={22} />
+    </Link>
+  );
+
   const order = ['search', 'home'] as const;
   const after = ['notifications', 'profile'] as const;
 
@@ -142,8 +147,12 @@ export function NavBar() {
         </Link>
         <nav className={styles.sideNav} aria-label="Main">
           {[...order, 'discover' as const].map((id) => link(id, 'side'))}
-          {addPostButton('side')}
-          {[...after, 'settings' as const].map((id) => link(id, 'side'))}
+          {guest ? null : (
+            <>
+              {addPostButton('side')}
+              {[...after, 'settings' as const].map((id) => link(id, 'side'))}
+            </>
+          )}
         </nav>
         <div className={styles.sideFooter}>
           {user ? (
@@ -154,11 +163,15 @@ export function NavBar() {
                 <span className={styles.userLogin}>@{user.login}</span>
               </div>
             </div>
-          ) : signedOut ? (
-            <Link to="/sign-in" className="btn btn-secondary btn-block">
-              <LogInIcon size={18} />
-              Sign in
-            </Link>
+          ) : guest ? (
+            <div className={styles.guestActions}>
+              <Link to="/sign-in" className="btn btn-secondary btn-block">
+                Sign in
+              </Link>
+              <Link to="/sign-up" className="btn btn-primary btn-block">
+                Sign up
+              </Link>
+            </div>
           ) : null}
         </div>
       </aside>
@@ -168,41 +181,39 @@ export function NavBar() {
           <Logo />
         </Link>
         <div className={styles.topActions}>
-          {signedOut ? (
-            <Link to="/sign-in" className={styles.topSignIn}>
-              Sign in
-            </Link>
-          ) : null}
-          <Link
-            to={NAV_LINKS.discover.to}
-            className={`${styles.topIcon} ${active === 'discover' ? styles.active : ''}`}
-            aria-label="Discover"
-            aria-current={active === 'discover' ? 'page' : undefined}
-            data-nav="discover"
-          >
-            <CompassIcon size={22} />
-          </Link>
-          <Link
-            to={NAV_LINKS.settings.to}
-            className={`${styles.topIcon} ${active === 'settings' ? styles.active : ''}`}
-            aria-label="Settings"
-            aria-current={active === 'settings' ? 'page' : undefined}
-            data-nav="settings"
-          >
-            <SettingsIcon size={22} />
-          </Link>
+          {guest ? (
+            <>
+              <Link to="/sign-in" className={styles.topSignIn}>
+                Sign in
+              </Link>
+              <Link to="/sign-up" className={`${styles.topSignIn} ${styles.topSignUp}`}>
+                Sign up
+              </Link>
+            </>
+          ) : (
+            <>
+              {topIcon('discover', CompassIcon)}
+              {topIcon('settings', SettingsIcon)}
+            </>
+          )}
         </div>
       </header>
 
-      <nav className={styles.bottom} aria-label="Main">
+      <nav className={guest ? `${styles.bottom} ${styles.bottomGuest}` : styles.bottom} aria-label="Main">
         {order.map((id) => link(id, 'bottom'))}
-        {addPostButton('bottom')}
-        {after.map((id) => link(id, 'bottom'))}
+        {guest ? (
+          link('discover', 'bottom')
+        ) : (
+          <>
+            {addPostButton('bottom')}
+            {after.map((id) => link(id, 'bottom'))}
+          </>
+        )}
       </nav>
 
-      {chooserOpen ? (
+      {chooserOpen && !guest ? (
         <Suspense fallback={null}>
-          <AddPostChooser open guest={signedOut} onClose={() => setChooserOpen(false)} />
+          <AddPostChooser open onClose={() => setChooserOpen(false)} />
         </Suspense>
       ) : null}
     </>

@@ -1,7 +1,9 @@
 /**
  * The navigation bar's destinations and which one is active (spec §2 Navigation bar). The
- * current page name is remembered in local storage so pages that are not destinations of
- * their own (a post, another user's profile) keep the item the visitor came from highlighted.
+ * highlight follows the address alone: a page that is no destination of its own (a post,
+ * someone else's profile, a page not found) highlights nothing, since a highlighted "Search"
+ * on a post would say the post is the search page. The current page name is still remembered
+ * in local storage, as the spec says.
  */
 
 export type NavItemId = 'search' | 'home' | 'discover' | 'add-post' | 'notifications' | 'profile' | 'settings';
@@ -22,20 +24,6 @@ export const NAV_LINKS: Record<NavLinkItem['id'], NavLinkItem> = {
   profile: { id: 'profile', label: 'Profile', to: '/profile' },
   settings: { id: 'settings', label: 'Settings', to: '/settings' },
 };
-
-const ITEM_IDS: readonly NavItemId[] = [
-  'search',
-  'home',
-  'discover',
-  'add-post',
-  'notifications',
-  'profile',
-  'settings',
-];
-
-function isNavItemId(value: string | null): value is NavItemId {
-  return value !== null && (ITEM_IDS as readonly string[]).includes(value);
-}
 
 /**
  * Who is looking, as far as the nav bar knows: a user id, null (nobody signed in) or undefined
@@ -66,34 +54,7 @@ export function navItemForPath(pathname: string, viewerId?: Viewer): NavItemId |
   return null;
 }
 
-/** Pages reached from a list (a post, another user's profile) rather than from the bar. */
-const DETAIL_PAGES = /^\/(post|user|profile)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
-
-/** Someone's profile page: /user/{id}, /profile/{id}, the spec's /another-user-rofile. */
-const PERSON_PAGES = /^\/(user|profile)\/[^/]+\/?$|^\/another-user-rofile\/?$/;
-
-/**
- * The highlighted item: the path's own; on a detail page (including someone else's
- * /profile/{id}) the remembered one (where the visitor came from); nothing elsewhere (e.g. the
- * not-found page). 'Profile' means one's own: someone else's profile never highlights it, even
- * when the visitor came there from their own.
- */
-export function activeNavItem(pathname: string, remembered: string | null, viewerId?: Viewer): NavItemId | null {
-  const own = navItemForPath(pathname, viewerId);
-  if (own) return own;
-  if (!DETAIL_PAGES.test(pathname) || !isNavItemId(remembered)) return null;
-  if (remembered === 'profile' && PERSON_PAGES.test(pathname)) return null;
-  return remembered;
-}
-
-export function readRememberedPage(): string | null {
-  try {
-    return localStorage.getItem(CURRENT_PAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
+/** The page name kept in local storage (spec §2), for a destination the visitor is on. */
 export function rememberPage(id: NavItemId): void {
   try {
     localStorage.setItem(CURRENT_PAGE_KEY, id);

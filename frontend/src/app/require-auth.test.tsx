@@ -25,15 +25,15 @@ function renderGuarded() {
 }
 
 describe('RequireAuth', () => {
-  it('renders the page when GET /authorization/me answers OK, sending the stored token', async () => {
+  it('renders the page when the session check names someone, sending the stored token', async () => {
     storeToken('tok');
     let auth: string | null = null;
     let cacheControl: string | null = null;
     server.use(
-      http.get(api('/authorization/me'), ({ request }) => {
+      http.get(api('/authorization/session'), ({ request }) => {
         auth = request.headers.get('authorization');
         cacheControl = request.headers.get('cache-control');
-        return HttpResponse.json({ id: '1', name: 'Ada', login: 'ada', email: 'a@b.co' });
+        return HttpResponse.json({ user: { id: '1', name: 'Ada', login: 'ada', email: 'a@b.co' } });
       }),
     );
     renderGuarded();
@@ -44,7 +44,7 @@ describe('RequireAuth', () => {
 
   it('sends a signed-out visitor to /sign-in', async () => {
     server.use(
-      http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })),
+      http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })),
     );
     renderGuarded();
     expect(await screen.findByRole('heading', { name: 'Sign in page' })).toBeInTheDocument();
@@ -52,7 +52,7 @@ describe('RequireAuth', () => {
   });
 
   it('sends the visitor to /sign-in when the server cannot be reached', async () => {
-    server.use(http.get(api('/authorization/me'), () => HttpResponse.error()));
+    server.use(http.get(api('/authorization/session'), () => HttpResponse.error()));
     renderGuarded();
     expect(await screen.findByRole('heading', { name: 'Sign in page' }, { timeout: 4000 })).toBeInTheDocument();
   });

@@ -8,7 +8,7 @@ import { getToken } from '../lib/token-storage';
 
 /**
  * The guard of auth-required routes (spec §2): asks the server who is signed in
- * (GET /authorization/me); an OK answer lets the page render, anything else sends the visitor
+ * (lib/session.ts); someone signed in lets the page render, anything else sends the visitor
  * to /sign-in. It does not check admin rights.
  *
  * The sign-in page is told where the visitor was, so signing in brings them back, and, when a

@@ -7,7 +7,7 @@ import { currentLocation } from '../test/render';
 
 function renderAt(path: string) {
   server.use(
-    http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })),
+    http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })),
     http.get(api('/auth/providers'), () => HttpResponse.json({ google: false })),
     http.get(api('/posts/feed'), () => HttpResponse.json([])),
     http.get(api('/posts/listened-to'), () => HttpResponse.json([])),

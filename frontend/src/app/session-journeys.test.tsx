@@ -36,9 +36,7 @@ function backend() {
   const saved: unknown[] = [];
   storeToken('first-token');
   server.use(
-    http.get(api('/authorization/me'), () =>
-      valid ? HttpResponse.json(ADA) : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 }),
-    ),
+    http.get(api('/authorization/session'), () => HttpResponse.json({ user: valid ? ADA : null })),
     http.get(api('/auth/providers'), () => HttpResponse.json({ google: false })),
     http.get(api('/posts/feed'), () => HttpResponse.json([])),
     http.get(api('/posts/listened-to'), () => HttpResponse.json([])),
@@ -169,7 +167,7 @@ describe('a session that expires under an auth-required page', () => {
 describe('a dead token on public pages', () => {
   it('is forgotten on the first 401 of the session check, and the nav bar offers Sign in', async () => {
     storeToken('dead-token');
-    server.use(http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })));
+    server.use(http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })));
     renderApp('/home');
     await waitFor(() => expect(screen.getAllByRole('link', { name: 'Sign in' })).toHaveLength(2));
     await waitFor(() => expect(getToken()).toBeNull());

@@ -58,12 +58,6 @@ export const SettingsIcon = (p: IconProps) => (
   </Icon>
 );
 
-export const LogInIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M15 3h4a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2h-4M10 17l5-5-5-5M15 12H3" />
-  </Icon>
-);
-
 /** The player's Play (filled, as Pause: play and pause read better solid). */
 export const PlayIcon = (p: IconProps) => (
   <Icon {...p} stroke="none" fill="currentColor">

@@ -388,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/authorization/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, or nobody: always 200, where `GET /authorization/me` answers a guest (or a
+         *     dead token) with 401. The web app asks this on every page, so a guest's console stays clean.
+         */
+        get: operations["session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/authorization/sessions": {
         parameters: {
             query?: never;
@@ -1925,6 +1945,10 @@ export interface components {
             /** @description The searcher already listens to this person. */
             active: boolean;
             email?: string | null;
+        };
+        /** @description Who is signed in, for a client that asks before it knows: `user` is null for a guest. */
+        SessionAnswer: {
+            user?: components["schemas"]["Me"] | null;
         };
         /** @description A signed-in device, as the Sessions list in Settings shows it. */
         SessionJson: {
@@ -3858,6 +3882,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionAnswer"];
                 };
             };
             /** @description Something went wrong on our side */

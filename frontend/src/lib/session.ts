@@ -1,5 +1,5 @@
 /**
- * Who is signed in, for every part of the app: the session check (GET /authorization/me), the
+ * Who is signed in, for every part of the app: the session check (GET /authorization/session), the
  * viewer hook, the "ask the server first" check of Listen and Block (spec §6), forgetting a
  * session, and sending someone to sign in so that they come back where they were.
  *
@@ -19,6 +19,7 @@ import { clearTokens, getToken } from './token-storage';
  * `is_admin`: the account may use the admin panel (its calls still ask the server each time).
  */
 export type CurrentUser = components['schemas']['Me'];
+type SessionAnswer = components['schemas']['SessionAnswer'];
 
 /** Extra headers that stop iOS Safari from answering the session check from its cache. */
 const IOS_CACHE_BUSTING = {
@@ -28,18 +29,21 @@ const IOS_CACHE_BUSTING = {
 };
 
 /**
- * The signed-in user, or null when the server says nobody is signed in. Any non-OK answer
- * counts as signed out (spec §2: "an OK answer means signed in"); only a network failure is
- * an error, so the guard can tell "offline" from "signed out" while still sending both to
- * /sign-in.
+ * The signed-in user, or null when the server says nobody is signed in. The app asks
+ * GET /authorization/session, which answers a guest (or a dead token) 200 `{"user": null}`
+ * where the spec's GET /authorization/me answers 401, so a guest's console stays clean. Any
+ * non-OK answer still counts as signed out (spec §2: "an OK answer means signed in"); only a
+ * network failure is an error, so the guard can tell "offline" from "signed out" while still
+ * sending both to /sign-in.
  */
 export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
   try {
-    return await request<CurrentUser>('/authorization/me', {
+    const answer = await request<SessionAnswer>('/authorization/session', {
       noCache: true,
       headers: isIOSSafari() ? IOS_CACHE_BUSTING : undefined,
       signal,
     });
+    return answer.user ?? null;
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;

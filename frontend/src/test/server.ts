@@ -11,7 +11,7 @@ export const api = (path: string) => `${API_URL}${path}`;
  * nothing is unread.
  */
 export const server = setupServer(
-  http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 })),
+  http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })),
   // The nav bar shows a signed-in viewer's unread count (features/notifications).
   http.get(api('/notifications/unread-count'), () => HttpResponse.json({ unread: 0 })),
   // A complaint's details in the admin panel ask whether the reported author is suspended.

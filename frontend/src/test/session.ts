@@ -22,9 +22,9 @@ export function signedInAs(user: CurrentUser | null): { calls: () => number } {
   let calls = 0;
   if (user) storeToken('test-token');
   server.use(
-    http.get(api('/authorization/me'), () => {
+    http.get(api('/authorization/session'), () => {
       calls += 1;
-      return user ? HttpResponse.json(user) : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 });
+      return HttpResponse.json({ user });
     }),
   );
   return { calls: () => calls };

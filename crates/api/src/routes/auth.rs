@@ -5,10 +5,11 @@ use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use auth::CurrentUser;
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, Client, raw_token};
+use crate::extract::{AuthUser, Client, MaybeUser, raw_token};
 use crate::state::AppState;
 use crate::wire::Message;
 
@@ -61,6 +62,21 @@ pub struct Me {
     tag_id: Option<String>,
     email: Option<String>,
     is_admin: bool,
+}
+
+impl Me {
+    fn of(state: &AppState, u: CurrentUser) -> Me {
+        Me {
+            avatar_url: state.avatar_url(u.avatar_url.as_deref()),
+            id: u.id,
+            name: u.name,
+            login: u.login,
+            description: u.description,
+            tag_id: u.tag_id,
+            email: u.email,
+            is_admin: u.is_admin,
+        }
+    }
 }
 
 #[utoipa::path(tag = "auth", request_body = SignupRequest,
@@ -140,17 +156,22 @@ pub async fn login(
     responses((status = 200, body = Me)))]
 #[get("/authorization/me")]
 pub async fn me(state: web::Data<AppState>, user: AuthUser) -> HttpResponse {
-    let u = user.0;
-    HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(Me {
-        avatar_url: state.avatar_url(u.avatar_url.as_deref()),
-        id: u.id,
-        name: u.name,
-        login: u.login,
-        description: u.description,
-        tag_id: u.tag_id,
-        email: u.email,
-        is_admin: u.is_admin,
-    })
+    HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(Me::of(&state, user.0))
+}
+
+/// Who is signed in, for a client that asks before it knows: `user` is null for a guest.
+#[derive(Serialize, ToSchema)]
+pub struct SessionAnswer {
+    user: Option<Me>,
+}
+
+/// Who is signed in, or nobody: always 200, where `GET /authorization/me` answers a guest (or a
+/// dead token) with 401. The web app asks this on every page, so a guest's console stays clean.
+#[utoipa::path(tag = "auth", responses((status = 200, body = SessionAnswer)))]
+#[get("/authorization/session")]
+pub async fn session(state: web::Data<AppState>, user: MaybeUser) -> HttpResponse {
+    let user = user.0.map(|u| Me::of(&state, u));
+    HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(SessionAnswer { user })
 }
 
 /// Deletes the account with everything it owns and ends all its sessions.
@@ -305,6 +326,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(resend_verification)
         .service(login)
         .service(me)
+        .service(session)
         .service(delete_me)
         .service(logout)
         .service(logout_authorization)

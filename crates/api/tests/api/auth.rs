@@ -36,10 +36,19 @@ async fn sign_up_verify_sign_in_and_out(db: TestDb) {
         assert!(me.body.get(field).is_some(), "{field} is part of the answer");
     }
     assert!(me.headers["cache-control"].to_str().unwrap().contains("no-store"));
+    // The web app's way of asking: the same person, and never a 401 for a guest or a dead token.
+    let session = app.get("/authorization/session", Some(&token)).await;
+    assert_eq!(session.status, StatusCode::OK);
+    assert_eq!(session.body["user"], me.body, "the same answer as /authorization/me");
+    assert!(session.headers["cache-control"].to_str().unwrap().contains("no-store"));
+    let guest = app.get("/authorization/session", None).await;
+    assert_eq!((guest.status, &guest.body), (StatusCode::OK, &json!({ "user": null })));
 
     let out = app.call(Method::POST, "/auth/logout", Some(&token), None).await;
     assert_eq!(out.status, StatusCode::OK);
     assert_eq!(app.get("/authorization/me", Some(&token)).await.status, StatusCode::UNAUTHORIZED, "the session ended");
+    let ended = app.get("/authorization/session", Some(&token)).await;
+    assert_eq!((ended.status, &ended.body), (StatusCode::OK, &json!({ "user": null })), "an ended session is nobody");
 
     let token = app.log_in("ada@example.com", PASSWORD).await.body["access_token"].as_str().unwrap().to_owned();
     let out = app.call(Method::POST, "/authorization/logout", Some(&token), None).await;

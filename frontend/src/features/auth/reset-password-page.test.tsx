@@ -155,9 +155,7 @@ describe('after a successful reset', () => {
     storeToken('old-session');
     let valid = true;
     server.use(
-      http.get(api('/authorization/me'), () =>
-        valid ? HttpResponse.json(ADA) : HttpResponse.json({ detail: 'Not authenticated' }, { status: 401 }),
-      ),
+      http.get(api('/authorization/session'), () => HttpResponse.json({ user: valid ? ADA : null })),
     );
     confirmServer(() => {
       valid = false;

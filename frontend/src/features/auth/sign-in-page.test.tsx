@@ -82,7 +82,7 @@ describe('SignInPage', () => {
         await answered;
         return HttpResponse.json({ access_token: 'jwt-1', token_type: 'bearer' });
       }),
-      http.get(api('/authorization/me'), () => HttpResponse.json({ detail: 'no' }, { status: 401 })),
+      http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })),
     );
     renderSignIn();
     await fillAndSubmit(' ada@example.com ', 'secret1');
