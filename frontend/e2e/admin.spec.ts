@@ -116,7 +116,7 @@ test('an admin sees the analytics, opens a complaint and deletes the post', asyn
   await expect(page.locator('[data-feed] article').first().or(page.getByText('No posts yet'))).toBeVisible();
   await expect(page.getByRole('heading', { name: title })).toHaveCount(0);
   await page.goto(`${server.appUrl}/post/${postId}`);
-  await expect(page.getByRole('alert')).toContainText('Post not found');
+  await expect(page.getByRole('heading', { level: 1, name: 'Post not found' })).toBeVisible();
 
   expect(dialogs).toEqual([]);
   expect(csp).toEqual([]);

@@ -35,6 +35,21 @@ test('signed-out screens', async ({ page, server, shot }) => {
   await shot('not-found');
   await page.getByRole('link', { name: 'Go to home' }).click();
   await expect(page).toHaveURL(`${server.appUrl}/home`);
+
+  // A missing post and a missing person get the same page: what was looked for, home, search.
+  await page.goto(`${server.appUrl}/post/1234567`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Post not found' })).toBeVisible();
+  await expect(page.getByText('You looked for /post/1234567')).toBeVisible();
+  await expect(page).toHaveTitle('Post not found · SelfSound');
+  await shot('post-not-found');
+  await page.getByRole('searchbox', { name: 'Search for music' }).fill('harbour');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(`${server.appUrl}/search?tab=music&q=harbour`);
+
+  await page.goto(`${server.appUrl}/user/1234567`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile not found' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+  await shot('profile-not-found');
 });
 
 test('Google sign-in says whether this server offers it', async ({ page, server, request }) => {

@@ -305,9 +305,15 @@ test('two people: search, listen, block, blocked list, 403, unblock, edit profil
   await expect(pageB.getByText('No results found.')).toBeVisible();
   await shotOf(pageB, 'search-deleted-user');
   await pageB.goto(`${server.appUrl}/user/${a.id}`);
-  await expect(pageB.getByText('HTTP error! status: 404')).toBeVisible();
-  await expect(pageB.getByRole('button', { name: 'Try Again' })).toBeVisible();
-  await shotOf(pageB, 'other-profile-error');
+  // The app's not-found page, not developer text with a Try Again that cannot succeed (issue 34).
+  await expect(pageB.getByRole('heading', { level: 1, name: 'Profile not found' })).toBeVisible();
+  await expect(pageB.getByText(`You looked for /user/${a.id}`)).toBeVisible();
+  await expect(pageB.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+  await shotOf(pageB, 'other-profile-not-found');
+  await pageB.getByRole('searchbox', { name: 'Search for people' }).fill(newLogin);
+  await pageB.getByRole('searchbox', { name: 'Search for people' }).press('Enter');
+  await expect(pageB).toHaveURL(new RegExp(`/search\\?tab=people&q=${newLogin}$`));
+  await expect(pageB.getByText('No results found.')).toBeVisible();
   await pageB.context().close();
   expect(dialogsA).toEqual([]);
   expect(dialogsB).toEqual([]);

@@ -94,7 +94,7 @@ test('an admin suspends an author from a complaint, then lifts it', async ({
   await expect(page.locator('[data-feed] article').first().or(page.getByText('No posts yet'))).toBeVisible();
   await expect(page.getByRole('heading', { name: title })).toHaveCount(0);
   await page.goto(`${server.appUrl}/post/${postId}`);
-  await expect(page.getByRole('alert')).toContainText('Post not found');
+  await expect(page.getByRole('heading', { level: 1, name: 'Post not found' })).toBeVisible();
 
   // Suspended accounts: the admin lifts it there.
   await page.goto(`${server.appUrl}/admin/c`);

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { ADA, signedInAs } from '../../test/session';
-import { PostPage, lyricsSections } from './post-page';
+import { PostPage } from './post-page';
 import type { PostInput } from './types';
 
 // Scores are drawn by OpenSheetMusicDisplay, which cannot lay out music in jsdom; the stand-in
@@ -172,16 +172,24 @@ describe('PostPage', () => {
     signedInAs(null);
     backend({ status: 404 });
     renderPost();
-    expect(await screen.findByRole('alert')).toHaveTextContent('Post not found');
+    // The app's not-found page: what was looked for, a way home, and a search (issue 34).
+    expect(await screen.findByRole('heading', { level: 1, name: 'Post not found' })).toBeInTheDocument();
+    expect(screen.getByText(/You looked for/)).toHaveTextContent('You looked for /post/42');
+    expect(screen.getByRole('link', { name: 'Go to home' })).toHaveAttribute('href', '/home');
     expect(screen.queryByRole('button', { name: 'Try Again' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: /^Comments/ })).not.toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Post not found · SelfSound'));
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search for music' }), 'harbour lights{Enter}');
+    expect(currentLocation()).toBe('/search?tab=music&q=harbour%20lights');
   });
 
   it("says 'HTTP error! status: {code}' for another failure, and tries again", async () => {
     signedInAs(null);
     backend({ status: 500 });
     renderPost();
-    expect(await screen.findByRole('alert')).toHaveTextContent('HTTP error! status: 500');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('HTTP error! status: 500');
+    expect(alert).toHaveTextContent('This may be a passing problem: check your connection and try again in a moment.');
     backend(lyricsPost);
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('heading', { name: 'Night Drive' })).toBeInTheDocument();
@@ -250,14 +258,3 @@ function StartPage() {
     </button>
   );
 }
-
-describe('lyricsSections', () => {
-  it('cuts the joined text at its [Part] headings when no parts came', () => {
-    expect(lyricsSections({ parts: [], lyricsText: '[Intro]\nOh\n\n[Chorus]\nLa la\n' })).toEqual([
-      { label: 'Intro', text: 'Oh' },
-      { label: 'Chorus', text: 'La la' },
-    ]);
-    expect(lyricsSections({ parts: [], lyricsText: 'Just words' })).toEqual([{ label: '', text: 'Just words' }]);
-    expect(lyricsSections({ parts: [], lyricsText: '' })).toEqual([]);
-  });
-});

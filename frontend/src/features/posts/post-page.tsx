@@ -1,11 +1,13 @@
 import { useMemo, type ReactNode } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { BackButton } from '../../components/back-button';
 import { LyricsIcon } from '../../components/first-load-icons';
 import { PageSpinner } from '../../components/spinner';
+import { StatusPage } from '../../components/status-page';
 import { ApiError, SESSION_EXPIRED_MESSAGE } from '../../lib/http';
+import { RETRY_WORDS, canRetry } from '../../lib/retry-words';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CommentsSection, useCommentMoments, type MomentLink } from '../comments';
@@ -16,7 +18,8 @@ import { AddToPlaylist } from './components/add-to-playlist';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
 import { PostsTrackList } from './components/posts-track-list';
 import { DownloadLink } from './components/download-link';
-import type { DisplayPost, LyricsContent, LyricsPartJson, MusicXmlItem } from './types';
+import { LyricsParts, lyricsSections } from './components/lyrics-parts';
+import type { DisplayPost, LyricsContent, MusicXmlItem } from './types';
 import styles from './post-page.module.css';
 
 export const POST_PAGE_WORDS = {
@@ -40,51 +43,6 @@ export function postErrorMessage(error: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Lyrics
 
-interface LyricsSection {
-  label: string;
-  text: string;
-}
-
-function partLabel(type: string): string {
-  const clean = type.trim();
-  return clean ? `${clean.charAt(0).toUpperCase()}${clean.slice(1)}` : '';
-}
-
-/**
- * The parts of a song to show: the parts as written, or, when only the joined text came, that
- * text cut at its `[Verse]`-style heading lines. A type that comes back is numbered (Verse 1,
- * Verse 2); a chorus sung again keeps its plain name.
- */
-export function lyricsSections(lyrics: Pick<LyricsContent, 'parts' | 'lyricsText'>): LyricsSection[] {
-  let sections: LyricsSection[];
-  if (lyrics.parts.length > 0) {
-    sections = lyrics.parts.map((p: LyricsPartJson) => ({ label: partLabel(p.type), text: p.lyrics.trim() }));
-  } else {
-    sections = [];
-    let current: LyricsSection = { label: '', text: '' };
-    for (const line of lyrics.lyricsText.split(/\r?\n/)) {
-      const heading = /^\s*\[([^\]]{1,40})\]\s*$/.exec(line);
-      if (heading) {
-        if (current.text.trim() || current.label) sections.push({ ...current, text: current.text.trim() });
-        current = { label: partLabel(heading[1] ?? ''), text: '' };
-      } else {
-        current.text += `${line}\n`;
-      }
-    }
-    if (current.text.trim() || current.label) sections.push({ ...current, text: current.text.trim() });
-  }
-  sections = sections.filter((s) => s.text !== '');
-  const totals = new Map<string, number>();
-  for (const s of sections) totals.set(s.label, (totals.get(s.label) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  return sections.map((s) => {
-    const n = (seen.get(s.label) ?? 0) + 1;
-    seen.set(s.label, n);
-    const numbered = s.label === 'Verse' && (totals.get(s.label) ?? 0) > 1;
-    return numbered ? { ...s, label: `${s.label} ${n}` } : s;
-  });
-}
-
 function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
   const sections = lyricsSections(lyrics);
   return (
@@ -97,16 +55,7 @@ function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
       {sections.length === 0 ? (
         <p className={styles.noLyrics}>{POST_PAGE_WORDS.noLyrics}</p>
       ) : (
-        <div className={styles.parts}>
-          {sections.map((section, index) => (
-            // A group, not a region: a song's parts repeat (a chorus twice), and landmarks must
-            // each have a name of their own; the part's heading is how it is found.
-            <div key={index} role="group" className={styles.part} aria-label={section.label || undefined}>
-              {section.label ? <h3 className={styles.partLabel}>{section.label}</h3> : null}
-              <p className={styles.partText}>{section.text}</p>
-            </div>
-          ))}
-        </div>
+        <LyricsParts sections={sections} className={styles.parts} headings />
       )}
     </div>
   );
@@ -238,13 +187,28 @@ export function PostPage() {
     enabled: postId !== '' && viewer !== undefined,
   });
   const data = post.data;
+  const notFound = post.isError && post.error instanceof ApiError && post.error.status === 404;
   usePageTitle(
     data
       ? data.type === 'lyrics'
         ? `${data.content.title} · ${data.content.artist}`
         : `Post by ${data.displayName || data.username}`
-      : 'Post',
+      : notFound
+        ? POST_MESSAGES.notFound
+        : 'Post',
   );
+  const { pathname } = useLocation();
+  if (notFound) {
+    return (
+      <StatusPage
+        code="404"
+        title={POST_MESSAGES.notFound}
+        text="There is no post at this address: its author may have deleted it, or the link may be mistyped."
+        lookedFor={pathname}
+        search="music"
+      />
+    );
+  }
 
   let body;
   if (!postId) {
@@ -252,15 +216,23 @@ export function PostPage() {
   } else if (post.isPending) {
     body = <PageSpinner label="Loading post" />;
   } else if (post.isError) {
-    const notFound = post.error instanceof ApiError && post.error.status === 404;
+    const retry = canRetry(post.error);
     body = (
       <Alert tone="error">
         <p>{postErrorMessage(post.error)}</p>
-        {notFound ? null : (
-          <button type="button" className={`btn btn-secondary ${styles.retry}`} onClick={() => void post.refetch()}>
-            {POST_PAGE_WORDS.tryAgain}
-          </button>
-        )}
+        {retry ? (
+          <>
+            <p>{RETRY_WORDS}</p>
+            <button
+              type="button"
+              className={`btn btn-secondary ${styles.retry}`}
+              onClick={() => void post.refetch()}
+              disabled={post.isFetching}
+            >
+              {POST_PAGE_WORDS.tryAgain}
+            </button>
+          </>
+        ) : null}
       </Alert>
     );
   } else {

@@ -135,20 +135,34 @@ describe('UserProfilePage', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it("shows 'HTTP error! status: 404' with Try Again, which asks again", async () => {
+  it("shows 'HTTP error! status: {n}' with words and Try Again, which asks again", async () => {
     signedInAs(null);
     backend();
-    let status = 404;
+    let status = 503;
     server.use(
       http.get(api('/profiles/:id'), () =>
-        status === 200 ? HttpResponse.json(ben) : HttpResponse.json({ detail: 'User not found' }, { status }),
+        status === 200 ? HttpResponse.json(ben) : HttpResponse.json({ detail: 'Busy' }, { status }),
       ),
     );
     renderProfile();
-    expect(await screen.findByText('HTTP error! status: 404')).toBeInTheDocument();
+    expect(await screen.findByText('HTTP error! status: 503')).toBeInTheDocument();
+    expect(screen.getByText(/passing problem: check your connection and try again/)).toBeInTheDocument();
     status = 200;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Ben' })).toBeInTheDocument();
+  });
+
+  it('shows the not-found page for someone who is not there: what was looked for, home and search', async () => {
+    signedInAs(null);
+    backend();
+    renderProfile('/user/999');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile not found' })).toBeInTheDocument();
+    expect(screen.getByText(/You looked for/)).toHaveTextContent('You looked for /user/999');
+    expect(screen.queryByText(/HTTP error/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try Again' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Go to home' })).toHaveAttribute('href', '/home');
+    await userEvent.setup().type(screen.getByRole('searchbox', { name: 'Search for people' }), 'aretha{Enter}');
+    expect(currentLocation()).toBe('/search?tab=people&q=aretha');
   });
 
   it("says 'No user ID provided' (and logs it) on /another-user-rofile without an id", async () => {

@@ -4,7 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
 import { RoleBadge, roleForTagId } from '../../components/role-badge';
 import { PageSpinner } from '../../components/spinner';
+import { StatusPage } from '../../components/status-page';
 import { ApiError } from '../../lib/http';
+import { RETRY_WORDS, canRetry } from '../../lib/retry-words';
 import { usePageTitle } from '../../lib/use-page-title';
 import { useViewer } from '../../lib/session';
 import { profileQueries, type Profile } from './api';
@@ -22,6 +24,7 @@ export const USER_PROFILE_MESSAGES = {
   unknownUser: 'Unknown User',
   noBiography: 'No biography available',
   httpError: (status: number) => `HTTP error! status: ${status}`,
+  notFound: 'Profile not found',
   elsewhere: (server: string) => `On ${server}`,
   elsewhereHint: 'This person lives on another server. Listening to people of other servers from here is not possible yet.',
 } as const;
@@ -100,24 +103,51 @@ function UserProfile({ userId }: { userId: string }) {
   useEffect(() => {
     if (stats.isError) console.error('Failed to fetch user stats', stats.error);
   }, [stats.isError, stats.error]);
-  usePageTitle(profile.data ? shownName(profile.data.name) || USER_PROFILE_MESSAGES.unknownUser : 'Profile');
+  const notFound = profile.isError && profile.error instanceof ApiError && profile.error.status === 404;
+  usePageTitle(
+    profile.data
+      ? shownName(profile.data.name) || USER_PROFILE_MESSAGES.unknownUser
+      : notFound
+        ? USER_PROFILE_MESSAGES.notFound
+        : 'Profile',
+  );
+  const { pathname } = useLocation();
 
   if (profile.isPending) return <PageSpinner label="Loading profile" />;
   if (profile.isError && !profile.data) {
+    if (notFound) {
+      return (
+        <StatusPage
+          code="404"
+          title={USER_PROFILE_MESSAGES.notFound}
+          text="No one has this profile: the account may have been deleted, or the link may be mistyped."
+          lookedFor={pathname}
+          search="people"
+        />
+      );
+    }
+    const retry = canRetry(profile.error);
     return (
       <div className={styles.page}>
         <div className={styles.errorState}>
           <Alert tone="error" title="Could not load this profile">
-            {errorText(profile.error)}
+            <p>{errorText(profile.error)}</p>
+            {retry ? <p>{RETRY_WORDS}</p> : null}
           </Alert>
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => void profile.refetch()}
-            disabled={profile.isFetching}
-          >
-            Try Again
-          </button>
+          {retry ? (
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void profile.refetch()}
+              disabled={profile.isFetching}
+            >
+              Try Again
+            </button>
+          ) : (
+            <Link to="/home" className="btn btn-primary">
+              Go to home
+            </Link>
+          )}
         </div>
       </div>
     );

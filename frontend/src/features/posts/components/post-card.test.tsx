@@ -180,6 +180,31 @@ describe('PostCard content', () => {
     expect(screen.getByRole('heading', { name: 'Night Drive' })).toBeInTheDocument();
     expect(screen.getByText(/Headlights on the water/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See more: Night Drive' })).toHaveAttribute('href', '/post/7');
+    // Its parts are labelled as on the post page, not shown as '[Verse]' (issue 34).
+    expect(screen.getByRole('group', { name: 'Verse' })).toHaveTextContent(/^VerseHeadlights on the water/);
+    expect(screen.queryByText(/\[Verse\]/)).toBeNull();
+  });
+
+  it('lyrics written in parts show each part under its label', () => {
+    signedInAs(null);
+    renderCard(
+      postJson({
+        lyrics: {
+          title: 'Night Drive',
+          artist: 'Ana Sol',
+          lyrics_text: '[Verse]\nOne\n\n[Chorus]\nLa la\n\n[Verse]\nTwo',
+          parts: [
+            { type: 'verse', lyrics: 'One' },
+            { type: 'chorus', lyrics: 'La la' },
+            { type: 'verse', lyrics: 'Two' },
+          ],
+        },
+      }),
+    );
+    const card = screen.getByRole('article');
+    expect(within(card).getAllByRole('group').map((g) => g.getAttribute('aria-label'))).toEqual(['Verse 1', 'Chorus', 'Verse 2']);
+    // Labels, not headings: the card's one heading is the song's title.
+    expect(within(card).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Night Drive']);
   });
 
   it('musicxml: each file with title, composer and a Download link; Open score opens the post', () => {

@@ -7,6 +7,7 @@ import { LikeButton, formatCount } from './like-button';
 import { RepostButton } from './repost-button';
 import { MediaGrid } from './media-grid';
 import { DownloadLink } from './download-link';
+import { LyricsParts, lyricsSections } from './lyrics-parts';
 import { PostHeader } from './post-header';
 import { TaggedText } from './tagged-text';
 import { genreTag } from '../genres';
@@ -85,7 +86,7 @@ function LyricsBody({ postId, lyrics }: { postId: string; lyrics: LyricsContent 
       </span>
       <h3 className={styles.lyricsTitle}>{lyrics.title}</h3>
       <p className={styles.lyricsArtist}>{lyrics.artist}</p>
-      {lyrics.lyricsText ? <p className={styles.lyricsText}>{lyrics.lyricsText}</p> : null}
+      <LyricsParts sections={lyricsSections(lyrics)} className={styles.lyricsText} />
       <Link to={postPath(postId)} className={styles.seeMore} aria-label={`${POST_CARD_WORDS.seeMore}: ${lyrics.title}`}>
         {POST_CARD_WORDS.seeMore}
       </Link>
