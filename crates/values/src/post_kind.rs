@@ -21,4 +21,14 @@ impl PostKind {
             PostKind::Lyrics => "Lyrics",
         }
     }
+
+    /// One post of the kind in a sentence, after "a" or "an": "audio post", "score".
+    pub fn one(self) -> &'static str {
+        match self {
+            PostKind::Media => "media post",
+            PostKind::Audio => "audio post",
+            PostKind::MusicXml => "score",
+            PostKind::Lyrics => "lyrics post",
+        }
+    }
 }

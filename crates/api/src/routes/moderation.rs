@@ -176,14 +176,15 @@ fn by(author: Option<&UserCard>) -> String {
     author.map_or_else(|| "a deleted account".to_owned(), |a| format!("@{}", a.login))
 }
 
-/// What a complaint is about, in words: `audio post by @ana`, or `comment by @bob on an audio
-/// post by @ana`.
+/// What a complaint is about, in words: `audio post by @ana`, `score by @ana`, or `comment by
+/// @bob on an audio post by @ana`.
 fn subject(c: &Complaint) -> String {
-    let post = format!("{} post by {}", c.post_kind, by(c.post_author.as_ref()));
+    let kind = c.post_kind.one();
+    let post = format!("{kind} by {}", by(c.post_author.as_ref()));
     match &c.comment {
         None => post,
         Some(comment) => {
-            let article = if c.post_kind.as_str().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
             format!("comment by {} on {article} {post}", by(comment.author.as_ref()))
         }
     }

@@ -5,7 +5,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
-use test_support::media::png;
+use test_support::media::{musicxml, png};
 
 use crate::common::{Options, Part, TestApp, person_in, spawn_app, spawn_app_with};
 
@@ -190,6 +190,15 @@ async fn deleting_the_post_of_a_complaint_takes_everything_and_is_audited(db: Te
     assert_eq!(spam["audit"][0]["admin_login"], "root_user", "the login sign-up would give root@");
     assert!(spam["resolved_at"].is_string());
     assert_eq!(app.get("/admin/reports?status=odd", Some(&root)).await.status, StatusCode::BAD_REQUEST);
+
+    // Sheet music is called a score, not a "musicxml post".
+    let files = [Part::file("musicxml_files", "etude.musicxml", musicxml("Étude", "Clara"))];
+    let score = app.post_form("/posts/musicxml", Some(&ana), &files).await.body["id"].as_str().unwrap().to_owned();
+    let filed = app.post("/reports/post", Some(&bob), json!({"post_id": score, "reason": "Spam", "description": null}));
+    assert_eq!(filed.await.status, StatusCode::CREATED);
+    let list = app.get("/admin/reports", Some(&root)).await.body;
+    let complaint = list.as_array().unwrap().iter().find(|c| c["post_id"] == score.as_str()).unwrap().clone();
+    assert_eq!(complaint["title"], "Spam: score by @ana");
 }
 
 async fn analytics_count_the_site(db: TestDb) {

@@ -61,6 +61,22 @@ describe('SignInPage', () => {
     expect(await screen.findByLabelText('Email')).toHaveValue('ada@example.com');
   });
 
+  it('tabs from the e-mail to the password, and only then to "Forgot password?"', async () => {
+    renderSignIn();
+    const user = userEvent.setup();
+    const password = screen.getByLabelText('Password');
+    const name = (el: Element | null) =>
+      el === password ? 'Password' : (el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '');
+    await user.click(screen.getByLabelText('Email'));
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await user.tab();
+      order.push(name(document.activeElement));
+    }
+    expect(order[0]).toBe('Password');
+    expect(order.slice(1)).toContain('Forgot password?');
+  });
+
   it('toggles the password between hidden and shown', async () => {
     renderSignIn();
     const user = userEvent.setup();

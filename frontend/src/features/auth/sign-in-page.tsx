@@ -209,13 +209,14 @@ export function SignInPage() {
           onBlur={() => setTouched((t) => ({ ...t, password: true }))}
           error={shown('password')}
           disabled={busy}
-          aside={
-            <Link to="/forgot-password" state={{ email: values.email.trim() }} className={styles.forgot}>
-              Forgot password?
-            </Link>
-          }
           renderInput={(props) => <PasswordInput {...props} />}
         />
+        {/* After the password, not beside its label: Tab goes e-mail, password, then this. */}
+        <p className={styles.forgotRow}>
+          <Link to="/forgot-password" state={{ email: values.email.trim() }} className={styles.forgot}>
+            Forgot password?
+          </Link>
+        </p>
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
           {pending ? <Spinner size="sm" label="" /> : null}
           {pending ? 'Signing In...' : 'Sign In'}

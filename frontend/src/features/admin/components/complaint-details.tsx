@@ -11,6 +11,14 @@ import { StatusBadge } from './status-badge';
 import { SuspensionControl } from './suspension-control';
 import styles from './complaint-details.module.css';
 
+/** A post's kind as the complaint says it: sheet music is a score, not a "musicxml". */
+const POST_KIND_WORDS: Record<string, string> = {
+  audio: 'Audio post',
+  lyrics: 'Lyrics post',
+  media: 'Media post',
+  musicxml: 'Score',
+};
+
 export const DETAILS_WORDS = {
   title: 'Complaint Details',
   deletePost: 'Delete Post',
@@ -162,7 +170,9 @@ export function ComplaintDetails({
               {complaint.postExists ? 'Still on SelfSound' : 'Post deleted'}
             </span>
             <span className={styles.postMeta}>
-              {[complaint.postType, postAuthor ? `by @${postAuthor.login}` : null].filter(Boolean).join(' ')}
+              {[POST_KIND_WORDS[complaint.postType] ?? complaint.postType, postAuthor ? `by @${postAuthor.login}` : null]
+                .filter(Boolean)
+                .join(' ')}
             </span>
           </dd>
         </div>
