@@ -3,9 +3,9 @@
 use actix_web::cookie::Cookie;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use auth::CurrentUser;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use auth::CurrentUser;
 use values::UserId;
 
 use crate::error::{ApiError, Detail};
