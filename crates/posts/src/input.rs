@@ -75,6 +75,58 @@ pub fn stem(file_name: &str) -> String {
     label(Some(stem)).unwrap_or_else(|| "Untitled".to_owned())
 }
 
+/// The extensions of a score's file, which a title never keeps (music software writes
+/// "bwv110.7.mxl" as the title of the score it exports).
+const SCORE_EXTENSIONS: [&str; 3] = [".musicxml", ".mxl", ".xml"];
+
+/// `text` without a score file's extension at its end, in any case.
+fn without_score_extension(text: &str) -> &str {
+    let lower = text.to_ascii_lowercase();
+    SCORE_EXTENSIONS
+        .iter()
+        .find(|ext| lower.ends_with(*ext))
+        .map_or(text, |ext| text[..text.len() - ext.len()].trim_end())
+}
+
+/// Whether text read from a file reads as a title or a name: not a broken encoding (U+FFFD,
+/// characters text hardly has such as `\` or `{`), and mostly letters and digits, as "Op. 18,
+/// No. 1" is and `\J.D. 'JUa..J..UU` is not.
+fn plausible(text: &str) -> bool {
+    let marks = text.chars().filter(|c| !c.is_whitespace());
+    let (mut words, mut all) = (0, 0);
+    for c in marks {
+        if c == '\u{FFFD}' || matches!(c, '\\' | '|' | '^' | '~' | '{' | '}' | '`') {
+            return false;
+        }
+        all += 1;
+        if c.is_alphanumeric() {
+            words += 1;
+        }
+    }
+    words > 0 && words * 2 >= all
+}
+
+/// A score's title or composer as sent or as read from its file: a [`label`] without a file
+/// extension. What the file says is kept only if it reads as text ([`plausible`]); what a
+/// person typed is theirs.
+pub fn score_label(text: Option<&str>, from_file: bool) -> Option<String> {
+    let text = label(text)?;
+    let text = without_score_extension(&text);
+    (!text.is_empty() && (!from_file || plausible(text))).then(|| text.to_owned())
+}
+
+/// A score's file name made a title: no extension, underscores as spaces, and a name all in
+/// lower case begun with a capital ("joplin_maple_leaf_rag.mxl" → "Joplin maple leaf rag").
+pub fn score_stem(file_name: &str) -> String {
+    let spaced = stem(file_name).replace('_', " ");
+    let title = label(Some(&spaced)).unwrap_or_else(|| "Untitled".to_owned());
+    if title.chars().any(char::is_uppercase) {
+        return title;
+    }
+    let mut chars = title.chars();
+    chars.next().map_or(title.clone(), |first| first.to_uppercase().chain(chars).collect())
+}
+
 /// `POST /posts/lyrics` as sent (spec §3 Lyrics post).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -302,6 +354,23 @@ mod tests {
         assert_eq!(stem("C:\\music\\a.wav"), "a");
         assert_eq!(Caption::parse(Some("  ")).unwrap(), None);
         assert_eq!(Caption::parse(Some(" hi ")).unwrap().map(Caption::into_inner).as_deref(), Some("hi"));
+    }
+
+    #[test]
+    fn score_titles_lose_extensions_and_text_that_is_not_text() {
+        assert_eq!(score_label(Some("bwv110.7.mxl"), true).as_deref(), Some("bwv110.7"));
+        assert_eq!(score_label(Some("Etude.MusicXML"), false).as_deref(), Some("Etude"));
+        assert_eq!(score_label(Some("Op. 18, No. 1"), true).as_deref(), Some("Op. 18, No. 1"));
+        assert_eq!(score_label(Some("Rock & Roll — <live>"), true).as_deref(), Some("Rock & Roll — <live>"));
+        for broken in ["\\J.D. 'JUa..J..UU", "Ã©tude \u{FFFD}", "--- ... ---", ".xml", "{\\rtf1}"] {
+            assert_eq!(score_label(Some(broken), true), None, "{broken}");
+        }
+        // What a person typed is kept, but not an extension.
+        assert_eq!(score_label(Some("--- ... ---"), false).as_deref(), Some("--- ... ---"));
+        assert_eq!(score_stem("joplin_maple_leaf_rag.mxl"), "Joplin maple leaf rag");
+        assert_eq!(score_stem("bach_bwv110.7.musicxml"), "Bach bwv110.7");
+        assert_eq!(score_stem("Maple Leaf Rag.xml"), "Maple Leaf Rag");
+        assert_eq!(score_stem("__.xml"), "Untitled");
     }
 
     #[test]

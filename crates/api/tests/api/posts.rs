@@ -98,6 +98,7 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     let (status, content_type, _) = fetch(&app, score.body["musicxml"][0]["file_url"].as_str().unwrap()).await;
     assert_eq!((status, content_type.as_str()), (StatusCode::OK, "application/vnd.recordare.musicxml+xml"));
 
+
     let song = app.lyrics_post(&token, "Song").await;
     assert_eq!(song["lyrics"]["title"], "Song");
     assert_eq!(song["lyrics"]["lyrics_text"], "[Verse]\nla la");
@@ -111,6 +112,27 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     assert_eq!(one.body, feed.body[3]);
     let stats = app.get(&format!("/profiles/{me}/stats"), None).await;
     assert_eq!(stats.body["posts"], 4);
+
+    // What a file says is used only as a title: no extension, no broken text (issue 34); a
+    // file name left as the title is made readable.
+    let read = app
+        .post_form(
+            "/posts/musicxml",
+            Some(&token),
+            &[
+                Part::file("musicxml_files", "bach_bwv110.7.mxl.musicxml", musicxml("bwv110.7.mxl", "J.S. Bach")),
+                Part::file("musicxml_files", "joplin_maple_leaf_rag.musicxml", musicxml(r"\J.D. 'JUa..J..UU", "{?}")),
+            ],
+        )
+        .await;
+    assert_eq!(read.status, StatusCode::CREATED, "{:?}", read.body);
+    let read: Vec<(&str, &str)> = read.body["musicxml"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["title"].as_str().unwrap(), s["composer"].as_str().unwrap()))
+        .collect();
+    assert_eq!(read, [("bwv110.7", "J.S. Bach"), ("Joplin maple leaf rag", "Unknown Composer")]);
 }
 
 /// Real videos made by ffmpeg: sniffed by their bytes, remuxed without their metadata (a

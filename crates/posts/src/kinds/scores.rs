@@ -11,7 +11,7 @@ use values::{PostId, PostKind};
 use super::{KindRows, NewPayload, Processing, UploadKind, grouped};
 use crate::PostError;
 use crate::create::{Stored, head, key, read_all, unreadable};
-use crate::input::{label, stem};
+use crate::input::{score_label, score_stem};
 use crate::model::Payload;
 
 /// One score of a sheet-music post.
@@ -125,9 +125,11 @@ fn analyse(upload: &ScoreUpload) -> Result<(ScoreFormat, String, String), PostEr
         MediaError::UnsupportedType | MediaError::NotMusicXml => not_score(),
         other => unreadable(name, other),
     })?;
-    let title = label(upload.title.as_deref()).or_else(|| label(facts.title.as_deref())).unwrap_or_else(|| stem(name));
-    let composer = label(upload.composer.as_deref())
-        .or_else(|| label(facts.composer.as_deref()))
+    let title = score_label(upload.title.as_deref(), false)
+        .or_else(|| score_label(facts.title.as_deref(), true))
+        .unwrap_or_else(|| score_stem(name));
+    let composer = score_label(upload.composer.as_deref(), false)
+        .or_else(|| score_label(facts.composer.as_deref(), true))
         .unwrap_or_else(|| "Unknown Composer".to_owned());
     Ok((format, title, composer))
 }

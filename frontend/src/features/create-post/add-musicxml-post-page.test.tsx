@@ -26,15 +26,16 @@ describe('AddMusicXmlPostPage', () => {
     await pick(
       score('Fugue.musicxml'),
       score('air.mxl', 'application/vnd.recordare.musicxml'),
-      score('prelude', 'application/xml'),
+      score('joplin_maple_leaf_rag', 'application/xml'),
       score('song.pdf', 'application/pdf'),
       score('big.xml', 'text/xml', 10 * MB + 1),
     );
     const cards = within(screen.getByRole('region', { name: 'Selected files' })).getAllByRole('group');
     expect(cards.map((c) => within(c).getByLabelText('Title'))).toEqual([
       expect.objectContaining({ value: 'Fugue' }),
-      expect.objectContaining({ value: 'air' }),
-      expect.objectContaining({ value: 'prelude' }),
+      // A file name made readable, as the server makes it (issue 34).
+      expect.objectContaining({ value: 'Air' }),
+      expect.objectContaining({ value: 'Joplin maple leaf rag' }),
     ]);
     expect(within(cards[0]!).getByLabelText('Composer')).toHaveValue('Unknown Composer');
     const alert = screen.getByRole('alert');

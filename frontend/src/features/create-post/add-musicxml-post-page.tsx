@@ -1,7 +1,7 @@
 import { ScoreIcon } from '../../components/first-load-icons';
 import { createMusicXmlPost } from './api';
 import { LabelledFilesForm, type LabelledFilesConfig } from './components/labelled-files-form';
-import { DEFAULT_COMPOSER, SCORE_MAX_FILES, scorePostProblem, selectScoreFiles } from './validation';
+import { DEFAULT_COMPOSER, SCORE_MAX_FILES, scorePostProblem, scoreTitleFromFileName, selectScoreFiles } from './validation';
 
 /** Spec §4: after a MusicXML post, home after 1.5 s. */
 export const MUSICXML_REDIRECT = { to: '/home', delayMs: 1500 } as const;
@@ -20,6 +20,7 @@ const MUSICXML_FORM: LabelledFilesConfig = {
   maxFiles: SCORE_MAX_FILES,
   creditLabel: 'Composer',
   creditDefault: DEFAULT_COMPOSER,
+  suggestTitle: scoreTitleFromFileName,
   suggestionHint: 'Leave a suggested title or composer as it is and the one written in the score is used when it has one.',
   select: selectScoreFiles,
   problem: (files) => scorePostProblem(files.map((f) => ({ title: f.title, composer: f.credit }))),

@@ -12,6 +12,7 @@ import {
   MEDIA_MESSAGES,
   SCORE_MESSAGES,
   fileStem,
+  scoreTitleFromFileName,
   valueToSend,
   type PartType,
 } from './validation';
@@ -56,7 +57,7 @@ export interface ScoreInput {
 export function createMusicXmlPost(scores: readonly ScoreInput[], caption: string, options: SendOptions = {}) {
   const form = new FormData();
   form.append('caption', caption.trim());
-  for (const s of scores) form.append('titles', valueToSend(s.title, fileStem(s.file.name)));
+  for (const s of scores) form.append('titles', valueToSend(s.title, scoreTitleFromFileName(s.file.name)));
   for (const s of scores) form.append('composers', valueToSend(s.composer, DEFAULT_COMPOSER));
   for (const s of scores) form.append('musicxml_files', s.file, s.file.name);
   return uploadPost({ path: '/posts/musicxml', body: { form }, failureMessage: SCORE_MESSAGES.failed, ...options });

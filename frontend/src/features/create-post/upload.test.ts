@@ -262,7 +262,7 @@ describe('the create calls', () => {
     const done = createMusicXmlPost(
       [
         { file: score('fugue.musicxml'), title: 'Fugue in G', composer: 'Unknown Composer' },
-        { file: score('air.mxl'), title: 'air', composer: 'Bach' },
+        { file: score('air.mxl'), title: 'Air', composer: 'Bach' },
       ],
       '',
     );

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import {
+  scoreTitleFromFileName,
   AUDIO_MAX_BYTES,
   IMAGE_MAX_BYTES,
   MB,
@@ -37,6 +38,13 @@ describe('shared helpers', () => {
     expect(fileStem('take.2.final.wav')).toBe('take.2.final');
     expect(fileStem('no-extension')).toBe('no-extension');
     expect(fileStem('.hidden')).toBe('.hidden');
+  });
+
+  it("makes a score's file name a readable title, as the server does", () => {
+    expect(scoreTitleFromFileName('joplin_maple_leaf_rag.mxl')).toBe('Joplin maple leaf rag');
+    expect(scoreTitleFromFileName('bach_bwv110.7.musicxml')).toBe('Bach bwv110.7');
+    expect(scoreTitleFromFileName('Maple Leaf Rag.xml')).toBe('Maple Leaf Rag');
+    expect(scoreTitleFromFileName('__.xml')).toBe('Untitled');
   });
 
   it('reads the extension in lower case', () => {

@@ -31,6 +31,17 @@ export function fileStem(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
+/**
+ * What a score's file name suggests as its title, as the server makes it of a name left as the
+ * title: no extension, underscores as spaces, and a name all in lower case begun with a capital
+ * ('joplin_maple_leaf_rag.mxl' → 'Joplin maple leaf rag').
+ */
+export function scoreTitleFromFileName(name: string): string {
+  const title = fileStem(name).replace(/_/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!title) return 'Untitled';
+  return title === title.toLowerCase() ? title.charAt(0).toUpperCase() + title.slice(1) : title;
+}
+
 /** The extension in lower case, without the dot ('' when there is none). */
 export function fileExtension(name: string): string {
   const dot = name.lastIndexOf('.');

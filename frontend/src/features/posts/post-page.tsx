@@ -72,7 +72,7 @@ function ScoresView({ postId, scores }: { postId: string; scores: readonly Music
           <div className={styles.scoreHead}>
             <div className={styles.scoreText}>
               <h2 className={styles.scoreTitle}>{score.fileName}</h2>
-              <p className={styles.scoreComposer}>{score.composer}</p>
+              {score.composer ? <p className={styles.scoreComposer}>{score.composer}</p> : null}
             </div>
             <DownloadLink
               url={score.downloadUrl}

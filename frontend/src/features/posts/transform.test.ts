@@ -180,12 +180,17 @@ describe('toDisplayPost', () => {
         musicxml: [
           { title: 'Fugue', composer: 'Bach', file_url: '/s/1.musicxml' },
           { title: null, composer: null, file_url: '/s/2.mxl' },
+          { title: 'Air', composer: 'Unknown Composer', file_url: '/s/3.mxl' },
+          { title: 'Song', composer: 'Unknown Composer Jr.', file_url: '/s/4.mxl' },
         ],
       }),
     );
+    // No composer, or the spec's stand-in for none, is nothing to show.
     expect(shown?.content).toEqual([
       { fileName: 'Fugue', composer: 'Bach', downloadUrl: '/s/1.musicxml' },
-      { fileName: 'Untitled', composer: 'Unknown Composer', downloadUrl: '/s/2.mxl' },
+      { fileName: 'Untitled', composer: '', downloadUrl: '/s/2.mxl' },
+      { fileName: 'Air', composer: '', downloadUrl: '/s/3.mxl' },
+      { fileName: 'Song', composer: 'Unknown Composer Jr.', downloadUrl: '/s/4.mxl' },
     ]);
   });
 

@@ -99,7 +99,8 @@ function toMusicXmlItem(json: ScoreInput): MusicXmlItem | null {
   if (!fileUrl) return null;
   return {
     fileName: text(json.title) || POST_DEFAULTS.title,
-    composer: text(json.composer) || POST_DEFAULTS.composer,
+    // No composer, or the spec's stand-in for none, shows nothing (issue 34).
+    composer: text(json.composer).replace(/^Unknown Composer$/, ''),
     downloadUrl: fileUrl,
   };
 }

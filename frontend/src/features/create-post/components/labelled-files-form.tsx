@@ -32,6 +32,8 @@ export interface LabelledFilesConfig {
   creditLabel: string;
   /** What the credit field starts with: 'Unknown Artist', 'Unknown Composer'. */
   creditDefault: string;
+  /** The title a file's name suggests (its name without the extension, unless told). */
+  suggestTitle?: (fileName: string) => string;
   /** Says that fields left as suggested are read from the file by the server. */
   suggestionHint: string;
   select: (currentCount: number, files: readonly File[]) => Selection<File>;
@@ -78,7 +80,7 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
     const added: Entry[] = accepted.map((file) => ({
       id: nextId.current++,
       file,
-      title: fileStem(file.name),
+      title: (config.suggestTitle ?? fileStem)(file.name),
       credit: config.creditDefault,
     }));
     if (added.length > 0) setEntries((current) => [...current, ...added]);
