@@ -17,6 +17,9 @@ export const SCORE_PLAYER_WORDS = {
   solo: 'Solo',
   failed: 'This score could not be played.',
   hint: 'Click a measure to play from there.',
+  startAt: 'Start at bar',
+  startAtGo: 'Play from bar',
+  noSuchBar: (count: number) => `This score has bars 1 to ${count}.`,
 } as const;
 
 /** The tempo slider's steps, as a share of the score's own tempo (percent). */
@@ -33,6 +36,8 @@ interface ScoreControlsProps {
   playback: ReturnType<typeof useScorePlayback>;
   /** The parts the score names, in order (for mute and solo). */
   partNames: readonly string[];
+  /** How many written measures (bars) the score has. */
+  measures: number;
   title: string;
 }
 
@@ -41,7 +46,7 @@ interface ScoreControlsProps {
  * count-in, a metronome, and each part muted or soloed (a learner practises against the others).
  * The settings can be chosen before the first Play; the engine takes them when it arrives.
  */
-export function ScoreControls({ playback, partNames, title }: ScoreControlsProps) {
+export function ScoreControls({ playback, partNames, measures, title }: ScoreControlsProps) {
   const { engine, status, playing, isCurrent, toggle } = playback;
   const id = useId();
   const [settings, setSettings] = useState<Settings>(() => ({
@@ -109,6 +114,7 @@ export function ScoreControls({ playback, partNames, title }: ScoreControlsProps
           />
           <span>{SCORE_PLAYER_WORDS.metronome}</span>
         </label>
+        <StartAtBar measures={measures} onStart={(bar) => playback.playMeasure(bar - 1)} />
         {partNames.length > 1 ? (
           <details className={styles.parts}>
             <summary>
@@ -151,5 +157,53 @@ export function ScoreControls({ playback, partNames, title }: ScoreControlsProps
         </p>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Where a keyboard starts playing from a bar (clicking a measure is the pointer's way): bar 1
+ * is the score's first written measure.
+ */
+function StartAtBar({ measures, onStart }: { measures: number; onStart: (bar: number) => Promise<boolean> }) {
+  const id = useId();
+  const [bar, setBar] = useState('1');
+  const [problem, setProblem] = useState<string | null>(null);
+  const start = async () => {
+    const n = Number(bar);
+    const fits = Number.isInteger(n) && n >= 1 && n <= measures;
+    setProblem(fits ? null : SCORE_PLAYER_WORDS.noSuchBar(measures));
+    if (fits && !(await onStart(n))) setProblem(SCORE_PLAYER_WORDS.failed);
+  };
+  return (
+    <form
+      className={styles.startAt}
+      // Our words for a bar past the end, not the browser's bubble.
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void start();
+      }}
+    >
+      <label htmlFor={id}>{SCORE_PLAYER_WORDS.startAt}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={measures}
+        value={bar}
+        onChange={(e) => setBar(e.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+      />
+      <button type="submit" className={styles.partButton} aria-label={SCORE_PLAYER_WORDS.startAtGo}>
+        <PlayIcon size={14} />
+      </button>
+      {problem ? (
+        <span id={`${id}-problem`} className={styles.startAtProblem} role="alert">
+          {problem}
+        </span>
+      ) : null}
+    </form>
   );
 }

@@ -165,7 +165,7 @@ function restate(doc: Document, measure: Element, state: InForce) {
     attributes = doc.createElement('attributes');
     measure.insertBefore(attributes, measure.firstChild);
   }
-  const carried = [...state.entries()].filter(([key]) => !own.has(key)).map(([, el]) => doc.importNode(el, true) as Element);
+  const carried = [...state.entries()].filter(([key]) => !own.has(key)).map(([, el]) => doc.importNode<Element>(el, true));
   for (const el of carried) if (el.localName === 'time') el.setAttribute('print-object', 'no');
   const all = [...Array.from(attributes.children), ...carried];
   const rank = (el: Element) => {

@@ -136,22 +136,31 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   }, [playback, drawn]);
 
   /** Plays from the measure drawn under a click (client coordinates), if any. */
+  /** Plays from the first performance of the written measure `measure` (0 is the first). */
+  const playMeasure = useCallback(
+    async (measure: number): Promise<boolean> => {
+      const made = await ready();
+      if (!made || !track.current) return false;
+      const performed = made.timeline.measures.find((m) => m.written === measure);
+      if (!performed) return false;
+      made.seekQuarter(performed.start);
+      player.play(track.current);
+      return true;
+    },
+    [ready, player],
+  );
+
   const playAt = useCallback(
     async (clientX: number, clientY: number) => {
-      const made = await ready();
       const mod = await loadPlayback();
-      if (!made || !drawn || !track.current) return;
+      if (!drawn) return;
       const host = drawn.host;
       const geometry = mod.readLayout(drawn.pieces, host);
       const box = host.getBoundingClientRect();
       const measure = mod.measureAtPoint(geometry, clientX - box.left + host.scrollLeft, clientY - box.top + host.scrollTop);
-      if (measure < 0) return;
-      const performed = made.timeline.measures.find((m) => m.written === measure);
-      if (!performed) return;
-      made.seekQuarter(performed.start);
-      player.play(track.current);
+      if (measure >= 0) await playMeasure(measure);
     },
-    [ready, drawn, player],
+    [drawn, playMeasure],
   );
 
   const isCurrentRef = useRef(isCurrent);
@@ -212,7 +221,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
-  return { status, engine, playing, isCurrent, toggle, playAt, cursorRef: cursor };
+  return { status, engine, playing, isCurrent, toggle, playAt, playMeasure, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */
