@@ -225,6 +225,7 @@ diesel::table! {
         composer -> Text,
         file_key -> Text,
         plays_count -> BigInt,
+        sung -> Text,
     }
 }
 

@@ -38,7 +38,7 @@ pub use display::{DisplayCopy, ScaledPicture, avatar_copy, display_copy};
 pub use image::{ImageFacts, ImageKind, image_facts, sniff_image, strip_image_metadata};
 pub use loudness::Loudness;
 pub use peaks::Peaks;
-pub use score::{ScoreFacts, ScoreFormat, parse_musicxml, parse_mxl, sniff_score};
+pub use score::{MAX_SUNG_CHARS, ScoreFacts, ScoreFormat, parse_musicxml, parse_mxl, sniff_score};
 pub use sniff::{AudioKind, MediaKind, VideoKind, sniff_audio, sniff_media};
 
 /// The product's upload limits (spec §5, §9), and the bounds this crate puts on work and memory.

@@ -36,7 +36,14 @@ pub struct ScoreFacts {
     pub title: Option<String>,
     /// `identification/creator[@type="composer"]`.
     pub composer: Option<String>,
+    /// The words sung (`note/lyric/text`, syllables joined into words by `syllabic`), one line
+    /// per verse of each part, a verse that another part sings word for word once; at most
+    /// [`MAX_SUNG_CHARS`] characters in all. None for a score without words.
+    pub sung: Option<String>,
 }
+
+/// The most characters of sung words kept (what search indexes of a score's lyrics).
+pub const MAX_SUNG_CHARS: usize = 4_000;
 
 /// Longest title or composer kept, in characters (longer text is cut).
 const MAX_LABEL_CHARS: usize = 300;
@@ -373,6 +380,124 @@ struct ScoreReader {
     work_title: Option<String>,
     movement_title: Option<String>,
     composer: Option<String>,
+    sung: SungWords,
+}
+
+/// The words of a score's `<lyric>` elements as they are read, verse by verse.
+#[derive(Default)]
+struct SungWords {
+    /// Each verse so far: which part and verse (`lyric/@number`) it is, its text, and whether
+    /// its last syllable leaves a word open (`begin` or `middle`).
+    verses: Vec<(String, String, String, bool)>,
+    /// The `id` of the `<part>` being read: a part's verse 1 is not another's (in a timewise
+    /// score a part opens again in every measure, under the same id).
+    part: String,
+    /// The `<lyric>` being read: its depth, number, `syllabic` and text, and whether a
+    /// `<syllabic>` or `<text>` under it is being read.
+    lyric: Option<Lyric>,
+    /// Characters kept in all: reading stops adding past [`MAX_SUNG_CHARS`].
+    kept: usize,
+}
+
+#[derive(Default)]
+struct Lyric {
+    depth: usize,
+    number: String,
+    syllabic: String,
+    text: String,
+    reading: Option<SungField>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SungField {
+    Syllabic,
+    Text,
+}
+
+impl SungWords {
+    fn start(&mut self, depth: usize, name: &[u8], element: &BytesStart<'_>) {
+        match (name, &mut self.lyric) {
+            (b"part", None) => self.part = attribute(element, b"id").unwrap_or_default().chars().take(32).collect(),
+            (b"lyric", None) => {
+                let number = attribute(element, b"number").unwrap_or_default();
+                self.lyric = Some(Lyric { depth, number: number.chars().take(8).collect(), ..Lyric::default() });
+            }
+            (b"syllabic", Some(l)) if depth == l.depth + 1 => l.reading = Some(SungField::Syllabic),
+            (b"text", Some(l)) if depth == l.depth + 1 => {
+                // An elision's second text is another word.
+                if !l.text.is_empty() {
+                    l.text.push(' ');
+                }
+                l.reading = Some(SungField::Text);
+            }
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, depth: usize) {
+        let Some(l) = &mut self.lyric else { return };
+        if depth == l.depth + 1 {
+            l.reading = None;
+        } else if depth == l.depth
+            && let Some(l) = self.lyric.take()
+        {
+            self.add(l);
+        }
+    }
+
+    fn wants_text(&self) -> bool {
+        self.lyric.as_ref().is_some_and(|l| l.reading.is_some()) && self.kept < MAX_SUNG_CHARS
+    }
+
+    fn text(&mut self, text: &str) {
+        let Some(l) = &mut self.lyric else { return };
+        match l.reading {
+            // Bytes bound the buffers (a syllable is short; a long one is cut when added).
+            Some(SungField::Syllabic) if l.syllabic.len() < 16 => l.syllabic.push_str(text.trim()),
+            Some(SungField::Text) if l.text.len() < 4 * MAX_SUNG_CHARS => l.text.push_str(text),
+            _ => {}
+        }
+    }
+
+    /// Adds a syllable to its verse: after a space, unless the syllable before left its word
+    /// open.
+    fn add(&mut self, l: Lyric) {
+        let syllable: String = l.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        // Room for a space before it, always (so the bound holds whichever it gets).
+        let room = MAX_SUNG_CHARS.saturating_sub(self.kept + 1);
+        let syllable: String = syllable.chars().filter(|c| !c.is_control()).take(room).collect();
+        if syllable.is_empty() {
+            return;
+        }
+        let at = match self.verses.iter().position(|(part, number, ..)| *part == self.part && *number == l.number) {
+            Some(at) => at,
+            None => {
+                self.verses.push((self.part.clone(), l.number, String::new(), false));
+                self.verses.len() - 1
+            }
+        };
+        let (_, _, verse, open) = &mut self.verses[at];
+        let joined = *open && matches!(l.syllabic.as_str(), "middle" | "end");
+        if !verse.is_empty() && !joined {
+            verse.push(' ');
+            self.kept += 1;
+        }
+        self.kept += syllable.chars().count();
+        verse.push_str(&syllable);
+        *open = matches!(l.syllabic.as_str(), "begin" | "middle");
+    }
+
+    /// The verses, one a line, each once.
+    fn finish(self) -> Option<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for (_, _, verse, _) in self.verses {
+            if !lines.contains(&verse) {
+                lines.push(verse);
+            }
+        }
+        let text = lines.join("\n");
+        (!text.is_empty()).then_some(text)
+    }
 }
 
 impl ScoreReader {
@@ -396,6 +521,7 @@ impl Visitor for ScoreReader {
             slot.clear();
             slot.extend_from_slice(name);
         }
+        self.sung.start(depth, name, element);
         let parent = |level: usize, wanted: &[u8]| self.path.get(level).is_some_and(|p| p == wanted);
         let field = match (depth, name) {
             (3, b"work-title") if parent(1, b"work") => Some(Field::WorkTitle),
@@ -417,6 +543,7 @@ impl Visitor for ScoreReader {
     }
 
     fn end(&mut self, depth: usize) {
+        self.sung.end(depth);
         if self.gathering.as_ref().is_some_and(|(_, at, _)| *at == depth)
             && let Some((field, _, text)) = self.gathering.take()
         {
@@ -425,22 +552,30 @@ impl Visitor for ScoreReader {
     }
 
     fn wants_text(&self) -> bool {
-        self.gathering.is_some()
+        self.gathering.is_some() || self.sung.wants_text()
     }
 
     fn text(&mut self, text: &str) {
         if let Some((_, _, gathered)) = &mut self.gathering {
             gathered.push(text);
         }
+        if self.sung.wants_text() {
+            self.sung.text(text);
+        }
     }
 }
 
-/// Checks a MusicXML document (see the module comment) and reads its title and composer.
+/// Checks a MusicXML document (see the module comment) and reads its title, composer and the
+/// words it sets.
 /// The caller bounds its size ([`limits::MUSICXML_MAX_BYTES`]).
 pub fn parse_musicxml(bytes: &[u8]) -> Result<ScoreFacts, MediaError> {
     let mut reader = ScoreReader::default();
     walk(bytes, &mut reader)?;
-    Ok(ScoreFacts { title: reader.work_title.or(reader.movement_title), composer: reader.composer })
+    Ok(ScoreFacts {
+        title: reader.work_title.or(reader.movement_title),
+        composer: reader.composer,
+        sung: reader.sung.finish(),
+    })
 }
 
 // --- .mxl ------------------------------------------------------------------------------------
@@ -585,17 +720,66 @@ mod tests {
         let facts = parse_musicxml(SCORE.as_bytes());
         assert_eq!(
             facts,
-            Ok(ScoreFacts { title: Some("Rock & Roll — <live>".into()), composer: Some("Ana Lima".into()) })
+            Ok(ScoreFacts {
+                title: Some("Rock & Roll — <live>".into()),
+                composer: Some("Ana Lima".into()),
+                sung: None
+            })
         );
     }
 
     #[test]
     fn movement_title_when_there_is_no_work_title() {
         let xml = "<score-timewise><movement-title>Adagio</movement-title><work><work-title> </work-title></work></score-timewise>";
-        assert_eq!(parse_musicxml(xml.as_bytes()), Ok(ScoreFacts { title: Some("Adagio".into()), composer: None }));
+        assert_eq!(
+            parse_musicxml(xml.as_bytes()),
+            Ok(ScoreFacts { title: Some("Adagio".into()), composer: None, sung: None })
+        );
         // Elements of the same name elsewhere do not count.
         let xml = "<score-partwise><part><work><work-title>No</work-title></work></part></score-partwise>";
         assert_eq!(parse_musicxml(xml.as_bytes()), Ok(ScoreFacts::default()));
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn sung_words_are_read_verse_by_verse() {
+        let note = |number: &str, syllabic: &str, text: &str| {
+            format!(
+                "<note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration>\
+                 <lyric number=\"{number}\"><syllabic>{syllabic}</syllabic><text>{text}</text></lyric></note>"
+            )
+        };
+        let first_verse = [
+            note("1", "single", "Carry"),
+            note("1", "single", "me"),
+            note("1", "begin", "Har"),
+            note("1", "end", "bour"),
+            note("1", "begin", "ri"),
+            note("1", "middle", "ve"),
+            note("1", "end", "r&amp;s"),
+        ]
+        .concat();
+        let soprano = format!("{}{first_verse}", note("2", "single", "Hold"));
+        // The alto sings the soprano's first verse word for word: it is kept once.
+        let alto = &first_verse;
+        let xml = format!(
+            "<score-partwise><part id=\"S\"><measure number=\"1\">{soprano}</measure></part>\
+             <part id=\"A\"><measure number=\"1\">{alto}</measure></part></score-partwise>"
+        );
+        let facts = parse_musicxml(xml.as_bytes()).unwrap();
+        assert_eq!(facts.sung.as_deref(), Some("Hold\nCarry me Harbour river&s"));
+        // An elision joins two words in one lyric; a score without words has none.
+        let elided = "<score-partwise><part id=\"P\"><measure><note><lyric><text>te</text><elision/><text>et</text></lyric></note></measure></part></score-partwise>";
+        assert_eq!(parse_musicxml(elided.as_bytes()).unwrap().sung.as_deref(), Some("te et"));
+        assert_eq!(parse_musicxml(SCORE.as_bytes()).unwrap().sung, None);
+        // Bounded: a score of endless words keeps MAX_SUNG_CHARS of them.
+        let long = format!(
+            "<score-partwise><part id=\"P\"><measure>{}</measure></part></score-partwise>",
+            note("1", "single", "word").repeat(2_000)
+        );
+        let sung = parse_musicxml(long.as_bytes()).unwrap().sung.unwrap();
+        assert!(sung.chars().count() <= MAX_SUNG_CHARS, "{}", sung.len());
+        assert!(sung.chars().count() > MAX_SUNG_CHARS - 10);
     }
 
     #[test]

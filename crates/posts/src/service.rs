@@ -167,6 +167,45 @@ impl Posts {
         Ok(feed::these_held(conn, &ids, viewer, Some(&self.memory))?)
     }
 
+    /// A page of `search` with why each post was found (`crate::search::Found`): the page
+    /// [`Posts::search_on`] gives; when it is empty and no post has every word (of two or
+    /// more), the posts with some of them, best first; and the words sung in the page's scores
+    /// that the rest of them do not explain.
+    pub fn search_found_on(
+        &self,
+        conn: &mut DbConnection,
+        search: &crate::search::Search,
+        viewer: Option<UserId>,
+    ) -> Result<crate::search::Found, PostError> {
+        let posts = self.search_on(conn, search, viewer)?;
+        let memory = &self.memory;
+        let known = |start| memory.post_below(start, crate::search::WINDOW);
+        if posts.is_empty()
+            && search.text.len() > 1
+            && (search.before.is_none() || !crate::search::has_every_word(conn, search, viewer, &known)?)
+        {
+            return crate::search::some_words_page(conn, search, viewer, &known, Some(&self.memory));
+        }
+        let sung = crate::search::sung_words(
+            conn,
+            posts.iter().filter(|p| crate::search::needs_sung(&search.text, p)).map(|p| p.id),
+        )?;
+        Ok(crate::search::Found { posts, every_word: true, sung })
+    }
+
+    /// [`Posts::search_found_on`] from memory alone: when it holds the first page, which needs
+    /// nothing else (it has posts, and none of them was found by words sung in a score).
+    pub fn remembered_found(
+        &self,
+        search: &crate::search::Search,
+        viewer: Option<UserId>,
+    ) -> Option<crate::search::Found> {
+        let posts = self.remembered_search(search, viewer)?;
+        let complete = (!posts.is_empty() || search.text.len() < 2)
+            && !posts.iter().any(|p| crate::search::needs_sung(&search.text, p));
+        complete.then(|| crate::search::Found { posts, every_word: true, sung: Default::default() })
+    }
+
     /// A first page of `search` as [`Posts::search_on`] gives it, when memory holds all of it
     /// (as [`Posts::remembered_list`]).
     pub fn remembered_search(&self, search: &crate::search::Search, viewer: Option<UserId>) -> Option<Vec<Post>> {

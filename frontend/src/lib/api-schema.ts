@@ -956,7 +956,10 @@ export interface paths {
         };
         /**
          * Posts matching the words of `q`, best matches first (`posts::search`), as the session's
-         *     person may see them, in the feeds' shape; `Link: <...>; rel="next"` when the page is full.
+         *     person may see them, in the feeds' shape with `search` beside each post: where it has the
+         *     words, marked. When no post has every word (of two or more), the posts with some of them,
+         *     most words first, each with `every_word: false`. `Link: <...>; rel="next"` when the page is
+         *     full.
          */
         get: operations["search_posts"];
         put?: never;
@@ -1940,11 +1943,22 @@ export interface components {
             file_url: string;
             title: string;
         };
+        /** @description A post found by a search: [`PostJson`] with `search`, why it was found. */
+        SearchedPostJson: components["schemas"]["PostJson"] & {
+            search: components["schemas"]["SearchMatchJson"];
+        };
         /** @description A search result. `email` is part of the wire shape but never disclosed to others (null). */
         SearchHitJson: components["schemas"]["UserJson"] & {
             /** @description The searcher already listens to this person. */
             active: boolean;
             email?: string | null;
+        };
+        /** @description Why a search found a post (issue 34), beside the post in a page of `GET /posts/search`. */
+        SearchMatchJson: {
+            /** @description False when no post has every word of the search, and this one has some of them. */
+            every_word: boolean;
+            /** @description Where it has the words, names first (at most three places). */
+            matches: components["schemas"]["SnippetJson"][];
         };
         /** @description Who is signed in, for a client that asks before it knows: `user` is null for a guest. */
         SessionAnswer: {
@@ -1970,6 +1984,17 @@ export interface components {
         SignupResponse: {
             email: string;
             message: string;
+        };
+        /** @description Some text of a post with the words of a search in it. */
+        SnippetJson: {
+            /** @description title, artist, composer, lyrics, caption or sung (the words a score sets) */
+            field: string;
+            /** @description The text in pieces, in order; `hit`: a word of the search. */
+            snippet: components["schemas"]["SnippetPieceJson"][];
+        };
+        SnippetPieceJson: {
+            hit: boolean;
+            text: string;
         };
         StatsJson: {
             /** Format: int64 */
@@ -6784,7 +6809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PostJson"][];
+                    "application/json": components["schemas"]["SearchedPostJson"][];
                 };
             };
             400: {

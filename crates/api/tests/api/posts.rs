@@ -98,7 +98,6 @@ async fn each_type_is_created_from_real_files_and_read_back(db: TestDb) {
     let (status, content_type, _) = fetch(&app, score.body["musicxml"][0]["file_url"].as_str().unwrap()).await;
     assert_eq!((status, content_type.as_str()), (StatusCode::OK, "application/vnd.recordare.musicxml+xml"));
 
-
     let song = app.lyrics_post(&token, "Song").await;
     assert_eq!(song["lyrics"]["title"], "Song");
     assert_eq!(song["lyrics"]["lyrics_text"], "[Verse]\nla la");

@@ -54,7 +54,9 @@ async fn music_is_found_by_its_words_in_the_feeds_shape(db: TestDb) {
     // Each post in the shape the feeds send, found by any of its words, accents and case aside.
     let found = find(&app, "q=moonlight", None).await;
     assert_eq!(ids(&found), [song_id]);
-    assert_eq!(found[0], app.get("/posts/feed?limit=10", None).await.body[2], "the feeds' shape");
+    let mut shape = found[0].clone();
+    assert!(shape.as_object_mut().unwrap().remove("search").is_some(), "why it was found, beside the post");
+    assert_eq!(shape, app.get("/posts/feed?limit=10", None).await.body[2], "the feeds' shape");
     assert_eq!(ids(&find(&app, "q=FREDERIC", None).await), [track_id]);
     assert_eq!(ids(&find(&app, "q=etude", None).await), [score_id]);
     assert_eq!(ids(&find(&app, "q=schum", None).await), [score_id]);
@@ -112,3 +114,123 @@ async fn music_is_found_by_its_words_in_the_feeds_shape(db: TestDb) {
 }
 
 test_support::both_backends!(music_is_found_by_its_words_in_the_feeds_shape);
+
+/// The pieces of a post's snippet in `field`, its hits in [brackets].
+fn snippet(post: &Value, field: &str) -> Option<String> {
+    let matches = post["search"]["matches"].as_array()?;
+    let found = matches.iter().find(|m| m["field"] == field)?;
+    let pieces = found["snippet"].as_array()?.iter().map(|p| {
+        let text = p["text"].as_str().unwrap();
+        if p["hit"] == json!(true) { format!("[{text}]") } else { text.to_owned() }
+    });
+    Some(pieces.collect())
+}
+
+/// A score that sets words: one syllable a note, "Ave verum corpus natum de Maria" split as
+/// a choir sings it.
+fn motet() -> String {
+    let syllables = [
+        ("begin", "A"),
+        ("end", "ve"),
+        ("begin", "ve"),
+        ("end", "rum"),
+        ("begin", "cor"),
+        ("end", "pus"),
+        ("begin", "na"),
+        ("end", "tum"),
+    ];
+    let notes: String = syllables
+        .iter()
+        .map(|(syllabic, text)| {
+            format!(
+                "<note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration><type>quarter</type>\
+                 <lyric number=\"1\"><syllabic>{syllabic}</syllabic><text>{text}</text></lyric></note>"
+            )
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><score-partwise version=\"4.0\">\
+         <work><work-title>Motet</work-title></work>\
+         <part-list><score-part id=\"P1\"><part-name>Choir</part-name></score-part></part-list>\
+         <part id=\"P1\"><measure number=\"1\"><attributes><divisions>1</divisions></attributes>{notes}</measure></part>\
+         </score-partwise>"
+    )
+}
+
+async fn search_says_why_a_post_was_found(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let song = app
+        .post(
+            "/posts/lyrics",
+            Some(&ana),
+            json!({"songTitle": "Harbour Lights", "artistName": "Ana Lima", "parts": [
+                {"type": "verse", "lyrics": "Lights on the water\nCarry me home, where the river goes\nDown to the sea"},
+                {"type": "chorus", "lyrics": "Harbour lights"}]}),
+        )
+        .await;
+    assert_eq!(song.status, StatusCode::CREATED, "{:?}", song.body);
+    let score =
+        app.post_form("/posts/musicxml", Some(&ana), &[Part::file("musicxml_files", "motet.musicxml", motet())]).await;
+    assert_eq!(score.status, StatusCode::CREATED, "{:?}", score.body);
+    let (song_id, score_id) = (song.body["id"].as_str().unwrap(), score.body["id"].as_str().unwrap());
+
+    // The line of the lyrics that has the words, each word marked.
+    let found = find(&app, "q=carry+me+home+where+the+river+goes", None).await;
+    assert_eq!(ids(&found), [song_id]);
+    assert_eq!(found[0]["search"]["every_word"], json!(true));
+    assert_eq!(snippet(&found[0], "lyrics").unwrap(), "[Carry] [me] [home], [where] [the] [river] [goes]");
+    // Names first, then the words the names do not have; the last word by its start.
+    let found = find(&app, "q=harbour+sea+ligh", None).await;
+    assert_eq!(snippet(&found[0], "title").unwrap(), "[Harbour] [Lights]");
+    assert_eq!(snippet(&found[0], "lyrics").unwrap(), "Down to the [sea]");
+
+    // Words sung in a score are found, and said to be.
+    let found = find(&app, "q=verum+natum", None).await;
+    assert_eq!(ids(&found), [score_id]);
+    assert_eq!(snippet(&found[0], "sung").unwrap(), "Ave [verum] corpus [natum]");
+
+    // No post has every word: the posts with some of them, most words first, said as such.
+    let quartet = app
+        .post_form(
+            "/posts/musicxml",
+            Some(&ana),
+            &[
+                Part::file("musicxml_files", "q.musicxml", musicxml("String Quartet in G", "Joseph Haydn")),
+                Part::text("titles", "String Quartet in G"),
+            ],
+        )
+        .await;
+    let sonata = app
+        .post_form(
+            "/posts/musicxml",
+            Some(&ana),
+            &[Part::file("musicxml_files", "s.musicxml", musicxml("Sonata", "Ludwig van Beethoven"))],
+        )
+        .await;
+    let (quartet_id, sonata_id) = (quartet.body["id"].as_str().unwrap(), sonata.body["id"].as_str().unwrap());
+    let found = find(&app, "q=beethoven+string+quartet", None).await;
+    assert_eq!(ids(&found), [quartet_id, sonata_id], "two words before one, though older");
+    assert!(found.as_array().unwrap().iter().all(|p| p["search"]["every_word"] == json!(false)));
+    assert_eq!(snippet(&found[0], "title").unwrap(), "[String] [Quartet] in G");
+    assert_eq!(snippet(&found[1], "composer").unwrap(), "Ludwig van [Beethoven]");
+    // …in pages, as every search.
+    let first = app.get("/posts/search?q=beethoven+string+quartet&limit=1", None).await;
+    assert_eq!(ids(&first.body), [quartet_id]);
+    assert!(first.headers.get("link").is_some());
+    let next = find(&app, &format!("q=beethoven+string+quartet&limit=1&before={quartet_id}"), None).await;
+    assert_eq!(ids(&next), [sonata_id]);
+    let last = find(&app, &format!("q=beethoven+string+quartet&limit=1&before={sonata_id}"), None).await;
+    assert!(last.as_array().unwrap().is_empty());
+    // A search whose posts have every word ends where they do, without falling back.
+    let found = find(&app, "q=string+quartet", None).await;
+    assert_eq!(ids(&found), [quartet_id]);
+    let past = find(&app, &format!("q=string+quartet&limit=1&before={quartet_id}"), None).await;
+    assert!(past.as_array().unwrap().is_empty(), "{past}");
+    // One word found nowhere finds nothing.
+    assert!(find(&app, "q=zyzzyva", None).await.as_array().unwrap().is_empty());
+    assert!(find(&app, "q=zyzzyva+qwxv", None).await.as_array().unwrap().is_empty());
+    let _ = song_id;
+}
+
+test_support::both_backends!(search_says_why_a_post_was_found);

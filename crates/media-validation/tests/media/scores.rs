@@ -52,7 +52,7 @@ const CONTAINER: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 "#;
 
 fn bach() -> ScoreFacts {
-    ScoreFacts { title: Some("Prelude in C".into()), composer: Some("Johann Sebastian Bach".into()) }
+    ScoreFacts { title: Some("Prelude in C".into()), composer: Some("Johann Sebastian Bach".into()), sung: None }
 }
 
 #[test]

@@ -22,14 +22,26 @@ pub struct Score {
     pub file_key: String,
 }
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = post_scores)]
 pub(crate) struct ScoreRow {
+    pub post_id: PostId,
+    pub title: String,
+    pub composer: String,
+    pub file_key: String,
+}
+
+/// A score as it is written: its row with the words it sets, which only search reads (the
+/// feeds never load them).
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = post_scores)]
+pub(crate) struct NewScoreRow {
     pub post_id: PostId,
     pub position: i64,
     pub title: String,
     pub composer: String,
     pub file_key: String,
+    pub sung: String,
 }
 
 impl From<ScoreRow> for Score {
@@ -59,7 +71,7 @@ fn object_keys(conn: &mut DbConnection, ids: &[PostId]) -> QueryResult<Vec<Strin
     post_scores::table.filter(post_scores::post_id.eq_any(ids)).select(post_scores::file_key).load(conn)
 }
 
-impl NewPayload for Vec<ScoreRow> {
+impl NewPayload for Vec<NewScoreRow> {
     fn insert(&self, conn: &mut DbConnection) -> QueryResult<()> {
         // Row by row: the multi-backend connection has no batch insert (at most five rows here).
         for r in self {
@@ -98,19 +110,28 @@ impl UploadKind for ScoreUpload {
         let mut rows = Vec::with_capacity(uploads.len());
         for (n, upload) in uploads.into_iter().enumerate() {
             let (result, upload) = ctx.analyse(move || Ok((analyse(&upload), upload))).await?;
-            let (format, title, composer) = result?;
+            let Analysed { format, title, composer, sung } = result?;
             let extension = match format {
                 ScoreFormat::Xml => "musicxml",
                 ScoreFormat::Mxl => "mxl",
             };
             let file_key = stored.put_file(&ctx.storage, key(post, n, "", extension), upload.file.path()).await?;
-            rows.push(ScoreRow { post_id: post, position: n as i64, title, composer, file_key });
+            rows.push(NewScoreRow { post_id: post, position: n as i64, title, composer, file_key, sung });
         }
         Ok(Box::new(rows))
     }
 }
 
-fn analyse(upload: &ScoreUpload) -> Result<(ScoreFormat, String, String), PostError> {
+/// What a score's file says, with what was sent beside it.
+struct Analysed {
+    format: ScoreFormat,
+    title: String,
+    composer: String,
+    /// The words it sets, or '' (bounded by the reader: `mv::MAX_SUNG_CHARS`).
+    sung: String,
+}
+
+fn analyse(upload: &ScoreUpload) -> Result<Analysed, PostError> {
     let (path, name) = (upload.file.path(), &upload.file_name);
     let not_score = || PostError::NotMusicXml(name.clone());
     let format = mv::sniff_score(&head(path)?).ok_or_else(not_score)?;
@@ -131,5 +152,5 @@ fn analyse(upload: &ScoreUpload) -> Result<(ScoreFormat, String, String), PostEr
     let composer = score_label(upload.composer.as_deref(), false)
         .or_else(|| score_label(facts.composer.as_deref(), true))
         .unwrap_or_else(|| "Unknown Composer".to_owned());
-    Ok((format, title, composer))
+    Ok(Analysed { format, title, composer, sung: facts.sung.unwrap_or_default() })
 }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use values::{PostId, UserId};
 
-use super::wire::PostJson;
+use super::wire::{PostJson, SearchMatchJson, SearchedPostJson};
 use crate::error::{ApiError, Detail};
 use crate::extract::{ReadLimited, Readers, Session};
 use crate::limits::SearchingMusic;
@@ -70,6 +70,19 @@ fn list_answer(
     limit: i64,
     params: &[(&str, &str)],
 ) -> HttpResponse {
+    let body = state.rendered.list(state, &found);
+    list_written(req, &found, body, limit, params)
+}
+
+/// [`list_answer`] with its body written: a page of `found`, `Link: <...>; rel="next"` when it
+/// is full.
+fn list_written(
+    req: &HttpRequest,
+    found: &[posts::Post],
+    body: String,
+    limit: i64,
+    params: &[(&str, &str)],
+) -> HttpResponse {
     let mut res = HttpResponse::Ok();
     res.insert_header((header::CACHE_CONTROL, "no-cache"));
     if limit > 0
@@ -82,7 +95,7 @@ fn list_answer(
         next.extend_pairs(params).append_pair("limit", &limit.to_string()).append_pair("before", &at.to_string());
         res.insert_header((header::LINK, format!("<{}?{}>; rel=\"next\"", req.path(), next.finish())));
     }
-    res.content_type(actix_web::http::header::ContentType::json()).body(state.rendered.list(state, &found))
+    res.content_type(actix_web::http::header::ContentType::json()).body(body)
 }
 
 #[utoipa::path(tag = "posts", params(FeedQuery),
@@ -175,9 +188,12 @@ pub struct PostSearchQuery {
 }
 
 /// Posts matching the words of `q`, best matches first (`posts::search`), as the session's
-/// person may see them, in the feeds' shape; `Link: <...>; rel="next"` when the page is full.
+/// person may see them, in the feeds' shape with `search` beside each post: where it has the
+/// words, marked. When no post has every word (of two or more), the posts with some of them,
+/// most words first, each with `every_word: false`. `Link: <...>; rel="next"` when the page is
+/// full.
 #[utoipa::path(tag = "posts", params(PostSearchQuery),
-    responses((status = 200, body = [PostJson], headers(("Link" = String, description = "rel=\"next\" when the page is full"))),
+    responses((status = 200, body = [SearchedPostJson], headers(("Link" = String, description = "rel=\"next\" when the page is full"))),
         (status = 400, body = Detail)))]
 #[get("/posts/search")]
 pub async fn search_posts(
@@ -195,24 +211,28 @@ pub async fn search_posts(
     };
     let text = search_text(q.q.as_deref())?;
     let limit = posts::search::SEARCH_PAGE.keyset(q.before, q.limit).limit;
-    let found = match posts::search::SearchText::parse(text) {
-        None => Vec::new(),
-        Some(text) => {
-            let search = posts::search::Search { text, kind, before: q.before, limit };
-            match state.posts.remembered_search(&search, viewer) {
-                Some(found) => found,
-                None => {
-                    let posts = state.posts.clone();
-                    state.db.read(move |conn| posts.search_on(conn, &search, viewer)).await?
-                }
-            }
-        }
-    };
     let mut params = vec![("q", text)];
     if let Some(kind) = kind {
         params.push(("type", kind.as_str()));
     }
-    Ok(list_answer(&state, &req, found, limit, &params))
+    let Some(words) = posts::search::SearchText::parse(text) else {
+        return Ok(list_answer(&state, &req, Vec::new(), limit, &params));
+    };
+    let search = posts::search::Search { text: words.clone(), kind, before: q.before, limit };
+    let found = match state.posts.remembered_found(&search, viewer) {
+        Some(found) => found,
+        None => {
+            let posts = state.posts.clone();
+            state.db.read(move |conn| posts.search_found_on(conn, &search, viewer)).await?
+        }
+    };
+    let none = Vec::new();
+    let body = state.rendered.list_with(&state, &found.posts, |p| {
+        let (snippets, _) = posts::search::snippets(&words, p, found.sung.get(&p.id).unwrap_or(&none));
+        let json = SearchMatchJson::new(found.every_word, snippets);
+        format!("\"search\":{}", serde_json::to_string(&json).unwrap_or_else(|_| "null".into()))
+    });
+    Ok(list_written(&req, &found.posts, body, limit, &params))
 }
 
 #[utoipa::path(tag = "posts", params(("post_id" = String, Path)),

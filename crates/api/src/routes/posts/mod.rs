@@ -8,7 +8,7 @@ mod feeds;
 mod plays;
 mod wire;
 
-pub use wire::{Embedded, PostJson, RenderedPosts};
+pub use wire::{Embedded, PostJson, RenderedPosts, SearchMatchJson, SearchedPostJson, SnippetJson, SnippetPieceJson};
 
 use actix_web::{HttpResponse, delete, patch, post, web};
 use serde::{Deserialize, Serialize};

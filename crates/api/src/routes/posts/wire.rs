@@ -247,6 +247,52 @@ impl PostJson {
     }
 }
 
+/// Why a search found a post (issue 34), beside the post in a page of `GET /posts/search`.
+#[derive(Serialize, ToSchema)]
+pub struct SearchMatchJson {
+    /// False when no post has every word of the search, and this one has some of them.
+    every_word: bool,
+    /// Where it has the words, names first (at most three places).
+    matches: Vec<SnippetJson>,
+}
+
+/// Some text of a post with the words of a search in it.
+#[derive(Serialize, ToSchema)]
+pub struct SnippetJson {
+    /// title, artist, composer, lyrics, caption or sung (the words a score sets)
+    field: &'static str,
+    /// The text in pieces, in order; `hit`: a word of the search.
+    snippet: Vec<SnippetPieceJson>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SnippetPieceJson {
+    text: String,
+    hit: bool,
+}
+
+impl SearchMatchJson {
+    pub fn new(every_word: bool, snippets: Vec<posts::search::Snippet>) -> Self {
+        let matches = snippets
+            .into_iter()
+            .map(|s| SnippetJson {
+                field: s.field.as_str(),
+                snippet: s.pieces.into_iter().map(|(text, hit)| SnippetPieceJson { text, hit }).collect(),
+            })
+            .collect();
+        SearchMatchJson { every_word, matches }
+    }
+}
+
+/// A post found by a search: [`PostJson`] with `search`, why it was found.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)] // the document's shape: [`RenderedPosts::list_with`] writes it
+pub struct SearchedPostJson {
+    #[serde(flatten)]
+    post: PostJson,
+    search: SearchMatchJson,
+}
+
 /// Posts as JSON, what of each does not change from viewer to viewer written once and kept
 /// (issue 30). Every page of posts wrote each post out again for each request: its author's
 /// card, its payload's addresses, durations and lyrics, escaped field by field, a tenth of the
@@ -343,6 +389,27 @@ impl RenderedPosts {
                 out.push(',');
             }
             self.write(state, p, &mut out);
+        }
+        out.push(']');
+        out
+    }
+
+    /// `posts` as a JSON array of [`PostJson`], each with the fields `more` gives it (JSON of
+    /// an object's members, after a comma: `"search":{...}`).
+    pub fn list_with(&self, state: &AppState, posts: &[Post], more: impl Fn(&Post) -> String) -> String {
+        let mut out = String::with_capacity(64 + posts.len() * 1280);
+        out.push('[');
+        for (i, p) in posts.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            self.write(state, p, &mut out);
+            if out.ends_with('}') {
+                out.pop();
+                out.push(',');
+                out.push_str(&more(p));
+                out.push('}');
+            }
         }
         out.push(']');
         out

@@ -24,11 +24,16 @@
 //! costs a fixed number of statements: that probe, the walk (and the next group's when the first
 //! runs out), the posts with their authors, and one per kind of payload.
 
+mod snippets;
+
+pub use snippets::{Field, Snippet, needs_sung, snippets};
+
 use db::diesel::prelude::*;
 use db::diesel::query_builder::{AstPass, QueryFragment, QueryId};
 use db::diesel::sql_types::{BigInt, Bool, Text};
-use db::schema::{posts, posts_search};
+use db::schema::{post_scores, posts, posts_search};
 use db::{DbConnection, Kept, MultiBackend, PageRule};
+use std::collections::HashMap;
 
 use crate::error::PostError;
 use social_graph::visibility;
@@ -55,7 +60,8 @@ const DOCUMENT_SQLITE: &str = "INSERT INTO posts_search (rowid, names, words) \
          (SELECT l.title || ' ' || l.artist FROM post_lyrics l WHERE l.post_id = p.id)), \
        concat_ws(' ', p.caption, \
          (SELECT group_concat(json_extract(j.value, '$.lyrics'), ' ') \
-          FROM post_lyrics l, json_each(l.parts) j WHERE l.post_id = p.id)) \
+          FROM post_lyrics l, json_each(l.parts) j WHERE l.post_id = p.id), \
+         (SELECT group_concat(s.sung, ' ') FROM post_scores s WHERE s.post_id = p.id)) \
      FROM posts p";
 
 /// A post's document on PostgreSQL (as [`DOCUMENT_SQLITE`]), written or written again.
@@ -71,7 +77,8 @@ const DOCUMENT_POSTGRES: &str = "INSERT INTO posts_search (rowid, document) \
            (SELECT l.title || ' ' || l.artist FROM post_lyrics l WHERE l.post_id = p.id)) AS names, \
          concat_ws(' ', p.caption, \
            (SELECT string_agg(j ->> 'lyrics', ' ') \
-            FROM post_lyrics l, jsonb_array_elements(l.parts::jsonb) j WHERE l.post_id = p.id)) AS words \
+            FROM post_lyrics l, jsonb_array_elements(l.parts::jsonb) j WHERE l.post_id = p.id), \
+           (SELECT string_agg(s.sung, ' ') FROM post_scores s WHERE s.post_id = p.id)) AS words \
        FROM posts p";
 
 /// Writes post `id`'s entry (or writes it again after an edit), inside the caller's
@@ -163,22 +170,39 @@ impl SearchText {
     /// The words as FTS5 terms: each quoted (a quoted word is tokenized by the table's own
     /// tokenizer, so accents fold alike), the last as a prefix when it is one.
     fn fts5_terms(&self) -> String {
+        self.fts5_joined(" ")
+    }
+
+    /// The FTS5 terms joined by `by` (" ": all of them; " OR ": any).
+    fn fts5_joined(&self, by: &str) -> String {
         let prefix = self.prefix();
         let last = self.words.len() - 1;
         let term = |(i, w): (usize, &String)| match &prefix {
             Some(p) if i == last => format!("\"{p}\"*"),
             _ => format!("\"{w}\""),
         };
-        self.words.iter().enumerate().map(term).collect::<Vec<_>>().join(" ")
+        self.words.iter().enumerate().map(term).collect::<Vec<_>>().join(by)
     }
 
-    /// FTS5's query for `tier`: the words in the names column, or anywhere but not all there.
+    /// FTS5's query for `tier`: the words in the names column, or anywhere but not all there;
+    /// or any of them anywhere.
     fn fts5(&self, tier: Tier) -> String {
         let terms = self.fts5_terms();
         match tier {
             Tier::Names => format!("{{names}} : ({terms})"),
             Tier::Others => format!("({terms}) NOT ({{names}} : ({terms}))"),
+            Tier::Some => self.fts5_joined(" OR "),
         }
+    }
+
+    /// How many words it has (at most [`MOST_WORDS`]).
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether it has no words (never: [`SearchText::parse`] makes none then).
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
     }
 
     /// PostgreSQL's query, as the arguments of the migration's `search_query`: the words
@@ -200,6 +224,8 @@ pub(crate) enum Tier {
     Names,
     /// The other matches: the words in the lyrics or the caption.
     Others,
+    /// Any of the words anywhere (when no post has all of them).
+    Some,
 }
 
 /// `posts_search` matches the query of one tier: FTS5's `MATCH` on SQLite; on PostgreSQL `@@`
@@ -246,11 +272,15 @@ impl Matches {
         names: bool,
     ) -> QueryResult<()> {
         out.push_sql(if self.indexed { "posts_search.document @@ " } else { "ts_match_vq(posts_search.document, " });
-        out.push_sql("(SELECT search_query(");
+        out.push_sql(if self.tier == Tier::Some { "(SELECT search_query_any(" } else { "(SELECT search_query(" });
         out.push_bind_param::<Text, String>(whole)?;
         out.push_sql(", ");
         out.push_bind_param::<Text, String>(start)?;
-        out.push_sql(if names { ", true))" } else { ", false))" });
+        out.push_sql(match (self.tier, names) {
+            (Tier::Some, _) => "))",
+            (_, true) => ", true))",
+            (_, false) => ", false))",
+        });
         if !self.indexed {
             out.push_sql(")");
         }
@@ -278,6 +308,7 @@ impl QueryFragment<MultiBackend> for Matches {
                 out.push_bind_param::<Text, String>(query)?;
             }
             (false, Tier::Names, [whole, start]) => self.pg_match(&mut out, whole, start, true)?,
+            (false, Tier::Some, [whole, start]) => self.pg_match(&mut out, whole, start, false)?,
             (false, Tier::Others, [whole, start]) => {
                 self.pg_match(&mut out, whole, start, false)?;
                 out.push_sql(" AND NOT ");
@@ -540,6 +571,74 @@ fn page_ids_unbounded(
         ids.extend(matches(conn, search, viewer, Tier::Others, from, Since::Ever, rest, known)?);
     }
     Ok(ids)
+}
+
+/// The most posts a search with only some of its words ranks: the newest that have any of
+/// them (one walk of the index, as a page's), so a fallback costs what a page does.
+pub const SOME_WORDS_RANKED: i64 = 100;
+
+/// A page of a search, with why each post was found.
+#[derive(Debug, Clone, Default)]
+pub struct Found {
+    pub posts: Vec<crate::Post>,
+    /// False when no post has every word, and these have some of them (best first).
+    pub every_word: bool,
+    /// The words the scores on the page set, by post, where they tell why it was found.
+    pub sung: HashMap<PostId, Vec<String>>,
+}
+
+/// A page of `search` when no post has all of its words: among the [`SOME_WORDS_RANKED`]
+/// newest posts that have any, those with the most words first (`snippets::rank`); the page
+/// after `before` in that order. On PostgreSQL within [`SEARCH_TIME_LIMIT_MS`].
+pub(crate) fn some_words_page(
+    conn: &mut DbConnection,
+    search: &Search,
+    viewer: Option<UserId>,
+    known: &KnownFloor<'_>,
+    memory: Option<&crate::memory::Memory>,
+) -> Result<Found, PostError> {
+    bounded(conn, |c| {
+        let ids = matches(c, search, viewer, Tier::Some, None, Since::Ever, SOME_WORDS_RANKED, known)?;
+        let posts = crate::feed::these_held(c, &ids, viewer, memory)?;
+        let sung = sung_words(c, posts.iter().filter(|p| needs_sung(&search.text, p)).map(|p| p.id))?;
+        let ranked = snippets::rank(&search.text, posts, &sung);
+        let from = search.before.map_or(0, |b| ranked.iter().position(|p| p.id == b).map_or(ranked.len(), |i| i + 1));
+        let posts: Vec<crate::Post> = ranked.into_iter().skip(from).take(search.limit.max(0) as usize).collect();
+        Ok(Found { posts, every_word: false, sung })
+    })
+}
+
+/// Whether a post `viewer` may see has every word of `search` (of its kind).
+pub(crate) fn has_every_word(
+    conn: &mut DbConnection,
+    search: &Search,
+    viewer: Option<UserId>,
+    known: &KnownFloor<'_>,
+) -> Result<bool, PostError> {
+    let first = Search { before: None, limit: 1, ..search.clone() };
+    Ok(!page_ids(conn, &first, viewer, known)?.is_empty())
+}
+
+/// The words the scores of posts `ids` set, by post, each score's in order: one statement.
+pub(crate) fn sung_words(
+    conn: &mut DbConnection,
+    ids: impl IntoIterator<Item = PostId>,
+) -> QueryResult<HashMap<PostId, Vec<String>>> {
+    let ids: Vec<i64> = ids.into_iter().map(PostId::get).collect();
+    let mut by_post: HashMap<PostId, Vec<String>> = HashMap::new();
+    if ids.is_empty() {
+        return Ok(by_post);
+    }
+    let rows: Vec<(PostId, String)> = post_scores::table
+        .filter(db::one_of(post_scores::post_id, ids))
+        .filter(post_scores::sung.ne(""))
+        .order((post_scores::post_id, post_scores::position))
+        .select((post_scores::post_id, post_scores::sung))
+        .load(conn)?;
+    for (id, sung) in rows {
+        by_post.entry(id).or_default().push(sung);
+    }
+    Ok(by_post)
 }
 
 #[cfg(test)]

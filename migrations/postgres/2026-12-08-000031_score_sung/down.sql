@@ -1,0 +1,2 @@
+DROP FUNCTION search_query_any(text, text);
+ALTER TABLE post_scores DROP COLUMN sung;

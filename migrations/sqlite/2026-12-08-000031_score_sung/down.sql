@@ -1,0 +1,1 @@
+ALTER TABLE post_scores DROP COLUMN sung;
