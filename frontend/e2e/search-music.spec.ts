@@ -87,7 +87,96 @@ test('the Music tab finds songs, tracks and scores by their words, and plays wha
   await expect(page.getByRole('tab', { name: 'Music' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('radio', { name: 'Audio' })).toBeChecked();
   await expect(results.getByRole('article')).toHaveCount(1);
+  // Words no post has all of: the posts with some of them, said as such.
   await page.getByPlaceholder('Search').fill(`${word} nothingmatches`);
+  await expect(page.getByText('No post has all of these words; showing posts with some of them')).toBeVisible();
+  await expect(results.getByRole('article')).toHaveCount(1);
+  // A word no post has: nothing.
+  await page.getByPlaceholder('Search').fill(`q${[...word].reverse().join('')}`);
   await expect(page.getByText('No results found.')).toBeVisible();
   expect(csp).toEqual([]);
+});
+
+/** A score for a choir whose one part sings `words` (each word one note, "Ha-rbour" split). */
+function sungScore(title: string, words: string[]): Buffer {
+  const notes = words
+    .map(
+      (w) =>
+        `<note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration><type>quarter</type>` +
+        `<lyric number="1"><syllabic>single</syllabic><text>${w}</text></lyric></note>`,
+    )
+    .join('');
+  return Buffer.from(
+    `<?xml version="1.0"?><score-partwise version="4.0"><work><work-title>${title}</work-title></work>` +
+      '<part-list><score-part id="P1"><part-name>Choir</part-name></score-part></part-list>' +
+      `<part id="P1"><measure number="1"><attributes><divisions>1</divisions></attributes>${notes}</measure></part></score-partwise>`,
+  );
+}
+
+test('a search shows why each post matched, falls back to some of the words, and finds sung words', async ({
+  page,
+  request,
+  server,
+  shot,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const ana = await signedUpAccount(request, server, uniqueEmail('search-why', testInfo.project.name), 'Ana Why');
+  const headers = { Authorization: `Bearer ${ana.token}` };
+  const word = `y${Math.random().toString(36).slice(2, 7).padEnd(5, 'q')}`;
+  const song = await request.post(`${server.url}/posts/lyrics`, {
+    headers,
+    data: {
+      songTitle: 'Harbour Lights',
+      artistName: 'Ana Why',
+      parts: [
+        { type: 'verse', lyrics: `Lights on the water ${word}\nCarry me home where the river goes\nDown to the sea` },
+        { type: 'chorus', lyrics: 'Harbour lights, harbour lights' },
+      ],
+    },
+  });
+  expect(song.status(), await song.text()).toBe(201);
+  const motet = await request.post(`${server.url}/posts/musicxml`, {
+    headers,
+    multipart: {
+      musicxml_files: {
+        name: 'motet.musicxml',
+        mimeType: 'application/xml',
+        buffer: sungScore(`Motet ${word}`, ['Ave', 'verum', 'corpus', 'natum', 'de', 'Maria', 'virgine']),
+      },
+    },
+  });
+  expect(motet.status(), await motet.text()).toBe(201);
+
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  const results = page.getByRole('list', { name: 'Music' });
+  const search = async (words: string) => {
+    await page.goto(`${server.appUrl}/search?tab=music&q=${encodeURIComponent(words)}`);
+    await expect(results.getByRole('article').first()).toBeVisible();
+  };
+
+  // The line of the lyrics with the words, each word marked.
+  await search(`carry me home where the river goes ${word}`);
+  await expect(results.getByRole('article')).toHaveCount(1);
+  const why = results.locator('[data-search-snippet]');
+  await expect(why).toContainText('Lyrics');
+  await expect(why).toContainText('Carry me home where the river goes');
+  // The line with the most words first, then the one with this run's word.
+  await expect(why.locator('mark')).toHaveText(['Carry', 'me', 'home', 'where', 'the', 'river', 'goes', 'the', word]);
+  await expect(page.getByText(/No post has all of these words/)).toHaveCount(0);
+  await shot('search-why-lyrics');
+
+  // Words a score sets are found, and said to be sung.
+  await search(`verum natum ${word}`);
+  await expect(results.getByRole('article')).toHaveCount(1);
+  await expect(results).toContainText(`Motet ${word}`);
+  await expect(why.filter({ hasText: 'Sung' })).toContainText('Ave verum corpus natum');
+  await expect(why.locator('mark')).toContainText(['verum', 'natum']);
+
+  // No post has all of the words: the posts with some of them, most first, said as such.
+  await search(`${word} carry virgine river`);
+  await expect(page.getByText('No post has all of these words; showing posts with some of them')).toBeVisible();
+  // (Posts of other journeys may have one of the words: they come after these two.)
+  await expect(results.getByRole('article').first()).toContainText('Harbour Lights');
+  await expect(results.getByRole('article').nth(1)).toContainText(`Motet ${word}`);
+  await shot('search-why-some-words');
 });

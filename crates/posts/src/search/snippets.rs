@@ -218,55 +218,73 @@ fn texts<'a>(post: &'a Post, sung: &'a [String]) -> Vec<(Field, &'a str)> {
 }
 
 /// Why `post` was found by `text`: at most [`MOST_FIELDS`] snippets, each adding words of the
-/// search the ones before did not have; and how many of the words they have in all.
-pub fn snippets(text: &SearchText, post: &Post, sung: &[String]) -> (Vec<Snippet>, usize) {
+/// search the ones before did not have (a long text may give more than one line).
+pub fn snippets(text: &SearchText, post: &Post, sung: &[String]) -> Vec<Snippet> {
     let words = Words::of(text);
     let mut has = vec![false; words.count()];
     let mut out = Vec::new();
-    for (field, body) in texts(post, sung) {
-        if out.len() == MOST_FIELDS {
-            break;
-        }
-        let (pieces, marked) = match field {
-            Field::Title | Field::Artist | Field::Composer => {
-                let found = hits(&words, body);
-                let marked = distinct(&words, &found);
-                (pieces(body, (0, body.len()), (false, false), &found), marked)
-            }
-            _ => match best_line(&words, body, &has) {
-                Some(line) => line,
-                None => continue,
-            },
-        };
-        if marked.iter().zip(&has).any(|(m, h)| *m && !*h) {
+    let mut add = |field: Field, (pieces, marked): (Pieces, Vec<bool>), has: &mut Vec<bool>| {
+        let new = marked.iter().zip(has.iter()).any(|(m, h)| *m && !*h);
+        if new {
             for (h, m) in has.iter_mut().zip(&marked) {
                 *h |= *m;
             }
             out.push(Snippet { field, pieces });
         }
+        new
+    };
+    for (field, body) in texts(post, sung) {
+        match field {
+            Field::Title | Field::Artist | Field::Composer => {
+                let found = hits(&words, body);
+                let marked = distinct(&words, &found);
+                add(field, (pieces(body, (0, body.len()), (false, false), &found), marked), &mut has);
+            }
+            _ => {
+                while let Some(line) = best_line(&words, body, &has) {
+                    if !add(field, line, &mut has) {
+                        break;
+                    }
+                }
+            }
+        }
+        if has.iter().all(|h| *h) {
+            break;
+        }
     }
-    let count = has.iter().filter(|h| **h).count();
-    (out, count)
+    out.truncate(MOST_FIELDS);
+    out
+}
+
+/// How many of the words of `text` a post's texts have, and how many of them its names have.
+fn words_in(words: &Words, post: &Post, sung: &[String]) -> (usize, usize) {
+    let (mut all, mut named) = (vec![false; words.count()], vec![false; words.count()]);
+    for (field, body) in texts(post, sung) {
+        for (_, _, w) in hits(words, body) {
+            all[w] = true;
+            if matches!(field, Field::Title | Field::Artist | Field::Composer) {
+                named[w] = true;
+            }
+        }
+    }
+    let count = |has: &[bool]| has.iter().filter(|h| **h).count();
+    (count(&all), count(&named))
 }
 
 /// Whether `post`'s own texts (without the words its scores set) have every word of `text`:
 /// when not, and it is a score, its sung words are read to tell why it was found.
 pub fn needs_sung(text: &SearchText, post: &Post) -> bool {
-    matches!(&*post.payload, Payload::Scores(_)) && snippets(text, post, &[]).1 < Words::of(text).count()
+    let words = Words::of(text);
+    matches!(&*post.payload, Payload::Scores(_)) && words_in(&words, post, &[]).0 < words.count()
 }
 
 /// Posts in the order a search with only some of its words shows them: most words first, then
 /// those that name more of them, then the newest.
 pub fn rank(text: &SearchText, posts: Vec<Post>, sung: &HashMap<PostId, Vec<String>>) -> Vec<Post> {
+    let words = Words::of(text);
     let none = Vec::new();
-    let mut scored: Vec<((usize, usize), Post)> = posts
-        .into_iter()
-        .map(|p| {
-            let (snippets, count) = snippets(text, &p, sung.get(&p.id).unwrap_or(&none));
-            let named = snippets.iter().filter(|s| matches!(s.field, Field::Title | Field::Artist | Field::Composer));
-            ((count, named.count()), p)
-        })
-        .collect();
+    let mut scored: Vec<((usize, usize), Post)> =
+        posts.into_iter().map(|p| (words_in(&words, &p, sung.get(&p.id).unwrap_or(&none)), p)).collect();
     scored.sort_by(|(a, p), (b, q)| b.cmp(a).then(q.id.cmp(&p.id)));
     scored.into_iter().map(|(_, p)| p).collect()
 }

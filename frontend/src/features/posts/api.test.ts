@@ -11,7 +11,6 @@ import {
   likeAnswer,
   postQueries,
   postsErrorMessage,
-  searchErrorMessage,
   toggledLike,
   useDeletePost,
   useLikePost,
@@ -167,19 +166,6 @@ describe('detail', () => {
     await expect(testQueryClient().fetchQuery(postQueries.detail('7'))).rejects.toThrow(
       'Failed to transform post of type: poll',
     );
-  });
-});
-
-describe('searchErrorMessage', () => {
-  const tooMany = 'Too many searches in a short time. Please try again in 2 minutes.';
-  const tooCostly = 'This search takes too long to answer: try other words, or one kind of post';
-  it.each([
-    [new ApiError(429, { detail: tooMany }), tooMany],
-    [new ApiError(400, { detail: tooCostly }), tooCostly],
-    [new ApiError(500, { detail: 'x' }), 'HTTP error! status: 500'],
-    [new NetworkError(new TypeError('offline')), 'Search failed. Please try again.'],
-  ])('%s → %s', (error, text) => {
-    expect(searchErrorMessage(error, 'Search failed. Please try again.')).toBe(text);
   });
 });
 

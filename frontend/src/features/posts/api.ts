@@ -10,7 +10,6 @@
  */
 import {
   infiniteQueryOptions,
-  keepPreviousData,
   queryOptions,
   useMutation,
   useQueryClient,
@@ -27,9 +26,6 @@ import type { DisplayPost, LikeInput, PostEditJson, PostInput } from './types';
 export const POSTS_PAGE_SIZE = 10;
 
 export type FeedKind = 'for-you' | 'listened-to';
-
-/** Which posts a search shows: every kind, or the wire's `type` of one. */
-export type SearchKind = 'all' | 'audio' | 'musicxml' | 'lyrics' | 'media';
 
 const FEED_PATHS: Record<FeedKind, string> = {
   'for-you': '/posts/feed',
@@ -78,17 +74,6 @@ export function postsErrorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/**
- * What a failed music search says: the server's own words for a search it refused (400: a search
- * too costly to answer; 429: too many searches), else as any list of posts.
- */
-export function searchErrorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && (error.status === 400 || error.status === 429) && error.serverMessage) {
-    return error.serverMessage;
-  }
-  return postsErrorMessage(error, fallback);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Calls
 
@@ -98,19 +83,20 @@ const enc = encodeURIComponent;
  * A page of posts: `?limit=10`, then `&before=<id of the last post>` (docs/posts.md); `query`
  * adds the list's own parameters (a search's words and kind).
  */
-export async function fetchPostPage(
+export async function fetchPostPage<More extends object = object>(
   path: string,
   before: string | null,
   signal?: AbortSignal,
   query: Record<string, string> = {},
-): Promise<PostPage> {
+  more?: (list: PostInput[]) => More,
+): Promise<PostPage & More> {
   const params = new URLSearchParams({ ...query, limit: String(POSTS_PAGE_SIZE) });
   if (before) params.set('before', before);
   const answer = await request<PostInput[] | null>(`${path}?${params.toString()}`, { signal });
   const list = Array.isArray(answer) ? answer : [];
   const last = list.at(-1);
   const at = last?.reposted_by?.id ?? last?.id;
-  return { posts: toDisplayPosts(list), received: list.length, lastId: at ? String(at) : null };
+  return { ...(more?.(list) as More), posts: toDisplayPosts(list), received: list.length, lastId: at ? String(at) : null };
 }
 
 /** One post; a post of a type that cannot be shown fails in spec §8's words. */
@@ -178,14 +164,14 @@ export function useViewerId(): string | null | undefined {
  * Ask once more after a network failure or a 5xx; a 4xx (a 401 that ended the session, a missing
  * post) would only answer the same, and an untransformable post stays so.
  */
-function retryOnlyServerErrors(failures: number, error: Error): boolean {
+export function retryOnlyServerErrors(failures: number, error: Error): boolean {
   if (failures >= 1) return false;
   if (error instanceof ApiError) return error.status >= 500;
   return error.name === 'NetworkError';
 }
 
 /** Lists refresh when someone is blocked, listened to, changes their name, or a post comes or goes. */
-const LIST_TOPICS = ['blocks', 'listening', 'posts', 'profile'] as const;
+export const LIST_TOPICS = ['blocks', 'listening', 'posts', 'profile'] as const;
 
 export const postQueries = {
   all: () => ['posts'] as const,
@@ -223,24 +209,6 @@ export const postQueries = {
       getNextPageParam: (last: PostPage) => nextFeedCursor(last),
       enabled: Boolean(tag) && viewerId !== undefined,
       retry: retryOnlyServerErrors,
-      meta: { shows: LIST_TOPICS },
-    }),
-  /**
-   * Posts matching `text` (GET /posts/search, issue 20), best first, of one kind or all; a page
-   * is full at 10, as the feeds'. Nothing is asked for text with no words.
-   */
-  search: (text: string, kind: SearchKind, viewerId: string | null | undefined) =>
-    infiniteQueryOptions({
-      queryKey: [...postQueries.lists(), 'search', text.trim(), kind, viewerId ?? null] as const,
-      queryFn: ({ pageParam, signal }) =>
-        fetchPostPage('/posts/search', pageParam, signal, kind === 'all' ? { q: text.trim() } : { q: text.trim(), type: kind }),
-      initialPageParam: null as string | null,
-      getNextPageParam: (last: PostPage) => nextFeedCursor(last),
-      // Only text with a word in it finds anything (letters or digits, as the server reads it).
-      enabled: viewerId !== undefined && /[\p{L}\p{N}]/u.test(text),
-      retry: retryOnlyServerErrors,
-      // Keep the results on screen while the next words' arrive.
-      placeholderData: keepPreviousData,
       meta: { shows: LIST_TOPICS },
     }),
   details: () => [...postQueries.all(), 'detail'] as const,

@@ -6,15 +6,18 @@
  * of posts.
  */
 export {
+  LIST_TOPICS,
   POST_MESSAGES,
   countCachedComment,
+  fetchPostPage,
+  nextFeedCursor,
   uncountCachedComment,
   postQueries,
   postsErrorMessage,
-  searchErrorMessage,
+  retryOnlyServerErrors,
   useViewerId,
+  type PostPage,
   type PostPages,
-  type SearchKind,
 } from './api';
 export type { DisplayPost } from './types';
 export { toDisplayPost } from './transform';

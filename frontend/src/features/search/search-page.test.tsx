@@ -280,8 +280,14 @@ describe('SearchPage', () => {
       };
     }
 
+    /** `post` as a search finds it: with why (`search`). */
+    function found(post: ReturnType<typeof song>, everyWord: boolean, field: string, pieces: Array<[string, boolean]>) {
+      const snippet = pieces.map(([text, hit]) => ({ text, hit }));
+      return { ...post, search: { every_word: everyWord, matches: [{ field, snippet }] } };
+    }
+
     /** Answers music searches with `found` for every query, recording each query string. */
-    function musicServer(found: ReturnType<typeof song>[]) {
+    function musicServer(found: object[]) {
       const asked: string[] = [];
       server.use(
         http.get(api('/posts/search'), ({ request }) => {
@@ -319,6 +325,38 @@ describe('SearchPage', () => {
       await waitFor(() => expect(asked.at(-1)).toBe('?q=river&type=musicxml&limit=10'));
       expect(currentLocation()).toBe('/search?tab=music&q=river&type=musicxml');
       expect(screen.getByRole('radio', { name: 'Scores' })).toBeChecked();
+    });
+
+    it('shows why each post was found, its words marked', async () => {
+      signedInAs(null);
+      musicServer([
+        found(song('9', 'Harbour Lights'), true, 'lyrics', [
+          ['…', false],
+          ['carry', true],
+          [' me ', false],
+          ['home', true],
+        ]),
+      ]);
+      renderSearch('/search?tab=music&q=carry+home');
+      await screen.findByRole('heading', { name: 'Harbour Lights' });
+      const snippet = document.querySelector('[data-search-snippet]') as HTMLElement;
+      expect(snippet).toHaveTextContent('Lyrics…carry me home');
+      expect([...snippet.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['carry', 'home']);
+      expect(screen.queryByText(/No post has all of these words/)).not.toBeInTheDocument();
+    });
+
+    it('says so when no post has all the words and these have some of them', async () => {
+      signedInAs(null);
+      musicServer([
+        found(song('9', 'String Quartet'), false, 'title', [['String Quartet', true]]),
+        found(song('8', 'Sonata'), false, 'composer', [['Beethoven', true]]),
+      ]);
+      renderSearch('/search?tab=music&q=beethoven+string+quartet');
+      const said = await screen.findByText('No post has all of these words; showing posts with some of them');
+      expect(said).toHaveAttribute('role', 'status');
+      expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['String Quartet', 'Sonata']);
+      const snippets = [...document.querySelectorAll('[data-search-snippet]')].map((s) => s.textContent);
+      expect(snippets).toEqual(['TitleString Quartet', 'ComposerBeethoven']);
     });
 
     it("says 'No results found.' when nothing matches, and asks nothing for text without words", async () => {

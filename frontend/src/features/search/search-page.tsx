@@ -10,10 +10,13 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { usePageTitle } from '../../lib/use-page-title';
 import { sessionQueries } from '../../lib/session';
 import { ApiError } from '../../lib/http';
-import { FeedList, postQueries, searchErrorMessage, useViewerId, type SearchKind } from '../posts';
+import { FeedList, useViewerId } from '../posts';
 import { LISTEN_MESSAGES, LISTEN_STATES, useListenAction, useListening, type ListeningState } from '../profiles';
 import { SEARCH_DEBOUNCE_MS, searchQueries, type SearchHitJson } from './api';
+import { musicQueries, searchErrorMessage, someWordsOnly, type SearchKind } from './music-api';
+import { SearchSnippet } from './search-snippet';
 import styles from './search-page.module.css';
+import snippetStyles from './search-snippet.module.css';
 
 export const SEARCH_MESSAGES = {
   placeholder: 'Search',
@@ -26,6 +29,7 @@ export const SEARCH_MESSAGES = {
   findMusic: 'Find music',
   findMusicText: 'Search titles, artists, composers and lyrics.',
   noMusic: 'Try other words, or another kind of post.',
+  someWords: 'No post has all of these words; showing posts with some of them',
   kinds: 'Kind of post',
 } as const;
 
@@ -62,8 +66,10 @@ function kindOf(params: URLSearchParams): SearchKind {
  * Search (spec §2 Search): one debounced box (300 ms, trimmed, an empty query left out) over two
  * tabs. People (the spec's, and the default): the people found, each opening their profile and
  * with Listen / Unlisten; with nothing typed, the newest people, which is what the server
- * answers to an empty query. Music (issue 20): posts whose titles, artists, composers, lyrics or
- * captions match, best first, as cards with the player, narrowed to one kind if asked. The
+ * answers to an empty query. Music (issue 20): posts whose titles, artists, composers, lyrics,
+ * captions or sung words match, best first, as cards with the player, narrowed to one kind if
+ * asked; above each card where it has the words, marked (issue 34), and when no post has all of
+ * them, the posts with some of them, said as such. The
  * words, the tab and the kind live in the address, so Back and a reload find the same results.
  */
 export function SearchPage() {
@@ -93,7 +99,7 @@ export function SearchPage() {
     ...searchQueries.profiles(query, me.data?.id ?? null),
     enabled: !me.isPending && tab === 'people',
   });
-  const musicQuery = postQueries.search(query, kind, viewerId);
+  const musicQuery = musicQueries.search(query, kind, viewerId);
   const music = useInfiniteQuery({ ...musicQuery, enabled: tab === 'music' && musicQuery.enabled !== false });
   const hasWords = hasSearchWords(query);
 
@@ -173,7 +179,17 @@ export function SearchPage() {
               emptyText={SEARCH_MESSAGES.noMusic}
               errorFallback={SEARCH_MESSAGES.failed}
               describeError={searchErrorMessage}
-              header={<h2 className="visually-hidden">{SEARCH_MESSAGES.music}</h2>}
+              header={
+                <>
+                  <h2 className="visually-hidden">{SEARCH_MESSAGES.music}</h2>
+                  {someWordsOnly(music.data) ? (
+                    <p className={snippetStyles.fallback} role="status">
+                      {SEARCH_MESSAGES.someWords}
+                    </p>
+                  ) : null}
+                </>
+              }
+              above={(post) => <SearchSnippet match={music.data?.pages.find((p) => p.found[post.id])?.found[post.id]} />}
             />
           ) : query ? (
             <p className={styles.empty}>{SEARCH_MESSAGES.noResults}</p>

@@ -228,7 +228,7 @@ pub async fn search_posts(
     };
     let none = Vec::new();
     let body = state.rendered.list_with(&state, &found.posts, |p| {
-        let (snippets, _) = posts::search::snippets(&words, p, found.sung.get(&p.id).unwrap_or(&none));
+        let snippets = posts::search::snippets(&words, p, found.sung.get(&p.id).unwrap_or(&none));
         let json = SearchMatchJson::new(found.every_word, snippets);
         format!("\"search\":{}", serde_json::to_string(&json).unwrap_or_else(|_| "null".into()))
     });

@@ -6,6 +6,7 @@ import { LyricsIcon } from '../../../components/first-load-icons';
 import { LOAD_MORE_WORDS, LoadMoreButton } from '../../../components/load-more-button';
 import { Spinner } from '../../../components/spinner';
 import { POST_MESSAGES, postsErrorMessage, type PostPages } from '../api';
+import type { DisplayPost } from '../types';
 import { PostCard } from './post-card';
 import { PostsTrackList } from './posts-track-list';
 import styles from './feed-list.module.css';
@@ -30,6 +31,8 @@ interface FeedListProps {
   describeError?: (error: unknown, fallback: string) => string;
   /** Shown above the posts (and above the empty state), e.g. a feed's heading. */
   header?: ReactNode;
+  /** Shown above a post's card (a search tells why it found it). */
+  above?: (post: DisplayPost) => ReactNode;
 }
 
 /**
@@ -45,6 +48,7 @@ export function FeedList({
   errorFallback = POST_MESSAGES.feedFailed,
   describeError = postsErrorMessage,
   header,
+  above,
 }: FeedListProps) {
   const { data } = query;
 
@@ -75,6 +79,7 @@ export function FeedList({
             <ul className={styles.list} aria-label={label} aria-busy={loadingMore || undefined}>
               {posts.map((post, index) => (
                 <li key={post.id}>
+                  {above?.(post)}
                   <PostCard post={post} first={index === 0} />
                 </li>
               ))}
