@@ -148,7 +148,7 @@ async fn run_one(state: &AppState, me: &Arc<str>, lease: Duration, job: Claimed)
 /// Hands a job to the domain whose work it is.
 async fn dispatch(state: &AppState, job: &Claimed) -> Result<(), Failure> {
     match job.kind {
-        JobKind::TrackRenditions | JobKind::OldTracks => state.posts.run_job(job).await,
+        JobKind::TrackRenditions | JobKind::OldTracks | JobKind::OldScores => state.posts.run_job(job).await,
         JobKind::Deliver => match &state.federation {
             Some(config) => federation::delivery::run(&config.to_request_data(), job).await,
             // Queued while federation was on: kept for when it is on again.

@@ -46,6 +46,7 @@ struct TrackJob {
     position: i64,
 }
 
+/// A job that walks old posts in batches: where the last batch ended.
 #[derive(Deserialize)]
 struct OldTracksJob {
     after: i64,
@@ -101,6 +102,10 @@ impl Posts {
             JobKind::OldTracks => {
                 let p: OldTracksJob = serde_json::from_str(&job.payload).map_err(bad_payload)?;
                 self.queue_old_tracks(p.after).await.map_err(retry("queueing old tracks"))
+            }
+            JobKind::OldScores => {
+                let p: OldTracksJob = serde_json::from_str(&job.payload).map_err(bad_payload)?;
+                self.read_old_scores(p.after).await
             }
             other => Err(Failure::GiveUp(format!("{other} is not posts' work"))),
         }
@@ -200,7 +205,7 @@ impl Posts {
     }
 
     /// Copies the stored object `key` to the file `to`, chunk by chunk.
-    async fn download(&self, key: &str, to: &Path) -> Result<(), Failure> {
+    pub(crate) async fn download(&self, key: &str, to: &Path) -> Result<(), Failure> {
         let object = match self.storage().get(key, None).await {
             Ok(o) => o,
             Err(StorageError::NotFound) => return Err(Failure::GiveUp(format!("the original {key} is missing"))),

@@ -11,6 +11,9 @@ crate::text_enum! {
         /// Queues [`JobKind::TrackRenditions`] for tracks uploaded before renditions existed, a
         /// batch of posts at a time; payload `{"after": post id}` (where the last batch ended).
         OldTracks = "tracks.old",
+        /// Reads the words sung in the scores of score posts made before they were read
+        /// (issue 34), a batch of posts at a time; payload `{"after": post id}`.
+        OldScores = "scores.old",
         /// Delivers one of our activities to one inbox of another server (federation);
         /// payload `{"from": user, "inbox": url, "activity": {...}}`.
         Deliver = "federation.deliver",

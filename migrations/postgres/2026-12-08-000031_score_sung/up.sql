@@ -15,3 +15,9 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
         UNION ALL
         SELECT lexeme, true FROM unnest(to_tsvector('simple', unaccent(start)))) t
 $$;
+
+-- Scores posted before now get their words read from their files by a background job that
+-- walks them in batches (posts::kinds::scores, "scores.old").
+INSERT INTO jobs (id, kind, subject, payload, owner_id, lane_seq, state, attempts, run_after, created_at)
+SELECT 2, 'scores.old', 'after:0', '{"after":0}', NULL, 0, 'queued', 0, (now() AT TIME ZONE 'UTC'), (now() AT TIME ZONE 'UTC')
+WHERE EXISTS (SELECT 1 FROM post_scores);

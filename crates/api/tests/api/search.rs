@@ -234,3 +234,52 @@ async fn search_says_why_a_post_was_found(db: TestDb) {
 }
 
 test_support::both_backends!(search_says_why_a_post_was_found);
+
+/// A score posted before scores' words were read (issue 34): the job migration 31 queues reads
+/// them from its file, and the score is found by them.
+async fn old_scores_are_found_by_their_sung_words_once_read(db: TestDb) {
+    use db::diesel::prelude::*;
+    use db::schema::post_scores;
+    let app = spawn_app(db).await;
+    let (ana, _) = app.person("Ana", "ana@example.com").await;
+    let score =
+        app.post_form("/posts/musicxml", Some(&ana), &[Part::file("musicxml_files", "motet.musicxml", motet())]).await;
+    assert_eq!(score.status, StatusCode::CREATED, "{:?}", score.body);
+    let id: values::PostId = score.body["id"].as_str().unwrap().parse().unwrap();
+    // As it was before: no words kept, none in its index entry.
+    let mut conn = app.db.get().unwrap();
+    db::diesel::update(post_scores::table.filter(post_scores::post_id.eq(id)))
+        .set(post_scores::sung.eq(""))
+        .execute(&mut *conn)
+        .unwrap();
+    db::diesel::sql_query(format!("DELETE FROM posts_search WHERE rowid = {}", id.get())).execute(&mut *conn).unwrap();
+    assert_eq!(posts::search::index_missing(&mut conn).unwrap(), 1);
+    drop(conn);
+    // (A new search: what memory held of the last is of before.)
+    assert!(find(&app, "q=natum&limit=3", None).await.as_array().unwrap().is_empty());
+    assert_eq!(ids(&find(&app, "q=motet&limit=4", None).await), [id.to_string()]);
+
+    // What migration 31 queues when scores exist.
+    let mut conn = app.db.get().unwrap();
+    let walk = db::jobs::NewJob {
+        kind: values::JobKind::OldScores,
+        subject: "after:0".into(),
+        payload: "{\"after\":0}".into(),
+        owner: None,
+    };
+    db::jobs::enqueue(&mut conn, &walk, None).unwrap();
+    drop(conn);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let found = find(&app, "q=natum", None).await;
+        if !found.as_array().unwrap().is_empty() {
+            assert_eq!(ids(&found), [id.to_string()]);
+            assert_eq!(snippet(&found[0], "sung").unwrap(), "Ave [verum] corpus [natum]".replace("[verum]", "verum"));
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the job never read the score's words");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}
+
+test_support::both_backends!(old_scores_are_found_by_their_sung_words_once_read);

@@ -3,10 +3,11 @@
 
 use db::DbConnection;
 use db::diesel::prelude::*;
+use db::jobs::Failure;
 use db::schema::post_scores;
 use media_validation::{self as mv, MediaError, ScoreFormat, limits};
 use tempfile::NamedTempFile;
-use values::{PostId, PostKind};
+use values::{JobKind, PostId, PostKind};
 
 use super::{KindRows, NewPayload, Processing, UploadKind, grouped};
 use crate::PostError;
@@ -131,9 +132,9 @@ struct Analysed {
     sung: String,
 }
 
-fn analyse(upload: &ScoreUpload) -> Result<Analysed, PostError> {
-    let (path, name) = (upload.file.path(), &upload.file_name);
-    let not_score = || PostError::NotMusicXml(name.clone());
+/// What the score file at `path` (sent as `name`) says of itself, and its form.
+fn read_facts(path: &std::path::Path, name: &str) -> Result<(ScoreFormat, mv::ScoreFacts), PostError> {
+    let not_score = || PostError::NotMusicXml(name.to_owned());
     let format = mv::sniff_score(&head(path)?).ok_or_else(not_score)?;
     let facts = match format {
         ScoreFormat::Xml => mv::parse_musicxml(&read_all(path)?),
@@ -146,6 +147,12 @@ fn analyse(upload: &ScoreUpload) -> Result<Analysed, PostError> {
         MediaError::UnsupportedType | MediaError::NotMusicXml => not_score(),
         other => unreadable(name, other),
     })?;
+    Ok((format, facts))
+}
+
+fn analyse(upload: &ScoreUpload) -> Result<Analysed, PostError> {
+    let name = &upload.file_name;
+    let (format, facts) = read_facts(upload.file.path(), name)?;
     let title = score_label(upload.title.as_deref(), false)
         .or_else(|| score_label(facts.title.as_deref(), true))
         .unwrap_or_else(|| score_stem(name));
@@ -153,4 +160,99 @@ fn analyse(upload: &ScoreUpload) -> Result<Analysed, PostError> {
         .or_else(|| score_label(facts.composer.as_deref(), true))
         .unwrap_or_else(|| "Unknown Composer".to_owned());
     Ok(Analysed { format, title, composer, sung: facts.sung.unwrap_or_default() })
+}
+
+/// Score posts whose files one [`JobKind::OldScores`] job reads again.
+const OLD_SCORES_BATCH: i64 = 50;
+
+/// A score posted before its words were read.
+struct OldScore {
+    post: PostId,
+    position: i64,
+    file_key: String,
+}
+
+impl crate::Posts {
+    /// Reads the words sung in the scores of the next [`OLD_SCORES_BATCH`] score posts after
+    /// `after` that were posted before scores' words were read (issue 34), writes them and
+    /// indexes each post again, then queues the next batch: what migration 000031 starts. A
+    /// score whose file cannot be read any more keeps no words; one read twice (a lapsed
+    /// lease) is written once.
+    pub(crate) async fn read_old_scores(&self, after: i64) -> Result<(), Failure> {
+        let retry =
+            |what: &'static str| move |e: PostError| Failure::Retry(format!("{what}: {}", values::error_chain(&e)));
+        let (ids, old) = self
+            .db
+            .run(move |conn: &mut DbConnection| {
+                let ids: Vec<PostId> = post_scores::table
+                    .filter(post_scores::post_id.gt(after))
+                    .select(post_scores::post_id)
+                    .distinct()
+                    .order(post_scores::post_id)
+                    .limit(OLD_SCORES_BATCH)
+                    .load(conn)?;
+                let old: Vec<(PostId, i64, String)> = post_scores::table
+                    .filter(post_scores::post_id.eq_any(&ids))
+                    .filter(post_scores::sung.eq(""))
+                    .order((post_scores::post_id, post_scores::position))
+                    .select((post_scores::post_id, post_scores::position, post_scores::file_key))
+                    .load(conn)?;
+                Ok::<_, PostError>((ids, old))
+            })
+            .await
+            .map_err(retry("reading old scores"))?;
+        let mut found: Vec<(OldScore, String)> = Vec::new();
+        for (post, position, file_key) in old {
+            let work =
+                tempfile::NamedTempFile::new().map_err(|e| Failure::Retry(format!("a file for the job: {e}")))?;
+            match self.download(&file_key, work.path()).await {
+                Ok(()) => {}
+                Err(Failure::GiveUp(_)) => continue, // the file is gone: no words to read
+                Err(other) => return Err(other),
+            }
+            let name = file_key.clone();
+            let read = self.processing.analyse(move || Ok(read_facts(work.path(), &name).map(|(_, f)| f.sung))).await;
+            // A stored score always read once; one that does not now keeps no words.
+            if let Ok(Ok(Some(sung))) = read {
+                found.push((OldScore { post, position, file_key }, sung));
+            }
+        }
+        let next = ids.last().filter(|_| ids.len() as i64 == OLD_SCORES_BATCH).copied();
+        self.db
+            .write(move |conn| {
+                let mut posts: Vec<PostId> = Vec::new();
+                for (score, sung) in &found {
+                    let written = diesel::update(
+                        post_scores::table
+                            .filter(post_scores::post_id.eq(score.post))
+                            .filter(post_scores::position.eq(score.position))
+                            .filter(post_scores::file_key.eq(&score.file_key))
+                            .filter(post_scores::sung.eq("")),
+                    )
+                    .set(post_scores::sung.eq(sung))
+                    .execute(conn)?;
+                    if written == 1 && !posts.contains(&score.post) {
+                        posts.push(score.post);
+                    }
+                }
+                for post in &posts {
+                    crate::search::index(conn, *post)?;
+                }
+                if !posts.is_empty() {
+                    db::changed(conn, &[db::Topic::Words])?;
+                }
+                if let Some(last) = next {
+                    let job = db::jobs::NewJob {
+                        kind: JobKind::OldScores,
+                        subject: format!("after:{last}"),
+                        payload: serde_json::json!({ "after": last.get() }).to_string(),
+                        owner: None,
+                    };
+                    db::jobs::enqueue(conn, &job, None)?;
+                }
+                Ok::<_, PostError>(())
+            })
+            .await
+            .map_err(retry("writing old scores' words"))
+    }
 }
