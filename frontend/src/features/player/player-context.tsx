@@ -1,5 +1,5 @@
 import { createContext, useEffect, useState, type ReactNode } from 'react';
-import { createPlayerStore, pauseThePlayerWhenMediaStarts, type PlayerStore } from './player-store';
+import { createPlayerStore, loadAudioEngine, pauseThePlayerWhenMediaStarts, type PlayerStore } from './player-store';
 
 export const PlayerContext = createContext<PlayerStore | null>(null);
 
@@ -13,5 +13,9 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
   const [player] = useState(createPlayerStore);
   useEffect(() => () => player.dispose(), [player]);
   useEffect(() => pauseThePlayerWhenMediaStarts(player), [player]);
+  // The <audio> engine's code once the page has shown (a first play also asks for it).
+  useEffect(() => {
+    (window.requestIdleCallback ?? setTimeout)(() => void loadAudioEngine());
+  }, []);
   return <PlayerContext.Provider value={player}>{children}</PlayerContext.Provider>;
 }

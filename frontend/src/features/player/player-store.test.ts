@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MediaEngine, MediaEvent } from './media-engine';
-import { createPlayerStore, pauseThePlayerWhenMediaStarts, type PlayerTrack } from './player-store';
+import { createPlayerStore, loadAudioEngine, pauseThePlayerWhenMediaStarts, type PlayerTrack } from './player-store';
 import { fire, playTo, setDuration, stubMedia } from './test-media';
 
 const TRACK: PlayerTrack = {
@@ -36,6 +36,9 @@ function fakeMediaSession() {
   );
   return { session, handlers };
 }
+
+// As the page does once it is idle (player-context.tsx); player-store-lazy.test.ts plays before.
+beforeAll(loadAudioEngine);
 
 afterEach(() => {
   Reflect.deleteProperty(navigator, 'mediaSession');

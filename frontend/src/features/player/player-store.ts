@@ -11,7 +11,7 @@
  * the now-playing bar listen to it.
  */
 
-import { AudioEngine } from './audio-engine';
+import type { AudioEngine } from './audio-engine';
 import { evenGainDb, rememberEvenLoudness, storedEvenLoudness, type Loudness } from './loudness';
 import type { MediaEngine, MediaEvent } from './media-engine';
 import type { Stream } from './streams';
@@ -222,6 +222,17 @@ export function pauseThePlayerWhenMediaStarts(player: Pick<PlayerStore, 'pause' 
   return () => document.removeEventListener('play', onPlay, true);
 }
 
+/**
+ * The <audio> engine's code, a chunk of its own: no page needs it to show, so it is asked for
+ * when the page is idle (player-context.tsx), and at the latest by the first play.
+ */
+let Engine: typeof AudioEngine | undefined;
+export function loadAudioEngine(): Promise<void> {
+  return import('./audio-engine').then((m) => {
+    Engine = m.AudioEngine;
+  });
+}
+
 export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerStore {
   let state: PlayerState = { ...IDLE, ...storedVolume(), evenLoudness: storedEvenLoudness() };
   let time = 0;
@@ -404,7 +415,17 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
     play(track, at, queue) {
       const list = queue && placeIn(queue, track) >= 0 ? queue : placeIn(state.queue, track) >= 0 ? state.queue : [track];
       if (list !== state.queue) setState({ queue: list });
-      const of = track.engine ?? (audio ??= new AudioEngine(createAudio));
+      if (!track.engine && !Engine) {
+        // Asked before the engine's code came: play once it has, unless asked otherwise since.
+        const mine = ++request;
+        setState({ track, playing: true, buffering: true, error: null });
+        loadAudioEngine().then(
+          () => mine === request && store.play(track, at, queue),
+          () => mine === request && setState({ playing: false, buffering: false, error: PLAY_FAILED }),
+        );
+        return;
+      }
+      const of = track.engine ?? (audio ??= new Engine!(createAudio));
       const again = current?.of === of && sameTrack(state.track, track) && state.track?.url === track.url;
       attach(of);
       of.setVolume(state.volume, state.muted);
