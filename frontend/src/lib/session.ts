@@ -63,6 +63,24 @@ export const sessionQueries = {
     }),
 };
 
+/**
+ * Who the stored token says is signed in, for what may be asked before the session check has
+ * answered (issue 34: the first feed page is asked beside the check, not after it): the token's
+ * `sub` while it has not expired, null with no token, undefined when it cannot tell (an
+ * expired or unreadable token: the check decides).
+ */
+export function tokenViewerId(): string | null | undefined {
+  const token = getToken();
+  if (!token) return null;
+  try {
+    const claims: unknown = JSON.parse(atob((token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/')));
+    const { sub, exp } = claims as { sub?: unknown; exp?: unknown };
+    return typeof sub === 'string' && typeof exp === 'number' && exp * 1000 > Date.now() ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The signed-in user as the session check knows it: a user, null (signed out) or undefined (asking). */
 export function useViewer(): CurrentUser | null | undefined {
   return useQuery(sessionQueries.me()).data;

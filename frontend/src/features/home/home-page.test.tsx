@@ -57,6 +57,25 @@ describe('HomePage tabs', () => {
     expect(calls).toEqual({ forYou: 1, listened: 0 });
   });
 
+  it('asks for the feed beside the session check, not after it', async () => {
+    // The session check answers only when the feed has been asked for.
+    let feedAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (feedAsked = resolve));
+    server.use(
+      http.get(api('/authorization/session'), async () => {
+        await asked;
+        return HttpResponse.json({ user: null });
+      }),
+      http.get(api('/posts/feed'), () => {
+        feedAsked();
+        return HttpResponse.json([postJson('2', 'Everyone Song')]);
+      }),
+    );
+    renderHome();
+    const panel = screen.getByRole('tabpanel', { name: 'For you' });
+    expect(await within(panel).findByRole('heading', { name: 'Everyone Song' })).toBeInTheDocument();
+  });
+
   it('keeps the open tab in the address, so a reload opens the same feed', async () => {
     signedInAs(ADA);
     const calls = feeds();

@@ -18,7 +18,7 @@ import {
 } from '@tanstack/react-query';
 import { ApiError, SESSION_EXPIRED_MESSAGE, request } from '../../lib/http';
 import { patchPagedItems } from '../../lib/paged-items';
-import { useViewer } from '../../lib/session';
+import { tokenViewerId, useViewer } from '../../lib/session';
 import { toDisplayPosts, toDisplayPost } from './transform';
 import type { DisplayPost, LikeInput, PostEditJson, PostInput } from './types';
 
@@ -152,12 +152,15 @@ export function nextProfileCursor(page: PostPage): string | null {
 // Query factories
 
 /**
- * Who asks, for the factories' keys: the viewer's id, null for a guest, undefined while the
- * session check has not answered (`useViewer()?.id` would mix up the last two).
+ * Who asks, for the factories' keys: the viewer's id, null for a guest (`useViewer()?.id` would
+ * mix the two up). While the session check has not answered, who the stored token says
+ * (`tokenViewerId`), so a page's lists are asked beside the check rather than after it; if the
+ * check answers otherwise, the key changes and they are asked again. Undefined only while
+ * nothing can tell.
  */
 export function useViewerId(): string | null | undefined {
   const viewer = useViewer();
-  return viewer === null ? null : viewer?.id;
+  return viewer === undefined ? tokenViewerId() : viewer && viewer.id;
 }
 
 /**
