@@ -7,8 +7,8 @@ import { currentLocation, renderPage } from '../../test/render';
 import { AddMusicXmlPostPage } from './add-musicxml-post-page';
 import { MB } from './validation';
 
-function score(name: string, type = '', size?: number): File {
-  const file = new File(['<score-partwise/>'], name, { type });
+function score(name: string, type = '', size?: number, xml = '<score-partwise/>'): File {
+  const file = new File([xml], name, { type });
   if (size !== undefined) Object.defineProperty(file, 'size', { value: size });
   return file;
 }
@@ -41,7 +41,44 @@ describe('AddMusicXmlPostPage', () => {
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('song.pdf is not a valid MusicXML file');
     expect(alert).toHaveTextContent('big.xml exceeds 10MB limit');
-    expect(screen.getByText(/the one written in the score is used/)).toBeInTheDocument();
+    expect(screen.getByText(/what you see is what is published/)).toBeInTheDocument();
+  });
+
+  it("shows the score's own title and composer once read, unless they were changed meanwhile", async () => {
+    const named = (title: string, composer: string) =>
+      `<?xml version="1.0"?><score-partwise><work><work-title>${title}</work-title></work>` +
+      `<identification><creator type="composer">${composer}</creator></identification></score-partwise>`;
+    const { pick } = renderScorePage();
+    await pick(
+      score('bach_bwv110.7.xml', '', undefined, named('Wir singen dir, Emanuel', 'Johann Sebastian Bach')),
+      // Mojibake and an extension are not titles; the name made readable stays.
+      score('monteverdi.xml', '', undefined, named("\\J.D. 'JUa..J..UU", 'Claudio Monteverdi')),
+      score('rag.xml', '', undefined, named('Maple Leaf Rag.mxl', '')),
+    );
+    const cards = within(screen.getByRole('region', { name: 'Selected files' })).getAllByRole('group');
+    await waitFor(() => expect(within(cards[0]!).getByLabelText('Title')).toHaveValue('Wir singen dir, Emanuel'));
+    expect(within(cards[0]!).getByLabelText('Composer')).toHaveValue('Johann Sebastian Bach');
+    await waitFor(() => expect(within(cards[1]!).getByLabelText('Composer')).toHaveValue('Claudio Monteverdi'));
+    expect(within(cards[1]!).getByLabelText('Title')).toHaveValue('Monteverdi');
+    await waitFor(() => expect(within(cards[2]!).getByLabelText('Title')).toHaveValue('Maple Leaf Rag'));
+    expect(within(cards[2]!).getByLabelText('Composer')).toHaveValue('Unknown Composer');
+  });
+
+  it('keeps what was typed before the file was read', async () => {
+    const { pick, user } = renderScorePage();
+    let release!: () => void;
+    const slow = score('late.xml', '', undefined, '<score-partwise><work><work-title>Late</work-title></work></score-partwise>');
+    const text = slow.arrayBuffer.bind(slow);
+    Object.defineProperty(slow, 'arrayBuffer', {
+      value: () => new Promise<ArrayBuffer>((resolve) => (release = () => void text().then(resolve))),
+    });
+    await pick(slow);
+    const title = screen.getByLabelText('Title');
+    await user.clear(title);
+    await user.type(title, 'Mine');
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(title).toHaveValue('Mine');
   });
 
   it('holds at most 5 files', async () => {
@@ -62,7 +99,7 @@ describe('AddMusicXmlPostPage', () => {
     expect(screen.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it('sends musicxml_files, titles and composers, defaults left to the server, then goes home after 1.5 s', async () => {
+  it('sends musicxml_files, titles and composers as shown, then goes home after 1.5 s', async () => {
     const received: unknown[] = [];
     server.use(
       http.post(api('/posts/musicxml'), async ({ request }) => {
@@ -83,7 +120,9 @@ describe('AddMusicXmlPostPage', () => {
     await user.type(within(second).getByLabelText('Composer'), 'J. S. Bach');
     await user.click(screen.getByRole('button', { name: 'Publish' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Post published');
-    expect(received).toEqual([{ titles: ['', ''], composers: ['', 'J. S. Bach'], files: 2, caption: '' }]);
+    expect(received).toEqual([
+      { titles: ['Fugue', 'Air'], composers: ['Unknown Composer', 'J. S. Bach'], files: 2, caption: '' },
+    ]);
     await waitFor(() => expect(currentLocation()).toBe('/home'), { timeout: 2500 });
   });
 });

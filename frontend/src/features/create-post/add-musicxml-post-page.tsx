@@ -1,4 +1,5 @@
 import { ScoreIcon } from '../../components/first-load-icons';
+import { readScoreFacts } from '../scores';
 import { createMusicXmlPost } from './api';
 import { LabelledFilesForm, type LabelledFilesConfig } from './components/labelled-files-form';
 import { DEFAULT_COMPOSER, SCORE_MAX_FILES, scorePostProblem, scoreTitleFromFileName, selectScoreFiles } from './validation';
@@ -21,7 +22,8 @@ const MUSICXML_FORM: LabelledFilesConfig = {
   creditLabel: 'Composer',
   creditDefault: DEFAULT_COMPOSER,
   suggestTitle: scoreTitleFromFileName,
-  suggestionHint: 'Leave a suggested title or composer as it is and the one written in the score is used when it has one.',
+  suggestionHint: "The title and composer are the score's own when it names them; what you see is what is published.",
+  readFile: (file) => readScoreFacts(file).then((facts) => ({ title: facts.title, credit: facts.composer })),
   select: selectScoreFiles,
   problem: (files) => scorePostProblem(files.map((f) => ({ title: f.title, composer: f.credit }))),
   send: (files, caption, options) =>

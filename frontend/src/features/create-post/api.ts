@@ -7,12 +7,10 @@ import { uploadPost } from './upload';
 import {
   AUDIO_MESSAGES,
   DEFAULT_ARTIST,
-  DEFAULT_COMPOSER,
   LYRICS_MESSAGES,
   MEDIA_MESSAGES,
   SCORE_MESSAGES,
   fileStem,
-  scoreTitleFromFileName,
   valueToSend,
   type PartType,
 } from './validation';
@@ -51,14 +49,15 @@ export interface ScoreInput {
 }
 
 /**
- * POST /posts/musicxml: `musicxml_files`, `titles`, `composers` (in order) and `caption`. A
- * field still at its default goes as '' so that the server reads the score's own first.
+ * POST /posts/musicxml: `musicxml_files`, `titles`, `composers` (in order) and `caption`, each
+ * title and composer as the form shows it (issue 34: the form reads the score's own), so that
+ * what is published is what was shown.
  */
 export function createMusicXmlPost(scores: readonly ScoreInput[], caption: string, options: SendOptions = {}) {
   const form = new FormData();
   form.append('caption', caption.trim());
-  for (const s of scores) form.append('titles', valueToSend(s.title, scoreTitleFromFileName(s.file.name)));
-  for (const s of scores) form.append('composers', valueToSend(s.composer, DEFAULT_COMPOSER));
+  for (const s of scores) form.append('titles', s.title.trim());
+  for (const s of scores) form.append('composers', s.composer.trim());
   for (const s of scores) form.append('musicxml_files', s.file, s.file.name);
   return uploadPost({ path: '/posts/musicxml', body: { form }, failureMessage: SCORE_MESSAGES.failed, ...options });
 }

@@ -257,7 +257,7 @@ describe('the create calls', () => {
     await expect(done).rejects.toThrow('Failed to create audio post');
   });
 
-  it('MusicXML: musicxml_files, titles and composers in order', async () => {
+  it('MusicXML: musicxml_files, titles and composers in order, as the form shows them', async () => {
     const score = (name: string) => new File(['<score-partwise/>'], name, { type: 'application/xml' });
     const done = createMusicXmlPost(
       [
@@ -269,8 +269,8 @@ describe('the create calls', () => {
     const form = sentForm();
     expect(lastXhr().url).toBe(`${API_URL}/posts/musicxml`);
     expect(names(form.getAll('musicxml_files'))).toEqual(['fugue.musicxml', 'air.mxl']);
-    expect(form.getAll('titles')).toEqual(['Fugue in G', '']);
-    expect(form.getAll('composers')).toEqual(['', 'Bach']);
+    expect(form.getAll('titles')).toEqual(['Fugue in G', 'Air']);
+    expect(form.getAll('composers')).toEqual(['Unknown Composer', 'Bach']);
     expect(form.get('caption')).toBe('');
     lastXhr().respond(500, '', {}, '');
     await expect(done).rejects.toThrow('Failed to create MusicXML post');

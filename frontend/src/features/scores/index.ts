@@ -1,6 +1,8 @@
 /**
  * Sheet music (MusicXML posts, spec §2 Post page): the public surface of the scores feature.
  * `ScoreView` fetches OpenSheetMusicDisplay only when a score is shown, so importing this module
- * costs a page nothing more than the component itself.
+ * costs a page nothing more than the component itself. `readScoreFacts` reads a score file's
+ * title and composer for the add-post form.
  */
 export { ScoreView, SCORE_WORDS } from './score-view';
+export { readScoreFacts, type ScoreFacts } from './score-facts';

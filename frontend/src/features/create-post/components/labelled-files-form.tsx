@@ -34,8 +34,13 @@ export interface LabelledFilesConfig {
   creditDefault: string;
   /** The title a file's name suggests (its name without the extension, unless told). */
   suggestTitle?: (fileName: string) => string;
-  /** Says that fields left as suggested are read from the file by the server. */
+  /** Says where the suggested fields come from. */
   suggestionHint: string;
+  /**
+   * What the file itself names (a score's title and composer): it replaces the suggestion of
+   * a field not changed meanwhile, so the form shows what will be published.
+   */
+  readFile?: (file: File) => Promise<{ title: string | null; credit: string | null }>;
   select: (currentCount: number, files: readonly File[]) => Selection<File>;
   /** The spec's message that stops the post, or null. */
   problem: (files: ReadonlyArray<{ title: string; credit: string }>) => string | null;
@@ -84,6 +89,21 @@ export function LabelledFilesForm({ config }: { config: LabelledFilesConfig }) {
       credit: config.creditDefault,
     }));
     if (added.length > 0) setEntries((current) => [...current, ...added]);
+    for (const entry of added) {
+      void config.readFile?.(entry.file).then(({ title, credit }) =>
+        setEntries((current) =>
+          current.map((e) =>
+            e.id === entry.id
+              ? {
+                  ...e,
+                  title: title && e.title === entry.title ? title : e.title,
+                  credit: credit && e.credit === entry.credit ? credit : e.credit,
+                }
+              : e,
+          ),
+        ),
+      );
+    }
   }
 
   function update(id: number, change: Partial<LabelledFile>) {
