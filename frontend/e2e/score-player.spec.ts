@@ -187,6 +187,9 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   const figure = page.getByRole('figure', { name: 'Score: Practice Piece' });
   await expect(figure).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Play score' })).toBeVisible();
+  // Its length shows before the first Play (issue 34).
+  await expect(page.getByLabel('Position')).toHaveText(/^0:00 \/ \d+:\d\d$/);
+  await shot('score-before-play');
 
   // Play: sound, the now-playing bar names the score and its composer, the cursor walks 1 2 1 2 3.
   const walk = cursorWalk(page, () => page.getByRole('button', { name: 'Play score' }).click());

@@ -47,7 +47,7 @@ interface ScoreControlsProps {
  * The settings can be chosen before the first Play; the engine takes them when it arrives.
  */
 export function ScoreControls({ playback, partNames, measures, title }: ScoreControlsProps) {
-  const { engine, status, playing, isCurrent, toggle } = playback;
+  const { engine, length, status, playing, isCurrent, toggle } = playback;
   const id = useId();
   const [settings, setSettings] = useState<Settings>(() => ({
     tempo: 100,
@@ -68,7 +68,8 @@ export function ScoreControls({ playback, partNames, measures, title }: ScoreCon
 
   const setPart = (index: number, change: Partial<Settings['parts'][number]>) =>
     setSettings((s) => ({ ...s, parts: s.parts.map((p, i) => (i === index ? { ...p, ...change } : p)) }));
-  const duration = engine?.duration() ?? null;
+  // Before the first Play, the length the score's timeline gives at the tempo chosen.
+  const duration = engine?.duration() ?? (length !== null ? length / (settings.tempo / 100) : null);
 
   return (
     <div className={styles.controls} role="group" aria-label={`Player: ${title}`}>

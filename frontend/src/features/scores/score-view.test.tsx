@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -87,6 +87,21 @@ describe('ScoreView', () => {
     await userEvent.click(mute);
     expect(mute).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Solo Piano' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('shows the length before the first Play, at the tempo chosen', async () => {
+    const note = '<note><pitch><step>C</step><octave>4</octave></pitch><duration>1</duration><type>quarter</type></note>';
+    const timed =
+      '<?xml version="1.0"?><score-partwise version="4.0"><part-list><score-part id="P1"><part-name>Piano</part-name></score-part></part-list>' +
+      `<part id="P1"><measure number="1"><attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes>` +
+      `<sound tempo="60"/>${note.repeat(4)}</measure><measure number="2">${note.repeat(4)}</measure></part></score-partwise>`;
+    server.use(http.get(at('/media/timed.musicxml'), () => new HttpResponse(timed, { headers: { 'Content-Type': 'application/xml' } })));
+    render(<ScoreView url="/media/timed.musicxml" title="Song" player={{ postId: '7', index: 0, composer: 'Clara' }} />);
+    // Eight quarters at 60 a minute.
+    await waitFor(() => expect(screen.getByLabelText('Position')).toHaveTextContent('0:00 / 0:08'));
+    const tempo = screen.getByRole('slider', { name: 'Tempo' });
+    fireEvent.change(tempo, { target: { value: '50' } });
+    expect(screen.getByLabelText('Position')).toHaveTextContent('0:00 / 0:16');
   });
 
   it('offers no player where the score is only shown', async () => {

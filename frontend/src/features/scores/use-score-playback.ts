@@ -5,10 +5,12 @@ import type { ScoreSource } from './score-source';
 
 type Playback = typeof import('./playback');
 type Engine = InstanceType<Playback['ScorePlayer']>;
+type Timeline = ReturnType<Playback['readTimeline']>;
 
 /**
- * The engine (timeline, synthesiser, cursor geometry) is fetched the first time a score is
- * played, once for every score of the page; a failed download is tried again next time.
+ * The engine (timeline, synthesiser, cursor geometry) is fetched once a score is drawn, in idle
+ * time (its timeline gives the length shown before the first Play), or by the first Play; once
+ * for every score of the page; a failed download is tried again next time.
  */
 let playbackLoading: Promise<Playback> | null = null;
 
@@ -81,6 +83,28 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   const cursor = useRef<HTMLDivElement>(null);
   const layout = useRef<{ drawn: DrawnScore; value: ReturnType<Playback['readLayout']> } | null>(null);
   const source = drawn?.source ?? null;
+  /** The score's timeline, read in idle time once it is drawn: its length before the first Play. */
+  const [timeline, setTimeline] = useState<{ of: ScoreSource; value: Timeline } | null>(null);
+  const complete = drawn?.complete ?? false;
+  useEffect(() => {
+    if (!complete || !source || engine || timeline?.of === source) return;
+    let live = true;
+    (window.requestIdleCallback ?? setTimeout)(() => {
+      loadPlayback().then(
+        (mod) => {
+          if (!live) return;
+          setPlayback(mod);
+          setTimeline({ of: source, value: mod.readTimeline(piecesOf(source)) });
+        },
+        () => {}, // the first Play asks again, and says so if it fails
+      );
+    });
+    return () => {
+      live = false;
+    };
+  }, [complete, source, engine, timeline]);
+  /** Seconds at the score's own tempo, before there is an engine to ask; null until known. */
+  const length = timeline && playback ? playback.secondsAt(timeline.value.tempos, timeline.value.length) : null;
 
   const isCurrent = usePlayerSelector(
     (s) => s.track !== null && identity !== undefined && s.track.postId === identity.postId && s.track.index === identity.index && s.track.url === url,
@@ -95,7 +119,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     try {
       const mod = await loadPlayback();
       setPlayback(mod);
-      const made = new mod.ScorePlayer(mod.readTimeline(piecesOf(source)));
+      const made = new mod.ScorePlayer(timeline?.of === source ? timeline.value : mod.readTimeline(piecesOf(source)));
       const kept = {
         postId: identity.postId,
         index: identity.index,
@@ -117,7 +141,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       setStatus('error');
       return null;
     }
-  }, [engine, engines, source, identity, title, url]);
+  }, [engine, engines, source, identity, title, url, timeline]);
 
   /** Play, or pause when this score is playing. */
   const toggle = useCallback(async () => {
@@ -221,7 +245,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
-  return { status, engine, playing, isCurrent, toggle, playAt, playMeasure, cursorRef: cursor };
+  return { status, engine, length, playing, isCurrent, toggle, playAt, playMeasure, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */

@@ -1,7 +1,8 @@
 /**
- * Hearing a score (issue 20): what the Play control of a drawn score loads the first time it is
- * pressed, and never before (it is its own chunk, beside OpenSheetMusicDisplay's).
+ * Hearing a score (issue 20): its own chunk, beside OpenSheetMusicDisplay's, loaded once a score
+ * is drawn (in idle time, to show its length: issue 34) or by the first Play.
  */
 export { ScorePlayer, TEMPO_RANGE, type PartControl } from './score-player';
 export { readTimeline, type Timeline } from './timeline';
 export { cursorAt, measureAtPoint, readLayout, type ScoreLayout } from './layout';
+export { secondsAt } from './tempo-map';
