@@ -197,6 +197,11 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   const bar = page.getByRole('region', { name: 'Now playing' });
   await expect(bar).toContainText('Practice Piece');
   await expect(bar).toContainText('E2E Composer');
+  // The lock screen shows the app's icon for a score (issue 34), which the server serves.
+  const artwork = await page.evaluate(() => navigator.mediaSession.metadata?.artwork[0]?.src ?? '');
+  expect(artwork).toBe(`${server.appUrl}/artwork.png`);
+  const icon = await request.get(artwork);
+  expect([icon.status(), icon.headers()['content-type']]).toEqual([200, 'image/png']);
   await expect(page.locator('[data-score-cursor]')).toBeVisible();
   await shot('score-playing');
   expect(await walk).toEqual(['1', '2', '1', '2', '3']);

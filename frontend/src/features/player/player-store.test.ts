@@ -226,7 +226,8 @@ describe('createPlayerStore', () => {
     expect(session.setPositionState).toHaveBeenLastCalledWith({ duration: 185, position: 80, playbackRate: 1 });
 
     store.play(OTHER);
-    expect(session.metadata).toMatchObject({ title: 'Low Tide', artwork: [] });
+    // No cover: the app's icon (issue 34).
+    expect(session.metadata).toMatchObject({ title: 'Low Tide', artwork: [{ src: `${window.location.origin}/artwork.png` }] });
   });
 
   it('reports a media error on the current track, and forgets everything on dispose', () => {

@@ -279,7 +279,8 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
     session.metadata = new MediaMetadata({
       title: track.title,
       artist: track.artist,
-      artwork: track.coverUrl ? [{ src: new URL(track.coverUrl, window.location.href).href }] : [],
+      // A track without a cover, or a score: the app's icon on the lock screen.
+      artwork: [{ src: new URL(track.coverUrl ?? `${import.meta.env.BASE_URL}artwork.png`, window.location.href).href }],
     });
   }
 
