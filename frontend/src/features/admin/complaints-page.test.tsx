@@ -58,6 +58,30 @@ function field(dialog: HTMLElement, label: string): string | null {
 const ROW = 'Report #r1: Spam';
 
 describe('ComplaintsPage', () => {
+  it("says when a complaint was made as the rest of the panel does, not in the server's UTC", async () => {
+    const made = new Date(Date.now() - 16 * 60_000);
+    reportsServer({
+      groups: () => [
+        group([
+          complaint({
+            id: 'r9',
+            title: 'Spam: score by @cleo',
+            data: `Reported by Bob on ${made.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+            created_at: made.toISOString(),
+          }),
+        ]),
+      ],
+      resolved: () => [],
+    });
+    signedInAs(ROOT);
+    renderPanel('/admin/c');
+    const pending = await screen.findByRole('list', { name: 'Pending complaints' });
+    const row = within(pending).getAllByRole('listitem')[0]!;
+    expect(row).toHaveTextContent('Reported by Bob · 16m ago');
+    expect(row).not.toHaveTextContent('UTC');
+    expect(within(row).getByText('16m ago')).toHaveAttribute('dateTime', made.toISOString());
+  });
+
   it("lists the pending complaints under 'User Complaints' one row per reported item, the resolved ones folded below", async () => {
     const calls = reportsServer({
       groups: () => [

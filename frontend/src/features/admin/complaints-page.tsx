@@ -36,6 +36,23 @@ export const COMPLAINTS_WORDS = {
   lastReported: 'last',
 } as const;
 
+/**
+ * The spec's `data` of a complaint, its time said as the rest of the panel says times: our
+ * server's "Reported by Bob on 2026-11-24 10:31 UTC" reads "Reported by Bob · 16m ago", the
+ * exact time in its tooltip (issue 34). Other words are shown as they came.
+ */
+function ComplaintData({ complaint }: { complaint: Complaint }) {
+  const at = / on \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/.exec(complaint.data);
+  if (!at) return <>{complaint.data}</>;
+  return (
+    <>
+      {complaint.data.slice(0, at.index)}
+      <span aria-hidden="true"> · </span>
+      <RelativeTime time={complaint.createdAt} />
+    </>
+  );
+}
+
 /** 'Comment by @bob on a lyrics post by @ana' from the server's 'comment by ...'. */
 function sentence(text: string): string {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
@@ -65,7 +82,9 @@ function GroupRow({ group, onOpen }: { group: ComplaintGroup; onOpen: () => void
           )
         ) : null}
         {only ? (
-          <p className={styles.rowData}>{only.data}</p>
+          <p className={styles.rowData}>
+            <ComplaintData complaint={only} />
+          </p>
         ) : (
           <p className={styles.rowData}>
             <strong>{PARTS_WORDS.count(group.count)}</strong>
@@ -100,7 +119,9 @@ function ResolvedRow({ complaint, onOpen }: { complaint: Complaint; onOpen: () =
         <p id={titleId} className={styles.rowTitle}>
           {complaint.title}
         </p>
-        <p className={styles.rowData}>{complaint.data}</p>
+        <p className={styles.rowData}>
+          <ComplaintData complaint={complaint} />
+        </p>
         <p className={styles.rowMeta}>
           <StatusBadge status={complaint.status} />
           {complaint.resolvedAt ? <RelativeTime time={complaint.resolvedAt} /> : null}
