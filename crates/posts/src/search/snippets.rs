@@ -59,14 +59,29 @@ struct Words {
     whole: Vec<String>,
     /// The last word's start, when it is matched by it.
     start: Option<String>,
+    /// The last word as typed, when it is matched by its start.
+    typed: Option<String>,
 }
 
 impl Words {
     fn of(text: &SearchText) -> Words {
         let folded: Vec<String> = text.words.iter().map(|w| fold(w)).collect();
         let start = text.prefix().map(|p| fold(&p));
+        let typed = start.as_ref().and(folded.last().cloned());
         let whole = if start.is_some() { folded[..folded.len() - 1].to_vec() } else { folded };
-        Words { whole, start }
+        Words { whole, start, typed }
+    }
+
+    /// The words as `texts` are marked by: the last by all of it as typed when some word there
+    /// starts so ("christenleut" marks "Christenleut'", not "Christus" beside it), else by the
+    /// start the index matched.
+    fn marking(mut self, texts: &[(Field, &str)]) -> Words {
+        let Some(typed) = self.typed.clone() else { return self };
+        let narrower = Words { whole: Vec::new(), start: Some(typed.clone()), typed: None };
+        if texts.iter().any(|(_, body)| !hits(&narrower, body).is_empty()) {
+            self.start = Some(typed);
+        }
+        self
     }
 
     fn count(&self) -> usize {
@@ -220,7 +235,8 @@ fn texts<'a>(post: &'a Post, sung: &'a [String]) -> Vec<(Field, &'a str)> {
 /// Why `post` was found by `text`: at most [`MOST_FIELDS`] snippets, each adding words of the
 /// search the ones before did not have (a long text may give more than one line).
 pub fn snippets(text: &SearchText, post: &Post, sung: &[String]) -> Vec<Snippet> {
-    let words = Words::of(text);
+    let texts = texts(post, sung);
+    let words = Words::of(text).marking(&texts);
     let mut has = vec![false; words.count()];
     let mut out = Vec::new();
     let mut add = |field: Field, (pieces, marked): (Pieces, Vec<bool>), has: &mut Vec<bool>| {
@@ -233,7 +249,7 @@ pub fn snippets(text: &SearchText, post: &Post, sung: &[String]) -> Vec<Snippet>
         }
         new
     };
-    for (field, body) in texts(post, sung) {
+    for (field, body) in texts {
         match field {
             Field::Title | Field::Artist | Field::Composer => {
                 let found = hits(&words, body);
@@ -308,6 +324,19 @@ mod tests {
         let words = Words::of(&SearchText::parse("river beethoven").unwrap());
         let text = "Rivers of Beethovenian joy";
         assert_eq!(marked(&pieces(text, (0, 26), (false, false), &hits(&words, text))), "Rivers of [Beethovenian] joy");
+    }
+
+    #[test]
+    fn the_last_word_marks_by_all_of_it_where_it_can() {
+        let text = SearchText::parse("christenleut").unwrap();
+        let words = Words::of(&text);
+        let sung = "Wir Christenleut' haben jetzund Freud, weil uns zu Trost ist Christus Mensch geboren";
+        let narrowed = Words::of(&text).marking(&[(Field::Sung, sung)]);
+        assert_eq!(hits(&words, sung).len(), 2, "the index's start matches both");
+        assert_eq!(hits(&narrowed, sung).len(), 1);
+        // Only "Christus": marked by the start the index found it by.
+        let other = "Christus ist erstanden";
+        assert_eq!(hits(&Words::of(&text).marking(&[(Field::Sung, other)]), other).len(), 1);
     }
 
     #[test]

@@ -81,12 +81,26 @@ export function yieldToPage(): Promise<void> {
 
 /**
  * What OSMD is given of a piece. After the first, each part is named as on a score's later
- * systems (its abbreviation, or nothing), and a metronome mark said not to be printed is left out
- * (OSMD prints it anyway, over the tempo words beside it).
+ * systems (its abbreviation, or nothing). A metronome mark said not to be printed is left out
+ * (OSMD prints it anyway, over the tempo words beside it), and so is one that only restates the
+ * part's last printed mark (Joplin's Maple Leaf Rag says ♩ = 100 on its pickup and again on bar 1,
+ * where OSMD drew it over "Tempo di Marcia"). The player reads the score apart, so what is heard
+ * keeps every `<sound tempo>`.
  */
 export function forDrawing(doc: Document, later: boolean): Document {
+  const shown = new Map<Element | null, string>();
   for (const metronome of Array.from(doc.getElementsByTagName('metronome'))) {
-    if (metronome.getAttribute('print-object') === 'no') metronome.closest('direction-type')?.remove();
+    const part = metronome.closest('part');
+    const mark = Array.from(metronome.children, (c) => `${c.localName}=${c.textContent?.trim() ?? ''}`).join(';');
+    if (metronome.getAttribute('print-object') === 'no' || shown.get(part) === mark) {
+      // A direction must keep a direction-type: OSMD dropped the rest of the bar after one
+      // without (the notes of Joplin's bar 1). Its sound only sets what OSMD would play.
+      const direction = metronome.closest('direction');
+      metronome.closest('direction-type')?.remove();
+      if (direction && direction.getElementsByTagName('direction-type').length === 0) direction.remove();
+    } else {
+      shown.set(part, mark);
+    }
   }
   if (!later) return doc;
   for (const part of Array.from(doc.getElementsByTagName('score-part'))) {
