@@ -22,14 +22,41 @@ export const SCORE_PLAYER_WORDS = {
   noSuchBar: (count: number) => `This score has bars 1 to ${count}.`,
 } as const;
 
-/** The tempo slider's steps, as a share of the score's own tempo (percent). */
-const TEMPO = { min: 50, max: 150, step: 5 } as const;
+/** The tempo slider's steps, as a share of the score's own tempo (percent): down to 40 % to practise slowly. */
+const TEMPO = { min: 40, max: 150, step: 5 } as const;
 
 interface Settings {
   tempo: number;
   countIn: boolean;
   metronome: boolean;
   parts: Array<{ muted: boolean; solo: boolean }>;
+}
+
+/** Where a score's settings are kept on this device (issue 35: a learner's choices stay). */
+export const scoreSettingsKey = (url: string) => `selfsound.score:${url}`;
+
+/** The settings this device keeps for the score at `url`, if they fit its parts; else the defaults. */
+function storedSettings(url: string, parts: number): Settings {
+  const defaults: Settings = {
+    tempo: 100,
+    countIn: false,
+    metronome: false,
+    parts: Array.from({ length: parts }, () => ({ muted: false, solo: false })),
+  };
+  try {
+    const kept = JSON.parse(localStorage.getItem(scoreSettingsKey(url)) ?? 'null') as Partial<Settings> | null;
+    if (!kept) return defaults;
+    const tempo = Number(kept.tempo);
+    const keptParts = Array.isArray(kept.parts) && kept.parts.length === parts ? kept.parts : defaults.parts;
+    return {
+      tempo: Number.isFinite(tempo) ? Math.min(TEMPO.max, Math.max(TEMPO.min, tempo)) : 100,
+      countIn: kept.countIn === true,
+      metronome: kept.metronome === true,
+      parts: keptParts.map((p) => ({ muted: p?.muted === true, solo: p?.solo === true })),
+    };
+  } catch {
+    return defaults;
+  }
 }
 
 interface ScoreControlsProps {
@@ -39,22 +66,28 @@ interface ScoreControlsProps {
   /** How many written measures (bars) the score has. */
   measures: number;
   title: string;
+  /** The score's file: what its settings are kept under on this device. */
+  url: string;
 }
 
 /**
- * A score's player (issue 20): Play/Pause, where it is, the tempo (50-150 %), a measure of
+ * A score's player (issue 20): Play/Pause, where it is, the tempo (40-150 %), a measure of
  * count-in, a metronome, and each part muted or soloed (a learner practises against the others).
- * The settings can be chosen before the first Play; the engine takes them when it arrives.
+ * The settings can be chosen before the first Play; the engine takes them when it arrives, and
+ * this device keeps them for the score (its tempo, count-in, metronome and parts).
  */
-export function ScoreControls({ playback, partNames, measures, title }: ScoreControlsProps) {
+export function ScoreControls({ playback, partNames, measures, title, url }: ScoreControlsProps) {
   const { engine, length, status, playing, isCurrent, toggle } = playback;
   const id = useId();
-  const [settings, setSettings] = useState<Settings>(() => ({
-    tempo: 100,
-    countIn: false,
-    metronome: false,
-    parts: partNames.map(() => ({ muted: false, solo: false })),
-  }));
+  const [settings, setSettings] = useState<Settings>(() => storedSettings(url, partNames.length));
+  // Kept on this device for the next visit (storage full or refused: only this visit keeps them).
+  useEffect(() => {
+    try {
+      localStorage.setItem(scoreSettingsKey(url), JSON.stringify(settings));
+    } catch {
+      // Nothing to do: the settings hold for this visit.
+    }
+  }, [url, settings]);
   const time = usePlayerTime(isCurrent);
 
   // The engine follows what is chosen here, from the moment it exists.

@@ -104,6 +104,37 @@ describe('ScoreView', () => {
     expect(screen.getByLabelText('Position')).toHaveTextContent('0:00 / 0:16');
   });
 
+  it("keeps a score's tempo, count-in, metronome and parts on this device, down to 40 %", async () => {
+    const { unmount } = render(<ScoreView url="/media/song.musicxml" title="Song" player={{ postId: '7', index: 0, composer: 'Clara' }} />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    const tempo = screen.getByRole('slider', { name: 'Tempo' });
+    expect(tempo).toHaveAttribute('min', '40');
+    fireEvent.change(tempo, { target: { value: '40' } });
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Metronome' }));
+    await userEvent.click(screen.getByText('Parts (2)'));
+    await userEvent.click(screen.getByRole('button', { name: 'Solo Piano' }));
+    unmount();
+
+    // Another visit of the same score: as left. Another score: its own defaults.
+    render(<ScoreView url="/media/song.musicxml" title="Song" player={{ postId: '7', index: 0, composer: 'Clara' }} />);
+    await waitFor(() => expect(screen.getByRole('slider', { name: 'Tempo' })).toHaveValue('40'));
+    expect(screen.getByRole('checkbox', { name: 'Metronome' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Count-in' })).not.toBeChecked();
+    await userEvent.click(screen.getByText('Parts (2)'));
+    expect(screen.getByRole('button', { name: 'Solo Piano' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Mute Violin' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('a kept setting that no longer fits the score is left for the defaults', async () => {
+    localStorage.setItem('selfsound.score:/media/song.musicxml', JSON.stringify({ tempo: 'fast', parts: [{ solo: true }], metronome: 1 }));
+    render(<ScoreView url="/media/song.musicxml" title="Song" player={{ postId: '7', index: 0, composer: 'Clara' }} />);
+    await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));
+    expect(screen.getByRole('slider', { name: 'Tempo' })).toHaveValue('100');
+    expect(screen.getByRole('checkbox', { name: 'Metronome' })).not.toBeChecked();
+    await userEvent.click(screen.getByText('Parts (2)'));
+    expect(screen.getByRole('button', { name: 'Solo Piano' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
   it('offers no player where the score is only shown', async () => {
     render(<ScoreView url="/media/song.musicxml" title="Song" />);
     await waitFor(() => expect(figure()).toHaveAttribute('data-status', 'ready'));

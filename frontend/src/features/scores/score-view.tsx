@@ -197,7 +197,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       data-status={status}
       data-drawn={drawn?.complete ? 'all' : drawn ? 'some' : 'none'}
     >
-      {player && status === 'ready' && source ? <ScoreControls playback={playback} partNames={source.partNames} measures={source.measures} title={title} /> : null}
+      {player && status === 'ready' && source ? <ScoreControls playback={playback} partNames={source.partNames} measures={source.measures} title={title} url={url} /> : null}
       <div
         ref={hostRef}
         className={status === 'error' ? styles.hidden : player ? `${styles.host} ${styles.playable}` : styles.host}

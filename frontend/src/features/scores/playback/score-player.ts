@@ -17,7 +17,8 @@ const TICK_MS = 25;
 /** Between pressing Play and the first note, so the first notes are not late. */
 const START_DELAY = 0.06;
 
-export const TEMPO_RANGE = { min: 0.5, max: 1.5 } as const;
+/** A share of the score's tempo: down to 40 % to practise slowly (issue 35). */
+export const TEMPO_RANGE = { min: 0.4, max: 1.5 } as const;
 
 export interface PartControl {
   muted: boolean;
@@ -163,7 +164,7 @@ export class ScorePlayer implements MediaEngine {
     return this.rate;
   }
 
-  /** A share of the score's tempo, 0.5 to 1.5. */
+  /** A share of the score's tempo, 0.4 to 1.5. */
   setTempo(rate: number): void {
     const next = Math.min(TEMPO_RANGE.max, Math.max(TEMPO_RANGE.min, rate));
     if (next === this.rate) return;
