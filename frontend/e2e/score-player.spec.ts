@@ -276,3 +276,88 @@ test('scores of every common shape are drawn and played without an error', async
   }
   expect(errors).toEqual([]);
 });
+
+/** Four bars of 4/4 at ♩ = 240: each bar lasts one second at 100 %. */
+const LOOP_STUDY = `<?xml version="1.0" encoding="UTF-8"?>
+<score-partwise version="4.0">
+  <part-list><score-part id="P1"><part-name>Piano</part-name></score-part></part-list>
+  <part id="P1">${[60, 62, 64, 65]
+    .map(
+      (_, i) =>
+        `<measure number="${i + 1}">${i === 0 ? '<attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes><sound tempo="240"/>' : ''}` +
+        `<note><pitch><step>${'CDEF'[i]}</step><octave>4</octave></pitch><duration>4</duration><type>whole</type></note></measure>`,
+    )
+    .join('')}</part>
+</score-partwise>`;
+
+test('bars A to B loop for practice, wrapping at B on the audio clock, until the loop is stopped', async ({
+  page,
+  request,
+  server,
+  shot,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await listen(page);
+  // Every note the synthesiser schedules: when (the audio clock) and its pitch.
+  await page.addInitScript(() => {
+    const starts: Array<[number, number]> = [];
+    (window as unknown as { __starts: Array<[number, number]> }).__starts = starts;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
+      if (this.frequency.value > 20) starts.push([when ?? this.context.currentTime, this.frequency.value]);
+      start.call(this, when);
+    };
+  });
+  const ana = await signedUpAccount(request, server, uniqueEmail('score-loop', testInfo.project.name), 'Ana Loop');
+  const id = await postScore(
+    request,
+    server.url,
+    ana.token,
+    { name: 'loop.musicxml', mimeType: 'application/xml', buffer: Buffer.from(LOOP_STUDY) },
+    'Loop Study',
+  );
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  await page.goto(`${server.appUrl}/post/${id}`);
+  await expect(page.getByRole('figure', { name: 'Score: Loop Study' })).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  const loop = page.getByRole('group', { name: 'Loop bars' });
+  await loop.getByLabel('Loop bars: first').fill('2');
+  await loop.getByLabel('Loop bars: last').fill('3');
+  // Where the cursor is, by the audio graph's clock, every 5 ms for six seconds.
+  const walk = page.evaluate(
+    () =>
+      new Promise<Array<[number, string]>>((resolve) => {
+        const seen: Array<[number, string]> = [];
+        const started = performance.now();
+        const timer = window.setInterval(() => {
+          const analyser = (window as unknown as { __analysers: AnalyserNode[] }).__analysers.at(-1);
+          const cursor = document.querySelector<HTMLElement>('[data-score-cursor]');
+          const measure = cursor && !cursor.hidden ? cursor.dataset.measure : undefined;
+          if (analyser && measure && seen.at(-1)?.[1] !== measure) seen.push([analyser.context.currentTime, measure]);
+          if (performance.now() - started > 6_000) {
+            window.clearInterval(timer);
+            resolve(seen);
+          }
+        }, 5);
+      }),
+  );
+  await loop.getByRole('button', { name: 'Loop these bars' }).click();
+  await expect(page.getByRole('button', { name: 'Pause score' })).toBeVisible();
+  await shot('score-loop');
+  const seen = await walk;
+  const bars = seen.map(([, bar]) => bar);
+  expect(bars.slice(0, 5)).toEqual(['2', '3', '2', '3', '2']);
+  expect(bars).not.toContain('4');
+  // On the audio clock: bar 2's D and bar 3's E, a second apart, then D again as bar 3 ends
+  // (each pass two bars, two seconds), never bar 4's F: the wrap at B within 50 ms.
+  const starts = await page.evaluate(() => (window as unknown as { __starts: Array<[number, number]> }).__starts);
+  const notes = starts.map(([when, hz]) => [when, Math.round(12 * Math.log2(hz / 440) + 69)] as const);
+  const unique = notes.filter(([when, midi], i) => notes.findIndex(([w, m]) => m === midi && Math.abs(w - when) < 0.01) === i);
+  expect(unique.map(([, midi]) => midi).slice(0, 5)).toEqual([62, 64, 62, 64, 62]);
+  expect(unique.some(([, midi]) => midi === 65)).toBe(false);
+  const first = unique[0]![0];
+  unique.slice(0, 5).forEach(([when], i) => expect(Math.abs(when - first - i)).toBeLessThan(0.05));
+
+  // Stopped, it plays on past the loop, to the end.
+  const after = await cursorWalk(page, () => loop.getByRole('button', { name: 'Stop looping' }).click());
+  expect(after.at(-1)).toBe('4');
+});

@@ -20,6 +20,11 @@ export const SCORE_PLAYER_WORDS = {
   startAt: 'Start at bar',
   startAtGo: 'Play from bar',
   noSuchBar: (count: number) => `This score has bars 1 to ${count}.`,
+  loop: 'Loop bars',
+  loopTo: 'to',
+  loopOn: 'Loop these bars',
+  loopOff: 'Stop looping',
+  badLoop: (count: number) => `Choose bars from 1 to ${count}, the first no later than the last.`,
 } as const;
 
 /** The tempo slider's steps, as a share of the score's own tempo (percent): down to 40 % to practise slowly. */
@@ -149,6 +154,7 @@ export function ScoreControls({ playback, partNames, measures, title, url }: Sco
           <span>{SCORE_PLAYER_WORDS.metronome}</span>
         </label>
         <StartAtBar measures={measures} onStart={(bar) => playback.playMeasure(bar - 1)} />
+        <LoopBars measures={measures} onLoop={playback.loopBars} />
         {partNames.length > 1 ? (
           <details className={styles.parts}>
             <summary>
@@ -233,11 +239,83 @@ function StartAtBar({ measures, onStart }: { measures: number; onStart: (bar: nu
       <button type="submit" className={styles.partButton} aria-label={SCORE_PLAYER_WORDS.startAtGo}>
         <PlayIcon size={14} />
       </button>
-      {problem ? (
-        <span id={`${id}-problem`} className={styles.startAtProblem} role="alert">
-          {problem}
-        </span>
-      ) : null}
+      <BarProblem id={`${id}-problem`} problem={problem} />
     </form>
   );
+}
+
+/**
+ * Loop bars A to B (issue 35): two bar numbers and a toggle. On, the player plays them over
+ * and over (a count-in before each pass when Count-in is on); off, it plays on from where it is.
+ */
+function LoopBars({
+  measures,
+  onLoop,
+}: {
+  measures: number;
+  onLoop: (bars: { from: number; to: number } | null) => Promise<boolean>;
+}) {
+  const id = useId();
+  const [from, setFrom] = useState('1');
+  const [to, setTo] = useState(String(Math.min(4, Math.max(1, measures))));
+  const [on, setOn] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const toggle = async () => {
+    if (on) {
+      setOn(false);
+      await onLoop(null);
+      return;
+    }
+    const [a, b] = [Number(from), Number(to)];
+    const fits = [a, b].every((n) => Number.isInteger(n) && n >= 1 && n <= measures) && a <= b;
+    setProblem(fits ? null : SCORE_PLAYER_WORDS.badLoop(measures));
+    if (!fits) return;
+    if (await onLoop({ from: a - 1, to: b - 1 })) setOn(true);
+    else setProblem(SCORE_PLAYER_WORDS.failed);
+  };
+  const field = (value: string, set: (v: string) => void, label: string, suffix: string) => (
+    <input
+      id={`${id}-${suffix}`}
+      type="number"
+      inputMode="numeric"
+      min={1}
+      max={measures}
+      value={value}
+      aria-label={label}
+      disabled={on}
+      onChange={(e) => set(e.target.value)}
+      aria-invalid={problem ? true : undefined}
+      aria-describedby={problem ? `${id}-problem` : undefined}
+    />
+  );
+  return (
+    <form
+      className={styles.startAt}
+      role="group"
+      aria-labelledby={`${id}-label`}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void toggle();
+      }}
+    >
+      <span id={`${id}-label`}>{SCORE_PLAYER_WORDS.loop}</span>
+      {field(from, setFrom, `${SCORE_PLAYER_WORDS.loop}: first`, 'from')}
+      <span aria-hidden="true">{SCORE_PLAYER_WORDS.loopTo}</span>
+      {field(to, setTo, `${SCORE_PLAYER_WORDS.loop}: last`, 'to')}
+      <button type="submit" className={styles.partButton} data-loop={on ? 'on' : 'off'}>
+        {on ? SCORE_PLAYER_WORDS.loopOff : SCORE_PLAYER_WORDS.loopOn}
+      </button>
+      <BarProblem id={`${id}-problem`} problem={problem} />
+    </form>
+  );
+}
+
+/** What is wrong with the bars asked for, said where the fields describe it. */
+function BarProblem({ id, problem }: { id: string; problem: string | null }) {
+  return problem ? (
+    <span id={id} className={styles.startAtProblem} role="alert">
+      {problem}
+    </span>
+  ) : null;
 }

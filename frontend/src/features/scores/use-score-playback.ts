@@ -174,6 +174,28 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     [ready, player],
   );
 
+  /**
+   * Loops written bars `from` to `to` (0 is the first; their first performances, in order) and
+   * plays them, or stops looping (null). False when there are no such bars or no engine.
+   */
+  const loopBars = useCallback(
+    async (bars: { from: number; to: number } | null): Promise<boolean> => {
+      const made = await ready();
+      if (!made || !track.current) return false;
+      if (!bars) {
+        made.setLoop(null);
+        return true;
+      }
+      const first = made.timeline.measures.find((m) => m.written === bars.from);
+      const last = first && made.timeline.measures.find((m) => m.written === bars.to && m.start >= first.start);
+      if (!first || !last) return false;
+      made.setLoop({ from: first.start, to: last.start + last.length });
+      player.play(track.current);
+      return true;
+    },
+    [ready, player],
+  );
+
   const playAt = useCallback(
     async (clientX: number, clientY: number) => {
       const mod = await loadPlayback();
@@ -245,7 +267,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
-  return { status, engine, length, playing, isCurrent, toggle, playAt, playMeasure, cursorRef: cursor };
+  return { status, engine, length, playing, isCurrent, toggle, playAt, playMeasure, loopBars, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */

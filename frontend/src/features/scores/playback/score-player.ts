@@ -11,8 +11,12 @@ import { Synth, type Channel } from './synth';
 import { quarterAt, secondsAt, tempoAt } from './tempo-map';
 import { measureAt, type Timeline } from './timeline';
 
-/** How far ahead notes are scheduled, and how often the scheduler looks. */
-const LOOK_AHEAD_SECONDS = 0.25;
+/**
+ * How far ahead notes are scheduled, and how often the scheduler looks. Half a second: a page
+ * busy for less than that (a layout, a garbage collection) loses no note and no loop's wrap;
+ * what is scheduled is hushed at once on a pause, a seek or a tempo change.
+ */
+const LOOK_AHEAD_SECONDS = 0.5;
 const TICK_MS = 25;
 /** Between pressing Play and the first note, so the first notes are not late. */
 const START_DELAY = 0.06;
@@ -49,6 +53,10 @@ export class ScorePlayer implements MediaEngine {
   private nextNote = 0;
   private nextBeat = 0;
   private beats: Array<{ q: number; accent: boolean }> = [];
+  /** Bars looped (quarters from, to), or none. */
+  private loop: { from: number; to: number } | null = null;
+  /** Until the audio clock reaches `at`, the pass before a loop's wrap still sounds from its anchor. */
+  private before: { at: number; from: number; startAt: number } | null = null;
   private readonly listeners = new Set<(event: MediaEvent) => void>();
   private readonly changeListeners = new Set<Listener>();
   private changes = 0;
@@ -68,6 +76,7 @@ export class ScorePlayer implements MediaEngine {
     const ctx = this.ensureContext();
     void ctx.resume();
     if (this.from >= this.timeline.length) this.from = 0;
+    if (this.loop && (this.from < this.loop.from || this.from >= this.loop.to)) this.from = this.loop.from;
     this.playing = true;
     this.schedule(this.countInOn);
     this.emit('play');
@@ -136,10 +145,34 @@ export class ScorePlayer implements MediaEngine {
   /** The quarter sounding now (during a count-in, where it will start). */
   quarter(): number {
     if (!this.playing || !this.context) return this.from;
-    const elapsed = this.context.currentTime - this.startAt;
-    if (elapsed <= 0) return this.from;
-    const base = secondsAt(this.timeline.tempos, this.from, this.rate);
-    return Math.min(this.timeline.length, quarterAt(this.timeline.tempos, base + elapsed, this.rate));
+    const now = this.context.currentTime;
+    // Scheduled ahead, the next pass of a loop is anchored before the last one has ended.
+    const anchor = this.before && now < this.before.at ? this.before : { from: this.from, startAt: this.startAt };
+    const elapsed = now - anchor.startAt;
+    if (elapsed <= 0) return anchor.from;
+    const base = secondsAt(this.timeline.tempos, anchor.from, this.rate);
+    const end = this.loop && anchor === this.before ? this.loop.to : this.timeline.length;
+    return Math.min(end, quarterAt(this.timeline.tempos, base + elapsed, this.rate));
+  }
+
+  /** The bars looped, as quarters of the performance (from, to), or null. */
+  looped(): { from: number; to: number } | null {
+    return this.loop;
+  }
+
+  /**
+   * Loops quarters `from` to `to` of the performance (a count-in before each pass when it is
+   * on), or stops looping (null). Playing outside them, it goes on from `from`.
+   */
+  setLoop(loop: { from: number; to: number } | null): void {
+    const from = loop ? Math.max(0, Math.min(this.timeline.length, loop.from)) : 0;
+    const to = loop ? Math.max(0, Math.min(this.timeline.length, loop.to)) : 0;
+    this.loop = loop && to > from ? { from, to } : null;
+    this.before = null;
+    const at = this.quarter();
+    if (this.loop && (at < this.loop.from || at >= this.loop.to)) this.seekQuarter(this.loop.from);
+    else if (this.playing) this.seekQuarter(at);
+    this.changed();
   }
 
   /** The performed measure sounding now. */
@@ -247,6 +280,7 @@ export class ScorePlayer implements MediaEngine {
     this.timer = undefined;
     this.timeTimer = undefined;
     this.synth?.hush();
+    this.before = null;
     if (stopped) this.playing = false;
   }
 
@@ -297,29 +331,48 @@ export class ScorePlayer implements MediaEngine {
     const base = this.seconds(this.from);
     const horizon = ctx.currentTime + LOOK_AHEAD_SECONDS - this.startAt + base;
     const notes = this.timeline.notes;
+    // A loop's pass ends at its last bar's end: nothing after it, and no note rings past it.
+    const end = this.loop?.to ?? Infinity;
     while (this.nextNote < notes.length) {
       const n = notes[this.nextNote];
-      if (!n) break;
+      if (!n || n.start >= end - 1e-9) break;
       const at = this.seconds(n.start);
       if (at > horizon) break;
       const channel = this.channels[n.part];
       if (channel) {
         const when = this.startAt + at - base;
-        synth.note(channel, n.midi, Math.max(when, ctx.currentTime), this.seconds(n.start + n.duration) - at, n.velocity);
+        const stop = this.seconds(Math.min(n.start + n.duration, end));
+        synth.note(channel, n.midi, Math.max(when, ctx.currentTime), stop - at, n.velocity);
       }
       this.nextNote++;
     }
     if (this.metronomeOn) {
       while (this.nextBeat < this.beats.length) {
         const beat = this.beats[this.nextBeat];
-        if (!beat) break;
+        if (!beat || beat.q >= end - 1e-9) break;
         const at = this.seconds(beat.q);
         if (at > horizon) break;
         synth.click(Math.max(this.startAt + at - base, ctx.currentTime), beat.accent);
         this.nextBeat++;
       }
     }
-    if (this.quarter() >= this.timeline.length) this.ended();
+    if (this.loop && this.seconds(this.loop.to) <= horizon) {
+      this.wrap(synth, this.startAt + this.seconds(this.loop.to) - base);
+      return;
+    }
+    if (!this.loop && this.quarter() >= this.timeline.length) this.ended();
+  }
+
+  /** The next pass of the loop, from its first bar at audio time `at` (after a count-in if on). */
+  private wrap(synth: Synth, at: number) {
+    const loop = this.loop;
+    if (!loop) return;
+    this.before = { at, from: this.from, startAt: this.startAt };
+    this.from = loop.from;
+    this.startAt = at + (this.countInOn ? this.scheduleCountIn(synth, at) : 0);
+    this.nextNote = firstAtOrAfter(this.timeline.notes, loop.from);
+    this.nextBeat = this.beats.findIndex((b) => b.q >= loop.from - 1e-6);
+    if (this.nextBeat < 0) this.nextBeat = this.beats.length;
   }
 
   private ended() {
