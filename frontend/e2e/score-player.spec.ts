@@ -357,6 +357,12 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   const first = unique[0]![0];
   unique.slice(0, 5).forEach(([when], i) => expect(Math.abs(when - first - i)).toBeLessThan(0.05));
 
+  // A bar outside the loop, asked for while it loops, starts the loop again.
+  await page.getByLabel('Start at bar').fill('4');
+  await page.getByRole('button', { name: 'Play from bar' }).click();
+  await page.waitForTimeout(300);
+  await expect(page.locator('[data-score-cursor]')).toHaveAttribute('data-measure', /^[23]$/);
+
   // Stopped, it plays on past the loop, to the end.
   const after = await cursorWalk(page, () => loop.getByRole('button', { name: 'Stop looping' }).click());
   expect(after.at(-1)).toBe('4');

@@ -45,6 +45,19 @@ pub struct ScoreFacts {
 /// The most characters of sung words kept (what search indexes of a score's lyrics).
 pub const MAX_SUNG_CHARS: usize = 4_000;
 
+/// The most bytes of one `<lyric>` read (a syllable is a few; the rest of a longer one is left).
+const LYRIC_MAX_BYTES: usize = 4 * MAX_SUNG_CHARS;
+
+/// Appends what of `more` fits in `limit` bytes of `buffer`, cut at a character's boundary.
+fn push_within(buffer: &mut String, more: &str, limit: usize) {
+    let room = limit.saturating_sub(buffer.len());
+    let mut end = room.min(more.len());
+    while !more.is_char_boundary(end) {
+        end -= 1;
+    }
+    buffer.push_str(&more[..end]);
+}
+
 /// Longest title or composer kept, in characters (longer text is cut).
 const MAX_LABEL_CHARS: usize = 300;
 /// Largest `META-INF/container.xml` read (real ones are a few hundred bytes).
@@ -425,7 +438,7 @@ impl SungWords {
             (b"syllabic", Some(l)) if depth == l.depth + 1 => l.reading = Some(SungField::Syllabic),
             (b"text", Some(l)) if depth == l.depth + 1 => {
                 // An elision's second text is another word.
-                if !l.text.is_empty() {
+                if !l.text.is_empty() && l.text.len() < LYRIC_MAX_BYTES {
                     l.text.push(' ');
                 }
                 l.reading = Some(SungField::Text);
@@ -453,9 +466,10 @@ impl SungWords {
         let Some(l) = &mut self.lyric else { return };
         match l.reading {
             // Bytes bound the buffers (a syllable is short; a long one is cut when added).
-            Some(SungField::Syllabic) if l.syllabic.len() < 16 => l.syllabic.push_str(text.trim()),
-            Some(SungField::Text) if l.text.len() < 4 * MAX_SUNG_CHARS => l.text.push_str(text),
-            _ => {}
+            // Each bounded as it grows: one text event may be as long as the file.
+            Some(SungField::Syllabic) => push_within(&mut l.syllabic, text.trim(), 16),
+            Some(SungField::Text) => push_within(&mut l.text, text, LYRIC_MAX_BYTES),
+            None => {}
         }
     }
 
@@ -487,7 +501,8 @@ impl SungWords {
         *open = matches!(l.syllabic.as_str(), "begin" | "middle");
     }
 
-    /// The verses, one a line, each once.
+    /// The verses, one a line, each once; at most [`MAX_SUNG_CHARS`] characters with the line
+    /// breaks.
     fn finish(self) -> Option<String> {
         let mut lines: Vec<String> = Vec::new();
         for (_, _, verse, _) in self.verses {
@@ -495,7 +510,7 @@ impl SungWords {
                 lines.push(verse);
             }
         }
-        let text = lines.join("\n");
+        let text: String = lines.join("\n").chars().take(MAX_SUNG_CHARS).collect();
         (!text.is_empty()).then_some(text)
     }
 }
@@ -780,6 +795,19 @@ mod tests {
         let sung = parse_musicxml(long.as_bytes()).unwrap().sung.unwrap();
         assert!(sung.chars().count() <= MAX_SUNG_CHARS, "{}", sung.len());
         assert!(sung.chars().count() > MAX_SUNG_CHARS - 10);
+        // Thousands of one-letter verses: their line breaks count too.
+        let verses: String = (0..5_000).map(|n| note(&n.to_string(), "single", "a")).collect();
+        let many = format!("<score-partwise><part id=\"P\"><measure>{verses}</measure></part></score-partwise>");
+        let sung = parse_musicxml(many.as_bytes()).unwrap().sung.unwrap();
+        assert!(sung.chars().count() <= MAX_SUNG_CHARS, "{}", sung.chars().count());
+        // One text as long as the file, and a million empty ones: read within their bounds.
+        let huge = format!(
+            "<score-partwise><part id=\"P\"><measure><note><lyric><text>{}</text>{}</lyric></note></measure></part></score-partwise>",
+            "é".repeat(100_000),
+            "<text/>".repeat(200_000)
+        );
+        let sung = parse_musicxml(huge.as_bytes()).unwrap().sung.unwrap();
+        assert!(sung.chars().count() <= MAX_SUNG_CHARS, "{}", sung.chars().count());
     }
 
     #[test]

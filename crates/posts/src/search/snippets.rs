@@ -105,7 +105,24 @@ pub type Pieces = Vec<(String, bool)>;
 
 /// A word as the index compares it.
 fn fold(word: &str) -> String {
-    word.nfkd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect()
+    let mut folded = String::with_capacity(word.len());
+    for c in word.nfkd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase) {
+        // Letters no decomposition takes apart, which the index's folding (PostgreSQL's
+        // `unaccent`, FTS5's `remove_diacritics 2`) still reads as their plain letters.
+        match c {
+            'ł' => folded.push('l'),
+            'ø' => folded.push('o'),
+            'đ' | 'ð' => folded.push('d'),
+            'ħ' => folded.push('h'),
+            'ı' => folded.push('i'),
+            'æ' => folded.push_str("ae"),
+            'œ' => folded.push_str("oe"),
+            'ß' => folded.push_str("ss"),
+            'þ' => folded.push_str("th"),
+            other => folded.push(other),
+        }
+    }
+    folded
 }
 
 /// The words of `text` with where each is (byte ranges) and which word of the search it is.
@@ -113,7 +130,8 @@ fn hits(words: &Words, text: &str) -> Vec<Hit> {
     let mut found = Vec::new();
     let mut start = None;
     for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-        match (c.is_alphanumeric(), start) {
+        // A combining mark belongs to its letter (a title in decomposed form, as macOS names files).
+        match (c.is_alphanumeric() || is_combining_mark(c), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
                 if let Some(w) = words.which(&fold(&text[s..i])) {
@@ -177,7 +195,9 @@ fn best_line(words: &Words, text: &str, shown: &[bool]) -> Option<(Pieces, Vec<b
     let (mut from, mut to) = (start, end);
     if text[from..to].chars().count() > LONGEST_LINE {
         // A few words before the first hit, then as much as fits.
-        let first = found.first().map_or(from, |h| h.0);
+        // Around the first word not shown yet (else the first), so the cut line adds it.
+        let first =
+            found.iter().find(|h| !shown.get(h.2).copied().unwrap_or(false)).or(found.first()).map_or(from, |h| h.0);
         let lead_in = &text[from..first];
         let starts: Vec<usize> = lead_in
             .char_indices()
@@ -324,6 +344,27 @@ mod tests {
         let words = Words::of(&SearchText::parse("river beethoven").unwrap());
         let text = "Rivers of Beethovenian joy";
         assert_eq!(marked(&pieces(text, (0, 26), (false, false), &hits(&words, text))), "Rivers of [Beethovenian] joy");
+    }
+
+    #[test]
+    fn letters_fold_as_the_index_folds_them() {
+        let words = Words::of(&SearchText::parse("lodz aeolian").unwrap());
+        let text = "Łódź and the Æolian harp";
+        assert_eq!(hits(&words, text).len(), 2);
+        // A title in decomposed form (combining marks after their letters) is one word.
+        let decomposed = "Dvor\u{030C}a\u{0301}k";
+        let words = Words::of(&SearchText::parse("dvorak").unwrap());
+        assert_eq!(hits(&words, decomposed), vec![(0, decomposed.len(), 0)]);
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_a_word_not_shown_yet() {
+        let words = Words::of(&SearchText::parse("london premiere").unwrap());
+        let line = format!("London {} premiere tonight", "la ".repeat(60));
+        let shown = vec![true, false];
+        let (pieces, has) = best_line(&words, &line, &shown).unwrap();
+        assert!(has[1], "{}", marked(&pieces));
+        assert!(marked(&pieces).contains("[premiere]"));
     }
 
     #[test]

@@ -418,7 +418,9 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       if (list !== state.queue) setState({ queue: list });
       if (!track.engine && !Engine) {
         // Asked before the engine's code came: play once it has, unless asked otherwise since.
+        // What sounded (a score's own engine) stops now, as any other play would stop it.
         const mine = ++request;
+        release();
         setState({ track, playing: true, buffering: true, error: null });
         loadAudioEngine().then(
           () => mine === request && store.play(track, at, queue),

@@ -167,9 +167,10 @@ export class ScorePlayer implements MediaEngine {
   setLoop(loop: { from: number; to: number } | null): void {
     const from = loop ? Math.max(0, Math.min(this.timeline.length, loop.from)) : 0;
     const to = loop ? Math.max(0, Math.min(this.timeline.length, loop.to)) : 0;
+    // Where it is now, read before the pass being heard is forgotten.
+    const at = this.quarter();
     this.loop = loop && to > from ? { from, to } : null;
     this.before = null;
-    const at = this.quarter();
     if (this.loop && (at < this.loop.from || at >= this.loop.to)) this.seekQuarter(this.loop.from);
     else if (this.playing) this.seekQuarter(at);
     this.changed();
@@ -181,7 +182,9 @@ export class ScorePlayer implements MediaEngine {
   }
 
   seekQuarter(q: number): void {
-    const to = Math.max(0, Math.min(this.timeline.length, q));
+    let to = Math.max(0, Math.min(this.timeline.length, q));
+    // While looping, playing stays within the loop: a bar outside it starts the loop again.
+    if (this.loop && (to < this.loop.from || to >= this.loop.to)) to = this.loop.from;
     if (this.playing) {
       this.halt(false);
       this.from = to;
@@ -229,8 +232,10 @@ export class ScorePlayer implements MediaEngine {
   setMetronome(on: boolean): void {
     this.metronomeOn = on;
     if (this.playing) {
-      // Beats already scheduled stay; from here on the new choice holds.
-      this.nextBeat = this.beats.findIndex((b) => b.q >= this.quarter() + 0.01);
+      // Beats already scheduled stay; from here on the new choice holds (from the next pass's
+      // start when a loop's wrap is already scheduled).
+      const q = this.before ? this.from : this.quarter() + 0.01;
+      this.nextBeat = this.beats.findIndex((b) => b.q >= q);
       if (this.nextBeat < 0) this.nextBeat = this.beats.length;
     }
     this.changed();
@@ -295,11 +300,13 @@ export class ScorePlayer implements MediaEngine {
     const notes = this.timeline.notes;
     // Notes that began before `from` and still sound there sound from there.
     this.nextNote = firstAtOrAfter(notes, this.from);
+    const end = this.loop?.to ?? Infinity;
     for (let i = 0; i < this.nextNote; i++) {
       const n = notes[i];
       if (!n || n.start + n.duration <= this.from + 0.05) continue;
       const channel = this.channels[n.part];
-      if (channel) synth.note(channel, n.midi, start, this.seconds(n.start + n.duration) - this.seconds(this.from), n.velocity);
+      const stop = this.seconds(Math.min(n.start + n.duration, end));
+      if (channel) synth.note(channel, n.midi, start, stop - this.seconds(this.from), n.velocity);
     }
     this.nextBeat = this.beats.findIndex((b) => b.q >= this.from - 1e-6);
     if (this.nextBeat < 0) this.nextBeat = this.beats.length;
@@ -366,7 +373,10 @@ export class ScorePlayer implements MediaEngine {
   /** The next pass of the loop, from its first bar at audio time `at` (after a count-in if on). */
   private wrap(synth: Synth, at: number) {
     const loop = this.loop;
-    if (!loop) return;
+    const ctx = this.context;
+    if (!loop || !ctx) return;
+    // A page held up past the end of the pass: the next starts now rather than in the past.
+    at = Math.max(at, ctx.currentTime + START_DELAY);
     this.before = { at, from: this.from, startAt: this.startAt };
     this.from = loop.from;
     this.startAt = at + (this.countInOn ? this.scheduleCountIn(synth, at) : 0);
