@@ -319,7 +319,7 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   await signInThroughAddress(page, server.appUrl, ana.token);
   await page.goto(`${server.appUrl}/post/${id}`);
   await expect(page.getByRole('figure', { name: 'Score: Loop Study' })).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
-  const loop = page.getByRole('group', { name: 'Loop bars' });
+  const loop = page.getByRole('form', { name: 'Loop bars' });
   await loop.getByLabel('Loop bars: first').fill('2');
   await loop.getByLabel('Loop bars: last').fill('3');
   // Where the cursor is, by the audio graph's clock, every 5 ms for six seconds.

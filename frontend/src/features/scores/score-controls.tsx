@@ -291,7 +291,6 @@ function LoopBars({
   return (
     <form
       className={styles.startAt}
-      role="group"
       aria-labelledby={`${id}-label`}
       noValidate
       onSubmit={(e) => {
