@@ -32,7 +32,8 @@ build: doctor web
 ## exact Debian/Ubuntu packages to install when something is missing: a C compiler (Rust links
 ## with it; SQLite and libpq are compiled from source), pkg-config and OpenSSL's headers (libpq
 ## talks TLS to PostgreSQL). And what the server runs: ffmpeg checks and cleans every video
-## (without it the server runs and video posts answer 503), so its absence is a warning.
+## (without it the server runs and video posts answer 503), so its absence is a warning, as is
+## the SoundFont's (scores then play on the synthesiser alone).
 doctor:
 	@missing=(); \
 	command -v cc >/dev/null 2>&1 || missing+=(build-essential); \
@@ -46,7 +47,9 @@ doctor:
 	  exit 1; \
 	fi; \
 	command -v $${SELFSOUND_FFMPEG:-ffmpeg} >/dev/null 2>&1 || \
-	  echo "*** ffmpeg is missing: the server will run, but video posts answer 503 until it is installed (sudo apt-get install -y ffmpeg)"
+	  echo "*** ffmpeg is missing: the server will run, but video posts answer 503 until it is installed (sudo apt-get install -y ffmpeg)"; \
+	[ -f "$${SELFSOUND_SOUNDFONT:-/usr/share/sounds/sf3/MuseScore_General_Lite.sf3}" ] || \
+	  echo "*** The SoundFont is missing: scores will play on the synthesiser only (sudo apt-get install -y musescore-general-soundfont-small)"
 
 web-deps:
 	@if [ ! -d $(FRONTEND)/node_modules ] || [ $(FRONTEND)/package-lock.json -nt $(FRONTEND)/node_modules/.package-lock.json ]; then \

@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { soundBanks } from './sound-banks';
 
 // Every API prefix of the backend (spec §7). In development the Vite server forwards these to
 // the Rust binary so the browser sees a single origin, exactly as in production where the binary
@@ -25,7 +26,7 @@ const apiTarget = process.env.SELFSOUND_API ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: '/app/',
-  plugins: [react()],
+  plugins: [react(), soundBanks()],
   server: {
     proxy: Object.fromEntries(
       API_PREFIXES.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }]),

@@ -27,7 +27,7 @@ test('long tasks while a 320-measure quartet is drawn', async ({ browser, reques
         for (const e of list.getEntries()) w.__tasks.push([e.startTime, e.duration]);
       }).observe({ type: 'longtask', buffered: true });
       new MutationObserver(() => {
-        if (!w.__firstSystem && document.querySelector('figure svg')) w.__firstSystem = performance.now();
+        if (!w.__firstSystem && document.querySelector('[data-score-drawing] svg')) w.__firstSystem = performance.now();
       }).observe(document, { childList: true, subtree: true });
     });
     await page.goto(`${server.appUrl}/post/${id}`);

@@ -6,7 +6,7 @@
  * timewise score with a transposing instrument, a piano grand staff with a pickup, two voices,
  * chords, ties and tuplets) are drawn and played without an error.
  */
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
 import { watchCsp } from './support/csp';
@@ -101,6 +101,21 @@ const TIMEWISE = `<?xml version="1.0" encoding="UTF-8"?>
 const CONTAINER =
   '<?xml version="1.0" encoding="UTF-8"?><container><rootfiles><rootfile full-path="score.xml" media-type="application/vnd.recordare.musicxml+xml"/></rootfiles></container>';
 
+/** Signs up someone who posts `xml` as a score titled `title`, and opens its page, drawn. */
+async function openScore(
+  { page, request, server }: { page: Page; request: APIRequestContext; server: { url: string; appUrl: string; dataDir: string } },
+  who: string,
+  file: string,
+  xml: string,
+  title: string,
+) {
+  const person = await signedUpAccount(request, server, uniqueEmail(who, test.info().project.name), 'Ana Player');
+  const id = await postScore(request, server.url, person.token, { name: file, mimeType: 'application/xml', buffer: Buffer.from(xml) }, title);
+  await signInThroughAddress(page, server.appUrl, person.token);
+  await page.goto(`${server.appUrl}/post/${id}`);
+  await expect(page.getByRole('figure', { name: `Score: ${title}` })).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+}
+
 /** Every analyser made on the page, so the test can read what the page sounds like. */
 async function listen(page: Page) {
   await page.addInitScript(() => {
@@ -113,6 +128,31 @@ async function listen(page: Page) {
       return analyser;
     };
   });
+}
+
+/**
+ * The sound scores play with on this device (the player's Sound choice): these journeys read
+ * the synthesiser's oscillators and its pure partials; the sampled instruments have their own.
+ */
+async function chooseSound(page: Page, sound: 'synth' | 'samples') {
+  await page.addInitScript((s) => localStorage.setItem('selfsound.score-sound', s), sound);
+}
+
+/** The spectrum (dB per bin) the page's analyser hears now, averaged over `frames` readings 50 ms apart. */
+async function spectrum(page: Page, frames = 8): Promise<{ db: number[]; binHz: number }> {
+  return page.evaluate(async (count) => {
+    const analyser = (window as unknown as { __analysers: AnalyserNode[] }).__analysers.at(-1);
+    if (!analyser) return { db: [], binHz: 1 };
+    analyser.smoothingTimeConstant = 0;
+    const sum = new Float64Array(analyser.frequencyBinCount);
+    const one = new Float32Array(analyser.frequencyBinCount);
+    for (let f = 0; f < count; f++) {
+      analyser.getFloatFrequencyData(one);
+      one.forEach((v, i) => (sum[i] = (sum[i] ?? 0) + Math.max(-140, v) / count));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return { db: [...sum], binHz: analyser.context.sampleRate / analyser.fftSize };
+  }, frames);
 }
 
 /** The loudest level (dB) around `hz`, and the overall RMS, as the page's analyser hears now. */
@@ -174,6 +214,7 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await listen(page);
+  await chooseSound(page, 'synth');
   const ana = await signedUpAccount(request, server, uniqueEmail('score-player', testInfo.project.name), 'Ana Score');
   const id = await postScore(
     request,
@@ -235,10 +276,13 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   await page.getByRole('slider', { name: 'Tempo' }).fill('50');
   await expect(page.getByRole('slider', { name: 'Tempo' })).toHaveAttribute('aria-valuetext', '50%');
   await page.getByRole('checkbox', { name: 'Metronome' }).check();
+  // On a phone the controls push the score down: bring it into view to click it.
+  await page.locator('[data-score-drawing] svg').first().scrollIntoViewIfNeeded();
+  // The middle of the last measure drawn (the third), on its top staff.
   const third = await page.evaluate(() => {
-    const svg = document.querySelector('figure svg');
-    const box = svg?.getBoundingClientRect();
-    return box ? { x: box.left + box.width * 0.85, y: box.top + box.height * 0.3 } : null;
+    const boxes = [...document.querySelectorAll('[data-score-drawing] svg .vf-measure')].map((m) => m.getBoundingClientRect());
+    const box = boxes.filter((b) => b.width > 0).sort((a, b) => b.right - a.right || a.top - b.top)[0];
+    return box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : null;
   });
   expect(third).not.toBeNull();
   if (third) await page.mouse.click(third.x, third.y);
@@ -295,9 +339,10 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   request,
   server,
   shot,
-}, testInfo) => {
+}) => {
   test.setTimeout(90_000);
   await listen(page);
+  await chooseSound(page, 'synth');
   // Every note the synthesiser schedules: when (the audio clock) and its pitch.
   await page.addInitScript(() => {
     const starts: Array<[number, number]> = [];
@@ -308,17 +353,7 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
       start.call(this, when);
     };
   });
-  const ana = await signedUpAccount(request, server, uniqueEmail('score-loop', testInfo.project.name), 'Ana Loop');
-  const id = await postScore(
-    request,
-    server.url,
-    ana.token,
-    { name: 'loop.musicxml', mimeType: 'application/xml', buffer: Buffer.from(LOOP_STUDY) },
-    'Loop Study',
-  );
-  await signInThroughAddress(page, server.appUrl, ana.token);
-  await page.goto(`${server.appUrl}/post/${id}`);
-  await expect(page.getByRole('figure', { name: 'Score: Loop Study' })).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  await openScore({ page, request, server }, 'score-loop', 'loop.musicxml', LOOP_STUDY, 'Loop Study');
   const loop = page.getByRole('form', { name: 'Loop bars' });
   await loop.getByLabel('Loop bars: first').fill('2');
   await loop.getByLabel('Loop bars: last').fill('3');
@@ -366,4 +401,82 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   // Stopped, it plays on past the loop, to the end.
   const after = await cursorWalk(page, () => loop.getByRole('button', { name: 'Stop looping' }).click());
   expect(after.at(-1)).toBe('4');
+});
+
+/** A piano holding middle C, a bar at a time, for 32 seconds (♩ = 60). */
+const HELD_C = `<?xml version="1.0" encoding="UTF-8"?>
+<score-partwise version="4.0">
+  <part-list><score-part id="P1"><part-name>Piano</part-name><midi-instrument id="P1-I1"><midi-channel>1</midi-channel><midi-program>1</midi-program></midi-instrument></score-part></part-list>
+  <part id="P1">${Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<measure number="${i + 1}">${i === 0 ? `${attrs('<clef><sign>G</sign><line>2</line></clef>')}<sound tempo="60"/>` : ''}${note('C', 4, 4, '<type>whole</type>')}</measure>`,
+  ).join('')}</part>
+</score-partwise>`;
+
+test('scores play on sampled instruments, loaded when first played, and sound unlike the synthesiser', async ({
+  page,
+  request,
+  server,
+  shot,
+}) => {
+  test.setTimeout(120_000);
+  const csp = watchCsp(page);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  const banks: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.sf3')) banks.push(new URL(r.url()).pathname.split('/').at(-1) ?? '');
+  });
+  await listen(page);
+  await openScore({ page, request, server }, 'score-samples', 'held.musicxml', HELD_C, 'Held C');
+  // Nothing of the instruments is fetched until the score is played.
+  expect(banks).toEqual([]);
+  await expect(page.getByRole('combobox', { name: 'Sound' })).toHaveValue('samples');
+
+  const pressed = Date.now();
+  await page.getByRole('button', { name: 'Play score' }).click();
+  const state = page.locator('[data-samples]');
+  await expect(state).toHaveAttribute('data-samples', 'ready', { timeout: 30_000 });
+  console.log(`instruments ready ${Date.now() - pressed} ms after Play (${banks.join(', ')})`);
+  // Only the pianos' family was fetched, and it is a long-cached asset.
+  expect(banks).toHaveLength(1);
+  expect(banks[0]).toMatch(/^gm-0-[0-9a-f]{10}\.sf3$/);
+  const bank = await request.get(`${server.appUrl}/assets/sounds/${banks[0]}`);
+  expect(bank.headers()['cache-control']).toContain('immutable');
+
+  // Sampled: not silent, a piano's C4 (262 Hz) the loudest.
+  await page.waitForTimeout(400);
+  await expect.poll(async () => (await hear(page, 262)).rms, { timeout: 5_000 }).toBeGreaterThan(0.005);
+  const { db: sampled, binHz } = await spectrum(page);
+  await shot('score-samples');
+
+  // The synthesiser, chosen while it plays, takes over at once: a sound of its own.
+  await page.getByRole('combobox', { name: 'Sound' }).selectOption('synth');
+  await page.waitForTimeout(400);
+  await expect.poll(async () => (await hear(page, 262)).rms, { timeout: 5_000 }).toBeGreaterThan(0.005);
+  const { db: synthesised } = await spectrum(page);
+  const hz = (i: number) => i * binHz;
+  const band = sampled.map((_, i) => i).filter((i) => hz(i) > 100 && hz(i) < 5_000);
+  const peak = (s: number[]) => Math.max(...band.map((i) => s[i] ?? -140));
+  // Each spectrum against its own loudest bin, so loudness alone does not count as a difference.
+  const difference = band.reduce((sum, i) => sum + Math.abs((sampled[i] ?? 0) - peak(sampled) - ((synthesised[i] ?? 0) - peak(synthesised))), 0) / band.length;
+  console.log(`spectra differ by ${difference.toFixed(1)} dB on average (100 Hz-5 kHz)`);
+  expect(difference).toBeGreaterThan(6);
+  // Both have C4's fundamental near their top.
+  for (const s of [sampled, synthesised]) {
+    const at = band.reduce((best, i) => ((s[i] ?? -140) > (s[best] ?? -140) ? i : best), band[0] ?? 0);
+    expect([262, 523, 785, 1046].some((f) => Math.abs(hz(at) - f) < 30)).toBe(true);
+  }
+
+  // Back to the instruments, which are already loaded: nothing is fetched again.
+  await page.getByRole('combobox', { name: 'Sound' }).selectOption('samples');
+  await expect(state).toHaveAttribute('data-samples', 'ready');
+  expect(banks).toHaveLength(1);
+  await page.getByRole('button', { name: 'Pause score' }).click();
+  expect(errors).toEqual([]);
+  expect(csp).toEqual([]);
 });

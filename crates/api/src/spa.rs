@@ -18,8 +18,10 @@ use crate::state::AppState;
 pub const BASE: &str = "/app";
 
 /// The web app runs only its own scripts and styles, talks only to us, and is never framed.
-/// Images may come from https (Google profile pictures), media from us or blobs.
-pub const APP_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+/// Images may come from https (Google profile pictures), media from us or blobs. WebAssembly
+/// may be compiled (not JavaScript evaluated): the sampled instruments' Ogg Vorbis decoder is
+/// WebAssembly, carried in our own worklet script.
+pub const APP_CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
     img-src 'self' data: blob: https:; media-src 'self' blob:; connect-src 'self'; font-src 'self'; \
     object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
@@ -28,9 +30,15 @@ async fn cache_headers(
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
     let immutable = req.path().starts_with("/app/assets/");
+    // The sampled instruments' SoundFonts are Ogg Vorbis inside: compressing 16 MB again on the
+    // fly would cost seconds of CPU and save nothing.
+    let compressed = req.path().ends_with(".sf3");
     let mut res = next.call(req).await?;
     let value = if immutable { "public, max-age=31536000, immutable" } else { "no-cache" };
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    if compressed && res.status().is_success() {
+        res.headers_mut().insert(header::CONTENT_ENCODING, HeaderValue::from_static("identity"));
+    }
     res.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(APP_CSP));
     Ok(res)
 }

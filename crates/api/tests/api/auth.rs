@@ -443,6 +443,7 @@ async fn the_web_app_is_served_with_history_fallback(db: TestDb) {
     std::fs::create_dir_all(web.path().join("assets")).unwrap();
     std::fs::write(web.path().join("index.html"), "<!doctype html><title>SelfSound</title>").unwrap();
     std::fs::write(web.path().join("assets/app-abc123.js"), "console.log(1)").unwrap();
+    std::fs::write(web.path().join("assets/gm-0-abc123.sf3"), vec![7u8; 64 * 1024]).unwrap();
     let env = vec![("SELFSOUND_WEB_DIR".to_owned(), web.path().display().to_string())];
     let app = spawn_app_with(db, Options { env, ..Options::default() }).await;
     for path in ["/app/", "/app/sign-in", "/app/user/123"] {
@@ -455,6 +456,18 @@ async fn the_web_app_is_served_with_history_fallback(db: TestDb) {
     assert_eq!(asset.status(), StatusCode::OK);
     assert!(asset.headers()["cache-control"].to_str().unwrap().contains("immutable"));
     assert_eq!(asset.headers()["x-content-type-options"], "nosniff");
+    // A SoundFont (Ogg Vorbis inside) is sent as it is, never compressed again on the fly.
+    let bank = app
+        .client
+        .get(format!("{}/app/assets/gm-0-abc123.sf3", app.url))
+        .header("accept-encoding", "gzip, br")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bank.status(), StatusCode::OK);
+    assert!(bank.headers()["cache-control"].to_str().unwrap().contains("immutable"));
+    assert_ne!(bank.headers().get("content-encoding").map(|v| v.to_str().unwrap()), Some("gzip"));
+    assert_eq!(bank.bytes().await.unwrap().len(), 64 * 1024);
 }
 
 async fn cors_allows_credentials_only_for_configured_origins(db: TestDb) {

@@ -3,6 +3,7 @@ import { PauseIcon, PlayIcon } from '../../components/first-load-icons';
 import { Spinner } from '../../components/spinner';
 import { usePlayerTime } from '../player';
 import { formatDuration } from '../../lib/format';
+import type { SoundChoice } from './playback';
 import type { useScorePlayback } from './use-score-playback';
 import styles from './score-controls.module.css';
 
@@ -24,6 +25,11 @@ export const SCORE_PLAYER_WORDS = {
   loopTo: 'to',
   loopOn: 'Loop these bars',
   loopOff: 'Stop looping',
+  sound: 'Sound',
+  samples: 'Instruments',
+  synth: 'Synthesiser',
+  samplesLoading: 'Loading instruments…',
+  samplesFailed: 'The instruments could not load; the synthesiser plays.',
   badLoop: (count: number) => `Choose bars from 1 to ${count}, the first no later than the last.`,
 } as const;
 
@@ -35,6 +41,17 @@ interface Settings {
   countIn: boolean;
   metronome: boolean;
   parts: Array<{ muted: boolean; solo: boolean }>;
+}
+
+/** Where this device keeps the sound scores play with (every score's, not one score's). */
+export const SOUND_KEY = 'selfsound.score-sound';
+
+function storedSound(): SoundChoice {
+  try {
+    return localStorage.getItem(SOUND_KEY) === 'synth' ? 'synth' : 'samples';
+  } catch {
+    return 'samples';
+  }
 }
 
 /** Where a score's settings are kept on this device (issue 35: a learner's choices stay). */
@@ -94,6 +111,16 @@ export function ScoreControls({ playback, partNames, measures, title, url }: Sco
     }
   }, [url, settings]);
   const time = usePlayerTime(isCurrent);
+  const [sound, setSound] = useState<SoundChoice>(storedSound);
+  useEffect(() => {
+    try {
+      localStorage.setItem(SOUND_KEY, sound);
+    } catch {
+      // Only this visit keeps it.
+    }
+    engine?.setSound(sound);
+  }, [engine, sound]);
+  const samples = engine?.samples() ?? 'off';
 
   // The engine follows what is chosen here, from the moment it exists.
   useEffect(() => {
@@ -153,6 +180,17 @@ export function ScoreControls({ playback, partNames, measures, title, url }: Sco
           />
           <span>{SCORE_PLAYER_WORDS.metronome}</span>
         </label>
+        <span className={styles.sound}>
+          <label htmlFor={`${id}-sound`}>{SCORE_PLAYER_WORDS.sound}</label>
+          <select id={`${id}-sound`} value={sound} onChange={(e) => setSound(e.target.value === 'synth' ? 'synth' : 'samples')}>
+            <option value="samples">{SCORE_PLAYER_WORDS.samples}</option>
+            <option value="synth">{SCORE_PLAYER_WORDS.synth}</option>
+          </select>
+          <span role="status" className={styles.soundState} data-samples={samples}>
+            {sound === 'samples' && samples === 'loading' ? SCORE_PLAYER_WORDS.samplesLoading : null}
+            {sound === 'samples' && samples === 'failed' ? SCORE_PLAYER_WORDS.samplesFailed : null}
+          </span>
+        </span>
         <StartAtBar measures={measures} onStart={(bar) => playback.playMeasure(bar - 1)} />
         <LoopBars measures={measures} onLoop={playback.loopBars} />
         {partNames.length > 1 ? (

@@ -200,6 +200,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       {player && status === 'ready' && source ? <ScoreControls playback={playback} partNames={source.partNames} measures={source.measures} title={title} url={url} /> : null}
       <div
         ref={hostRef}
+        data-score-drawing
         className={status === 'error' ? styles.hidden : player ? `${styles.host} ${styles.playable}` : styles.host}
         onClick={player ? (e) => void playback.playAt(e.clientX, e.clientY) : undefined}
       >

@@ -56,6 +56,15 @@ export function AboutUsPage() {
         </ul>
       </Card>
 
+      <Card title="The sounds of scores" id="sounds">
+        <p>
+          Scores play on sampled instruments from MuseScore's General SoundFont by S. Christian
+          Collins (MIT; its Splendid Grand piano is in the public domain, its drumline CC0), based
+          on Frank Wen's Fluid (R3) SoundFont, played in your browser by SpessaSynth (Apache-2.0).
+          Thank you to everyone who recorded and shared them.
+        </p>
+      </Card>
+
       <Card title="Say hello" id="hello">
         <p>
           Questions, ideas or a story about what SelfSound means to you: write to{' '}

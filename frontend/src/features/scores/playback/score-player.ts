@@ -7,6 +7,7 @@
  */
 
 import type { MediaEngine, MediaEvent } from '../../player';
+import type { Sampler } from './sampler';
 import { Synth, type Channel } from './synth';
 import { quarterAt, secondsAt, tempoAt } from './tempo-map';
 import { measureAt, type Timeline } from './timeline';
@@ -23,6 +24,11 @@ const START_DELAY = 0.06;
 
 /** A share of the score's tempo: down to 40 % to practise slowly (issue 35). */
 export const TEMPO_RANGE = { min: 0.4, max: 1.5 } as const;
+
+/** What plays the parts: sampled instruments (once loaded; the synthesiser until then), or the synthesiser. */
+export type SoundChoice = 'samples' | 'synth';
+/** Where the sampled instruments are: not asked for, loading, playing, or not available. */
+export type SamplesState = 'off' | 'loading' | 'ready' | 'failed';
 
 export interface PartControl {
   muted: boolean;
@@ -41,6 +47,10 @@ export class ScorePlayer implements MediaEngine {
   private countInOn = false;
   private volume = 1;
   private mutedAll = false;
+  private choice: SoundChoice = 'samples';
+  private sampler: Sampler | null = null;
+  private samplesState: SamplesState = 'off';
+  private samplesAbort: AbortController | null = null;
 
   /** Where playback is (quarters) while paused; where it started while playing. */
   private from = 0;
@@ -113,6 +123,11 @@ export class ScorePlayer implements MediaEngine {
   stop(): void {
     this.halt();
     this.from = 0;
+    this.samplesAbort?.abort();
+    this.samplesAbort = null;
+    this.sampler?.close();
+    this.sampler = null;
+    this.samplesState = 'off';
     void this.context?.close();
     this.context = null;
     this.synth = null;
@@ -204,11 +219,9 @@ export class ScorePlayer implements MediaEngine {
   setTempo(rate: number): void {
     const next = Math.min(TEMPO_RANGE.max, Math.max(TEMPO_RANGE.min, rate));
     if (next === this.rate) return;
-    const at = this.quarter();
-    if (this.playing) this.halt(false);
-    this.rate = next;
-    this.from = at;
-    if (this.playing) this.schedule(false);
+    this.reanchor(() => {
+      this.rate = next;
+    });
     this.emit('durationchange');
     this.changed();
   }
@@ -250,6 +263,25 @@ export class ScorePlayer implements MediaEngine {
     this.changed();
   }
 
+  sound(): SoundChoice {
+    return this.choice;
+  }
+
+  /** Where the sampled instruments are (`off` until a first play asks for them). */
+  samples(): SamplesState {
+    return this.samplesState;
+  }
+
+  /** Sampled instruments or the synthesiser; a change is heard at once. */
+  setSound(choice: SoundChoice): void {
+    if (choice === this.choice) return;
+    this.reanchor(() => {
+      this.choice = choice;
+    });
+    if (choice === 'samples' && this.context) this.loadSamples(this.context);
+    this.changed();
+  }
+
   /** The analyser all sound passes through (the tests read it). */
   analyser(): AnalyserNode | null {
     return this.synth?.analyser ?? null;
@@ -265,16 +297,80 @@ export class ScorePlayer implements MediaEngine {
     this.synth = synth;
     this.channels = this.timeline.parts.map((p) => synth.channel(p.program, p.percussion, p.volume));
     this.applyGains();
+    if (this.choice === 'samples') this.loadSamples(ctx);
     return ctx;
   }
 
+  /** Loads the sampled instruments; meanwhile, and if they cannot load, the synthesiser plays. */
+  private loadSamples(ctx: AudioContext) {
+    const synth = this.synth;
+    if (this.samplesState === 'loading' || this.samplesState === 'ready' || !synth) return;
+    if (typeof AudioWorkletNode === 'undefined') {
+      this.samplesState = 'failed';
+      return;
+    }
+    const abort = new AbortController();
+    this.samplesAbort = abort;
+    this.samplesState = 'loading';
+    import('./sampler')
+      .then(({ Sampler, samplesBuilt }) => {
+        if (!samplesBuilt()) throw new Error('This build has no sampled instruments.');
+        return Sampler.load(ctx, this.timeline.parts, synth.master, abort.signal);
+      })
+      .then(
+        (sampler) => {
+          if (abort.signal.aborted || ctx !== this.context) {
+            sampler.close();
+            return;
+          }
+          this.sampler = sampler;
+          this.samplesState = 'ready';
+          this.applyGains();
+          // What the synthesiser was playing goes on with the instruments from here.
+          if (this.choice === 'samples') this.reanchor(() => undefined);
+          this.changed();
+        },
+        (error: unknown) => {
+          if (abort.signal.aborted) return;
+          console.warn('Sampled instruments did not load; the synthesiser plays.', error);
+          this.samplesState = 'failed';
+          this.changed();
+        },
+      );
+    this.changed();
+  }
+
+  /** Plays a timeline note on its part, from `when` for `duration` seconds. */
+  private playNote(n: Timeline['notes'][number], when: number, duration: number) {
+    if (this.sampler && this.choice === 'samples') {
+      this.sampler.note(n.part, n.midi, when, duration, n.velocity);
+      return;
+    }
+    const channel = this.channels[n.part];
+    if (channel && this.synth) this.synth.note(channel, n.midi, when, duration, n.velocity);
+  }
+
+  /** Applies `change` where playback is now, scheduling again from there if it is playing. */
+  private reanchor(change: () => void) {
+    const at = this.quarter();
+    if (this.playing) this.halt(false);
+    change();
+    this.from = at;
+    if (this.playing) this.schedule(false);
+  }
+
+  /** Whether part `i` is heard: not muted, and soloed when any part is. */
+  private partOn(i: number): boolean {
+    const c = this.controls[i];
+    return !!c && !c.muted && (!this.controls.some((o) => o.solo) || c.solo);
+  }
+
   private applyGains() {
-    const anySolo = this.controls.some((c) => c.solo);
     this.channels.forEach((channel, i) => {
-      const c = this.controls[i];
-      const on = c && !c.muted && (!anySolo || c.solo);
+      const on = this.partOn(i);
       channel.gain.gain.value = on ? 1 : 0;
     });
+    this.sampler?.setLevels(this.timeline.parts.map((p, i) => (this.partOn(i) ? p.volume : 0)));
     if (this.synth) this.synth.master.gain.value = this.mutedAll ? 0 : this.volume;
   }
 
@@ -285,6 +381,7 @@ export class ScorePlayer implements MediaEngine {
     this.timer = undefined;
     this.timeTimer = undefined;
     this.synth?.hush();
+    this.sampler?.hush();
     this.before = null;
     if (stopped) this.playing = false;
   }
@@ -304,9 +401,8 @@ export class ScorePlayer implements MediaEngine {
     for (let i = 0; i < this.nextNote; i++) {
       const n = notes[i];
       if (!n || n.start + n.duration <= this.from + 0.05) continue;
-      const channel = this.channels[n.part];
       const stop = this.seconds(Math.min(n.start + n.duration, end));
-      if (channel) synth.note(channel, n.midi, start, stop - this.seconds(this.from), n.velocity);
+      this.playNote(n, start, stop - this.seconds(this.from));
     }
     this.nextBeat = this.beats.findIndex((b) => b.q >= this.from - 1e-6);
     if (this.nextBeat < 0) this.nextBeat = this.beats.length;
@@ -345,12 +441,9 @@ export class ScorePlayer implements MediaEngine {
       if (!n || n.start >= end - 1e-9) break;
       const at = this.seconds(n.start);
       if (at > horizon) break;
-      const channel = this.channels[n.part];
-      if (channel) {
-        const when = this.startAt + at - base;
-        const stop = this.seconds(Math.min(n.start + n.duration, end));
-        synth.note(channel, n.midi, Math.max(when, ctx.currentTime), stop - at, n.velocity);
-      }
+      const when = this.startAt + at - base;
+      const stop = this.seconds(Math.min(n.start + n.duration, end));
+      this.playNote(n, Math.max(when, ctx.currentTime), stop - at);
       this.nextNote++;
     }
     if (this.metronomeOn) {
