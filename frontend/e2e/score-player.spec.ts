@@ -116,6 +116,22 @@ async function openScore(
   await expect(page.getByRole('figure', { name: `Score: ${title}` })).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
 }
 
+/**
+ * Every note the synthesiser starts: when (the audio clock) and its frequency, in
+ * `window.__starts` (its voices are custom waves; metronome clicks are square).
+ */
+async function recordOscillators(page: Page) {
+  await page.addInitScript(() => {
+    const starts: Array<[number, number]> = [];
+    (window as unknown as { __starts: Array<[number, number]> }).__starts = starts;
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
+      if (this.frequency.value > 20 && this.type === 'custom') starts.push([when ?? this.context.currentTime, this.frequency.value]);
+      start.call(this, when);
+    };
+  });
+}
+
 /** Every analyser made on the page, so the test can read what the page sounds like. */
 async function listen(page: Page) {
   await page.addInitScript(() => {
@@ -343,16 +359,7 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   test.setTimeout(90_000);
   await listen(page);
   await chooseSound(page, 'synth');
-  // Every note the synthesiser schedules: when (the audio clock) and its pitch.
-  await page.addInitScript(() => {
-    const starts: Array<[number, number]> = [];
-    (window as unknown as { __starts: Array<[number, number]> }).__starts = starts;
-    const start = OscillatorNode.prototype.start;
-    OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
-      if (this.frequency.value > 20) starts.push([when ?? this.context.currentTime, this.frequency.value]);
-      start.call(this, when);
-    };
-  });
+  await recordOscillators(page);
   await openScore({ page, request, server }, 'score-loop', 'loop.musicxml', LOOP_STUDY, 'Loop Study');
   const loop = page.getByRole('form', { name: 'Loop bars' });
   await loop.getByLabel('Loop bars: first').fill('2');
@@ -479,4 +486,66 @@ test('scores play on sampled instruments, loaded when first played, and sound un
   await page.getByRole('button', { name: 'Pause score' }).click();
   expect(errors).toEqual([]);
   expect(csp).toEqual([]);
+});
+
+/** C major, two bars of ♩ = 240 for a piano: middle C, then D. */
+const IN_C = `<?xml version="1.0" encoding="UTF-8"?>
+<score-partwise version="4.0">
+  <part-list><score-part id="P1"><part-name>Piano</part-name></score-part></part-list>
+  <part id="P1">
+    <measure number="1">${attrs('<clef><sign>G</sign><line>2</line></clef>')}<sound tempo="240"/>${note('C', 4, 4, '<type>whole</type>')}</measure>
+    <measure number="2">${note('D', 4, 4, '<type>whole</type>')}</measure>
+  </part>
+</score-partwise>`;
+
+test('a score transposed by semitones or for an instrument shows its new key and plays where it should', async ({
+  page,
+  request,
+  server,
+  shot,
+}) => {
+  test.setTimeout(90_000);
+  await listen(page);
+  await chooseSound(page, 'synth');
+  await recordOscillators(page);
+  await openScore({ page, request, server }, 'score-key', 'in-c.musicxml', IN_C, 'In C');
+  const figure = page.getByRole('figure', { name: 'Score: In C' });
+  const keySignature = () =>
+    page.evaluate(() => {
+      const group = document.querySelector('[data-score-drawing] svg .vf-keysignature');
+      return group ? [...group.querySelectorAll('path')].map((p) => p.getAttribute('d') ?? '') : [];
+    });
+  /** The first pitch the synthesiser plays from bar 1, then paused. */
+  const firstPitch = async () => {
+    await page.evaluate(() => ((window as unknown as { __starts: unknown[] }).__starts.length = 0));
+    await page.getByLabel('Start at bar').fill('1');
+    await page.getByRole('button', { name: 'Play from bar' }).click();
+    const first = () => page.evaluate(() => (window as unknown as { __starts: Array<[number, number]> }).__starts[0]?.[1] ?? 0);
+    await expect.poll(first).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pause score' }).click();
+    return Math.round(12 * Math.log2((await first()) / 440) + 69);
+  };
+  expect(await keySignature()).toEqual([]);
+  expect(await firstPitch()).toBe(60);
+
+  // For a B♭ clarinet: shown a tone up, in D major (two sharps), heard as written.
+  const transpose = page.getByRole('combobox', { name: 'Transpose' });
+  await transpose.selectOption({ label: 'B♭ clarinet, trumpet, tenor sax' });
+  await expect.poll(async () => (await keySignature()).length, { timeout: 20_000 }).toBe(2);
+  await expect(figure).toHaveAttribute('data-drawn', 'all');
+  const sharp = (await keySignature())[0];
+  await shot('score-transposed-b-flat');
+  expect(await firstPitch()).toBe(60);
+
+  // Up three semitones: E♭ major (three flats), heard a minor third up.
+  await transpose.selectOption({ label: 'Up 3 semitones' });
+  await expect.poll(async () => (await keySignature()).length, { timeout: 20_000 }).toBe(3);
+  expect((await keySignature())[0]).not.toBe(sharp);
+  expect(await firstPitch()).toBe(63);
+
+  // Kept on this device for the score: a new visit shows it in E♭ again.
+  await page.reload();
+  await expect(figure).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+  await expect(transpose).toHaveValue('+3');
+  await expect.poll(async () => (await keySignature()).length, { timeout: 20_000 }).toBe(3);
 });

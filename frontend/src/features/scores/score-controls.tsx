@@ -4,6 +4,7 @@ import { Spinner } from '../../components/spinner';
 import { usePlayerTime } from '../player';
 import { formatDuration } from '../../lib/format';
 import type { SoundChoice } from './playback';
+import { TRANSPOSITIONS, transpositionOf, type Transposition } from './transposition';
 import type { useScorePlayback } from './use-score-playback';
 import styles from './score-controls.module.css';
 
@@ -25,6 +26,7 @@ export const SCORE_PLAYER_WORDS = {
   loopTo: 'to',
   loopOn: 'Loop these bars',
   loopOff: 'Stop looping',
+  transpose: 'Transpose',
   sound: 'Sound',
   samples: 'Instruments',
   synth: 'Synthesiser',
@@ -38,6 +40,8 @@ const TEMPO = { min: 40, max: 150, step: 5 } as const;
 
 interface Settings {
   tempo: number;
+  /** A `Transposition`'s id. */
+  transpose: string;
   countIn: boolean;
   metronome: boolean;
   parts: Array<{ muted: boolean; solo: boolean }>;
@@ -61,6 +65,7 @@ export const scoreSettingsKey = (url: string) => `selfsound.score:${url}`;
 function storedSettings(url: string, parts: number): Settings {
   const defaults: Settings = {
     tempo: 100,
+    transpose: '0',
     countIn: false,
     metronome: false,
     parts: Array.from({ length: parts }, () => ({ muted: false, solo: false })),
@@ -72,6 +77,7 @@ function storedSettings(url: string, parts: number): Settings {
     const keptParts = Array.isArray(kept.parts) && kept.parts.length === parts ? kept.parts : defaults.parts;
     return {
       tempo: Number.isFinite(tempo) ? Math.min(TEMPO.max, Math.max(TEMPO.min, tempo)) : 100,
+      transpose: transpositionOf(kept.transpose).id,
       countIn: kept.countIn === true,
       metronome: kept.metronome === true,
       parts: keptParts.map((p) => ({ muted: p?.muted === true, solo: p?.solo === true })),
@@ -79,6 +85,11 @@ function storedSettings(url: string, parts: number): Settings {
   } catch {
     return defaults;
   }
+}
+
+/** How this device shows and plays the score at `url` (as written when nothing is kept). */
+export function storedTransposition(url: string): Transposition {
+  return transpositionOf(storedSettings(url, 0).transpose);
 }
 
 interface ScoreControlsProps {
@@ -90,6 +101,8 @@ interface ScoreControlsProps {
   title: string;
   /** The score's file: what its settings are kept under on this device. */
   url: string;
+  /** Told the semitones the notation is to move when Transpose changes (the score is drawn again). */
+  onShown: (semitones: number) => void;
 }
 
 /**
@@ -98,7 +111,7 @@ interface ScoreControlsProps {
  * The settings can be chosen before the first Play; the engine takes them when it arrives, and
  * this device keeps them for the score (its tempo, count-in, metronome and parts).
  */
-export function ScoreControls({ playback, partNames, measures, title, url }: ScoreControlsProps) {
+export function ScoreControls({ playback, partNames, measures, title, url, onShown }: ScoreControlsProps) {
   const { engine, length, status, playing, isCurrent, toggle } = playback;
   const id = useId();
   const [settings, setSettings] = useState<Settings>(() => storedSettings(url, partNames.length));
@@ -126,10 +139,14 @@ export function ScoreControls({ playback, partNames, measures, title, url }: Sco
   useEffect(() => {
     if (!engine) return;
     engine.setTempo(settings.tempo / 100);
+    engine.setTranspose(transpositionOf(settings.transpose).heard);
     engine.setCountIn(settings.countIn);
     engine.setMetronome(settings.metronome);
     settings.parts.forEach((part, index) => engine.setPart(index, part));
   }, [engine, settings]);
+
+  const transposition = transpositionOf(settings.transpose);
+  useEffect(() => onShown(transposition.shown), [onShown, transposition.shown]);
 
   const setPart = (index: number, change: Partial<Settings['parts'][number]>) =>
     setSettings((s) => ({ ...s, parts: s.parts.map((p, i) => (i === index ? { ...p, ...change } : p)) }));
@@ -180,6 +197,20 @@ export function ScoreControls({ playback, partNames, measures, title, url }: Sco
           />
           <span>{SCORE_PLAYER_WORDS.metronome}</span>
         </label>
+        <span className={styles.sound}>
+          <label htmlFor={`${id}-transpose`}>{SCORE_PLAYER_WORDS.transpose}</label>
+          <select
+            id={`${id}-transpose`}
+            value={transposition.id}
+            onChange={(e) => setSettings((s) => ({ ...s, transpose: transpositionOf(e.target.value).id }))}
+          >
+            {TRANSPOSITIONS.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </span>
         <span className={styles.sound}>
           <label htmlFor={`${id}-sound`}>{SCORE_PLAYER_WORDS.sound}</label>
           <select id={`${id}-sound`} value={sound} onChange={(e) => setSound(e.target.value === 'synth' ? 'synth' : 'samples')}>

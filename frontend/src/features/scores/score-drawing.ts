@@ -12,7 +12,7 @@
  * about `TARGET_MS` of layout and drawing each.
  */
 
-import type { IOSMDOptions, OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
+import type { IOSMDOptions, ITransposeCalculator, OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
 import type { ScoreSource } from './score-source';
 
 /** A piece as drawn: its OSMD, its box, and the written measures it shows. */
@@ -34,6 +34,8 @@ export interface DrawOptions {
   /** What OSMD is told for every piece. */
   options: IOSMDOptions;
   zoom: number;
+  /** Semitones the notation is moved (issue 35), with OSMD's calculator that moves it. */
+  transpose?: { semitones: number; Calculator: new () => ITransposeCalculator };
   /** Where the pieces' boxes go, one under the other. */
   into: HTMLElement;
   /** The class of a piece's box. */
@@ -157,6 +159,12 @@ export async function drawScore(o: DrawOptions): Promise<DrawnPiece[]> {
     // A later piece goes on below the one before: the gap above it is that piece's cut.
     if (pieces.length > 0) osmd.EngravingRules.PageTopMargin = 0;
     await osmd.load(forDrawing(o.source.piece(from, to), pieces.length > 0));
+    if (o.transpose && o.transpose.semitones !== 0) {
+      // Notes and key signatures move; percussion stays where it is.
+      osmd.TransposeCalculator = new o.transpose.Calculator();
+      osmd.Sheet.Transpose = o.transpose.semitones;
+      osmd.updateGraphic();
+    }
     await yieldToPage();
     if (o.signal.aborted) {
       box.remove();

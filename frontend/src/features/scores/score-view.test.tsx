@@ -13,6 +13,8 @@ import { OSMD_OPTIONS, SCORE_RESIZE_DEBOUNCE_MS, ScoreView } from './score-view'
 // OpenSheetMusicDisplay cannot lay out music in jsdom: a stand-in records what ScoreView asks of it.
 vi.mock('opensheetmusicdisplay', async () => ({
   OpenSheetMusicDisplay: (await import('../../test/fake-osmd')).FakeOsmd,
+  // Only used for a transposed score, which these tests do not draw.
+  TransposeCalculator: class {},
 }));
 
 /** Rendered under the app's providers (its query client and player), as the post page is. */

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { IOSMDOptions, OpenSheetMusicDisplay } from 'opensheetmusicdisplay';
 import { Spinner } from '../../components/spinner';
 import { scoreQueries } from './api';
-import { ScoreControls } from './score-controls';
+import { ScoreControls, storedTransposition } from './score-controls';
 import { drawScore, type DrawnPiece } from './score-drawing';
 import type { ScoreSource } from './score-source';
 import { useScorePlayback, type DrawnScore, type ScoreIdentity } from './use-score-playback';
@@ -49,7 +49,11 @@ export function zoomFor(width: number): number {
 }
 
 type OsmdModule = typeof import('opensheetmusicdisplay');
-type OsmdConstructor = typeof OpenSheetMusicDisplay;
+interface Osmd {
+  Osmd: typeof OpenSheetMusicDisplay;
+  /** Moves the notes and key signatures of a transposed score; absent, scores are shown as written. */
+  TransposeCalculator?: OsmdModule['TransposeCalculator'];
+}
 
 /**
  * OpenSheetMusicDisplay (~340 KB gzipped with VexFlow and JSZip) is fetched the first time a
@@ -57,14 +61,14 @@ type OsmdConstructor = typeof OpenSheetMusicDisplay;
  * tried again next time). It is a CommonJS bundle: depending on the bundler its class is a named
  * export or sits under `default`.
  */
-let osmdLoading: Promise<OsmdConstructor> | null = null;
+let osmdLoading: Promise<Osmd> | null = null;
 
-function loadOsmd(): Promise<OsmdConstructor> {
+function loadOsmd(): Promise<Osmd> {
   osmdLoading ??= import('opensheetmusicdisplay').then(
     (mod: Partial<OsmdModule> & { default?: Partial<OsmdModule> }) => {
       const Osmd = mod.OpenSheetMusicDisplay ?? mod.default?.OpenSheetMusicDisplay;
       if (!Osmd) throw new Error('OpenSheetMusicDisplay is missing from its module');
-      return Osmd;
+      return { Osmd, TransposeCalculator: mod.TransposeCalculator ?? mod.default?.TransposeCalculator };
     },
   );
   osmdLoading.catch(() => {
@@ -103,6 +107,8 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
   // The drawing's status belongs to one file: a new one starts at 'loading' without an extra render.
   const [result, setResult] = useState<{ source: ScoreSource; status: Status } | null>(null);
   const status: Status = file.isError ? 'error' : result && result.source === source ? result.status : 'loading';
+  /** Semitones the notation is moved (the player's Transpose; kept on the device per score). */
+  const [shown, setShown] = useState(() => storedTransposition(url).shown);
 
   // OpenSheetMusicDisplay is fetched while the file is.
   useEffect(() => {
@@ -136,7 +142,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
     };
 
     const draw = async () => {
-      const Osmd = await loadOsmd();
+      const { Osmd, TransposeCalculator } = await loadOsmd();
       if (disposed) return;
       run?.abort();
       const controller = new AbortController();
@@ -149,6 +155,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
           source,
           options: OSMD_OPTIONS,
           zoom: zoomFor(drawnWidth),
+          transpose: TransposeCalculator ? { semitones: shown, Calculator: TransposeCalculator } : undefined,
           into: target,
           boxClass: styles.piece ?? '',
           signal: controller.signal,
@@ -187,7 +194,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       target.remove();
       setDrawn(null);
     };
-  }, [source, url]);
+  }, [source, url, shown]);
 
   return (
     <figure
@@ -197,7 +204,14 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       data-status={status}
       data-drawn={drawn?.complete ? 'all' : drawn ? 'some' : 'none'}
     >
-      {player && status === 'ready' && source ? <ScoreControls playback={playback} partNames={source.partNames} measures={source.measures} title={title} url={url} /> : null}
+      {player && status === 'ready' && source ? <ScoreControls
+          playback={playback}
+          partNames={source.partNames}
+          measures={source.measures}
+          title={title}
+          url={url}
+          onShown={setShown}
+        /> : null}
       <div
         ref={hostRef}
         data-score-drawing

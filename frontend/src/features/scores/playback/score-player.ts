@@ -48,6 +48,8 @@ export class ScorePlayer implements MediaEngine {
   private volume = 1;
   private mutedAll = false;
   private choice: SoundChoice = 'samples';
+  /** Semitones every pitched note is moved (issue 35). */
+  private shift = 0;
   private sampler: Sampler | null = null;
   private samplesState: SamplesState = 'off';
   private samplesAbort: AbortController | null = null;
@@ -263,6 +265,20 @@ export class ScorePlayer implements MediaEngine {
     this.changed();
   }
 
+  transpose(): number {
+    return this.shift;
+  }
+
+  /** Moves every pitched part by `semitones` (drums stay), heard at once. */
+  setTranspose(semitones: number): void {
+    const next = Math.max(-24, Math.min(24, Math.round(semitones)));
+    if (next === this.shift) return;
+    this.reanchor(() => {
+      this.shift = next;
+    });
+    this.changed();
+  }
+
   sound(): SoundChoice {
     return this.choice;
   }
@@ -342,12 +358,13 @@ export class ScorePlayer implements MediaEngine {
 
   /** Plays a timeline note on its part, from `when` for `duration` seconds. */
   private playNote(n: Timeline['notes'][number], when: number, duration: number) {
+    const midi = this.timeline.parts[n.part]?.percussion ? n.midi : n.midi + this.shift;
     if (this.sampler && this.choice === 'samples') {
-      this.sampler.note(n.part, n.midi, when, duration, n.velocity);
+      this.sampler.note(n.part, midi, when, duration, n.velocity);
       return;
     }
     const channel = this.channels[n.part];
-    if (channel && this.synth) this.synth.note(channel, n.midi, when, duration, n.velocity);
+    if (channel && this.synth) this.synth.note(channel, midi, when, duration, n.velocity);
   }
 
   /** Applies `change` where playback is now, scheduling again from there if it is playing. */
