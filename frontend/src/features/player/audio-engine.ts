@@ -80,6 +80,13 @@ export class AudioEngine implements MediaEngine {
     this.apply();
   }
 
+  setSpeed(speed: number): void {
+    const el = this.element();
+    // The default too: a new source starts at it.
+    el.defaultPlaybackRate = el.playbackRate = speed;
+    el.preservesPitch = true;
+  }
+
   setGain(db: number): void {
     this.gain = Number.isFinite(db) ? 10 ** (db / 20) : 1;
     this.apply();

@@ -42,6 +42,11 @@ export interface MediaEngine {
    * out, loudness.ts), on top of the volume. An engine whose sound is its own (a score's) has none.
    */
   setGain?(db: number): void;
+  /**
+   * Plays at this share of its speed (0.4 to 1.5), its pitch kept (issue 35: practising along a
+   * recording). An engine with a tempo of its own (a score's) has none.
+   */
+  setSpeed?(speed: number): void;
   /** Stops and lets go of what it holds; it may be played again. */
   stop(): void;
   onEvent(listener: (event: MediaEvent) => void): () => void;

@@ -17,6 +17,7 @@ function fakePlayer() {
     volume: 1,
     muted: false,
     evenLoudness: true,
+    speed: 1,
     queue: [],
   };
   let time = 0;

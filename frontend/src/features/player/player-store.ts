@@ -69,6 +69,8 @@ export interface PlayerState {
   muted: boolean;
   /** Whether tracks are played evened out to one loudness: remembered on this device. */
   evenLoudness: boolean;
+  /** The current track's speed (1: as recorded); a new track starts at 1. */
+  speed: number;
   /**
    * The list the track was played from (the tracks of the page's posts, in order), which
    * Previous and Next walk and which plays on when a track ends; the track alone when none.
@@ -99,6 +101,8 @@ export interface PlayerActions {
   toggleMute: () => void;
   /** Turns evening tracks out on or off, remembered on this device. */
   toggleEvenLoudness: () => void;
+  /** Plays the current track at this share of its speed (0.4 to 1.5), its pitch kept. */
+  setSpeed: (speed: number) => void;
 }
 
 /**
@@ -166,6 +170,7 @@ const IDLE: PlayerState = {
   volume: 1,
   muted: false,
   evenLoudness: true,
+  speed: 1,
   queue: [],
 };
 
@@ -288,8 +293,9 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
     const session = mediaSession();
     if (!session || typeof session.setPositionState !== 'function' || !state.duration) return;
     try {
-      // Nothing in the app plays faster or slower than written (a score's tempo is its length).
-      session.setPositionState({ duration: state.duration, position: Math.min(time, state.duration), playbackRate: 1 });
+      // A score's tempo is its length; a track may be slowed down.
+      const playbackRate = current?.of.setSpeed ? state.speed : 1;
+      session.setPositionState({ duration: state.duration, position: Math.min(time, state.duration), playbackRate });
     } catch {
       // A browser that disagrees about the numbers keeps its own idea of the position.
     }
@@ -433,9 +439,11 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       attach(of);
       of.setVolume(state.volume, state.muted);
       if (!again) of.load?.(track.url, knownDuration(track));
+      const speed = again ? state.speed : 1;
+      of.setSpeed?.(speed);
       of.setGain?.(state.evenLoudness ? evenGainDb(track.loudness) : 0);
       if (at !== undefined && Number.isFinite(at)) of.seek(clamp(at, of.duration()));
-      setState({ track, playing: true, buffering: of.waiting?.() ?? false, duration: of.duration(), error: null });
+      setState({ track, playing: true, buffering: of.waiting?.() ?? false, duration: of.duration(), error: null, speed });
       setTime(of.currentTime());
       updatePosition();
       start(of);
@@ -483,6 +491,13 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       was?.stop();
       setTime(0);
       setState({ ...IDLE, volume: state.volume, muted: state.muted, evenLoudness: state.evenLoudness, queue: [] });
+    },
+
+    setSpeed(speed) {
+      const to = Math.min(1.5, Math.max(0.4, Number.isFinite(speed) ? speed : 1));
+      current?.of.setSpeed?.(to);
+      setState({ speed: to });
+      updatePosition();
     },
 
     setVolume(volume) {

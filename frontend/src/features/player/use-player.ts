@@ -46,6 +46,7 @@ export function usePlayer(): PlayerState & PlayerActions {
     setVolume: store.setVolume,
     toggleMute: store.toggleMute,
     toggleEvenLoudness: store.toggleEvenLoudness,
+    setSpeed: store.setSpeed,
     next: store.next,
     previous: store.previous,
   };

@@ -13,6 +13,8 @@ import type { PostInput } from './types';
 // only shows that the page hands each file to ScoreView (its own tests cover the rest).
 vi.mock('opensheetmusicdisplay', async () => ({
   OpenSheetMusicDisplay: (await import('../../test/fake-osmd')).FakeOsmd,
+  // Only used for a transposed score, which these tests do not draw.
+  TransposeCalculator: class {},
 }));
 
 const MUSICIAN = 'b361c6f9-9425-4548-8c07-cb408140c304';

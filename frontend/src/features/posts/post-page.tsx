@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
@@ -11,7 +11,7 @@ import { RETRY_WORDS, canRetry } from '../../lib/retry-words';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CommentsSection, useCommentMoments, type MomentLink } from '../comments';
-import { toPlayerTrack, usePlayerActions, usePlayerPosition, type TrackMark } from '../player';
+import { toPlayerTrack, usePlayerActions, usePlayerPosition, usePlayerSelector, type TrackMark } from '../player';
 import { ScoreView } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { AddToPlaylist } from './components/add-to-playlist';
@@ -140,6 +140,42 @@ function useTrackMoments(post: DisplayPost): { link: MomentLink | undefined; mar
   return { link, marks };
 }
 
+export const SPEED_WORDS = { label: 'Speed', hint: 'Slower or faster, in the same key' } as const;
+
+/**
+ * Practising along a recording (issue 35): this post's tracks play at the speed chosen here,
+ * 40 to 150 %, their pitch kept (the browser stretches time). Another track starts at its own.
+ */
+function PracticeSpeed({ postId }: { postId: string }) {
+  const id = useId();
+  const { setSpeed } = usePlayerActions();
+  const playing = usePlayerSelector((s) => (s.track?.postId === postId ? s.speed : null));
+  const [percent, setPercent] = useState(100);
+  useEffect(() => {
+    if (playing !== null && Math.round(playing * 100) !== percent) setSpeed(percent / 100);
+  }, [playing, percent, setSpeed]);
+  return (
+    <div className={styles.speed}>
+      <label htmlFor={id}>{SPEED_WORDS.label}</label>
+      <input
+        id={id}
+        type="range"
+        min={40}
+        max={150}
+        step={5}
+        value={percent}
+        aria-valuetext={`${percent}%`}
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => setPercent(Number(e.target.value))}
+      />
+      <output htmlFor={id}>{percent}%</output>
+      <span id={`${id}-hint`} className={styles.speedHint}>
+        {SPEED_WORDS.hint}
+      </span>
+    </div>
+  );
+}
+
 /** The post by type, then its comments (on an audio post, comments on a moment of its tracks). */
 function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: () => void }) {
   const { link, marks } = useTrackMoments(post);
@@ -148,6 +184,7 @@ function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: (
       <PostsTrackList posts={[post]}>
         <PostCard post={post} variant="detail" first fullView={fullView(post)} onDeleted={onDeleted} trackMarks={marks} />
       </PostsTrackList>
+      {post.type === 'audio' ? <PracticeSpeed postId={post.id} /> : null}
       <AddToPlaylist post={post} />
       <CommentsSection
         postId={post.id}
