@@ -118,15 +118,18 @@ async function openScore(
 
 /**
  * Every note the synthesiser starts: when (the audio clock) and its frequency, in
- * `window.__starts` (its voices are custom waves; metronome clicks are square).
+ * `window.__starts` (its voices are custom waves), and every click of the metronome or a
+ * count-in (square waves) in `window.__clicks`.
  */
 async function recordOscillators(page: Page) {
   await page.addInitScript(() => {
     const starts: Array<[number, number]> = [];
-    (window as unknown as { __starts: Array<[number, number]> }).__starts = starts;
+    const clicks: number[] = [];
+    Object.assign(window, { __starts: starts, __clicks: clicks });
     const start = OscillatorNode.prototype.start;
     OscillatorNode.prototype.start = function (this: OscillatorNode, when?: number) {
       if (this.frequency.value > 20 && this.type === 'custom') starts.push([when ?? this.context.currentTime, this.frequency.value]);
+      if (this.type === 'square') clicks.push(when ?? this.context.currentTime);
       start.call(this, when);
     };
   });
@@ -293,7 +296,8 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   await expect(page.getByRole('slider', { name: 'Tempo' })).toHaveAttribute('aria-valuetext', '50%');
   await page.getByRole('checkbox', { name: 'Metronome' }).check();
   // On a phone the controls push the score down: bring it into view to click it.
-  await page.locator('[data-score-drawing] svg').first().scrollIntoViewIfNeeded();
+  // In the middle of the window, clear of the now-playing bar.
+  await page.locator('[data-score-drawing] svg').first().evaluate((svg) => svg.scrollIntoView({ block: 'center' }));
   // The middle of the last measure drawn (the third), on its top staff.
   const third = await page.evaluate(() => {
     const boxes = [...document.querySelectorAll('[data-score-drawing] svg .vf-measure')].map((m) => m.getBoundingClientRect());
@@ -408,6 +412,50 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   // Stopped, it plays on past the loop, to the end.
   const after = await cursorWalk(page, () => loop.getByRole('button', { name: 'Stop looping' }).click());
   expect(after.at(-1)).toBe('4');
+
+  // Dragged across the score from bar 1 to bar 2 with the mouse: those bars loop, a count-in
+  // before each pass (a bar of four clicks, one second at ♩ = 240), and the form shows them.
+  await page.getByRole('checkbox', { name: 'Count-in' }).check();
+  await page.evaluate(() => {
+    const w = window as unknown as { __starts: unknown[]; __clicks: unknown[] };
+    w.__starts.length = 0;
+    w.__clicks.length = 0;
+  });
+  // In the middle of the window, clear of the now-playing bar.
+  await page.locator('[data-score-drawing] svg').first().evaluate((svg) => svg.scrollIntoView({ block: 'center' }));
+  const centres = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-score-drawing] svg .vf-measure')]
+      .map((m) => m.getBoundingClientRect())
+      .sort((a, b) => a.top - b.top || a.left - b.left)
+      .map((b) => ({ x: b.left + b.width / 2, y: b.top + b.height / 2 })),
+  );
+  const [one, two] = [centres[0], centres[1]];
+  expect(one && two).toBeTruthy();
+  await page.mouse.move(one!.x, one!.y);
+  await page.mouse.down();
+  await page.mouse.move(two!.x, two!.y, { steps: 5 });
+  await page.mouse.up();
+  await expect(loop.getByRole('button', { name: 'Stop looping' })).toBeVisible();
+  await expect(loop.getByLabel('Loop bars: first')).toHaveValue('1');
+  await expect(loop.getByLabel('Loop bars: last')).toHaveValue('2');
+  const passes = () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __starts: Array<[number, number]>; __clicks: number[] };
+      const cs = w.__starts.filter(([, hz]) => Math.abs(hz - 261.6) < 1).map(([when]) => when);
+      return { cs: cs.filter((when, i) => i === 0 || when - (cs[i - 1] ?? 0) > 0.01), clicks: w.__clicks, notes: w.__starts.map(([, hz]) => Math.round(12 * Math.log2(hz / 440) + 69)) };
+    });
+  await expect.poll(async () => (await passes()).cs.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  const { cs, clicks, notes: played } = await passes();
+  expect(played).not.toContain(64);
+  for (let i = 0; i < 3; i++) {
+    const c = cs[i]!;
+    // Each pass: its count-in's four clicks in the second before its first note.
+    expect(clicks.filter((when) => when > c - 1.05 && when < c - 0.05)).toHaveLength(4);
+    // Two bars and a bar of count-in, three seconds, pass to pass (within 50 ms).
+    if (i > 0) expect(Math.abs(c - cs[i - 1]! - 3)).toBeLessThan(0.05);
+  }
+  await shot('score-loop-dragged');
+  await loop.getByRole('button', { name: 'Stop looping' }).click();
 });
 
 /** A piano holding middle C, a bar at a time, for 32 seconds (♩ = 60). */

@@ -223,7 +223,7 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
           </span>
         </span>
         <StartAtBar measures={measures} onStart={(bar) => playback.playMeasure(bar - 1)} />
-        <LoopBars measures={measures} onLoop={playback.loopBars} />
+        <LoopBars measures={measures} looped={playback.looped} onLoop={playback.loopBars} />
         {partNames.length > 1 ? (
           <details className={styles.parts}>
             <summary>
@@ -314,24 +314,30 @@ function StartAtBar({ measures, onStart }: { measures: number; onStart: (bar: nu
 }
 
 /**
- * Loop bars A to B (issue 35): two bar numbers and a toggle. On, the player plays them over
- * and over (a count-in before each pass when Count-in is on); off, it plays on from where it is.
+ * Loop bars A to B (issue 35): two bar numbers and a toggle (or a drag across the score from A
+ * to B). On, the player plays them over and over (a count-in before each pass when Count-in is
+ * on); off, it plays on from where it is.
  */
 function LoopBars({
   measures,
+  looped,
   onLoop,
 }: {
   measures: number;
+  /** The written bars looped now (from 0), however the loop was chosen. */
+  looped: { from: number; to: number } | null;
   onLoop: (bars: { from: number; to: number } | null) => Promise<boolean>;
 }) {
   const id = useId();
   const [from, setFrom] = useState('1');
   const [to, setTo] = useState(String(Math.min(4, Math.max(1, measures))));
-  const [on, setOn] = useState(false);
+  const on = looped !== null;
   const [problem, setProblem] = useState<string | null>(null);
   const toggle = async () => {
-    if (on) {
-      setOn(false);
+    if (looped) {
+      // The bars stay in the fields, however they were chosen (a drag across the score).
+      setFrom(String(looped.from + 1));
+      setTo(String(looped.to + 1));
       await onLoop(null);
       return;
     }
@@ -339,17 +345,16 @@ function LoopBars({
     const fits = [a, b].every((n) => Number.isInteger(n) && n >= 1 && n <= measures) && a <= b;
     setProblem(fits ? null : SCORE_PLAYER_WORDS.badLoop(measures));
     if (!fits) return;
-    if (await onLoop({ from: a - 1, to: b - 1 })) setOn(true);
-    else setProblem(SCORE_PLAYER_WORDS.failed);
+    if (!(await onLoop({ from: a - 1, to: b - 1 }))) setProblem(SCORE_PLAYER_WORDS.failed);
   };
-  const field = (value: string, set: (v: string) => void, label: string, suffix: string) => (
+  const field = (typed: string, set: (v: string) => void, label: string, suffix: string, shown?: number) => (
     <input
       id={`${id}-${suffix}`}
       type="number"
       inputMode="numeric"
       min={1}
       max={measures}
-      value={value}
+      value={shown !== undefined ? String(shown + 1) : typed}
       aria-label={label}
       disabled={on}
       onChange={(e) => set(e.target.value)}
@@ -368,9 +373,9 @@ function LoopBars({
       }}
     >
       <span id={`${id}-label`}>{SCORE_PLAYER_WORDS.loop}</span>
-      {field(from, setFrom, `${SCORE_PLAYER_WORDS.loop}: first`, 'from')}
+      {field(from, setFrom, `${SCORE_PLAYER_WORDS.loop}: first`, 'from', looped?.from)}
       <span aria-hidden="true">{SCORE_PLAYER_WORDS.loopTo}</span>
-      {field(to, setTo, `${SCORE_PLAYER_WORDS.loop}: last`, 'to')}
+      {field(to, setTo, `${SCORE_PLAYER_WORDS.loop}: last`, 'to', looped?.to)}
       <button type="submit" className={styles.partButton} data-loop={on ? 'on' : 'off'}>
         {on ? SCORE_PLAYER_WORDS.loopOff : SCORE_PLAYER_WORDS.loopOn}
       </button>

@@ -88,6 +88,46 @@ interface ScoreViewProps {
   player?: ScoreIdentity;
 }
 
+/**
+ * Across the score with a mouse or pen from bar A to bar B loops them (issue 35); a click
+ * without a drag plays from the measure clicked. On a touch screen a drag scrolls, and the
+ * controls' Loop bars fields choose the bars.
+ */
+function useBarDrag(playback: ReturnType<typeof useScorePlayback>) {
+  const from = useRef<Promise<number> | null>(null);
+  const looping = useRef(false);
+  return {
+    start(e: React.PointerEvent) {
+      from.current = e.pointerType !== 'touch' && e.button === 0 ? playback.measureAt(e.clientX, e.clientY) : null;
+    },
+    end(e: React.PointerEvent) {
+      const start = from.current;
+      from.current = null;
+      if (!start) return;
+      looping.current = false;
+      const x = e.clientX;
+      const y = e.clientY;
+      const ended = Promise.all([start, playback.measureAt(x, y)]).then(async ([a, b]) => {
+        if (a < 0 || b < 0 || a === b) return false;
+        await playback.loopBars({ from: Math.min(a, b), to: Math.max(a, b) });
+        return true;
+      });
+      looping.current = true;
+      void ended.then((looped) => {
+        if (!looped) void playback.playAt(x, y);
+      });
+    },
+    click(e: React.MouseEvent) {
+      // A mouse's click follows its pointerup, which has already decided (a loop, or play from there).
+      if (looping.current) {
+        looping.current = false;
+        return;
+      }
+      void playback.playAt(e.clientX, e.clientY);
+    },
+  };
+}
+
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
 /**
@@ -107,6 +147,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
   // The drawing's status belongs to one file: a new one starts at 'loading' without an extra render.
   const [result, setResult] = useState<{ source: ScoreSource; status: Status } | null>(null);
   const status: Status = file.isError ? 'error' : result && result.source === source ? result.status : 'loading';
+  const drag = useBarDrag(playback);
   /** Semitones the notation is moved (the player's Transpose; kept on the device per score). */
   const [shown, setShown] = useState(() => storedTransposition(url).shown);
 
@@ -216,7 +257,9 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
         ref={hostRef}
         data-score-drawing
         className={status === 'error' ? styles.hidden : player ? `${styles.host} ${styles.playable}` : styles.host}
-        onClick={player ? (e) => void playback.playAt(e.clientX, e.clientY) : undefined}
+        onPointerDown={player ? (e) => drag.start(e) : undefined}
+        onPointerUp={player ? (e) => drag.end(e) : undefined}
+        onClick={player ? (e) => drag.click(e) : undefined}
       >
         {player ? <div ref={cursorRef} className={styles.cursor} hidden aria-hidden="true" data-score-cursor /> : null}
       </div>

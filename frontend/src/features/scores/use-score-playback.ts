@@ -79,6 +79,8 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   const [status, setStatus] = useState<PlaybackStatus>(known ? 'ready' : 'idle');
   const [engine, setEngine] = useState<Engine | null>(() => asScoreEngine(known?.engine));
   const [playback, setPlayback] = useState<Playback | null>(null);
+  /** The written bars looped (from 0), or none: the Loop bars form shows them. */
+  const [looped, setLooped] = useState<{ from: number; to: number } | null>(null);
   const track = useRef<PlayerTrack | null>(known ?? null);
   const cursor = useRef<HTMLDivElement>(null);
   const layout = useRef<{ drawn: DrawnScore; value: ReturnType<Playback['readLayout']> } | null>(null);
@@ -184,29 +186,39 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       if (!made || !track.current) return false;
       if (!bars) {
         made.setLoop(null);
+        setLooped(null);
         return true;
       }
       const first = made.timeline.measures.find((m) => m.written === bars.from);
       const last = first && made.timeline.measures.find((m) => m.written === bars.to && m.start >= first.start);
       if (!first || !last) return false;
       made.setLoop({ from: first.start, to: last.start + last.length });
+      setLooped(bars);
       player.play(track.current);
       return true;
     },
     [ready, player],
   );
 
-  const playAt = useCallback(
-    async (clientX: number, clientY: number) => {
+  /** The written measure (from 0) drawn under a point of the page, or -1. */
+  const measureAt = useCallback(
+    async (clientX: number, clientY: number): Promise<number> => {
       const mod = await loadPlayback();
-      if (!drawn) return;
+      if (!drawn) return -1;
       const host = drawn.host;
       const geometry = mod.readLayout(drawn.pieces, host);
       const box = host.getBoundingClientRect();
-      const measure = mod.measureAtPoint(geometry, clientX - box.left + host.scrollLeft, clientY - box.top + host.scrollTop);
+      return mod.measureAtPoint(geometry, clientX - box.left + host.scrollLeft, clientY - box.top + host.scrollTop);
+    },
+    [drawn],
+  );
+
+  const playAt = useCallback(
+    async (clientX: number, clientY: number) => {
+      const measure = await measureAt(clientX, clientY);
       if (measure >= 0) await playMeasure(measure);
     },
-    [drawn, playMeasure],
+    [measureAt, playMeasure],
   );
 
   const isCurrentRef = useRef(isCurrent);
@@ -267,7 +279,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
-  return { status, engine, length, playing, isCurrent, toggle, playAt, playMeasure, loopBars, cursorRef: cursor };
+  return { status, engine, length, playing, isCurrent, toggle, playAt, measureAt, playMeasure, loopBars, looped, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */
