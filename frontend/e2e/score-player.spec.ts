@@ -438,6 +438,8 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   await expect(loop.getByRole('button', { name: 'Stop looping' })).toBeVisible();
   await expect(loop.getByLabel('Loop bars: first')).toHaveValue('1');
   await expect(loop.getByLabel('Loop bars: last')).toHaveValue('2');
+  // The two bars are shaded on the score.
+  await expect(page.locator('[data-score-loop]')).toHaveCount(2);
   const passes = () =>
     page.evaluate(() => {
       const w = window as unknown as { __starts: Array<[number, number]>; __clicks: number[] };
@@ -456,6 +458,7 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   }
   await shot('score-loop-dragged');
   await loop.getByRole('button', { name: 'Stop looping' }).click();
+  await expect(page.locator('[data-score-loop]')).toHaveCount(0);
 });
 
 /** A piano holding middle C, a bar at a time, for 32 seconds (♩ = 60). */

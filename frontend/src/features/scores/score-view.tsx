@@ -262,6 +262,15 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
         onClick={player ? (e) => drag.click(e) : undefined}
       >
         {player ? <div ref={cursorRef} className={styles.cursor} hidden aria-hidden="true" data-score-cursor /> : null}
+        {playback.loopBoxes.map((b) => (
+          <div
+            key={`${b.left},${b.top}`}
+            className={styles.loopBar}
+            aria-hidden="true"
+            data-score-loop
+            style={{ transform: `translate(${b.left.toFixed(1)}px, ${b.top.toFixed(1)}px)`, width: b.width, height: b.height }}
+          />
+        ))}
       </div>
       {status === 'loading' ? (
         <div className={styles.loading}>

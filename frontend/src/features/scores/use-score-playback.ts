@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useKeptEngines, usePlayerActions, usePlayerSelector, type MediaEngine, type PlayerTrack } from '../player';
 import type { DrawnPiece } from './score-drawing';
 import type { ScoreSource } from './score-source';
@@ -161,7 +161,6 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     return layout.current.value;
   }, [playback, drawn]);
 
-  /** Plays from the measure drawn under a click (client coordinates), if any. */
   /** Plays from the first performance of the written measure `measure` (0 is the first). */
   const playMeasure = useCallback(
     async (measure: number): Promise<boolean> => {
@@ -279,7 +278,16 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
-  return { status, engine, length, playing, isCurrent, toggle, playAt, measureAt, playMeasure, loopBars, looped, cursorRef: cursor };
+  /** Where the looped bars are drawn, to be shaded on the score (boxes in the host's content). */
+  const loopBoxes = useMemo(() => {
+    if (!looped || !playback || !drawn) return [];
+    return playback
+      .readLayout(drawn.pieces, drawn.host)
+      .measures.slice(looped.from, looped.to + 1)
+      .flatMap((m) => (m ? [{ left: m.left, top: m.top, width: m.right - m.left, height: m.bottom - m.top }] : []));
+  }, [looped, playback, drawn]);
+
+  return { status, engine, length, playing, isCurrent, toggle, playAt, measureAt, playMeasure, loopBars, looped, loopBoxes, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */
