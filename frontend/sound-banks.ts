@@ -21,6 +21,8 @@ export const SOUNDFONT_PATH = process.env.SELFSOUND_SOUNDFONT ?? '/usr/share/sou
 const CACHE = path.resolve(import.meta.dirname, 'node_modules/.cache/selfsound-sound-banks');
 /** Bumped when the cutting changes, so old cuts are not reused. */
 const SCHEME = 2;
+/** The cutting library's version: a new one cuts again. */
+const LIBRARY = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, 'node_modules/spessasynth_core/package.json'), 'utf8')) as { version: string }).version;
 const VIRTUAL = 'virtual:sound-banks';
 const RESOLVED = `\0${VIRTUAL}`;
 const FAMILIES = 16;
@@ -52,7 +54,10 @@ export function soundBankFiles(sourcePath: string = SOUNDFONT_PATH): SoundBankFi
   } catch {
     return null;
   }
-  const key = createHash('sha256').update(`${SCHEME}:${path.resolve(sourcePath)}:${stat.size}:${stat.mtimeMs}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(`${SCHEME}:${LIBRARY}:${path.resolve(sourcePath)}:${stat.size}:${stat.mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
   const dir = path.join(CACHE, key);
   const names = [...Array.from({ length: FAMILIES }, (_, f) => `gm-${f}`), 'drums'];
   if (names.every((n) => fs.existsSync(path.join(dir, `${n}.sf3`)))) {
@@ -65,8 +70,19 @@ export function soundBankFiles(sourcePath: string = SOUNDFONT_PATH): SoundBankFi
     files.push({ name: `gm-${family}`, bytes: cut(source, (p) => melodic(p) && p.program >> 3 === family) });
   }
   files.push({ name: 'drums', bytes: cut(source, (p) => p.isGMGSDrum && p.program === 0) });
-  fs.mkdirSync(dir, { recursive: true });
-  for (const f of files) fs.writeFileSync(path.join(dir, `${f.name}.sf3`), f.bytes);
+  // Written beside, then renamed into place whole: a build stopped halfway (or two at once)
+  // never leaves a cut file short.
+  const partial = `${dir}.${process.pid}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial, { recursive: true });
+  for (const f of files) fs.writeFileSync(path.join(partial, `${f.name}.sf3`), f.bytes);
+  fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    fs.renameSync(partial, dir);
+  } catch {
+    // Another build put its (identical) cut there first.
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
   return files;
 }
 

@@ -150,7 +150,8 @@ function PracticeSpeed({ postId }: { postId: string }) {
   const id = useId();
   const { setSpeed } = usePlayerActions();
   const playing = usePlayerSelector((s) => (s.track?.postId === postId ? s.speed : null));
-  const [percent, setPercent] = useState(100);
+  // Back on the page of a track playing slowed down, the slider shows its speed.
+  const [percent, setPercent] = useState(() => (playing !== null ? Math.round(playing * 100) : 100));
   useEffect(() => {
     if (playing !== null && Math.round(playing * 100) !== percent) setSpeed(percent / 100);
   }, [playing, percent, setSpeed]);

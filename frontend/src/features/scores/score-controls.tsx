@@ -131,19 +131,24 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
     } catch {
       // Only this visit keeps it.
     }
-    engine?.setSound(sound);
-  }, [engine, sound]);
+  }, [sound]);
   const samples = engine?.samples() ?? 'off';
 
-  // The engine follows what is chosen here, from the moment it exists.
+  // The engine follows what is chosen here: a new one before it first plays (so the first
+  // notes already have the tempo, sound and key chosen), and every change after.
+  const { configure } = playback;
   useEffect(() => {
-    if (!engine) return;
-    engine.setTempo(settings.tempo / 100);
-    engine.setTranspose(transpositionOf(settings.transpose).heard);
-    engine.setCountIn(settings.countIn);
-    engine.setMetronome(settings.metronome);
-    settings.parts.forEach((part, index) => engine.setPart(index, part));
-  }, [engine, settings]);
+    const apply = (to: NonNullable<typeof engine>) => {
+      to.setSound(sound);
+      to.setTempo(settings.tempo / 100);
+      to.setTranspose(transpositionOf(settings.transpose).heard);
+      to.setCountIn(settings.countIn);
+      to.setMetronome(settings.metronome);
+      settings.parts.forEach((part, index) => to.setPart(index, part));
+    };
+    configure(apply);
+    if (engine) apply(engine);
+  }, [configure, engine, settings, sound]);
 
   const transposition = transpositionOf(settings.transpose);
   useEffect(() => onShown(transposition.shown), [onShown, transposition.shown]);

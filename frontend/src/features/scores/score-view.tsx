@@ -96,9 +96,17 @@ interface ScoreViewProps {
 function useBarDrag(playback: ReturnType<typeof useScorePlayback>) {
   const from = useRef<Promise<number> | null>(null);
   const looping = useRef(false);
+  const measureAt = (x: number, y: number) => playback.measureAt(x, y).catch(() => -1);
   return {
     start(e: React.PointerEvent) {
-      from.current = e.pointerType !== 'touch' && e.button === 0 ? playback.measureAt(e.clientX, e.clientY) : null;
+      looping.current = false;
+      from.current = e.pointerType !== 'touch' && e.button === 0 ? measureAt(e.clientX, e.clientY) : null;
+      // Released outside the score, the drag still ends here.
+      if (from.current) e.currentTarget.setPointerCapture(e.pointerId);
+    },
+    cancel() {
+      from.current = null;
+      looping.current = false;
     },
     end(e: React.PointerEvent) {
       const start = from.current;
@@ -107,14 +115,10 @@ function useBarDrag(playback: ReturnType<typeof useScorePlayback>) {
       looping.current = false;
       const x = e.clientX;
       const y = e.clientY;
-      const ended = Promise.all([start, playback.measureAt(x, y)]).then(async ([a, b]) => {
-        if (a < 0 || b < 0 || a === b) return false;
-        await playback.loopBars({ from: Math.min(a, b), to: Math.max(a, b) });
-        return true;
-      });
       looping.current = true;
-      void ended.then((looped) => {
-        if (!looped) void playback.playAt(x, y);
+      void Promise.all([start, measureAt(x, y)]).then(async ([a, b]) => {
+        if (a >= 0 && b >= 0 && a !== b) await playback.loopBars({ from: Math.min(a, b), to: Math.max(a, b) });
+        else if (b >= 0) await playback.playMeasure(b);
       });
     },
     click(e: React.MouseEvent) {
@@ -259,6 +263,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
         className={status === 'error' ? styles.hidden : player ? `${styles.host} ${styles.playable}` : styles.host}
         onPointerDown={player ? (e) => drag.start(e) : undefined}
         onPointerUp={player ? (e) => drag.end(e) : undefined}
+        onPointerCancel={player ? () => drag.cancel() : undefined}
         onClick={player ? (e) => drag.click(e) : undefined}
       >
         {player ? <div ref={cursorRef} className={styles.cursor} hidden aria-hidden="true" data-score-cursor /> : null}

@@ -114,6 +114,15 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   const playing = usePlayerSelector((s) => isCurrent && s.playing);
 
   /** The engine, made the first time it is needed. */
+  /**
+   * What the controls have chosen (tempo, parts, sound, transposition), given to a new engine
+   * before it first plays: set by the controls (ScoreControls), which also apply later changes.
+   */
+  const configured = useRef<((engine: Engine) => void) | null>(null);
+  const configure = useCallback((apply: (engine: Engine) => void) => {
+    configured.current = apply;
+  }, []);
+
   const ready = useCallback(async (): Promise<Engine | null> => {
     if (!identity || !source) return null;
     if (engine) return engine;
@@ -122,6 +131,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       const mod = await loadPlayback();
       setPlayback(mod);
       const made = new mod.ScorePlayer(timeline?.of === source ? timeline.value : mod.readTimeline(piecesOf(source)));
+      configured.current?.(made);
       const kept = {
         postId: identity.postId,
         index: identity.index,
@@ -205,11 +215,12 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       const mod = await loadPlayback();
       if (!drawn) return -1;
       const host = drawn.host;
-      const geometry = mod.readLayout(drawn.pieces, host);
+      // The layout read for the cursor, when there is one (reading a big score's costs).
+      const geometry = currentLayout() ?? mod.readLayout(drawn.pieces, host);
       const box = host.getBoundingClientRect();
       return mod.measureAtPoint(geometry, clientX - box.left + host.scrollLeft, clientY - box.top + host.scrollTop);
     },
-    [drawn],
+    [drawn, currentLayout],
   );
 
   const playAt = useCallback(
@@ -287,7 +298,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       .flatMap((m) => (m ? [{ left: m.left, top: m.top, width: m.right - m.left, height: m.bottom - m.top }] : []));
   }, [looped, playback, drawn]);
 
-  return { status, engine, length, playing, isCurrent, toggle, playAt, measureAt, playMeasure, loopBars, looped, loopBoxes, cursorRef: cursor };
+  return { status, engine, length, playing, isCurrent, toggle, playAt, measureAt, playMeasure, loopBars, looped, loopBoxes, configure, cursorRef: cursor };
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */

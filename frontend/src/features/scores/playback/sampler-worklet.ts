@@ -24,6 +24,9 @@ class SamplerProcessor extends AudioWorkletProcessor {
   /** Notes to begin or end, by time. */
   private queue: SamplerEvent[] = [];
   private ready = false;
+  /** The parts' programs: applied once the banks are in (adding a bank resets every channel). */
+  private parts: Array<{ program: number; percussion: boolean }> = [];
+  private levels: number[] = [];
 
   constructor() {
     super();
@@ -36,16 +39,12 @@ class SamplerProcessor extends AudioWorkletProcessor {
         void this.load(message.banks);
         break;
       case 'parts':
-        message.parts.forEach((part, channel) => {
-          while (this.synth.midiChannels.length <= channel) this.synth.createMIDIChannel();
-          this.synth.midiChannels[channel]?.setDrums(part.percussion);
-          this.synth.programChange(channel, part.percussion ? 0 : part.program - 1);
-        });
+        this.parts = message.parts;
+        if (this.ready) this.applyParts();
         break;
       case 'levels':
-        message.levels.forEach((level, channel) => {
-          if (channel < this.synth.midiChannels.length) this.synth.controllerChange(channel, 7, Math.round(Math.max(0, Math.min(1, level)) * 127));
-        });
+        this.levels = message.levels;
+        if (this.ready) this.applyLevels();
         break;
       case 'events':
         for (const event of message.events) this.insert(event);
@@ -62,11 +61,28 @@ class SamplerProcessor extends AudioWorkletProcessor {
       await this.synth.processorInitialized;
       await BasicSoundBank.isSF3DecoderReady;
       banks.forEach((buffer, i) => this.synth.soundBankManager.addSoundBank(SoundBankLoader.fromArrayBuffer(buffer), `bank-${i}`));
+      this.applyParts();
+      this.applyLevels();
       this.ready = true;
       this.port.postMessage({ type: 'ready' } satisfies SamplerReply);
     } catch (error) {
       this.port.postMessage({ type: 'failed', reason: String(error) } satisfies SamplerReply);
     }
+  }
+
+  /** One MIDI channel per part (more than 16 when the score has more parts), its program or drums. */
+  private applyParts() {
+    this.parts.forEach((part, channel) => {
+      while (this.synth.midiChannels.length <= channel) this.synth.createMIDIChannel();
+      this.synth.midiChannels[channel]?.setDrums(part.percussion);
+      this.synth.programChange(channel, part.percussion ? 0 : part.program - 1);
+    });
+  }
+
+  private applyLevels() {
+    this.levels.forEach((level, channel) => {
+      if (channel < this.synth.midiChannels.length) this.synth.controllerChange(channel, 7, Math.round(Math.max(0, Math.min(1, level)) * 127));
+    });
   }
 
   /** Keeps the queue in time order; events mostly come in order, so this looks from the end. */

@@ -38,6 +38,9 @@ export class Sampler {
   private pending: SamplerEvent[] = [];
   private flushing = false;
 
+  /** Told if the worklet dies after it was ready (the player goes back to the synthesiser). */
+  onFailure: (() => void) | null = null;
+
   private constructor(private readonly node: AudioWorkletNode) {}
 
   /** Fetches what `parts` need and starts the worklet; its sound goes to `output`. */
@@ -48,13 +51,19 @@ export class Sampler {
     const [buffers] = await Promise.all([Promise.all(urls.map((url) => fetchBank(url, signal))), context.audioWorklet.addModule(workletUrl)]);
     signal.throwIfAborted();
     const node = new AudioWorkletNode(context, 'selfsound-sampler', { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [2] });
+    const sampler = new Sampler(node);
     const ready = new Promise<void>((resolve, reject) => {
       node.port.onmessage = (e: MessageEvent<SamplerReply>) => {
         if (e.data.type === 'ready') resolve();
         else reject(new Error(e.data.reason));
       };
+      node.onprocessorerror = () => {
+        reject(new Error('The instruments stopped.'));
+        sampler.onFailure?.();
+      };
+      signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
     });
-    const sampler = new Sampler(node);
+    ready.catch(() => node.disconnect());
     sampler.post({ type: 'banks', banks: buffers }, buffers);
     sampler.post({ type: 'parts', parts: parts.map((p) => ({ program: p.program, percussion: p.percussion })) });
     await ready;

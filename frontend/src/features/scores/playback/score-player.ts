@@ -295,6 +295,12 @@ export class ScorePlayer implements MediaEngine {
       this.choice = choice;
     });
     if (choice === 'samples' && this.context) this.loadSamples(this.context);
+    if (choice === 'synth' && this.samplesState === 'loading') {
+      // Not wanted any more: the files stop coming.
+      this.samplesAbort?.abort();
+      this.samplesAbort = null;
+      this.samplesState = 'off';
+    }
     this.changed();
   }
 
@@ -341,9 +347,19 @@ export class ScorePlayer implements MediaEngine {
           }
           this.sampler = sampler;
           this.samplesState = 'ready';
+          sampler.onFailure = () => {
+            if (this.sampler !== sampler) return;
+            console.warn('The sampled instruments stopped; the synthesiser plays.');
+            this.reanchor(() => {
+              this.sampler = null;
+              this.samplesState = 'failed';
+            });
+            this.changed();
+          };
           this.applyGains();
-          // What the synthesiser was playing goes on with the instruments from here.
-          if (this.choice === 'samples') this.reanchor(() => undefined);
+          // What the synthesiser was playing goes on with the instruments from here; during a
+          // count-in the clicks go on, and the notes not yet scheduled go to the instruments.
+          if (this.choice === 'samples' && ctx.currentTime >= this.startAt) this.reanchor(() => undefined);
           this.changed();
         },
         (error: unknown) => {
