@@ -50,13 +50,16 @@ pub enum Action {
     Discover,
     /// Reading a playlist's page (`GET /playlists/{id}`), signed in or not: up to 500 posts.
     PlaylistRead,
+    /// Linking a score to a recording with its sync map, changing the map or taking it away
+    /// (`PUT`/`DELETE /posts/{id}/recording`).
+    Sync,
     /// Activities another server sends to our inboxes: the account's count is per remote
     /// actor, the client's per remote server (docs/federation.md).
     Inbox,
 }
 
 impl Action {
-    pub const ALL: [Action; 18] = [
+    pub const ALL: [Action; 19] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -74,6 +77,7 @@ impl Action {
         Action::Playlist,
         Action::Discover,
         Action::PlaylistRead,
+        Action::Sync,
         Action::Inbox,
     ];
 
@@ -105,6 +109,8 @@ impl Action {
             Action::Discover => ("discover", "Discover pages", Limit::per(120, 5)),
             // Opening playlists while listening, one after another; each may hold 500 posts.
             Action::PlaylistRead => ("playlist_read", "playlist pages", Limit::per(120, 5)),
+            // Each save is a map of up to 1500 bars: an author corrects one bar at a time.
+            Action::Sync => ("sync", "sync map changes", Limit::per(60, 10)),
             // One person of another server likes, reposts and replies at a human pace; their
             // whole server may speak for thousands of people.
             Action::Inbox => (
@@ -171,6 +177,7 @@ limited_calls!(
     EditingPlaylists => Playlist,
     Discovering => Discover,
     ReadingPlaylists => PlaylistRead,
+    Syncing => Sync,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

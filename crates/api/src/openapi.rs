@@ -63,6 +63,8 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("POST", "/playlists/{playlist_id}/items", "playlist"),
     ("PATCH", "/playlists/{playlist_id}/items/{item_id}", "playlist"),
     ("DELETE", "/playlists/{playlist_id}/items/{item_id}", "playlist"),
+    ("PUT", "/posts/{post_id}/recording", "sync"),
+    ("DELETE", "/posts/{post_id}/recording", "sync"),
     ("PATCH", "/posts/{post_id}", "edit"),
     ("PATCH", "/posts/{post_id}/comments/{comment_id}", "edit"),
     ("POST", "/profiles/listening/{id}", "listen"),

@@ -138,6 +138,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// A sheet-music post's score following a track of an audio post (`posts::syncs`).
+    score_recordings (post_id, score) {
+        post_id -> BigInt,
+        score -> BigInt,
+        recording_id -> BigInt,
+        track -> BigInt,
+        points -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     /// A track or score of a post in a playlist, by its place in the post.
     playlist_items (id) {
         id -> BigInt,
@@ -433,6 +446,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     backfills,
     playlists,
     playlist_items,
+    score_recordings,
     likes,
     comments,
     comment_mentions,

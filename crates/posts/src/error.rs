@@ -44,6 +44,29 @@ pub enum PostError {
     #[error("A place in a playlist counts from 0")]
     PlaylistPlaceNegative,
 
+    // A score following a recording (issue 35).
+    #[error("Only sheet music posts follow a recording")]
+    NotAScore,
+    #[error("You can only link recordings to your own scores")]
+    NotSyncAuthor,
+    #[error("Recording not found")]
+    RecordingNotFound,
+    #[error("A score follows a track of an audio post")]
+    RecordingNotAudio,
+    #[error("This score has no recording")]
+    NoRecording,
+    #[error("A sync map needs at least 2 bars")]
+    SyncTooShort,
+    #[error("A sync map has at most 1500 bars")]
+    SyncTooLong,
+    #[error("Bars count from 0 and times from 0 ms")]
+    SyncNegative,
+    /// Its place in the map, from 1.
+    #[error("Point {0} must be a later bar at a later time than the one before")]
+    SyncNotIncreasing(usize),
+    #[error("Point {point} is past the end of the track ({end})")]
+    SyncPastEnd { point: usize, end: String },
+
     // Edits (issue 19).
     #[error("You can only edit your own posts")]
     NotEditor,
@@ -182,6 +205,15 @@ impl DomainError for PostError {
         use PostError::*;
         match self {
             NotFound | UserNotFound | CommentNotFound | PlaylistNotFound | PlaylistItemNotFound => ErrorKind::NotFound,
+            RecordingNotFound | NoRecording => ErrorKind::NotFound,
+            NotSyncAuthor => ErrorKind::Forbidden,
+            NotAScore
+            | RecordingNotAudio
+            | SyncTooShort
+            | SyncTooLong
+            | SyncNegative
+            | SyncNotIncreasing(_)
+            | SyncPastEnd { .. } => ErrorKind::Invalid,
             NotAuthor | NotCommentAuthor | NotEditor | NotCommentEditor | NotPlaylistOwner => ErrorKind::Forbidden,
             AlreadyInPlaylist => ErrorKind::Conflict,
             PlaylistTitleBlank

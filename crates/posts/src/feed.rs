@@ -391,6 +391,20 @@ pub(crate) fn these_held(
     these(conn, ids, viewer, memory.map(|m| &m.payloads))
 }
 
+/// [`these_held`] of the posts `named` names (each once, however often named), by id: those
+/// `viewer` may see.
+pub(crate) fn these_by_id(
+    conn: &mut DbConnection,
+    named: impl Iterator<Item = PostId>,
+    viewer: Option<UserId>,
+    memory: Option<&Memory>,
+) -> QueryResult<std::collections::HashMap<PostId, Post>> {
+    let mut ids: Vec<PostId> = named.collect();
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(these_held(conn, &ids, viewer, memory)?.into_iter().map(|p| (p.id, p)).collect())
+}
+
 /// Adds the payloads: one statement per kind present on the page, for the posts `payloads`
 /// does not hold (which it keeps afterwards); `marks` (if any) are the reposts that placed
 /// each row.

@@ -28,6 +28,7 @@ mod repo;
 pub mod reposts;
 pub mod search;
 mod service;
+pub mod syncs;
 pub mod tags;
 
 pub use comments::{

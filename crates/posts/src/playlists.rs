@@ -314,11 +314,7 @@ pub(crate) fn page(
         .order(playlist_items::position)
         .select(ItemRow::as_select())
         .load(conn)?;
-    let mut ids: Vec<PostId> = items.iter().map(|i| i.post_id).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let posts: std::collections::HashMap<PostId, Post> =
-        crate::feed::these_held(conn, &ids, viewer, memory)?.into_iter().map(|p| (p.id, p)).collect();
+    let posts = crate::feed::these_by_id(conn, items.iter().map(|i| i.post_id), viewer, memory)?;
     let entries = items
         .into_iter()
         .filter_map(|i| {

@@ -23,6 +23,7 @@ use crate::model::{Comment, Post, PostRow};
 use crate::playlists::{self, Playlist, PlaylistEdit, PlaylistPage};
 use crate::plays::{self, Listener, Played, TrackPlays};
 use crate::repo;
+use crate::syncs;
 
 /// This domain's part when an account is deleted, inside the deleting transaction: the counts
 /// its likes and comments added to others' posts are given back, and its posts are deleted.
@@ -535,6 +536,43 @@ impl Posts {
         to: i64,
     ) -> Result<(), PostError> {
         self.db.write(move |conn| playlists::reorder(conn, me, id, item, to)).await
+    }
+
+    // --- A score following a recording (`crate::syncs`), one transaction each -----------------
+
+    pub async fn link_recording(
+        &self,
+        me: UserId,
+        post: PostId,
+        score: i64,
+        input: syncs::SyncInput,
+    ) -> Result<syncs::ScoreSync, PostError> {
+        self.db.write(move |conn| syncs::link(conn, me, post, score, input)).await
+    }
+
+    pub async fn unlink_recording(&self, me: UserId, post: PostId, score: i64) -> Result<(), PostError> {
+        self.db.write(move |conn| syncs::unlink(conn, me, post, score)).await
+    }
+
+    /// The recording a score follows, as `viewer` may see it (`syncs::recording_of`).
+    pub async fn recording_of(
+        &self,
+        post: PostId,
+        score: i64,
+        viewer: Option<UserId>,
+    ) -> Result<syncs::Linked, PostError> {
+        let posts = self.clone();
+        self.db.run(move |conn| syncs::recording_of(conn, post, score, viewer, Some(&posts.memory))).await
+    }
+
+    /// The scores following a recording's tracks that `viewer` may see (`syncs::following`).
+    pub async fn scores_following(
+        &self,
+        post: PostId,
+        viewer: Option<UserId>,
+    ) -> Result<Vec<syncs::Linked>, PostError> {
+        let posts = self.clone();
+        self.db.run(move |conn| syncs::following(conn, post, viewer, Some(&posts.memory))).await
     }
 
     /// A playlist's page as `viewer` sees it (`playlists::page`), its posts from memory where it

@@ -31,6 +31,7 @@ mod plays;
 mod posts;
 mod previews;
 mod profiles;
+mod recordings;
 mod renditions;
 mod reposts;
 mod restart;

@@ -6,6 +6,7 @@ mod comments;
 mod create;
 mod feeds;
 mod plays;
+mod recordings;
 mod wire;
 
 pub use wire::{Embedded, PostJson, RenderedPosts, SearchMatchJson, SearchedPostJson, SnippetJson, SnippetPieceJson};
@@ -149,6 +150,10 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(comments::comments)
         .service(comments::add_comment)
         .service(comments::moments)
+        .service(recordings::link_recording)
+        .service(recordings::unlink_recording)
+        .service(recordings::recording)
+        .service(recordings::scores_following)
         .service(comments::delete_comment)
         .service(comments::edit_comment)
         .service(edit)
