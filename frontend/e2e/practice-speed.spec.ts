@@ -4,46 +4,13 @@
  * measures 440 Hz (within 2 %, read from the element's own output), and half as much of it plays
  * in the same time; another track starts at its own speed.
  */
-import type { Page } from '@playwright/test';
 import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
-import { toneWav } from './support/audio';
-
-/** The strongest frequency in what the playing element sounds now (Hz, interpolated between bins). */
-async function pitch(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const el = (window as unknown as { __media: HTMLMediaElement[] }).__media.at(-1);
-    if (!el) return 0;
-    const ctx = new AudioContext();
-    const source = ctx.createMediaStreamSource((el as HTMLMediaElement & { captureStream: () => MediaStream }).captureStream());
-    const analyser = ctx.createAnalyser();
-    analyser.fftSize = 16384;
-    analyser.smoothingTimeConstant = 0;
-    source.connect(analyser);
-    await new Promise((r) => setTimeout(r, 800));
-    const db = new Float32Array(analyser.frequencyBinCount);
-    analyser.getFloatFrequencyData(db);
-    let peak = 1;
-    for (let i = 2; i < db.length - 1; i++) if ((db[i] ?? -Infinity) > (db[peak] ?? -Infinity)) peak = i;
-    const [a, b, c] = [db[peak - 1] ?? 0, db[peak] ?? 0, db[peak + 1] ?? 0];
-    const offset = (a - c) / (2 * (a - 2 * b + c) || 1);
-    const hz = ((peak + offset) * ctx.sampleRate) / analyser.fftSize;
-    await ctx.close();
-    return hz;
-  });
-}
+import { pitch, toneWav, watchMedia } from './support/audio';
 
 test('a track slowed down for practice keeps its pitch', async ({ page, request, server, shot }, testInfo) => {
   test.setTimeout(90_000);
-  await page.addInitScript(() => {
-    const media: HTMLMediaElement[] = [];
-    (window as unknown as { __media: HTMLMediaElement[] }).__media = media;
-    const play = HTMLMediaElement.prototype.play;
-    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-      if (!media.includes(this)) media.push(this);
-      return play.call(this);
-    };
-  });
+  await watchMedia(page);
   const ana = await signedUpAccount(request, server, uniqueEmail('speed', testInfo.project.name), 'Ana Speed');
   const headers = { Authorization: `Bearer ${ana.token}` };
   const track = `Practice Tone ${testInfo.project.name}`;

@@ -11,7 +11,7 @@ import { expect, test, uniqueEmail } from './support/fixtures';
 import { signInThroughAddress, signedUpAccount } from './support/accounts';
 import { watchCsp } from './support/csp';
 import { zip } from '../src/test/zip';
-import { postScore } from './support/scores';
+import { lastMeasureCentre, postScore } from './support/scores';
 
 const note = (step: string, octave: number, duration: number, extra = '', alter = 0) =>
   `<note><pitch><step>${step}</step>${alter ? `<alter>${alter}</alter>` : ''}<octave>${octave}</octave></pitch><duration>${duration}</duration>${extra}</note>`;
@@ -300,15 +300,8 @@ test('a score plays with sound, its cursor follows the repeats, and a muted part
   await page.getByRole('slider', { name: 'Tempo' }).fill('50');
   await expect(page.getByRole('slider', { name: 'Tempo' })).toHaveAttribute('aria-valuetext', '50%');
   await page.getByRole('checkbox', { name: 'Metronome' }).check();
-  // On a phone the controls push the score down: bring it into view to click it.
-  // In the middle of the window, clear of the now-playing bar.
-  await page.locator('[data-score-drawing] svg').first().evaluate((svg) => svg.scrollIntoView({ block: 'center' }));
-  // The middle of the last measure drawn (the third), on its top staff.
-  const third = await page.evaluate(() => {
-    const boxes = [...document.querySelectorAll('[data-score-drawing] svg .vf-measure')].map((m) => m.getBoundingClientRect());
-    const box = boxes.filter((b) => b.width > 0).sort((a, b) => b.right - a.right || a.top - b.top)[0];
-    return box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : null;
-  });
+  // On a phone the controls push the score down: the last measure drawn (the third), in view.
+  const third = await lastMeasureCentre(page);
   expect(third).not.toBeNull();
   if (third) await page.mouse.click(third.x, third.y);
   await expect(page.getByRole('button', { name: 'Pause score' })).toBeVisible();

@@ -554,15 +554,11 @@ impl Posts {
         self.db.write(move |conn| syncs::unlink(conn, me, post, score)).await
     }
 
-    /// The recording a score follows, as `viewer` may see it (`syncs::recording_of`).
-    pub async fn recording_of(
-        &self,
-        post: PostId,
-        score: i64,
-        viewer: Option<UserId>,
-    ) -> Result<syncs::Linked, PostError> {
+    /// The recordings a sheet-music post's scores follow, as `viewer` may see them
+    /// (`syncs::recordings_of`).
+    pub async fn recordings_of(&self, post: PostId, viewer: Option<UserId>) -> Result<Vec<syncs::Linked>, PostError> {
         let posts = self.clone();
-        self.db.run(move |conn| syncs::recording_of(conn, post, score, viewer, Some(&posts.memory))).await
+        self.db.run(move |conn| syncs::recordings_of(conn, post, viewer, Some(&posts.memory))).await
     }
 
     /// The scores following a recording's tracks that `viewer` may see (`syncs::following`).

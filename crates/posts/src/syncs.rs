@@ -192,32 +192,37 @@ pub fn unlink(conn: &mut DbConnection, me: UserId, post: PostId, score: i64) -> 
     Ok(())
 }
 
-/// The recording score `score` of `post` follows, as `viewer` may see both: not found when the
-/// score is not there for them, no recording when it has none or they may not see it.
-pub(crate) fn recording_of(
+/// The recordings the scores of `post` follow, by score, each as `viewer` may see it: not found
+/// when the post is not there for them; none for a post of another kind, a score without a
+/// recording, or one whose recording they may not see.
+pub(crate) fn recordings_of(
     conn: &mut DbConnection,
     post: PostId,
-    score: i64,
     viewer: Option<UserId>,
     memory: Option<&crate::memory::Memory>,
-) -> Result<Linked, PostError> {
+) -> Result<Vec<Linked>, PostError> {
     let found = visible(conn, post, viewer)?.ok_or(PostError::NotFound)?;
     if found.kind != PostKind::MusicXml {
-        return Err(PostError::NotAScore);
+        return Ok(Vec::new());
     }
-    let row: Option<SyncRow> = score_recordings::table
+    let rows: Vec<SyncRow> = score_recordings::table
         .filter(score_recordings::post_id.eq(post))
-        .filter(score_recordings::score.eq(score))
+        .order(score_recordings::score)
         .select(SyncRow::as_select())
-        .first(conn)
-        .optional()?;
-    let sync = row.ok_or(PostError::NoRecording)?.into_sync()?;
-    let recording = crate::feed::these_held(conn, &[sync.recording], viewer, memory)?.into_iter().next();
-    // The track must still be there.
-    let recording = recording.filter(
-        |p| matches!(&*p.payload, crate::Payload::Audio(t) if usize::try_from(sync.track).is_ok_and(|i| i < t.len())),
-    );
-    Ok(Linked { post: recording.ok_or(PostError::NoRecording)?, sync })
+        .load(conn)?;
+    let posts = crate::feed::these_by_id(conn, rows.iter().map(|r| r.recording_id), viewer, memory)?;
+    rows.into_iter()
+        .filter_map(|r| {
+            // The track must still be there.
+            let recording = posts.get(&r.recording_id).filter(|p| has_track(p, r.track)).cloned();
+            recording.map(|post| (r, post))
+        })
+        .map(|(r, post)| Ok(Linked { sync: r.into_sync()?, post }))
+        .collect()
+}
+
+fn has_track(post: &Post, track: i64) -> bool {
+    matches!(&*post.payload, crate::Payload::Audio(t) if usize::try_from(track).is_ok_and(|i| i < t.len()))
 }
 
 /// The scores following a track of the audio post `post` that `viewer` may see, newest link

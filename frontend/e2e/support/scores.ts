@@ -4,7 +4,7 @@
  * sixteenth runs, chords, slurs and ties across barlines, dynamics and hairpins, a key change
  * and a clef change midway, and a repeat.
  */
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 
 const STEPS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'] as const;
@@ -100,4 +100,17 @@ export async function postScore(
   });
   expect(res.status(), await res.text()).toBe(201);
   return String(((await res.json()) as { id: string }).id);
+}
+
+/**
+ * The middle of the last measure drawn (rightmost, then topmost) on its top staff, scrolled to
+ * the middle of the window first (clear of the now-playing bar); null when none is drawn.
+ */
+export async function lastMeasureCentre(page: Page): Promise<{ x: number; y: number } | null> {
+  await page.locator('[data-score-drawing] svg').first().evaluate((svg) => svg.scrollIntoView({ block: 'center' }));
+  return page.evaluate(() => {
+    const boxes = [...document.querySelectorAll('[data-score-drawing] svg .vf-measure')].map((m) => m.getBoundingClientRect());
+    const box = boxes.filter((b) => b.width > 0).sort((a, b) => b.right - a.right || a.top - b.top)[0];
+    return box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : null;
+  });
 }

@@ -831,6 +831,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/{post_id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Links a score of one's sheet-music post to a track of an audio post, with the sync map
+         *     tapped along it, in place of the link it had.
+         */
+        put: operations["link_recording"];
+        post?: never;
+        /** Takes the recording away from a score of one's post. */
+        delete: operations["unlink_recording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{post_id}/recordings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recordings a sheet-music post's scores follow (signed in or not), by score, each with its
+         *     sync map and the audio post; none for a score without one the viewer may see, or a post of
+         *     another kind.
+         */
+        get: operations["recordings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{post_id}/repost": {
         parameters: {
             query?: never;
@@ -845,6 +887,26 @@ export interface paths {
          *     one), or takes the repost back; the author is told of a first repost.
          */
         post: operations["repost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/{post_id}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scores following an audio post's tracks (signed in or not), the newest 20 links, each
+         *     with its sync map and the sheet-music post; none for a post of another kind.
+         */
+        get: operations["scores_following"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1568,6 +1630,13 @@ export interface components {
             likes_count: number;
             user_liked: boolean;
         };
+        /**
+         * @description A link with the post at its other end: the recording (from the score) or the score (from
+         *     the recording), as feeds show posts.
+         */
+        LinkedJson: components["schemas"]["SyncJson"] & {
+            post: components["schemas"]["PostJson"];
+        };
         LoginRequest: {
             email: string;
             password: string;
@@ -2040,6 +2109,53 @@ export interface components {
         SuspensionStateJson: {
             suspended: boolean;
             suspension?: components["schemas"]["SuspensionJson"] | null;
+        };
+        /** @description What `PUT /posts/{post_id}/recording` takes. */
+        SyncEditJson: {
+            /** @description 2 to 1500 points, bars and times both increasing, every time within the track. */
+            points: components["schemas"]["SyncPointJson"][];
+            /** @description An audio post the author may see: theirs or anyone's. */
+            recording_id: string;
+            /**
+             * Format: int64
+             * @description Which score of the post, from 0; 0 when left out.
+             */
+            score?: number;
+            /**
+             * Format: int64
+             * @description Which of its tracks, from 0; 0 when left out.
+             */
+            track?: number;
+        };
+        /** @description A score's link to a recording. */
+        SyncJson: {
+            /** Format: date-time */
+            created_at: string;
+            points: components["schemas"]["SyncPointJson"][];
+            /** @description The sheet-music post. */
+            post_id: string;
+            /** @description The audio post. */
+            recording_id: string;
+            /** Format: int64 */
+            score: number;
+            /** Format: int64 */
+            track: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A bar of the performance and when the recording reaches it. */
+        SyncPointJson: {
+            /**
+             * Format: int64
+             * @description Milliseconds into the track where the bar starts.
+             */
+            at_ms: number;
+            /**
+             * Format: int64
+             * @description The bar as played, from 0: the score's bars in the order a performance plays them, each
+             *     repeat played out.
+             */
+            bar: number;
         };
         TagJson: {
             color: string;
@@ -6174,6 +6290,257 @@ export interface operations {
             };
         };
     };
+    link_recording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncEditJson"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncJson"];
+                };
+            };
+            /** @description not a score, not audio, no such track, a map that does not go forward within the track */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description someone else's score */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description no such post or recording */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The body is not of the right shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`sync` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    unlink_recording: {
+        parameters: {
+            query?: {
+                /** @description Which score of the post, from 0 (default 0). */
+                score?: number;
+            };
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A query parameter is not valid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description someone else's score */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description no such post, or no recording */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`sync` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    recordings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedJson"][];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
     repost: {
         parameters: {
             query?: never;
@@ -6233,6 +6600,53 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    scores_following: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkedJson"][];
+                };
+            };
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -20,7 +20,9 @@ export type Topic =
   /** Which posts exist: feeds, profile post lists, post counts (a post created or deleted). */
   | 'posts'
   /** Playlists and their items: a playlist page, a person's playlists, the add-to-playlist picker. */
-  | 'playlists';
+  | 'playlists'
+  /** Which recording a score follows, and its sync map: the score's page and the recording's. */
+  | 'recordings';
 
 declare module '@tanstack/react-query' {
   interface Register {

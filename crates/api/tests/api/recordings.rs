@@ -29,6 +29,13 @@ fn map(recording: &str, points: &[(i64, i64)]) -> Value {
     json!({"recording_id": recording, "points": points})
 }
 
+/// The one link a list holds.
+fn only(list: &Value) -> &Value {
+    let links = list.as_array().unwrap();
+    assert_eq!(links.len(), 1, "{list}");
+    &links[0]
+}
+
 fn points(v: &Value) -> Vec<(i64, i64)> {
     v["points"].as_array().unwrap().iter().map(|p| (p["bar"].as_i64().unwrap(), p["at_ms"].as_i64().unwrap())).collect()
 }
@@ -44,19 +51,23 @@ async fn a_score_follows_a_recording_its_author_taps_along(db: TestDb) {
         async move { app.call(Method::PUT, &format!("/posts/{etude}/recording"), Some(&token), Some(body)).await }
     };
 
-    let none = app.get(&format!("/posts/{etude}/recording"), None).await;
-    assert_eq!((none.status, none.detail()), (StatusCode::NOT_FOUND, "This score has no recording"));
+    let none = app.get(&format!("/posts/{etude}/recordings"), None).await;
+    assert_eq!((none.status, none.body.clone()), (StatusCode::OK, json!([])));
 
     // Ana's score follows Bob's take: anyone sees the map with the recording, and the take
     // lists the score.
     let linked = put(&ana, map(&take, &[(0, 120), (1, 1100), (2, 2080), (4, 4000)])).await;
     assert_eq!(linked.status, StatusCode::OK, "{:?}", linked.body);
     assert_eq!((linked.body["post_id"].as_str(), linked.body["recording_id"].as_str()), (Some(&*etude), Some(&*take)));
-    let seen = app.get(&format!("/posts/{etude}/recording"), None).await;
+    let seen = app.get(&format!("/posts/{etude}/recordings"), None).await;
     assert_eq!(seen.status, StatusCode::OK, "{:?}", seen.body);
-    assert_eq!(points(&seen.body), [(0, 120), (1, 1100), (2, 2080), (4, 4000)]);
-    assert_eq!((seen.body["track"].as_i64(), seen.body["post"]["id"].as_str()), (Some(0), Some(&*take)));
-    assert_eq!(seen.body["post"]["audio"][0]["duration"].as_str(), Some("0:04"));
+    let seen = only(&seen.body);
+    assert_eq!(points(seen), [(0, 120), (1, 1100), (2, 2080), (4, 4000)]);
+    assert_eq!(
+        (seen["score"].as_i64(), seen["track"].as_i64(), seen["post"]["id"].as_str()),
+        (Some(0), Some(0), Some(&*take))
+    );
+    assert_eq!(seen["post"]["audio"][0]["duration"].as_str(), Some("0:04"));
     let following = app.get(&format!("/posts/{take}/scores"), Some(&bob)).await;
     assert_eq!(following.status, StatusCode::OK, "{:?}", following.body);
     let listed = following.body.as_array().unwrap();
@@ -69,7 +80,7 @@ async fn a_score_follows_a_recording_its_author_taps_along(db: TestDb) {
     let again = put(&ana, map(&take, &[(0, 100), (1, 1000)])).await;
     assert_eq!(again.status, StatusCode::OK, "{:?}", again.body);
     assert_eq!(again.body["created_at"], made_at);
-    assert_eq!(points(&app.get(&format!("/posts/{etude}/recording"), None).await.body), [(0, 100), (1, 1000)]);
+    assert_eq!(points(only(&app.get(&format!("/posts/{etude}/recordings"), None).await.body)), [(0, 100), (1, 1000)]);
 
     // What is refused, and why.
     let lyrics = app.lyrics_post(&ana, "Words").await["id"].as_str().unwrap().to_owned();
@@ -125,7 +136,7 @@ async fn a_score_follows_a_recording_its_author_taps_along(db: TestDb) {
         app.call(Method::PUT, &format!("/posts/{etude}/recording"), None, Some(map(&take, &[(0, 0), (1, 9)]))).await;
     assert_eq!(signed_out.status, StatusCode::UNAUTHORIZED);
     // Nothing refused changed the map.
-    assert_eq!(points(&app.get(&format!("/posts/{etude}/recording"), None).await.body), [(0, 100), (1, 1000)]);
+    assert_eq!(points(only(&app.get(&format!("/posts/{etude}/recordings"), None).await.body)), [(0, 100), (1, 1000)]);
 
     // Taken away, then made again and gone with the recording.
     let gone = app.call(Method::DELETE, &format!("/posts/{etude}/recording"), Some(&ana), None).await;
@@ -137,7 +148,10 @@ async fn a_score_follows_a_recording_its_author_taps_along(db: TestDb) {
         app.call(Method::DELETE, &format!("/posts/{take}"), Some(&bob), None).await.status,
         StatusCode::NO_CONTENT
     );
-    assert_eq!(app.get(&format!("/posts/{etude}/recording"), None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&format!("/posts/{etude}/recordings"), None).await.body, json!([]));
+    // A post of another kind follows nothing; a post not there is not found.
+    assert_eq!(app.get(&format!("/posts/{lyrics}/recordings"), None).await.body, json!([]));
+    assert_eq!(app.get(&format!("/posts/{take}/recordings"), None).await.status, StatusCode::NOT_FOUND);
 }
 
 async fn a_recording_hidden_from_the_viewer_is_not_followed(db: TestDb) {
@@ -155,10 +169,10 @@ async fn a_recording_hidden_from_the_viewer_is_not_followed(db: TestDb) {
     // Cy blocks Bob: she sees Ana's score without his take, and his take is not there for her.
     let blocked = app.call(Method::POST, &format!("/profiles/blocks/{bob_id}"), Some(&cy), None).await;
     assert_eq!(blocked.status, StatusCode::OK);
-    let for_cy = app.get(&format!("/posts/{etude}/recording"), Some(&cy)).await;
-    assert_eq!((for_cy.status, for_cy.detail()), (StatusCode::NOT_FOUND, "This score has no recording"));
+    let for_cy = app.get(&format!("/posts/{etude}/recordings"), Some(&cy)).await;
+    assert_eq!((for_cy.status, for_cy.body), (StatusCode::OK, json!([])));
     assert_eq!(app.get(&format!("/posts/{take}/scores"), Some(&cy)).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(app.get(&format!("/posts/{etude}/recording"), None).await.status, StatusCode::OK);
+    assert_eq!(app.get(&format!("/posts/{etude}/recordings"), None).await.body.as_array().map(Vec::len), Some(1));
 
     // Bob blocks Ana: she can no longer link her score to his take.
     assert_eq!(

@@ -6,6 +6,8 @@
 export { AudioTrack, toPlayerTrack } from './audio-track';
 export type { TrackMark } from './track-marks';
 export { TrackList } from './track-list';
+export { Waveform } from './waveform';
+export { useTrackSpeed } from './use-track-speed';
 export { toLoudness, type Loudness } from './loudness';
 export { toStreams, type Stream } from './streams';
 export { PlayerProvider } from './player-context';

@@ -129,6 +129,8 @@ export interface PlayerStore extends PlayerActions, KeptEngines {
   getState: () => PlayerState;
   subscribe: (listener: () => void) => () => void;
   getTime: () => number;
+  /** The position this moment, read from what plays (`getTime` moves 4×/s): a cursor's, a loop's. */
+  now: () => number;
   subscribeTime: (listener: () => void) => () => void;
   /** Stops and lets go of the media and the kept engines; the store can still play afterwards. */
   dispose: () => void;
@@ -414,6 +416,7 @@ export function createPlayerStore(createAudio?: () => HTMLAudioElement): PlayerS
       return () => listeners.delete(listener);
     },
     getTime: () => time,
+    now: () => (current && state.track ? current.of.currentTime() : time),
     subscribeTime(listener) {
       timeListeners.add(listener);
       return () => timeListeners.delete(listener);

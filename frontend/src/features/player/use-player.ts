@@ -64,7 +64,7 @@ export interface PlayerPosition {
  */
 export function usePlayerPosition(): () => PlayerPosition {
   const store = usePlayerStore();
-  return useCallback(() => ({ track: store.getState().track, seconds: store.getTime() }), [store]);
+  return useCallback(() => ({ track: store.getState().track, seconds: store.now() }), [store]);
 }
 
 const noSubscription = () => () => {};

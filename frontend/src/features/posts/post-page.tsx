@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
@@ -11,12 +11,12 @@ import { RETRY_WORDS, canRetry } from '../../lib/retry-words';
 import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CommentsSection, useCommentMoments, type MomentLink } from '../comments';
-import { toPlayerTrack, usePlayerActions, usePlayerPosition, usePlayerSelector, type TrackMark } from '../player';
-import { ScoreView } from '../scores';
+import { toPlayerTrack, usePlayerActions, usePlayerPosition, useTrackSpeed, type TrackMark } from '../player';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { AddToPlaylist } from './components/add-to-playlist';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
 import { PostsTrackList } from './components/posts-track-list';
+import { ScoreWithRecording, ScoresFollowing } from './components/score-recording';
 import { DownloadLink } from './components/download-link';
 import { LyricsParts, lyricsSections } from './components/lyrics-parts';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from './types';
@@ -64,7 +64,7 @@ function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
 // ---------------------------------------------------------------------------------------------
 // Scores
 
-function ScoresView({ postId, scores }: { postId: string; scores: readonly MusicXmlItem[] }) {
+function ScoresView({ postId, authorId, scores }: { postId: string; authorId: string; scores: readonly MusicXmlItem[] }) {
   return (
     <div className={styles.scores}>
       {scores.map((score, index) => (
@@ -80,11 +80,7 @@ function ScoresView({ postId, scores }: { postId: string; scores: readonly Music
               className={`btn btn-secondary ${styles.download}`}
             />
           </div>
-          <ScoreView
-            url={score.downloadUrl}
-            title={score.fileName}
-            player={{ postId, index, composer: score.composer }}
-          />
+          <ScoreWithRecording postId={postId} authorId={authorId} index={index} score={score} />
         </section>
       ))}
     </div>
@@ -148,13 +144,7 @@ export const SPEED_WORDS = { label: 'Speed', hint: 'Slower or faster, in the sam
  */
 function PracticeSpeed({ postId }: { postId: string }) {
   const id = useId();
-  const { setSpeed } = usePlayerActions();
-  const playing = usePlayerSelector((s) => (s.track?.postId === postId ? s.speed : null));
-  // Back on the page of a track playing slowed down, the slider shows its speed.
-  const [percent, setPercent] = useState(() => (playing !== null ? Math.round(playing * 100) : 100));
-  useEffect(() => {
-    if (playing !== null && Math.round(playing * 100) !== percent) setSpeed(percent / 100);
-  }, [playing, percent, setSpeed]);
+  const [percent, setPercent] = useTrackSpeed(postId);
   return (
     <div className={styles.speed}>
       <label htmlFor={id}>{SPEED_WORDS.label}</label>
@@ -186,6 +176,7 @@ function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: (
         <PostCard post={post} variant="detail" first fullView={fullView(post)} onDeleted={onDeleted} trackMarks={marks} />
       </PostsTrackList>
       {post.type === 'audio' ? <PracticeSpeed postId={post.id} /> : null}
+      {post.type === 'audio' ? <ScoresFollowing post={post} /> : null}
       <AddToPlaylist post={post} />
       <CommentsSection
         postId={post.id}
@@ -206,7 +197,7 @@ function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: (
 /** Lyrics and scores have a body of their own here, in full; other posts show as their card. */
 function fullView(post: DisplayPost): ReactNode {
   if (post.type === 'lyrics') return <LyricsView lyrics={post.content} />;
-  if (post.type === 'musicxml') return <ScoresView postId={post.id} scores={post.content} />;
+  if (post.type === 'musicxml') return <ScoresView postId={post.id} authorId={post.userId} scores={post.content} />;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { PauseIcon, PlayIcon } from '../../components/first-load-icons';
 import { Spinner } from '../../components/spinner';
-import { usePlayerTime } from '../player';
+import { usePlayerSelector, usePlayerTime, useTrackSpeed } from '../player';
 import { formatDuration } from '../../lib/format';
 import type { SoundChoice } from './playback';
 import { TRANSPOSITIONS, transpositionOf, type Transposition } from './transposition';
@@ -11,7 +11,12 @@ import styles from './score-controls.module.css';
 export const SCORE_PLAYER_WORDS = {
   play: 'Play score',
   pause: 'Pause score',
+  playRecording: 'Play recording',
+  pauseRecording: 'Pause recording',
+  withRecording: 'Play with recording',
+  withRecordingHint: 'The recording plays and the score follows it.',
   tempo: 'Tempo',
+  speed: 'Speed',
   countIn: 'Count-in',
   metronome: 'Metronome',
   parts: 'Parts',
@@ -112,7 +117,7 @@ interface ScoreControlsProps {
  * this device keeps them for the score (its tempo, count-in, metronome and parts).
  */
 export function ScoreControls({ playback, partNames, measures, title, url, onShown }: ScoreControlsProps) {
-  const { engine, length, status, playing, isCurrent, toggle } = playback;
+  const { engine, length, status, playing, isCurrent, toggle, following, followed } = playback;
   const id = useId();
   const [settings, setSettings] = useState<Settings>(() => storedSettings(url, partNames.length));
   // Kept on this device for the next visit (storage full or refused: only this visit keeps them).
@@ -153,10 +158,18 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
   const transposition = transpositionOf(settings.transpose);
   useEffect(() => onShown(transposition.shown), [onShown, transposition.shown]);
 
+  // With the recording, the slider is its speed (pitch kept: the browser stretches time); a
+  // track starts at its own speed, so the chosen one is given again once it plays.
+  const [speed, setSpeed] = useTrackSpeed(followed?.postId ?? null, followed?.index);
+  const recordingDuration = usePlayerSelector((s) => (following && isCurrent ? s.duration : 0));
+
   const setPart = (index: number, change: Partial<Settings['parts'][number]>) =>
     setSettings((s) => ({ ...s, parts: s.parts.map((p, i) => (i === index ? { ...p, ...change } : p)) }));
   // Before the first Play, the length the score's timeline gives at the tempo chosen.
-  const duration = engine?.duration() ?? (length !== null ? length / (settings.tempo / 100) : null);
+  const scoreDuration = engine?.duration() ?? (length !== null ? length / (settings.tempo / 100) : null);
+  const duration = followed ? recordingDuration || followed.durationSeconds : scoreDuration;
+  const pauseWord = following ? SCORE_PLAYER_WORDS.pauseRecording : SCORE_PLAYER_WORDS.pause;
+  const playWord = following ? SCORE_PLAYER_WORDS.playRecording : SCORE_PLAYER_WORDS.play;
 
   return (
     <div className={styles.controls} role="group" aria-label={`Player: ${title}`}>
@@ -165,7 +178,7 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
           type="button"
           className={styles.play}
           onClick={() => void toggle()}
-          aria-label={playing ? SCORE_PLAYER_WORDS.pause : SCORE_PLAYER_WORDS.play}
+          aria-label={playing ? pauseWord : playWord}
           aria-busy={status === 'loading' || undefined}
         >
           {status === 'loading' ? <Spinner size="sm" label="" /> : playing ? <PauseIcon size={20} /> : <PlayIcon size={20} />}
@@ -174,27 +187,45 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
           {formatDuration(isCurrent ? time : 0, Math.floor)}
           {duration !== null ? ` / ${formatDuration(duration)}` : null}
         </span>
+        {playback.canFollow ? (
+          <button
+            type="button"
+            className={styles.follow}
+            aria-pressed={following}
+            title={SCORE_PLAYER_WORDS.withRecordingHint}
+            onClick={() => {
+              if (following) playback.chooseFollowing(false);
+              else void playback.playWithRecording();
+            }}
+          >
+            {SCORE_PLAYER_WORDS.withRecording}
+          </button>
+        ) : null}
         <div className={styles.tempo}>
-          <label htmlFor={`${id}-tempo`}>{SCORE_PLAYER_WORDS.tempo}</label>
+          <label htmlFor={`${id}-tempo`}>{following ? SCORE_PLAYER_WORDS.speed : SCORE_PLAYER_WORDS.tempo}</label>
           <input
             id={`${id}-tempo`}
             type="range"
             min={TEMPO.min}
             max={TEMPO.max}
             step={TEMPO.step}
-            value={settings.tempo}
-            aria-valuetext={`${settings.tempo}%`}
-            onChange={(e) => setSettings((s) => ({ ...s, tempo: Number(e.target.value) }))}
+            value={following ? speed : settings.tempo}
+            aria-valuetext={`${following ? speed : settings.tempo}%`}
+            onChange={(e) => {
+              const value = Number(e.target.value);
+              if (following) setSpeed(value);
+              else setSettings((s) => ({ ...s, tempo: value }));
+            }}
           />
-          <output htmlFor={`${id}-tempo`}>{settings.tempo}%</output>
+          <output htmlFor={`${id}-tempo`}>{following ? speed : settings.tempo}%</output>
         </div>
       </div>
       <div className={styles.options}>
-        <label className={styles.toggle}>
+        <label className={styles.toggle} hidden={following}>
           <input type="checkbox" checked={settings.countIn} onChange={(e) => setSettings((s) => ({ ...s, countIn: e.target.checked }))} />
           <span>{SCORE_PLAYER_WORDS.countIn}</span>
         </label>
-        <label className={styles.toggle}>
+        <label className={styles.toggle} hidden={following}>
           <input
             type="checkbox"
             checked={settings.metronome}
@@ -216,7 +247,7 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
             ))}
           </select>
         </span>
-        <span className={styles.sound}>
+        <span className={styles.sound} hidden={following}>
           <label htmlFor={`${id}-sound`}>{SCORE_PLAYER_WORDS.sound}</label>
           <select id={`${id}-sound`} value={sound} onChange={(e) => setSound(e.target.value === 'synth' ? 'synth' : 'samples')}>
             <option value="samples">{SCORE_PLAYER_WORDS.samples}</option>
@@ -229,7 +260,7 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
         </span>
         <StartAtBar measures={measures} onStart={(bar) => playback.playMeasure(bar - 1)} />
         <LoopBars measures={measures} looped={playback.looped} onLoop={playback.loopBars} />
-        {partNames.length > 1 ? (
+        {partNames.length > 1 && !following ? (
           <details className={styles.parts}>
             <summary>
               {SCORE_PLAYER_WORDS.parts} ({partNames.length})

@@ -6,7 +6,10 @@ import { scoreQueries } from './api';
 import { ScoreControls, storedTransposition } from './score-controls';
 import { drawScore, type DrawnPiece } from './score-drawing';
 import type { ScoreSource } from './score-source';
-import { useScorePlayback, type DrawnScore, type ScoreIdentity } from './use-score-playback';
+import { SyncTapper } from './recording/sync-tapper';
+import type { SyncPoint } from './recording/sync-map';
+import { useScorePlayback, type DrawnScore, type FollowedRecording, type ScoreIdentity } from './use-score-playback';
+import type { PlayerTrack } from '../player';
 import styles from './score-view.module.css';
 
 export const SCORE_WORDS = {
@@ -86,6 +89,21 @@ interface ScoreViewProps {
   title: string;
   /** Which post's score it is, when it may be played (the post page). */
   player?: ScoreIdentity;
+  /** The recording it follows (issue 35), when it has one the viewer may hear. */
+  recording?: FollowedRecording | null;
+  /** Whether Play plays the recording at first (on the recording's own page). */
+  followFirst?: boolean;
+  /** Its author tapping a sync map along a recording, when they are. */
+  tapping?: TapAlong | null;
+}
+
+/** What the author taps along: the recording, the map it had, and what becomes of the new one. */
+export interface TapAlong {
+  track: PlayerTrack;
+  initial: readonly SyncPoint[] | null;
+  onSave: (points: SyncPoint[]) => Promise<void>;
+  onCancel: () => void;
+  problem: string | null;
 }
 
 /**
@@ -140,13 +158,13 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * once and the page keeps answering while the rest are drawn. While nothing is drawn a spinner
  * shows; if it cannot be drawn, a Download link stays.
  */
-export function ScoreView({ url, title, player }: ScoreViewProps) {
+export function ScoreView({ url, title, player, recording = null, followFirst = false, tapping = null }: ScoreViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const file = useQuery(scoreQueries.file(url));
   const source = file.data;
   /** Set every time a piece is drawn (a new object: the player reads its layout again). */
   const [drawn, setDrawn] = useState<DrawnScore | null>(null);
-  const playback = useScorePlayback({ identity: player, title, url, drawn });
+  const playback = useScorePlayback({ identity: player, title, url, drawn, recording, followFirst });
   const { cursorRef } = playback;
   // The drawing's status belongs to one file: a new one starts at 'loading' without an extra render.
   const [result, setResult] = useState<{ source: ScoreSource; status: Status } | null>(null);
@@ -249,6 +267,7 @@ export function ScoreView({ url, title, player }: ScoreViewProps) {
       data-status={status}
       data-drawn={drawn?.complete ? 'all' : drawn ? 'some' : 'none'}
     >
+      {player && tapping && status === 'ready' && source ? <SyncTapper playback={playback} {...tapping} /> : null}
       {player && status === 'ready' && source ? <ScoreControls
           playback={playback}
           partNames={source.partNames}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { useKeptEngines, usePlayerActions, usePlayerSelector, type MediaEngine, type PlayerTrack } from '../player';
+import { useKeptEngines, usePlayerActions, usePlayerPosition, usePlayerSelector, type MediaEngine, type PlayerTrack } from '../player';
+import { anchorsOf, quarterAt, secondsAt, type SyncPoint } from './recording/sync-map';
 import type { DrawnPiece } from './score-drawing';
 import type { ScoreSource } from './score-source';
 
@@ -53,6 +54,12 @@ function* piecesOf(source: ScoreSource): Generator<Document> {
   for (let from = 0; from < Math.max(1, source.measures); from += READ_PIECE) yield source.piece(from, from + READ_PIECE);
 }
 
+/** A recording the score follows (issue 35): the track, and its sync map. */
+export interface FollowedRecording {
+  track: PlayerTrack;
+  points: readonly SyncPoint[];
+}
+
 /** A score to hear: which one, and its drawing once there is one. */
 export interface PlayableScore {
   /** Which post's score it is; undefined where the score is only shown. */
@@ -60,6 +67,10 @@ export interface PlayableScore {
   title: string;
   url: string;
   drawn: DrawnScore | null;
+  /** The recording it follows, if it has one the viewer may hear. */
+  recording?: FollowedRecording | null;
+  /** Whether Play plays the recording at first (the recording's own page). */
+  followFirst?: boolean;
 }
 
 export type PlaybackStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -72,7 +83,7 @@ export type PlaybackStatus = 'idle' | 'loading' | 'ready' | 'error';
  * goes on playing when its page is left and its page, opened again, shows the same one. The
  * cursor is the element `cursorRef` is given to.
  */
-export function useScorePlayback({ identity, title, url, drawn }: PlayableScore) {
+export function useScorePlayback({ identity, title, url, drawn, recording = null, followFirst = false }: PlayableScore) {
   const player = usePlayerActions();
   const engines = useKeptEngines();
   const [known] = useState(() => engines.kept(url));
@@ -108,10 +119,18 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   /** Seconds at the score's own tempo, before there is an engine to ask; null until known. */
   const length = timeline && playback ? playback.secondsAt(timeline.value.tempos, timeline.value.length) : null;
 
-  const isCurrent = usePlayerSelector(
+  /** Whether the recording plays, the cursor following its sync map, in place of the score's own sound. */
+  const [following, setFollowing] = useState(followFirst && recording !== null);
+  const follow = following ? recording : null;
+  const scoreIsCurrent = usePlayerSelector(
     (s) => s.track !== null && identity !== undefined && s.track.postId === identity.postId && s.track.index === identity.index && s.track.url === url,
   );
+  const recordingIsCurrent = usePlayerSelector(
+    (s) => s.track !== null && follow !== null && s.track.postId === follow.track.postId && s.track.index === follow.track.index,
+  );
+  const isCurrent = follow ? recordingIsCurrent : scoreIsCurrent;
   const playing = usePlayerSelector((s) => isCurrent && s.playing);
+  const position = usePlayerPosition();
 
   /** The engine, made the first time it is needed. */
   /**
@@ -155,15 +174,71 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     }
   }, [engine, engines, source, identity, title, url, timeline]);
 
-  /** Play, or pause when this score is playing. */
+  /** The score's performance: the engine's, or read for the recording to follow (no engine needed). */
+  const readPerformance = useCallback(async (): Promise<{ timeline: Timeline; mod: Playback } | null> => {
+    if (!source) return null;
+    try {
+      const mod = await loadPlayback();
+      setPlayback(mod);
+      if (engine) return { timeline: engine.timeline, mod };
+      if (timeline?.of === source) return { timeline: timeline.value, mod };
+      const value = mod.readTimeline(piecesOf(source));
+      setTimeline({ of: source, value });
+      return { timeline: value, mod };
+    } catch (error) {
+      console.error('The score player could not be loaded', error);
+      setStatus('error');
+      return null;
+    }
+  }, [engine, source, timeline]);
+  const performed = engine?.timeline ?? (timeline?.of === source ? timeline.value : null);
+  const anchors = useMemo(() => (follow && performed ? anchorsOf(performed, follow.points) : null), [follow, performed]);
+  /** The recording's loop, in its seconds (the score's own loop is the engine's). */
+  const recordingLoop = useRef<{ from: number; to: number; quarters: { from: number; to: number } } | null>(null);
+
+  /** Plays the recording from `at` seconds (where it is when not given), the cursor following. */
+  const playRecording = useCallback(
+    async (at?: number) => {
+      if (!recording) return false;
+      if (!(await readPerformance())) return false;
+      player.play(recording.track, at);
+      return true;
+    },
+    [recording, readPerformance, player],
+  );
+
+  /** Plays with the recording (true) or the score's own sound (false): the loop is let go. */
+  const chooseFollowing = useCallback(
+    (on: boolean) => {
+      if (on === following) return;
+      if (playing) player.pause();
+      engine?.setLoop(null);
+      recordingLoop.current = null;
+      setLooped(null);
+      setFollowing(on && recording !== null);
+    },
+    [following, playing, player, engine, recording],
+  );
+
+  /** "Play with recording": the recording plays from where it is, the cursor following. */
+  const playWithRecording = useCallback(async () => {
+    chooseFollowing(true);
+    return playRecording();
+  }, [chooseFollowing, playRecording]);
+
+  /** Play, or pause when this score (or its recording) is playing. */
   const toggle = useCallback(async () => {
     if (playing) {
       player.pause();
       return;
     }
+    if (follow) {
+      await playRecording();
+      return;
+    }
     const made = await ready();
     if (made && track.current) player.play(track.current);
-  }, [playing, player, ready]);
+  }, [playing, player, ready, follow, playRecording]);
 
   const currentLayout = useCallback(() => {
     if (!playback || !drawn) return null;
@@ -174,6 +249,12 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
   /** Plays from the first performance of the written measure `measure` (0 is the first). */
   const playMeasure = useCallback(
     async (measure: number): Promise<boolean> => {
+      if (follow) {
+        const read = await readPerformance();
+        const first = read?.timeline.measures.find((m) => m.written === measure);
+        const at = first && read ? secondsAt(anchorsOf(read.timeline, follow.points), first.start) : null;
+        return at !== null && (await playRecording(at));
+      }
       const made = await ready();
       if (!made || !track.current) return false;
       const performed = made.timeline.measures.find((m) => m.written === measure);
@@ -182,7 +263,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       player.play(track.current);
       return true;
     },
-    [ready, player],
+    [ready, player, follow, readPerformance, playRecording],
   );
 
   /**
@@ -191,6 +272,26 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
    */
   const loopBars = useCallback(
     async (bars: { from: number; to: number } | null): Promise<boolean> => {
+      if (follow) {
+        if (!bars) {
+          recordingLoop.current = null;
+          setLooped(null);
+          return true;
+        }
+        const read = await readPerformance();
+        if (!read) return false;
+        const map = anchorsOf(read.timeline, follow.points);
+        const first = read.timeline.measures.find((m) => m.written === bars.from);
+        const last = first && read.timeline.measures.find((m) => m.written === bars.to && m.start >= first.start);
+        if (!first || !last) return false;
+        const quarters = { from: first.start, to: last.start + last.length };
+        const from = secondsAt(map, quarters.from);
+        const to = secondsAt(map, quarters.to);
+        if (from === null || to === null || to <= from) return false;
+        recordingLoop.current = { from, to, quarters };
+        setLooped(bars);
+        return playRecording(from);
+      }
       const made = await ready();
       if (!made || !track.current) return false;
       if (!bars) {
@@ -206,7 +307,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       player.play(track.current);
       return true;
     },
-    [ready, player],
+    [ready, player, follow, readPerformance, playRecording],
   );
 
   /** The written measure (from 0) drawn under a point of the page, or -1. */
@@ -246,7 +347,7 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
     const made = engine;
     const el = cursor.current;
     const mod = playback;
-    if (!made || !el || !mod) return;
+    if (!made || !el || !mod || follow) return;
     let frame = 0;
     let lastTop = Number.NaN;
     const place = () => {
@@ -260,13 +361,10 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
         el.hidden = true;
         return;
       }
-      el.hidden = false;
-      el.style.transform = `translate(${at.x.toFixed(1)}px, ${at.top.toFixed(1)}px)`;
-      el.style.height = `${(at.bottom - at.top).toFixed(1)}px`;
-      el.dataset.measure = String(performed.written + 1);
+      placeCursor(el, at, performed.written);
       if (made.isPlaying() && at.top !== lastTop) {
         lastTop = at.top;
-        follow(el, scroller);
+        keepInView(el, scroller);
       }
     };
     const loop = () => {
@@ -283,7 +381,50 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       off();
       cancelAnimationFrame(frame);
     };
-  }, [engine, playback, drawn, currentLayout]);
+  }, [engine, playback, drawn, currentLayout, follow]);
+
+  // Following the recording: the cursor where the sync map puts the player's position, every
+  // frame while it plays; past the loop's end, back to its start.
+  useEffect(() => {
+    const el = cursor.current;
+    const mod = playback;
+    const known = performed;
+    if (!follow || !el || !mod || !known || !anchors) return;
+    let frame = 0;
+    let lastTop = Number.NaN;
+    const place = () => {
+      const geometry = currentLayout();
+      const scroller = drawn?.host;
+      const now = position();
+      const here = now.track && now.track.postId === follow.track.postId && now.track.index === follow.track.index;
+      const loop = recordingLoop.current;
+      if (here && loop && now.seconds >= loop.to) {
+        player.seek(loop.from);
+        now.seconds = loop.from;
+      }
+      const mapped = here ? quarterAt(anchors, now.seconds) : null;
+      // Looping, the cursor stays in the looped bars (a seek lands a hair before their start).
+      const q = mapped !== null && loop ? Math.min(loop.quarters.to - 1e-6, Math.max(loop.quarters.from, mapped)) : mapped;
+      const bar = q !== null ? known.measures[mod.measureAt(known, q)] : undefined;
+      const at = geometry && bar && q !== null && mod.cursorAt(geometry, bar.written, q - bar.start, bar.length);
+      if (!at || !scroller) {
+        el.hidden = true;
+        return;
+      }
+      placeCursor(el, at, bar.written);
+      el.dataset.at = now.seconds.toFixed(3);
+      if (playing && at.top !== lastTop) {
+        lastTop = at.top;
+        keepInView(el, scroller);
+      }
+    };
+    const loop = () => {
+      place();
+      if (playing) frame = requestAnimationFrame(loop);
+    };
+    frame = requestAnimationFrame(loop);
+    return () => cancelAnimationFrame(frame);
+  }, [follow, playback, performed, anchors, drawn, currentLayout, position, player, playing]);
 
   const subscribe = useCallback((listener: () => void) => engine?.subscribe(listener) ?? (() => {}), [engine]);
   // Rendered again when the engine's settings change (tempo, parts, metronome).
@@ -298,11 +439,43 @@ export function useScorePlayback({ identity, title, url, drawn }: PlayableScore)
       .flatMap((m) => (m ? [{ left: m.left, top: m.top, width: m.right - m.left, height: m.bottom - m.top }] : []));
   }, [looped, playback, drawn]);
 
-  return { status, engine, length, playing, isCurrent, toggle, playAt, measureAt, playMeasure, loopBars, looped, loopBoxes, configure, cursorRef: cursor };
+  return {
+    status,
+    engine,
+    length,
+    playing,
+    isCurrent,
+    toggle,
+    playAt,
+    measureAt,
+    playMeasure,
+    loopBars,
+    looped,
+    loopBoxes,
+    configure,
+    cursorRef: cursor,
+    /** Whether a recording may be followed, and whether it is. */
+    canFollow: recording !== null,
+    following: follow !== null,
+    /** The recording followed now, if any. */
+    followed: follow?.track ?? null,
+    chooseFollowing,
+    playWithRecording,
+    /** The score's performance, read when first asked (the tap-along counts its bars). */
+    readPerformance,
+  };
+}
+
+/** Shows the cursor at `at`, in written measure `written` (from 0; `data-measure` counts from 1). */
+function placeCursor(el: HTMLElement, at: { x: number; top: number; bottom: number }, written: number) {
+  el.hidden = false;
+  el.style.transform = `translate(${at.x.toFixed(1)}px, ${at.top.toFixed(1)}px)`;
+  el.style.height = `${(at.bottom - at.top).toFixed(1)}px`;
+  el.dataset.measure = String(written + 1);
 }
 
 /** Brings the cursor into view when it nears an edge of the window or of the score's box. */
-function follow(cursor: HTMLElement, scroller: HTMLElement) {
+function keepInView(cursor: HTMLElement, scroller: HTMLElement) {
   const box = cursor.getBoundingClientRect();
   const bottomBar = 140;
   if (box.top < 72 || box.bottom > window.innerHeight - bottomBar) {

@@ -152,7 +152,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(comments::moments)
         .service(recordings::link_recording)
         .service(recordings::unlink_recording)
-        .service(recordings::recording)
+        .service(recordings::recordings)
         .service(recordings::scores_following)
         .service(comments::delete_comment)
         .service(comments::edit_comment)

@@ -140,20 +140,19 @@ pub async fn unlink_recording(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// The recording a score follows, with its sync map and the audio post (signed in or not); 404
-/// "This score has no recording" when it has none the viewer may see.
-#[utoipa::path(tag = "posts", params(("post_id" = String, Path), ScoreQuery),
-    responses((status = 200, body = LinkedJson), (status = 400, body = Detail, description = "not a score"),
-        (status = 404, body = Detail)))]
-#[get("/posts/{post_id}/recording")]
-pub async fn recording(
+/// The recordings a sheet-music post's scores follow (signed in or not), by score, each with its
+/// sync map and the audio post; none for a score without one the viewer may see, or a post of
+/// another kind.
+#[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
+    responses((status = 200, body = [LinkedJson]), (status = 404, body = Detail)))]
+#[get("/posts/{post_id}/recordings")]
+pub async fn recordings(
     state: web::Data<AppState>,
     viewer: MaybeUser,
     post_id: web::Path<PostId>,
-    q: web::Query<ScoreQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let found = state.posts.recording_of(post_id.into_inner(), q.score, viewer.0.map(|u| u.id)).await?;
-    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-cache")).json(linked_json(&state, &found)))
+    let found = state.posts.recordings_of(post_id.into_inner(), viewer.0.map(|u| u.id)).await?;
+    Ok(linked_list(&state, &found))
 }
 
 /// The scores following an audio post's tracks (signed in or not), the newest 20 links, each
@@ -167,7 +166,11 @@ pub async fn scores_following(
     post_id: web::Path<PostId>,
 ) -> Result<HttpResponse, ApiError> {
     let found = state.posts.scores_following(post_id.into_inner(), viewer.0.map(|u| u.id)).await?;
-    Ok(HttpResponse::Ok()
+    Ok(linked_list(&state, &found))
+}
+
+fn linked_list(state: &AppState, found: &[Linked]) -> HttpResponse {
+    HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .json(found.iter().map(|l| linked_json(&state, l)).collect::<Vec<_>>()))
+        .json(found.iter().map(|l| linked_json(state, l)).collect::<Vec<_>>())
 }

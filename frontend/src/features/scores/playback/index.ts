@@ -3,6 +3,6 @@
  * is drawn (in idle time, to show its length: issue 34) or by the first Play.
  */
 export { ScorePlayer, TEMPO_RANGE, type PartControl, type SamplesState, type SoundChoice } from './score-player';
-export { readTimeline, type Timeline } from './timeline';
+export { measureAt, readTimeline, type Timeline } from './timeline';
 export { cursorAt, measureAtPoint, readLayout, type ScoreLayout } from './layout';
 export { secondsAt } from './tempo-map';
