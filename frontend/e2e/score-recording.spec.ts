@@ -199,3 +199,41 @@ test('a score follows a recording its author taps along', async ({ page, request
   await shot('recording-with-score');
   expect(errors).toEqual([]);
 });
+
+test('a comment on bars sits over them and plays them', async ({ page, request, server, shot }, testInfo) => {
+  test.setTimeout(90_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const ana = await signedUpAccount(request, server, uniqueEmail('bars', testInfo.project.name), 'Ana Bars');
+  const title = `Bars etude ${testInfo.project.name}`;
+  const scoreId = await postScore(request, server.url, ana.token, { name: 'etude.musicxml', mimeType: 'application/xml', buffer: Buffer.from(SCORE) }, title);
+  await signInThroughAddress(page, server.appUrl, ana.token);
+  await page.goto(`${server.appUrl}/post/${scoreId}`);
+  await expect(page.getByRole('figure', { name: `Score: ${title}` })).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+
+  // Bars 2-3 looped, a comment written now is on them.
+  await page.getByRole('spinbutton', { name: 'Loop bars: first' }).fill('2');
+  await page.getByRole('spinbutton', { name: 'Loop bars: last' }).fill('3');
+  await page.getByRole('button', { name: 'Loop these bars' }).click();
+  await expect(page.getByRole('button', { name: 'Stop looping' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Write a comment' }).fill('The repeat sign is easy to miss here');
+  await expect(page.getByRole('button', { name: 'Remove the bars (bars 2–3)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  const mine = page.getByRole('article', { name: 'Comment by Ana Bars' });
+  await expect(mine.getByRole('button', { name: 'Play bars 2–3' })).toBeVisible();
+
+  // Over bar 2 of the score, its mark; both it and the comment's bars play them again.
+  const mark = page.getByRole('button', { name: 'Ana Bars on bars 2–3: The repeat sign is easy to miss here' });
+  await expect(mark).toBeVisible();
+  await page.getByRole('button', { name: 'Stop looping' }).click();
+  await page.getByRole('button', { name: 'Pause score' }).click();
+  await mark.click();
+  await expect(page.getByRole('button', { name: 'Stop looping' })).toBeVisible();
+  await expect(page.getByRole('spinbutton', { name: 'Loop bars: first' })).toHaveValue('2');
+  await shot('score-bar-comment');
+  await page.getByRole('button', { name: 'Stop looping' }).click();
+  await mine.getByRole('button', { name: 'Play bars 2–3' }).click();
+  await expect(page.getByRole('button', { name: 'Stop looping' })).toBeVisible();
+  await page.getByRole('button', { name: 'Pause score' }).click();
+  expect(errors).toEqual([]);
+});

@@ -288,8 +288,11 @@ diesel::table! {
         edited_at -> Nullable<Timestamp>,
         /// A comment on a moment of an audio post's track: how far into it, in milliseconds.
         at_ms -> Nullable<BigInt>,
-        /// Which of the post's tracks (0 for the first), beside `at_ms`.
+        /// Which of the post's tracks or scores (0 for the first), beside `at_ms` or `bar`.
         track -> Nullable<BigInt>,
+        /// A comment on bars of a score: the first, counted from 1, and the last.
+        bar -> Nullable<BigInt>,
+        bar_end -> Nullable<BigInt>,
     }
 }
 

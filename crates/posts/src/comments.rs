@@ -60,20 +60,23 @@ pub fn list(
 /// A post shows the marks of at most this many comments on moments of its tracks, the newest.
 pub const MOMENTS_SHOWN: i64 = 200;
 
-/// The newest [`MOMENTS_SHOWN`] comments of `post` on a moment of its tracks, as `viewer` may see
-/// them (as [`list`] leaves people out): three statements at most, through the index of timed
-/// comments (`comments_moments_idx`).
+/// The newest [`MOMENTS_SHOWN`] comments of `post` on a moment of its tracks (an audio post) or
+/// on bars of its scores (sheet music), as `viewer` may see them (as [`list`] leaves people
+/// out): three statements at most, through the index of such comments (`comments_moments_idx`,
+/// `comments_bars_idx`).
 pub fn moments(conn: &mut DbConnection, post: PostId, viewer: Option<UserId>) -> Result<Vec<Comment>, PostError> {
     let found = visible(conn, post, viewer)?.ok_or(PostError::NotFound)?;
-    if found.kind != PostKind::Audio {
-        return Ok(Vec::new());
-    }
-    let q = comments::table
+    let mut q = comments::table
         .inner_join(users::table)
         .filter(comments::post_id.eq(post))
-        .filter(comments::at_ms.is_not_null())
         .select((CommentRow::as_select(), UserCard::as_select()))
         .into_boxed();
+    // Each kind's comments on a place in it, on an index of their own.
+    q = match found.kind {
+        PostKind::Audio => q.filter(comments::at_ms.is_not_null()),
+        PostKind::MusicXml => q.filter(comments::bar.is_not_null()),
+        PostKind::Media | PostKind::Lyrics => return Ok(Vec::new()),
+    };
     let rows: Vec<(CommentRow, UserCard)> = visibility::shown_to(q, comments::user_id, viewer)
         .order(comments::id.desc())
         .limit(MOMENTS_SHOWN)
@@ -81,25 +84,38 @@ pub fn moments(conn: &mut DbConnection, post: PostId, viewer: Option<UserId>) ->
     Ok(with_mentions(conn, rows)?)
 }
 
-/// That `moment` is on a track `post` has, within its length (one statement; none for a
-/// comment on the whole post).
+/// That `moment` is on a track `post` has, within its length, or on bars of a score it has
+/// (one statement; none for a comment on the whole post).
 fn check_moment(conn: &mut DbConnection, post: PostRef, moment: Option<CommentMoment>) -> Result<(), PostError> {
-    let Some(moment) = moment else { return Ok(()) };
-    if post.kind != PostKind::Audio {
-        return Err(PostError::MomentNotOnAudio);
+    match moment {
+        None => Ok(()),
+        Some(CommentMoment::Time { track, at_ms }) => {
+            if post.kind != PostKind::Audio {
+                return Err(PostError::MomentNotOnAudio);
+            }
+            let length: i64 = post_audio::table
+                .filter(post_audio::post_id.eq(post.id))
+                .filter(post_audio::position.eq(track))
+                .select(post_audio::duration_ms)
+                .first(conn)
+                .optional()?
+                .ok_or(PostError::NoSuchTrack(track))?;
+            // A length of 0 was not known when the track was read: any time within the post's bound.
+            if length > 0 && at_ms > length {
+                return Err(PostError::MomentPastEnd(clock(length)));
+            }
+            Ok(())
+        }
+        Some(CommentMoment::Bars { score, .. }) => {
+            if post.kind != PostKind::MusicXml {
+                return Err(PostError::BarsNotOnScore);
+            }
+            match crate::plays::track_exists(conn, post.id, post.kind, score) {
+                Err(PostError::NoSuchTrack(n)) => Err(PostError::NoSuchScore(n)),
+                other => other,
+            }
+        }
     }
-    let length: i64 = post_audio::table
-        .filter(post_audio::post_id.eq(post.id))
-        .filter(post_audio::position.eq(moment.track))
-        .select(post_audio::duration_ms)
-        .first(conn)
-        .optional()?
-        .ok_or(PostError::NoSuchTrack(moment.track))?;
-    // A length of 0 was not known when the track was read: any time within the post's bound.
-    if length > 0 && moment.at_ms > length {
-        return Err(PostError::MomentPastEnd(clock(length)));
-    }
-    Ok(())
 }
 
 /// The newest `limit` comments of `post`, whoever wrote them (what `crate::memory` keeps of a
@@ -199,8 +215,10 @@ pub fn add(
         content,
         created_at: db::time::now(),
         edited_at: None,
-        at_ms: moment.map(|m| m.at_ms),
-        track: moment.map(|m| m.track),
+        at_ms: moment.and_then(|m| m.at_ms()),
+        track: moment.map(|m| m.track()),
+        bar: moment.and_then(|m| m.bars()).map(|(from, _)| from),
+        bar_end: moment.and_then(|m| m.bars()).map(|(_, to)| to),
     };
     diesel::insert_into(comments::table).values(&row).execute(conn)?;
     let resolved = resolve_mentions(conn, me, post_author, &row.content)?;

@@ -152,6 +152,13 @@ pub enum PostError {
     MomentUnclear,
     #[error("Only comments on audio posts can be on a moment of a track")]
     MomentNotOnAudio,
+    /// `bar_end` without `bar`, either below 1, an end before the start, or a time as well.
+    #[error("A comment on bars needs bar, counted from 1, and may end at bar_end, no earlier")]
+    BarsUnclear,
+    #[error("Only comments on sheet music can be on bars")]
+    BarsNotOnScore,
+    #[error("This post has no score {0}")]
+    NoSuchScore(i64),
     #[error("This post has no track {0}")]
     NoSuchTrack(i64),
     #[error("The time is past the end of the track ({0})")]
@@ -238,6 +245,9 @@ impl DomainError for PostError {
             | CommentTooLong
             | MomentUnclear
             | MomentNotOnAudio
+            | BarsUnclear
+            | BarsNotOnScore
+            | NoSuchScore(_)
             | NoSuchTrack(_)
             | MomentPastEnd(_)
             | NotPlayable

@@ -226,24 +226,74 @@ pub const MOMENT_MAX_MS: i64 = (media_validation::limits::AUDIO_POST_MAX_SECONDS
 /// track `track` (the first when not named). Whether the post has that track, and that long, is
 /// checked against the post (`comments::add`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CommentMoment {
-    pub track: i64,
-    pub at_ms: i64,
+pub enum CommentMoment {
+    /// A moment of an audio post's track (0 for the first), in milliseconds from its start.
+    Time { track: i64, at_ms: i64 },
+    /// Bars `from` to `to` (counted from 1, as the score numbers them) of a sheet-music post's
+    /// score (0 for the first): issue 35.
+    Bars { score: i64, from: i64, to: i64 },
+}
+
+/// The last bar a comment may name: far past any score's.
+pub const BAR_MAX: i64 = 100_000;
+
+/// Where a comment is, as it is sent: a time (`at_ms`), bars (`bar`, `bar_end`), or neither;
+/// `track` names the track or score (the first when not given).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MomentInput {
+    pub at_ms: Option<i64>,
+    pub track: Option<i64>,
+    pub bar: Option<i64>,
+    pub bar_end: Option<i64>,
 }
 
 impl CommentMoment {
-    /// None for a comment on the whole post (neither sent); a track without a time, or either
-    /// below zero, is refused.
-    pub fn parse(at_ms: Option<i64>, track: Option<i64>) -> Result<Option<CommentMoment>, PostError> {
-        match (at_ms, track) {
-            (None, None) => Ok(None),
-            (Some(at_ms), track) if at_ms >= 0 && track.unwrap_or(0) >= 0 => {
+    /// None for a comment on the whole post (nothing sent); a track without a time or bars,
+    /// a time and bars both, bars that end before they start, or any number below its start
+    /// is refused.
+    pub fn parse(input: MomentInput) -> Result<Option<CommentMoment>, PostError> {
+        let MomentInput { at_ms, track, bar, bar_end } = input;
+        let place = track.unwrap_or(0);
+        match (at_ms, bar) {
+            (None, None) if track.is_none() && bar_end.is_none() => Ok(None),
+            (Some(at_ms), None) if bar_end.is_none() && at_ms >= 0 && place >= 0 => {
                 if at_ms > MOMENT_MAX_MS {
                     return Err(PostError::MomentPastEnd(clock(MOMENT_MAX_MS)));
                 }
-                Ok(Some(CommentMoment { track: track.unwrap_or(0), at_ms }))
+                Ok(Some(CommentMoment::Time { track: place, at_ms }))
             }
+            (None, Some(from)) if from >= 1 && place >= 0 && bar_end.is_none_or(|to| to >= from) => {
+                let to = bar_end.unwrap_or(from);
+                if to > BAR_MAX {
+                    return Err(PostError::BarsUnclear);
+                }
+                Ok(Some(CommentMoment::Bars { score: place, from, to }))
+            }
+            (None, _) if bar.is_some() || bar_end.is_some() => Err(PostError::BarsUnclear),
             _ => Err(PostError::MomentUnclear),
+        }
+    }
+
+    /// Which of the post's tracks or scores it is on.
+    pub fn track(&self) -> i64 {
+        match *self {
+            CommentMoment::Time { track, .. } => track,
+            CommentMoment::Bars { score, .. } => score,
+        }
+    }
+
+    pub fn at_ms(&self) -> Option<i64> {
+        match *self {
+            CommentMoment::Time { at_ms, .. } => Some(at_ms),
+            CommentMoment::Bars { .. } => None,
+        }
+    }
+
+    /// The first and last bar, for a comment on bars.
+    pub fn bars(&self) -> Option<(i64, i64)> {
+        match *self {
+            CommentMoment::Bars { from, to, .. } => Some((from, to)),
+            CommentMoment::Time { .. } => None,
         }
     }
 }
@@ -375,13 +425,37 @@ mod tests {
 
     #[test]
     fn a_moment_is_a_time_and_a_track() {
-        assert_eq!(CommentMoment::parse(None, None).unwrap(), None);
-        assert_eq!(CommentMoment::parse(Some(83_000), None).unwrap(), Some(CommentMoment { track: 0, at_ms: 83_000 }));
-        assert_eq!(CommentMoment::parse(Some(0), Some(2)).unwrap(), Some(CommentMoment { track: 2, at_ms: 0 }));
+        let time = |at_ms, track| MomentInput { at_ms, track, ..MomentInput::default() };
+        let bars = |bar, bar_end, track| MomentInput { bar, bar_end, track, ..MomentInput::default() };
+        assert_eq!(CommentMoment::parse(MomentInput::default()).unwrap(), None);
+        assert_eq!(
+            CommentMoment::parse(time(Some(83_000), None)).unwrap(),
+            Some(CommentMoment::Time { track: 0, at_ms: 83_000 })
+        );
+        assert_eq!(
+            CommentMoment::parse(time(Some(0), Some(2))).unwrap(),
+            Some(CommentMoment::Time { track: 2, at_ms: 0 })
+        );
         for (at, track) in [(None, Some(1)), (Some(-1), None), (Some(5), Some(-1))] {
-            assert!(matches!(CommentMoment::parse(at, track), Err(PostError::MomentUnclear)), "{at:?} {track:?}");
+            assert!(matches!(CommentMoment::parse(time(at, track)), Err(PostError::MomentUnclear)), "{at:?} {track:?}");
         }
-        assert!(matches!(CommentMoment::parse(Some(MOMENT_MAX_MS + 1), None), Err(PostError::MomentPastEnd(_))));
+        assert!(matches!(CommentMoment::parse(time(Some(MOMENT_MAX_MS + 1), None)), Err(PostError::MomentPastEnd(_))));
+        assert_eq!(
+            CommentMoment::parse(bars(Some(9), Some(16), None)).unwrap(),
+            Some(CommentMoment::Bars { score: 0, from: 9, to: 16 })
+        );
+        assert_eq!(
+            CommentMoment::parse(bars(Some(3), None, Some(1))).unwrap(),
+            Some(CommentMoment::Bars { score: 1, from: 3, to: 3 })
+        );
+        for (bar, end) in [(Some(0), None), (Some(5), Some(4)), (None, Some(4)), (Some(1), Some(BAR_MAX + 1))] {
+            assert!(
+                matches!(CommentMoment::parse(bars(bar, end, None)), Err(PostError::BarsUnclear)),
+                "{bar:?} {end:?}"
+            );
+        }
+        let both = MomentInput { at_ms: Some(1), bar: Some(1), ..MomentInput::default() };
+        assert!(matches!(CommentMoment::parse(both), Err(PostError::MomentUnclear)));
         assert_eq!(
             (clock(0), clock(83_999), clock(3_600_000 + 61_000)),
             ("0:00".into(), "1:23".into(), "1:01:01".into())

@@ -39,7 +39,7 @@ pub use comments::{
 pub use edit::{PostEdit, edit_comment};
 pub use error::{PostError, UploadDefect};
 pub use feed::{DENSE_LISTENING, FEED_PAGE, Feed, FeedPage, one as find_post, page as feed_page};
-pub use input::{Caption, CommentMoment, CommentText, LyricsInput, LyricsPartInput};
+pub use input::{Caption, CommentMoment, CommentText, LyricsInput, LyricsPartInput, MomentInput};
 pub use kinds::audio::AudioUpload;
 pub use kinds::media::MediaUpload;
 pub use kinds::scores::ScoreUpload;

@@ -157,11 +157,18 @@ pub(crate) struct CommentRow {
     pub edited_at: Option<NaiveDateTime>,
     pub at_ms: Option<i64>,
     pub track: Option<i64>,
+    pub bar: Option<i64>,
+    pub bar_end: Option<i64>,
 }
 
 impl CommentRow {
-    /// The moment it is on: both columns are written together (`comments::add`).
+    /// The moment it is on: its columns are written together (`comments::add`).
     pub(crate) fn moment(&self) -> Option<CommentMoment> {
-        self.at_ms.map(|at_ms| CommentMoment { track: self.track.unwrap_or(0), at_ms })
+        let track = self.track.unwrap_or(0);
+        match (self.at_ms, self.bar) {
+            (Some(at_ms), _) => Some(CommentMoment::Time { track, at_ms }),
+            (None, Some(from)) => Some(CommentMoment::Bars { score: track, from, to: self.bar_end.unwrap_or(from) }),
+            (None, None) => None,
+        }
     }
 }

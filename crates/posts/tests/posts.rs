@@ -728,7 +728,7 @@ async fn moments_cost_the_same_statements_however_many(db: TestDb) {
     let audio: PostId =
         post_table::table.filter(post_table::kind.eq("audio")).select(post_table::id).first(&mut c).unwrap();
     drop(c);
-    let moment = |at_ms| Some(posts::CommentMoment { track: 1, at_ms });
+    let moment = |at_ms| Some(posts::CommentMoment::Time { track: 1, at_ms });
     let add = |text: String, at: Option<posts::CommentMoment>| {
         w.db.write_blocking(move |c| posts::add_comment(c, me, audio, &text, at).map(drop)).unwrap()
     };

@@ -798,8 +798,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The post's comments on a moment of its tracks, the newest 200 (beyond the spec: the marks
-         *     along an audio post's waveform); a post of another kind has none.
+         * The post's comments on a moment of its tracks or on bars of its scores, the newest 200
+         *     (beyond the spec: the marks along an audio post's waveform, over a score's bars); a post of
+         *     another kind has none.
          */
         get: operations["moments"];
         put?: never;
@@ -1488,6 +1489,14 @@ export interface components {
             author_login: string;
             author_name: string;
             author_role?: string | null;
+            /**
+             * Format: int64
+             * @description On a sheet-music post, the bars of its score the comment is on: the first, counted from
+             *     1 as the score numbers them, and the last (issue 35; absent for any other comment).
+             */
+            bar?: number | null;
+            /** Format: int64 */
+            bar_end?: number | null;
             content: string;
             /** Format: date-time */
             created_at: string;
@@ -1500,7 +1509,7 @@ export interface components {
             mentions: components["schemas"]["MentionJson"][];
             /**
              * Format: int64
-             * @description Which of the post's tracks `at_ms` is in, from 0 (with `at_ms` only).
+             * @description Which of the post's tracks `at_ms` is in, or which of its scores `bar` is in, from 0.
              */
             track?: number | null;
             user: components["schemas"]["UserJson"];
@@ -1726,10 +1735,19 @@ export interface components {
              *     spec, optional).
              */
             at_ms?: number | null;
+            /**
+             * Format: int64
+             * @description On a sheet-music post, a comment on bars of its score: the first, counted from 1, and
+             *     the last (`bar` when absent; beyond the spec, optional).
+             */
+            bar?: number | null;
+            /** Format: int64 */
+            bar_end?: number | null;
             content: string;
             /**
              * Format: int64
-             * @description Which of the post's tracks, from 0 (the first when absent; with `at_ms` only).
+             * @description Which of the post's tracks (with `at_ms`) or scores (with `bar`), from 0 (the first when
+             *     absent).
              */
             track?: number | null;
         };

@@ -99,14 +99,19 @@ export async function fetchComments(postId: string, offset: number, signal?: Abo
 
 /**
  * POST /posts/{id}/comments {content} → 201 {comment}; a comment on a moment of the post's track
- * also sends `at_ms` and `track` (beyond the spec, optional both ways).
+ * also sends `at_ms` and `track`, one on bars of a score `bar`, `bar_end` and `track` (beyond the
+ * spec, optional both ways).
  */
 export function postComment(
   postId: string,
   content: string,
   moment: CommentMoment | null = null,
 ): Promise<{ comment?: CommentInput | null } | undefined> {
-  const json: components['schemas']['NewCommentJson'] = moment ? { content, at_ms: moment.ms, track: moment.track } : { content };
+  const json: components['schemas']['NewCommentJson'] = !moment
+    ? { content }
+    : moment.bars
+      ? { content, bar: moment.bars.from, bar_end: moment.bars.to, track: moment.track }
+      : { content, at_ms: moment.ms, track: moment.track };
   return request<{ comment?: CommentInput | null } | undefined>(`/posts/${enc(postId)}/comments`, { method: 'POST', json });
 }
 

@@ -5,7 +5,7 @@ import { Spinner } from '../../components/spinner';
 import { useViewer } from '../../lib/session';
 import { COMMENT_MESSAGES, commentErrorMessage, useAddComment, type CommentAddedHandler } from './api';
 import { MentionTextarea } from './mention-textarea';
-import { MOMENT_WORDS, momentText } from './moment-words';
+import { BAR_WORDS, MOMENT_WORDS, momentText } from './moment-words';
 import type { CommentMoment, MomentLink } from './types';
 import styles from './comments.module.css';
 
@@ -63,6 +63,7 @@ export function CommentComposer({ postId, onAdded, moments }: CommentComposerPro
   const blank = text.trim() === '';
   const pending = add.isPending;
   const chipText = moment && moments ? momentText(moment, moments.trackTitle(moment.track)) : '';
+  const words = moments?.kind === 'bars' ? BAR_WORDS : MOMENT_WORDS;
 
   function submit() {
     const content = written.current.trim();
@@ -119,7 +120,7 @@ export function CommentComposer({ postId, onAdded, moments }: CommentComposerPro
               <button
                 type="button"
                 className={styles.momentRemove}
-                aria-label={MOMENT_WORDS.remove(chipText)}
+                aria-label={words.remove(chipText)}
                 onClick={removeMoment}
                 disabled={pending}
               >
@@ -128,12 +129,12 @@ export function CommentComposer({ postId, onAdded, moments }: CommentComposerPro
             </span>
           ) : (
             <button type="button" className={styles.momentAdd} onClick={takeMoment} disabled={pending}>
-              {MOMENT_WORDS.add}
+              {words.add}
             </button>
           )}
           {momentHint && !moment ? (
             <span className={styles.momentHint} role="status">
-              {MOMENT_WORDS.playFirst}
+              {words.playFirst}
             </span>
           ) : null}
         </div>

@@ -5,7 +5,7 @@ import { RoleBadge } from '../../components/role-badge';
 import type { CommentRemovedHandler } from './api';
 import { COMMENT_EDIT_WORDS, CommentEditor } from './comment-editor';
 import { CommentMenu } from './comment-menu';
-import { MOMENT_WORDS, momentText } from './moment-words';
+import { BAR_WORDS, MOMENT_WORDS, momentText } from './moment-words';
 import type { DisplayComment, MomentLink } from './types';
 import { CommentText, profilePath } from './comment-text';
 import styles from './comments.module.css';
@@ -68,7 +68,7 @@ function CommentMomentMark({ comment, link }: { comment: DisplayComment; link?: 
     <button
       type="button"
       className={styles.momentMark}
-      aria-label={MOMENT_WORDS.playFrom(words)}
+      aria-label={(moment.bars ? BAR_WORDS : MOMENT_WORDS).playFrom(words)}
       onClick={() => link.play(moment)}
     >
       {words}

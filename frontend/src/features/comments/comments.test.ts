@@ -4,6 +4,7 @@ import { COMMENTS_PAGE_SIZE, commentErrorMessage, nextCommentOffset, type Commen
 import { formatCommentTime } from './comment-list';
 import { insertMention, mentionAt } from './mention-textarea';
 import { splitMentions } from './comment-text';
+import { momentText } from './moment-words';
 import { toDisplayComment } from './transform';
 import { ApiError, NetworkError } from '../../lib/http';
 import type { CommentInput, Mention } from './types';
@@ -47,6 +48,12 @@ describe('toDisplayComment', () => {
       expect(toDisplayComment({ ...base, at_ms, track: 0 })?.moment, String(at_ms)).toBeNull();
     }
     expect(toDisplayComment({ ...base, at_ms: 10, track: -2 })?.moment).toEqual({ ms: 10, track: 0 });
+    // On bars of a score: an end before the start is the start alone; bar 0 is no bar.
+    expect(toDisplayComment({ ...base, bar: 9, bar_end: 16, track: 1 })?.moment).toEqual({ track: 1, bars: { from: 9, to: 16 } });
+    expect(toDisplayComment({ ...base, bar: 3, bar_end: 2 })?.moment).toEqual({ track: 0, bars: { from: 3, to: 3 } });
+    expect(toDisplayComment({ ...base, bar: 0 })?.moment).toBeNull();
+    const bars = (from: number, to: number) => ({ track: 0, bars: { from, to } });
+    expect([momentText(bars(9, 16), null), momentText(bars(3, 3), 'Étude')]).toEqual(['bars 9–16', 'bar 3 in Étude']);
   });
 
   it('reads the nested user and `text` when the flat fields are missing', () => {

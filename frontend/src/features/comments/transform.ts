@@ -26,10 +26,15 @@ function wholeAtLeastZero(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 }
 
-/** The moment a comment is about: `at_ms`, on `track` (the first when not given). */
+/** Where a comment is: `at_ms`, or `bar` to `bar_end`, on `track` (the first when not given). */
 function toMoment(json: CommentInput): CommentMoment | null {
+  const track = wholeAtLeastZero(json.track) ?? 0;
   const ms = wholeAtLeastZero(json.at_ms);
-  return ms === null ? null : { ms, track: wholeAtLeastZero(json.track) ?? 0 };
+  if (ms !== null) return { ms, track };
+  const from = wholeAtLeastZero(json.bar);
+  if (from === null || from < 1) return null;
+  const to = wholeAtLeastZero(json.bar_end);
+  return { track, bars: { from, to: to !== null && to >= from ? to : from } };
 }
 
 /** A comment as the list shows it, or null when it has no id to key it by. */

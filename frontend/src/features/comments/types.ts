@@ -37,13 +37,12 @@ export interface DisplayComment {
 }
 
 /**
- * A moment of an audio post: which of its tracks (0 for the first) and how far into it, in
- * milliseconds (`track` and `at_ms` on the wire).
+ * Where in a post a comment is: a moment of an audio post's track (which of its tracks, 0 for
+ * the first, and how far into it in milliseconds: `track` and `at_ms` on the wire), or bars of a
+ * sheet-music post's score (which score, and its first and last bar counted from 1: `track`,
+ * `bar` and `bar_end`; issue 35).
  */
-export interface CommentMoment {
-  track: number;
-  ms: number;
-}
+export type CommentMoment = { track: number; ms: number; bars?: undefined } | { track: number; bars: { from: number; to: number }; ms?: undefined };
 
 /**
  * What the page showing the comments tells them of the post's player: where it is in one of the
@@ -51,6 +50,8 @@ export interface CommentMoment {
  * Given only for audio posts; without it, comments have no times.
  */
 export interface MomentLink {
+  /** What a comment's place is: a time of a track (when not given), or bars of a score. */
+  kind?: 'time' | 'bars';
   /** The moment the player is at in one of this post's tracks, or null when it is on none. */
   current: () => CommentMoment | null;
   /** Plays the post's track from the moment. */

@@ -1,4 +1,4 @@
-import { useId, useMemo, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '../../components/alert';
@@ -12,6 +12,7 @@ import { useViewer } from '../../lib/session';
 import { usePageTitle } from '../../lib/use-page-title';
 import { CommentsSection, useCommentMoments, type MomentLink } from '../comments';
 import { toPlayerTrack, usePlayerActions, usePlayerPosition, useTrackSpeed, type TrackMark } from '../player';
+import type { BarMark, BarsControl } from '../scores';
 import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } from './api';
 import { AddToPlaylist } from './components/add-to-playlist';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
@@ -64,7 +65,23 @@ function LyricsView({ lyrics }: { lyrics: LyricsContent }) {
 // ---------------------------------------------------------------------------------------------
 // Scores
 
-function ScoresView({ postId, authorId, scores }: { postId: string; authorId: string; scores: readonly MusicXmlItem[] }) {
+/** What the comments and a post's scores share: their marks, and each score's bars control. */
+interface ScoreBars {
+  marks: readonly (readonly BarMark[])[];
+  register: (score: number, control: BarsControl | null) => void;
+}
+
+function ScoresView({
+  postId,
+  authorId,
+  scores,
+  bars,
+}: {
+  postId: string;
+  authorId: string;
+  scores: readonly MusicXmlItem[];
+  bars?: ScoreBars;
+}) {
   return (
     <div className={styles.scores}>
       {scores.map((score, index) => (
@@ -80,7 +97,14 @@ function ScoresView({ postId, authorId, scores }: { postId: string; authorId: st
               className={`btn btn-secondary ${styles.download}`}
             />
           </div>
-          <ScoreWithRecording postId={postId} authorId={authorId} index={index} score={score} />
+          <ScoreWithRecording
+            postId={postId}
+            authorId={authorId}
+            index={index}
+            score={score}
+            barMarks={bars?.marks[index]}
+            onBars={bars ? (control) => bars.register(index, control) : undefined}
+          />
         </section>
       ))}
     </div>
@@ -112,7 +136,7 @@ function useTrackMoments(post: DisplayPost): { link: MomentLink | undefined; mar
       },
       play: (moment) => {
         const track = tracks[moment.track];
-        if (track) play(track, moment.ms / 1000, tracks);
+        if (track && moment.ms !== undefined) play(track, moment.ms / 1000, tracks);
       },
       trackTitle: (track) => (audio.length > 1 ? (audio[track]?.title ?? null) : null),
     };
@@ -134,6 +158,56 @@ function useTrackMoments(post: DisplayPost): { link: MomentLink | undefined; mar
     );
   }, [audio, moments]);
   return { link, marks };
+}
+
+/**
+ * What a sheet-music post's comments know of its scores (issue 35): the bars one is at (looped,
+ * or under the cursor) to put a comment on, how to play a comment's bars, and the comments on
+ * bars as marks over each score; nothing for other posts.
+ */
+function useScoreBars(post: DisplayPost): { link: MomentLink | undefined; bars: ScoreBars | undefined } {
+  const scores = post.type === 'musicxml' ? post.content : null;
+  const moments = useCommentMoments(post.id, scores !== null);
+  const controls = useRef(new Map<number, BarsControl>());
+  const link = useMemo((): MomentLink | undefined => {
+    if (!scores) return undefined;
+    return {
+      kind: 'bars',
+      current: () => {
+        for (const [score, control] of controls.current) {
+          const at = control.current();
+          if (at) return { track: score, bars: at };
+        }
+        return null;
+      },
+      play: (moment) => {
+        if (moment.bars) controls.current.get(moment.track)?.play(moment.bars);
+      },
+      trackTitle: (score) => (scores.length > 1 ? (scores[score]?.fileName ?? null) : null),
+    };
+  }, [scores]);
+  const register = useCallback((score: number, control: BarsControl | null) => {
+    if (control) controls.current.set(score, control);
+    else controls.current.delete(score);
+  }, []);
+  const bars = useMemo((): ScoreBars | undefined => {
+    if (!scores) return undefined;
+    const marks = scores.map((_, i) =>
+      moments.flatMap((c): BarMark[] =>
+        c.moment?.bars && c.moment.track === i
+          ? [{ id: c.id, from: c.moment.bars.from, to: c.moment.bars.to, label: barMarkLabel(c.authorName || c.authorLogin, c.moment.bars, c.content) }]
+          : [],
+      ),
+    );
+    return { marks, register };
+  }, [scores, moments, register]);
+  return { link, bars };
+}
+
+/** How a mark over the bars names its comment: who, where, what. */
+function barMarkLabel(name: string, bars: { from: number; to: number }, text: string): string {
+  const where = bars.to > bars.from ? `bars ${bars.from}–${bars.to}` : `bar ${bars.from}`;
+  return `${name} on ${where}: ${text}`;
 }
 
 export const SPEED_WORDS = { label: 'Speed', hint: 'Slower or faster, in the same key' } as const;
@@ -169,11 +243,13 @@ function PracticeSpeed({ postId }: { postId: string }) {
 
 /** The post by type, then its comments (on an audio post, comments on a moment of its tracks). */
 function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: () => void }) {
-  const { link, marks } = useTrackMoments(post);
+  const { link: trackLink, marks } = useTrackMoments(post);
+  const { link: barsLink, bars } = useScoreBars(post);
+  const link = trackLink ?? barsLink;
   return (
     <>
       <PostsTrackList posts={[post]}>
-        <PostCard post={post} variant="detail" first fullView={fullView(post)} onDeleted={onDeleted} trackMarks={marks} />
+        <PostCard post={post} variant="detail" first fullView={fullView(post, bars)} onDeleted={onDeleted} trackMarks={marks} />
       </PostsTrackList>
       {post.type === 'audio' ? <PracticeSpeed postId={post.id} /> : null}
       {post.type === 'audio' ? <ScoresFollowing post={post} /> : null}
@@ -195,9 +271,9 @@ function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: (
 // The page
 
 /** Lyrics and scores have a body of their own here, in full; other posts show as their card. */
-function fullView(post: DisplayPost): ReactNode {
+function fullView(post: DisplayPost, bars?: ScoreBars): ReactNode {
   if (post.type === 'lyrics') return <LyricsView lyrics={post.content} />;
-  if (post.type === 'musicxml') return <ScoresView postId={post.id} authorId={post.userId} scores={post.content} />;
+  if (post.type === 'musicxml') return <ScoresView postId={post.id} authorId={post.userId} scores={post.content} bars={bars} />;
   return undefined;
 }
 

@@ -4,7 +4,7 @@
  * costs a page nothing more than the component itself. `readScoreFacts` reads a score file's
  * title and composer for the add-post form.
  */
-export { ScoreView, SCORE_WORDS, type TapAlong } from './score-view';
+export { ScoreView, SCORE_WORDS, type BarMark, type BarsControl, type TapAlong } from './score-view';
 export type { FollowedRecording } from './use-score-playback';
 export type { SyncPoint } from './recording/sync-map';
 export { readScoreFacts, type ScoreFacts } from './score-facts';

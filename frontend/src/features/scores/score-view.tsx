@@ -95,6 +95,30 @@ interface ScoreViewProps {
   followFirst?: boolean;
   /** Its author tapping a sync map along a recording, when they are. */
   tapping?: TapAlong | null;
+  /** Comments on its bars, marked over them. */
+  barMarks?: readonly BarMark[];
+  /** Given what the page's comments need of the player (and null when the score goes). */
+  onBars?: (control: BarsControl | null) => void;
+}
+
+const NO_MARKS: readonly BarMark[] = [];
+
+/** A comment on bars of the score (issue 35), drawn as a mark over its first bar. */
+export interface BarMark {
+  id: string;
+  /** Written bars, counted from 1. */
+  from: number;
+  to: number;
+  /** Who wrote it and what, as the mark is named. */
+  label: string;
+}
+
+/** What the page's comments ask of a score: the bars it is at now, and to play some bars. */
+export interface BarsControl {
+  /** The looped bars, else the bar the cursor is in (counted from 1); null when neither. */
+  current: () => { from: number; to: number } | null;
+  /** Plays bar `from` (or loops `from` to `to`). */
+  play: (bars: { from: number; to: number }) => void;
 }
 
 /** What the author taps along: the recording, the map it had, and what becomes of the new one. */
@@ -158,7 +182,16 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * once and the page keeps answering while the rest are drawn. While nothing is drawn a spinner
  * shows; if it cannot be drawn, a Download link stays.
  */
-export function ScoreView({ url, title, player, recording = null, followFirst = false, tapping = null }: ScoreViewProps) {
+export function ScoreView({
+  url,
+  title,
+  player,
+  recording = null,
+  followFirst = false,
+  tapping = null,
+  barMarks = NO_MARKS,
+  onBars,
+}: ScoreViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const file = useQuery(scoreQueries.file(url));
   const source = file.data;
@@ -172,6 +205,22 @@ export function ScoreView({ url, title, player, recording = null, followFirst = 
   const drag = useBarDrag(playback);
   /** Semitones the notation is moved (the player's Transpose; kept on the device per score). */
   const [shown, setShown] = useState(() => storedTransposition(url).shown);
+
+  // The page's comments: the bars it is at (looped, else under the cursor) and a way to play some.
+  const { looped, playMeasure, loopBars } = playback;
+  useEffect(() => {
+    if (!onBars) return;
+    onBars({
+      current: () => {
+        if (looped) return { from: looped.from + 1, to: looped.to + 1 };
+        const el = cursorRef.current;
+        const bar = el && !el.hidden ? Number(el.dataset.measure) : NaN;
+        return Number.isInteger(bar) && bar >= 1 ? { from: bar, to: bar } : null;
+      },
+      play: ({ from, to }) => void (to > from ? loopBars({ from: from - 1, to: to - 1 }) : playMeasure(from - 1)),
+    });
+    return () => onBars(null);
+  }, [onBars, looped, playMeasure, loopBars, cursorRef]);
 
   // OpenSheetMusicDisplay is fetched while the file is.
   useEffect(() => {
@@ -286,6 +335,31 @@ export function ScoreView({ url, title, player, recording = null, followFirst = 
         onClick={player ? (e) => drag.click(e) : undefined}
       >
         {player ? <div ref={cursorRef} className={styles.cursor} hidden aria-hidden="true" data-score-cursor /> : null}
+        {playback.layout
+          ? barMarks.map((mark, i) => {
+              const box = playback.layout?.measures[mark.from - 1];
+              if (!box) return null;
+              // Marks over the same bar stand side by side.
+              const before = barMarks.slice(0, i).filter((m) => m.from === mark.from).length;
+              return (
+                <button
+                  key={mark.id}
+                  type="button"
+                  className={styles.barMark}
+                  data-bar-mark={mark.id}
+                  aria-label={mark.label}
+                  title={mark.label}
+                  style={{ transform: `translate(${(box.left + 4 + before * 26).toFixed(1)}px, ${(box.top - 26).toFixed(1)}px)` }}
+                  onPointerDown={(e) => e.stopPropagation()}
+                  onPointerUp={(e) => e.stopPropagation()}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    void (mark.to > mark.from ? loopBars({ from: mark.from - 1, to: mark.to - 1 }) : playMeasure(mark.from - 1));
+                  }}
+                />
+              );
+            })
+          : null}
         {playback.loopBoxes.map((b) => (
           <div
             key={`${b.left},${b.top}`}

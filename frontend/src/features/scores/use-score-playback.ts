@@ -430,14 +430,16 @@ export function useScorePlayback({ identity, title, url, drawn, recording = null
   // Rendered again when the engine's settings change (tempo, parts, metronome).
   useSyncExternalStore(subscribe, () => engine?.version() ?? 0);
 
+  /** Where each written measure is drawn, once the drawing and the player's code are here. */
+  const layoutNow = useMemo(() => (playback && drawn ? playback.readLayout(drawn.pieces, drawn.host) : null), [playback, drawn]);
+
   /** Where the looped bars are drawn, to be shaded on the score (boxes in the host's content). */
   const loopBoxes = useMemo(() => {
-    if (!looped || !playback || !drawn) return [];
-    return playback
-      .readLayout(drawn.pieces, drawn.host)
-      .measures.slice(looped.from, looped.to + 1)
+    if (!looped || !layoutNow) return [];
+    return layoutNow.measures
+      .slice(looped.from, looped.to + 1)
       .flatMap((m) => (m ? [{ left: m.left, top: m.top, width: m.right - m.left, height: m.bottom - m.top }] : []));
-  }, [looped, playback, drawn]);
+  }, [looped, layoutNow]);
 
   return {
     status,
@@ -461,6 +463,8 @@ export function useScorePlayback({ identity, title, url, drawn, recording = null
     followed: follow?.track ?? null,
     chooseFollowing,
     playWithRecording,
+    /** Where each written measure is drawn (null until known): marks are placed on it. */
+    layout: layoutNow,
     /** The score's performance, read when first asked (the tap-along counts its bars). */
     readPerformance,
   };

@@ -3,7 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, patch, post, web};
 use chrono::{DateTime, Utc};
-use posts::{COMMENTS_PAGE, Comment, CommentMoment, MENTION_PAGE};
+use posts::{COMMENTS_PAGE, Comment, CommentMoment, MENTION_PAGE, MomentInput};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use values::{CommentId, PostId, UserId};
@@ -45,15 +45,23 @@ pub struct CommentJson {
     /// (beyond the spec; absent for a comment on the whole post).
     #[serde(skip_serializing_if = "Option::is_none")]
     at_ms: Option<i64>,
-    /// Which of the post's tracks `at_ms` is in, from 0 (with `at_ms` only).
+    /// Which of the post's tracks `at_ms` is in, or which of its scores `bar` is in, from 0.
     #[serde(skip_serializing_if = "Option::is_none")]
     track: Option<i64>,
+    /// On a sheet-music post, the bars of its score the comment is on: the first, counted from
+    /// 1 as the score numbers them, and the last (issue 35; absent for any other comment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bar: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bar_end: Option<i64>,
 }
 
 fn comment_json(state: &AppState, c: Comment) -> CommentJson {
     CommentJson {
-        at_ms: c.moment.map(|m| m.at_ms),
-        track: c.moment.map(|m| m.track),
+        at_ms: c.moment.and_then(|m| m.at_ms()),
+        track: c.moment.map(|m| m.track()),
+        bar: c.moment.and_then(|m| m.bars()).map(|(from, _)| from),
+        bar_end: c.moment.and_then(|m| m.bars()).map(|(_, to)| to),
         id: c.id,
         content: c.content,
         created_at: c.created_at.and_utc(),
@@ -116,13 +124,21 @@ pub struct NewCommentJson {
     /// spec, optional).
     #[serde(default)]
     at_ms: Option<i64>,
-    /// Which of the post's tracks, from 0 (the first when absent; with `at_ms` only).
+    /// Which of the post's tracks (with `at_ms`) or scores (with `bar`), from 0 (the first when
+    /// absent).
     #[serde(default)]
     track: Option<i64>,
+    /// On a sheet-music post, a comment on bars of its score: the first, counted from 1, and
+    /// the last (`bar` when absent; beyond the spec, optional).
+    #[serde(default)]
+    bar: Option<i64>,
+    #[serde(default)]
+    bar_end: Option<i64>,
 }
 
-/// The post's comments on a moment of its tracks, the newest 200 (beyond the spec: the marks
-/// along an audio post's waveform); a post of another kind has none.
+/// The post's comments on a moment of its tracks or on bars of its scores, the newest 200
+/// (beyond the spec: the marks along an audio post's waveform, over a score's bars); a post of
+/// another kind has none.
 #[utoipa::path(tag = "posts", params(("post_id" = String, Path)),
     responses((status = 200, body = [CommentJson]), (status = 404, body = Detail)))]
 #[get("/posts/{post_id}/moments")]
@@ -155,7 +171,12 @@ pub async fn add_comment(
     post_id: web::Path<PostId>,
     body: web::Json<NewCommentJson>,
 ) -> Result<HttpResponse, ApiError> {
-    let moment = CommentMoment::parse(body.at_ms, body.track)?;
+    let moment = CommentMoment::parse(MomentInput {
+        at_ms: body.at_ms,
+        track: body.track,
+        bar: body.bar,
+        bar_end: body.bar_end,
+    })?;
     let c = state.app.comment(&state.posts, user.0.id, post_id.into_inner(), &body.content, moment).await?;
     Ok(HttpResponse::Created().json(CommentCreatedJson { comment: comment_json(&state, c) }))
 }

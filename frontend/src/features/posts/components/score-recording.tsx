@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/http';
 import type { PlayerTrack } from '../../player';
-import { ScoreView, type SyncPoint } from '../../scores';
+import { ScoreView, type BarMark, type BarsControl, type SyncPoint } from '../../scores';
 import { postQueries, useViewerId } from '../api';
 import { followedOf, linkedTrack, recordingQueries, useLinkRecording, useUnlinkRecording } from '../recordings-api';
 import { toDisplayPost } from '../transform';
@@ -147,7 +147,21 @@ function RecordingPicker({ viewerId, onChoose, onCancel }: { viewerId: string; o
  * the recording gets "Play with recording"; its author links one, taps its sync map, corrects
  * or removes it.
  */
-export function ScoreWithRecording({ postId, authorId, index, score }: { postId: string; authorId: string; index: number; score: MusicXmlItem }) {
+export function ScoreWithRecording({
+  postId,
+  authorId,
+  index,
+  score,
+  barMarks,
+  onBars,
+}: {
+  postId: string;
+  authorId: string;
+  index: number;
+  score: MusicXmlItem;
+  barMarks?: readonly BarMark[];
+  onBars?: (control: BarsControl | null) => void;
+}) {
   const viewerId = useViewerId();
   const links = useQuery(recordingQueries.ofPost(postId, viewerId));
   const link = links.data?.find((l) => l.score === index);
@@ -234,6 +248,8 @@ export function ScoreWithRecording({ postId, authorId, index, score }: { postId:
         player={{ postId, index, composer: score.composer }}
         recording={followed?.recording ?? null}
         tapping={tapping ? { ...tapping, onSave, onCancel: () => setTapping(null), problem } : null}
+        barMarks={barMarks}
+        onBars={onBars}
       />
     </>
   );

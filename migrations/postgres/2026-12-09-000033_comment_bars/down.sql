@@ -1,0 +1,3 @@
+DROP INDEX comments_bars_idx;
+ALTER TABLE comments DROP COLUMN bar_end;
+ALTER TABLE comments DROP COLUMN bar;
