@@ -188,13 +188,25 @@ test('a score follows a recording its author taps along', async ({ page, request
   await page.getByRole('button', { name: 'Stop looping' }).click();
   await page.getByRole('button', { name: 'Pause recording' }).click();
 
-  // On the take's page, "Score" opens the score, following the take as it plays.
+  // On the take's page, a comment on bar 3 of the score is marked along the take where the
+  // map puts bar 3; "Score" opens the score, following the take as it plays.
+  const said = await request.post(`${server.url}/posts/${scoreId}/comments`, { headers, data: { content: 'Breathe before bar 3', bar: 3 } });
+  expect(said.status(), await said.text()).toBe(201);
   await page.goto(`${server.appUrl}/post/${audioId}`);
+  const onTake = page.getByRole('group', { name: `Comments along ${take}` }).getByRole('button', { name: 'Comment by Ana Follows at 0:06' });
+  await expect(onTake).toBeVisible({ timeout: 15_000 });
+  await onTake.click();
+  await expect.poll(async () => (await element(page))?.at ?? 0).toBeGreaterThan(tapped[4]! - 0.05);
+  expect((await element(page))?.at ?? 0).toBeLessThan(tapped[4]! + 1.5);
+  await page.getByRole('region', { name: 'Now playing' }).getByRole('button', { name: `Pause ${take}` }).click();
   await page.getByRole('button', { name: 'Score', exact: true }).click();
   const shown = page.getByRole('figure', { name: `Score: ${title}` });
   await expect(shown).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
   await watchCursor(page);
   await shown.getByRole('button', { name: 'Play recording' }).click();
+  await expect(shown.getByRole('button', { name: 'Pause recording' })).toBeVisible();
+  await expect(shown.locator('[data-score-cursor]')).toHaveAttribute('data-measure', '3');
+  await shown.getByRole('button', { name: 'Play from bar' }).click();
   await expect.poll(async () => (await samples(page)).map((s) => s.measure).includes('2'), { timeout: 10_000 }).toBe(true);
   await shot('recording-with-score');
   expect(errors).toEqual([]);

@@ -17,7 +17,7 @@ import { POST_MESSAGES, countCachedComment, postQueries, uncountCachedComment } 
 import { AddToPlaylist } from './components/add-to-playlist';
 import { POST_COMMENTS_HEADING_ID, PostCard } from './components/post-card';
 import { PostsTrackList } from './components/posts-track-list';
-import { ScoreWithRecording, ScoresFollowing } from './components/score-recording';
+import { ScoreWithRecording, ScoresFollowing, useFollowingMarks } from './components/score-recording';
 import { DownloadLink } from './components/download-link';
 import { LyricsParts, lyricsSections } from './components/lyrics-parts';
 import type { DisplayPost, LyricsContent, MusicXmlItem } from './types';
@@ -243,7 +243,13 @@ function PracticeSpeed({ postId }: { postId: string }) {
 
 /** The post by type, then its comments (on an audio post, comments on a moment of its tracks). */
 function PostWithComments({ post, onDeleted }: { post: DisplayPost; onDeleted: () => void }) {
-  const { link: trackLink, marks } = useTrackMoments(post);
+  const { link: trackLink, marks: ownMarks } = useTrackMoments(post);
+  // A recording's page also marks the comments on bars of the score that follows it.
+  const following = useFollowingMarks(post);
+  const marks = useMemo(
+    () => (following.length === 0 ? ownMarks : following.map((extra, i) => [...(ownMarks[i] ?? []), ...extra])),
+    [ownMarks, following],
+  );
   const { link: barsLink, bars } = useScoreBars(post);
   const link = trackLink ?? barsLink;
   return (

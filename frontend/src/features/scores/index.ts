@@ -7,4 +7,5 @@
 export { ScoreView, SCORE_WORDS, type BarMark, type BarsControl, type TapAlong } from './score-view';
 export type { FollowedRecording } from './use-score-playback';
 export type { SyncPoint } from './recording/sync-map';
+export { useBarTimes } from './recording/use-bar-times';
 export { readScoreFacts, type ScoreFacts } from './score-facts';

@@ -15,7 +15,7 @@ type Timeline = ReturnType<Playback['readTimeline']>;
  */
 let playbackLoading: Promise<Playback> | null = null;
 
-function loadPlayback(): Promise<Playback> {
+export function loadPlayback(): Promise<Playback> {
   playbackLoading ??= import('./playback');
   playbackLoading.catch(() => {
     playbackLoading = null;
@@ -50,7 +50,7 @@ export interface DrawnScore {
 /** The measures of a piece the player reads at once. */
 const READ_PIECE = 64;
 
-function* piecesOf(source: ScoreSource): Generator<Document> {
+export function* piecesOf(source: ScoreSource): Generator<Document> {
   for (let from = 0; from < Math.max(1, source.measures); from += READ_PIECE) yield source.piece(from, from + READ_PIECE);
 }
 

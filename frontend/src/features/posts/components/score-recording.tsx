@@ -2,8 +2,9 @@ import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/http';
-import type { PlayerTrack } from '../../player';
-import { ScoreView, type BarMark, type BarsControl, type SyncPoint } from '../../scores';
+import type { PlayerTrack, TrackMark } from '../../player';
+import { useCommentMoments } from '../../comments';
+import { ScoreView, useBarTimes, type BarMark, type BarsControl, type SyncPoint } from '../../scores';
 import { postQueries, useViewerId } from '../api';
 import { followedOf, linkedTrack, recordingQueries, useLinkRecording, useUnlinkRecording } from '../recordings-api';
 import { toDisplayPost } from '../transform';
@@ -254,6 +255,35 @@ export function ScoreWithRecording({
     </>
   );
 }
+
+/**
+ * On a recording's page, the comments on bars of the score that follows it (the newest link's),
+ * as marks along the track at the moments the sync map puts those bars: each track's marks.
+ */
+export function useFollowingMarks(post: DisplayPost): readonly (readonly TrackMark[])[] {
+  const viewerId = useViewerId();
+  const audio = post.type === 'audio';
+  const links = useQuery({ ...recordingQueries.following(post.id, viewerId), enabled: audio && viewerId !== undefined });
+  const link = links.data?.[0];
+  const scorePost = useMemo(() => (link ? toDisplayPost(link.post) : null), [link]);
+  const score = scorePost?.type === 'musicxml' && link ? scorePost.content[link.score] : undefined;
+  const comments = useCommentMoments(link?.post_id ?? '', link !== undefined);
+  const timeOf = useBarTimes(score?.downloadUrl ?? null, link?.points ?? null);
+  return useMemo(() => {
+    if (!link || !timeOf || post.type !== 'audio') return NO_TRACK_MARKS;
+    const marks = comments.flatMap((c): TrackMark[] => {
+      const bars = c.moment?.bars;
+      if (!bars || c.moment?.track !== link.score) return [];
+      const seconds = timeOf(bars.from);
+      if (seconds === null) return [];
+      const where = bars.to > bars.from ? `bars ${bars.from}–${bars.to}` : `bar ${bars.from}`;
+      return [{ id: `score-${c.id}`, seconds, name: c.authorName || c.authorLogin, avatarUrl: c.authorAvatarUrl, text: `${where}: ${c.content}` }];
+    });
+    return post.content.map((_, i) => (i === link.track ? marks : []));
+  }, [link, timeOf, comments, post]);
+}
+
+const NO_TRACK_MARKS: readonly (readonly TrackMark[])[] = [];
 
 /**
  * On a recording's page, the scores that follow it (issue 35): a "Score" button for each opens
