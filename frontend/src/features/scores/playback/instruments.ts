@@ -39,25 +39,27 @@ const NAMED_PROGRAMS: Array<[RegExp, number]> = [
   [/harp/, 47],
   [/timpani/, 48],
   [/strings?\b|ensemble/, 49],
-  [/choir|chorus|voice|vocal|soprano|mezzo|alto|contralto|tenor|baritone|singer|lead vocal/, 53],
   [/trumpet|cornet|flugelhorn/, 57],
   [/trombone/, 58],
   [/tuba|euphonium/, 59],
+  [/oboe|english horn|cor anglais/, 69],
   [/horn/, 61],
   [/brass/, 62],
   [/soprano sax/, 65],
   [/alto sax/, 66],
   [/tenor sax/, 67],
   [/baritone sax|sax/, 68],
-  [/oboe|english horn|cor anglais/, 69],
   [/bassoon/, 71],
   [/clarinet/, 72],
   [/piccolo/, 73],
+  [/pan ?flute|pan pipes/, 76],
   [/flute/, 74],
   [/recorder/, 75],
-  [/pan ?flute|pan pipes/, 76],
   [/whistle/, 79],
   [/ocarina/, 80],
+  // Voices after the instruments a voice's name may qualify (alto sax, soprano recorder, tenor
+  // trombone), before a synth's lead.
+  [/choir|chorus|voice|vocal|soprano|mezzo|alto|contralto|tenor|baritone|singer|lead vocal|\bcant(o|us)\b|\bquint(o|us)\b|\bsext(o|us)\b|\bsesto\b|\baltus\b|\bbass(o|us)\b/, 53],
   [/synth|lead/, 81],
   [/pad/, 89],
   [/piano|keyboard|klavier|pianoforte/, 1],
@@ -77,7 +79,10 @@ function programFromName(name: string, voices: boolean): number {
 /** A part as the score's part list describes it. */
 export interface ListedPart {
   id: string;
+  /** Its part name and its instrument's, as one. */
   name: string;
+  /** Its part name alone ("Soprano", "Basso"). */
+  partName: string;
   program: number | null;
   channel: number | null;
   volume: number | null;
@@ -104,6 +109,7 @@ export function readPartList(root: Element): ListedPart[] {
     return {
       id: sp.getAttribute('id') ?? '',
       name,
+      partName: text(sp, 'part-name') ?? '',
       program: number(text(first, 'midi-program')),
       channel: number(text(first, 'midi-channel')),
       volume: volume === null ? null : Math.min(1, Math.max(0, volume / 100)),
@@ -117,12 +123,17 @@ export function readPartList(root: Element): ListedPart[] {
  * and whether it is percussion (channel 10, or it writes unpitched notes and some notes at all).
  */
 export function partInfos(listed: readonly ListedPart[], ids: readonly string[], unpitched: (index: number) => boolean): PartInfo[] {
-  const voices = listed.some((p) => programFromName(p.name, false) === VOICES);
+  const voices = listed.some((p) => programFromName(p.partName, false) === VOICES);
   return ids.map((id, index) => {
     const entry = listed.find((p) => p.id === id);
     const name = entry?.name || `Part ${index + 1}`;
     const percussion = entry?.channel === 10 || unpitched(index);
-    const program = entry?.program && entry.program >= 1 && entry.program <= 128 ? entry.program : programFromName(name, voices);
+    const guessed = programFromName(name, voices);
+    // Exporters write program 1 (a piano) for every part they know nothing of (Finale's
+    // "Instrument 1", music21's "Grand Piano"): a part named for a voice is sung all the same.
+    const sung = entry !== undefined && programFromName(entry.partName, voices) === VOICES;
+    const explicit = entry?.program && entry.program >= 1 && entry.program <= 128 ? entry.program : null;
+    const program = explicit !== null && !(explicit === 1 && sung) ? explicit : sung ? VOICES : guessed;
     return { id: entry?.id ?? `P${index + 1}`, name, program, percussion, volume: entry?.volume ?? 0.8 };
   });
 }
