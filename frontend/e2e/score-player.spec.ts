@@ -458,6 +458,29 @@ test('bars A to B loop for practice, wrapping at B on the audio clock, until the
   await shot('score-loop-dragged');
   await loop.getByRole('button', { name: 'Stop looping' }).click();
   await expect(page.locator('[data-score-loop]')).toHaveCount(0);
+
+  // On a touch screen a drag scrolls: "Tap the bars", then bar B and bar A, loops them too.
+  await page.getByRole('button', { name: 'Pause score' }).click();
+  await page.getByRole('button', { name: 'Tap the bars' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Tap the first bar to loop on the score.' })).toBeVisible();
+  await page.locator('[data-score-drawing] svg').first().evaluate((svg) => svg.scrollIntoView({ block: 'center' }));
+  const tapped = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-score-drawing] svg .vf-measure')]
+      .map((m) => m.getBoundingClientRect())
+      .sort((a, b) => a.top - b.top || a.left - b.left)
+      .map((b) => ({ x: b.left + b.width / 2, y: b.top + b.height / 2 })),
+  );
+  const tap = (at: { x: number; y: number }) => (test.info().project.name === 'phone' ? page.touchscreen.tap(at.x, at.y) : page.mouse.click(at.x, at.y));
+  await tap(tapped[1]!);
+  await expect(page.getByRole('status').filter({ hasText: 'Bar 2: now tap the last bar to loop.' })).toBeVisible();
+  await expect(page.locator('[data-score-pick]')).toHaveCount(1);
+  await tap(tapped[0]!);
+  await expect(loop.getByRole('button', { name: 'Stop looping' })).toBeVisible();
+  await expect(loop.getByLabel('Loop bars: first')).toHaveValue('1');
+  await expect(loop.getByLabel('Loop bars: last')).toHaveValue('2');
+  await expect(page.locator('[data-score-loop]')).toHaveCount(2);
+  await expect(page.locator('[data-score-pick]')).toHaveCount(0);
+  await loop.getByRole('button', { name: 'Stop looping' }).click();
 });
 
 /**

@@ -31,6 +31,10 @@ export const SCORE_PLAYER_WORDS = {
   loopTo: 'to',
   loopOn: 'Loop these bars',
   loopOff: 'Stop looping',
+  pick: 'Tap the bars',
+  pickFirst: 'Tap the first bar to loop on the score.',
+  pickLast: (bar: number) => `Bar ${bar}: now tap the last bar to loop.`,
+  pickCancel: 'Cancel',
   transpose: 'Transpose',
   sound: 'Sound',
   samples: 'Instruments',
@@ -260,6 +264,7 @@ export function ScoreControls({ playback, partNames, measures, title, url, onSho
         </span>
         <StartAtBar measures={measures} onStart={(bar) => playback.playMeasure(bar - 1)} />
         <LoopBars measures={measures} looped={playback.looped} onLoop={playback.loopBars} />
+        <PickBars picking={playback.picking} onPick={playback.setPicking} looped={playback.looped !== null} />
         {partNames.length > 1 && !following ? (
           <details className={styles.parts}>
             <summary>
@@ -417,6 +422,34 @@ function LoopBars({
       </button>
       <BarProblem id={`${id}-problem`} problem={problem} />
     </form>
+  );
+}
+
+/**
+ * "Tap the bars" (issue 35): the score's bars A and B chosen by tapping them, one then the
+ * other (a touch screen's way, where a drag across the score scrolls it); then they loop.
+ */
+function PickBars({
+  picking,
+  onPick,
+  looped,
+}: {
+  picking: { first: number | null } | null;
+  onPick: (picking: { first: number | null } | null) => void;
+  looped: boolean;
+}) {
+  if (looped && !picking) return null;
+  return (
+    <span className={styles.pick}>
+      <button type="button" className={styles.partButton} aria-pressed={picking !== null} onClick={() => onPick(picking ? null : { first: null })}>
+        {picking ? SCORE_PLAYER_WORDS.pickCancel : SCORE_PLAYER_WORDS.pick}
+      </button>
+      {picking ? (
+        <span role="status" className={styles.pickHint}>
+          {picking.first === null ? SCORE_PLAYER_WORDS.pickFirst : SCORE_PLAYER_WORDS.pickLast(picking.first + 1)}
+        </span>
+      ) : null}
+    </span>
   );
 }
 

@@ -142,7 +142,8 @@ function useBarDrag(playback: ReturnType<typeof useScorePlayback>) {
   return {
     start(e: React.PointerEvent) {
       looping.current = false;
-      from.current = e.pointerType !== 'touch' && e.button === 0 ? measureAt(e.clientX, e.clientY) : null;
+      // Choosing bars by tapping them: each press is a tap, not the start of a drag.
+      from.current = e.pointerType !== 'touch' && e.button === 0 && !playback.picking ? measureAt(e.clientX, e.clientY) : null;
       // Released outside the score, the drag still ends here.
       if (from.current) e.currentTarget.setPointerCapture(e.pointerId);
     },
@@ -167,6 +168,20 @@ function useBarDrag(playback: ReturnType<typeof useScorePlayback>) {
       // A mouse's click follows its pointerup, which has already decided (a loop, or play from there).
       if (looping.current) {
         looping.current = false;
+        return;
+      }
+      const picking = playback.picking;
+      if (picking) {
+        // Choosing bars to loop: the first tap marks bar A, the second bar B and loops them.
+        void measureAt(e.clientX, e.clientY).then(async (bar) => {
+          if (bar < 0) return;
+          if (picking.first === null) {
+            playback.setPicking({ first: bar });
+            return;
+          }
+          playback.setPicking(null);
+          await playback.loopBars({ from: Math.min(picking.first, bar), to: Math.max(picking.first, bar) });
+        });
         return;
       }
       void playback.playAt(e.clientX, e.clientY);
@@ -308,6 +323,10 @@ export function ScoreView({
     };
   }, [source, url, shown]);
 
+  /** Bar A, tapped while choosing the bars to loop, shaded until bar B is. */
+  const first = playback.picking?.first;
+  const pickBox = first !== null && first !== undefined ? playback.layout?.measures[first] : null;
+
   return (
     <figure
       className={styles.score}
@@ -360,6 +379,14 @@ export function ScoreView({
               );
             })
           : null}
+        {pickBox ? (
+          <div
+            className={styles.loopBar}
+            aria-hidden="true"
+            data-score-pick
+            style={{ transform: `translate(${pickBox.left.toFixed(1)}px, ${pickBox.top.toFixed(1)}px)`, width: pickBox.right - pickBox.left, height: pickBox.bottom - pickBox.top }}
+          />
+        ) : null}
         {playback.loopBoxes.map((b) => (
           <div
             key={`${b.left},${b.top}`}

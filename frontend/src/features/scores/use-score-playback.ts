@@ -92,6 +92,11 @@ export function useScorePlayback({ identity, title, url, drawn, recording = null
   const [playback, setPlayback] = useState<Playback | null>(null);
   /** The written bars looped (from 0), or none: the Loop bars form shows them. */
   const [looped, setLooped] = useState<{ from: number; to: number } | null>(null);
+  /**
+   * Choosing the looped bars by tapping them on the score (a touch screen's way, where a drag
+   * scrolls): null when not choosing; else the first bar tapped (from 0), or null before it.
+   */
+  const [picking, setPicking] = useState<{ first: number | null } | null>(null);
   const track = useRef<PlayerTrack | null>(known ?? null);
   const cursor = useRef<HTMLDivElement>(null);
   const layout = useRef<{ drawn: DrawnScore; value: ReturnType<Playback['readLayout']> } | null>(null);
@@ -463,6 +468,8 @@ export function useScorePlayback({ identity, title, url, drawn, recording = null
     followed: follow?.track ?? null,
     chooseFollowing,
     playWithRecording,
+    picking,
+    setPicking,
     /** Where each written measure is drawn (null until known): marks are placed on it. */
     layout: layoutNow,
     /** The score's performance, read when first asked (the tap-along counts its bars). */
