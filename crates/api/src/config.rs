@@ -41,6 +41,12 @@ pub struct Config {
     /// `SELFSOUND_JWT_SECRET`: token signing secret shared by several processes; when unset one
     /// is generated on first run and kept in `<data dir>/secrets/jwt-secret`.
     pub jwt_secret: Option<String>,
+    /// `SELFSOUND_SEALING_KEY` (at least 32 characters): the key secrets kept to be read back
+    /// (two-factor sign-in's) are sealed with, shared by several processes. When unset it is
+    /// derived from `SELFSOUND_JWT_SECRET` if that is set, else generated on first run and kept
+    /// in `<data dir>/secrets/sealing-key`. Losing it turns off nobody's two-factor sign-in but
+    /// locks them out of it: keep it with the backups.
+    pub sealing_key: Option<String>,
     /// `SELFSOUND_BACKUP_KEY` (at least 32 characters; default none): `selfsound backup` signs
     /// its manifest with it and `selfsound restore` refuses a backup not signed with it.
     pub backup_key: Option<String>,
@@ -265,6 +271,10 @@ impl Config {
         if jwt_secret.as_ref().is_some_and(|s| s.len() < 32) {
             problems.push("SELFSOUND_JWT_SECRET must be at least 32 characters".into());
         }
+        let sealing_key = get("SELFSOUND_SEALING_KEY");
+        if sealing_key.as_ref().is_some_and(|s| s.len() < 32) {
+            problems.push("SELFSOUND_SEALING_KEY must be at least 32 characters".into());
+        }
         let backup_key = get("SELFSOUND_BACKUP_KEY");
         if backup_key.as_ref().is_some_and(|s| s.len() < 32) {
             problems.push("SELFSOUND_BACKUP_KEY must be at least 32 characters".into());
@@ -408,6 +418,7 @@ impl Config {
             google,
             web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
             jwt_secret,
+            sealing_key,
             backup_key,
             trusted_proxies,
             s3,

@@ -53,13 +53,16 @@ pub enum Action {
     /// Linking a score to a recording with its sync map, changing the map or taking it away
     /// (`PUT`/`DELETE /posts/{id}/recording`).
     Sync,
+    /// Setting up, confirming, renewing the recovery codes of or turning off two-factor
+    /// sign-in (`/authorization/two-factor/*`); wrong codes have a stricter limit of their own.
+    TwoFactor,
     /// Activities another server sends to our inboxes: the account's count is per remote
     /// actor, the client's per remote server (docs/federation.md).
     Inbox,
 }
 
 impl Action {
-    pub const ALL: [Action; 19] = [
+    pub const ALL: [Action; 20] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -78,6 +81,7 @@ impl Action {
         Action::Discover,
         Action::PlaylistRead,
         Action::Sync,
+        Action::TwoFactor,
         Action::Inbox,
     ];
 
@@ -111,6 +115,8 @@ impl Action {
             Action::PlaylistRead => ("playlist_read", "playlist pages", Limit::per(120, 5)),
             // Each save is a map of up to 1500 bars: an author corrects one bar at a time.
             Action::Sync => ("sync", "sync map changes", Limit::per(60, 10)),
+            // A set-up takes two calls; a person does it once, or again on a new phone.
+            Action::TwoFactor => ("two_factor", "two-factor changes", Limit::per(20, 60)),
             // One person of another server likes, reposts and replies at a human pace; their
             // whole server may speak for thousands of people.
             Action::Inbox => (
@@ -178,6 +184,7 @@ limited_calls!(
     Discovering => Discover,
     ReadingPlaylists => PlaylistRead,
     Syncing => Sync,
+    ChangingTwoFactor => TwoFactor,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

@@ -47,17 +47,34 @@ pub fn finish_migrations(db: &Db) -> Result<(), StartError> {
 /// The token-signing secret: from configuration, else the one kept in the data folder, else a
 /// new one written there (readable by this user only).
 fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
-    if let Some(secret) = &config.jwt_secret {
-        return Ok(secret.as_bytes().to_vec());
+    match &config.jwt_secret {
+        Some(secret) => Ok(secret.as_bytes().to_vec()),
+        None => kept_secret(config, "jwt-secret", "token-signing secret"),
     }
+}
+
+/// The key of sealed secrets (`auth::seal`): from configuration; else, where several processes
+/// share a configured token secret, derived from it (the sealer's HKDF keeps the two keys
+/// apart); else the one kept in the data folder, else a new one written there.
+fn sealing_key(config: &Config) -> Result<Vec<u8>, StartError> {
+    match (&config.sealing_key, &config.jwt_secret) {
+        (Some(key), _) => Ok(key.as_bytes().to_vec()),
+        (None, Some(jwt)) => Ok([b"sealing:".as_slice(), jwt.as_bytes()].concat()),
+        (None, None) => kept_secret(config, "sealing-key", "sealing key"),
+    }
+}
+
+/// A secret kept in `<data dir>/secrets/<file>`: the one there (tightened to 0600 if others
+/// could read it), else a new random one written there.
+fn kept_secret(config: &Config, file: &str, what: &str) -> Result<Vec<u8>, StartError> {
     let dir = config.data_dir.join("secrets");
-    let path = dir.join("jwt-secret");
+    let path = dir.join(file);
     if let Ok(existing) = std::fs::read_to_string(&path) {
         let existing = existing.trim();
         if existing.len() >= 32 {
-            // A secret others could read signs tokens others could forge: tighten it.
+            // A secret others could read is a secret others have: tighten it.
             if operations::files::loosen_by_others(&path) {
-                tracing::warn!(path = %path.display(), "the token-signing secret was readable by others; now 0600");
+                tracing::warn!(path = %path.display(), "the {what} was readable by others; now 0600");
                 auth::mail::restrict_to_owner(&path)?;
             }
             return Ok(existing.as_bytes().to_vec());
@@ -70,7 +87,7 @@ fn jwt_secret(config: &Config) -> Result<Vec<u8>, StartError> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     std::io::Write::write_all(&mut options.open(&path)?, secret.as_bytes())?;
-    tracing::info!(path = %path.display(), "generated a new token-signing secret");
+    tracing::info!(path = %path.display(), "generated a new {what}");
     Ok(secret.into_bytes())
 }
 
@@ -135,6 +152,7 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
             reset_page: config.reset_link.clone(),
             throttle: config.throttle.clone(),
             on_verified: admins_on_verification(config.admin_emails.clone()),
+            sealer: auth::seal::Sealer::new(&sealing_key(&config)?),
         },
     );
     auth.read_along(posts.along());

@@ -43,6 +43,21 @@ pub enum AuthError {
     NoPasswordYet,
     #[error("Not found")]
     NoSuchSession,
+    /// A right password on an account with two-factor sign-in, without its code (the detail is
+    /// `two_factor::SECOND_FACTOR_REQUIRED`, which clients may match).
+    #[error("{}", crate::two_factor::SECOND_FACTOR_REQUIRED)]
+    SecondFactorRequired,
+    #[error("Incorrect two-factor code. Enter the code your authenticator app shows now, or a recovery code.")]
+    WrongSecondFactor,
+    /// A wrong code in Settings (a 400: the session is fine).
+    #[error("That code is not right. Enter the 6-digit code your authenticator app shows now.")]
+    WrongCode,
+    #[error("Two-factor sign-in is already on")]
+    TwoFactorAlreadyOn,
+    #[error("Two-factor sign-in is not on")]
+    TwoFactorOff,
+    #[error("Start setting up two-factor sign-in first")]
+    NoTwoFactorSetup,
     #[error("Google sign-in is not set up on this server.")]
     GoogleNotConfigured,
     /// The provider or its answer failed us; the reason is logged, the person reads this.
@@ -106,9 +121,16 @@ impl DomainError for AuthError {
             | AuthError::BadVerificationLink
             | AuthError::BadResetLink
             | AuthError::WrongCurrentPassword
-            | AuthError::NoPasswordYet => ErrorKind::Invalid,
+            | AuthError::NoPasswordYet
+            | AuthError::WrongCode
+            | AuthError::TwoFactorAlreadyOn
+            | AuthError::TwoFactorOff
+            | AuthError::NoTwoFactorSetup => ErrorKind::Invalid,
             AuthError::NoSuchSession => ErrorKind::NotFound,
-            AuthError::BadCredentials | AuthError::Unauthenticated => ErrorKind::Unauthenticated,
+            AuthError::BadCredentials
+            | AuthError::Unauthenticated
+            | AuthError::SecondFactorRequired
+            | AuthError::WrongSecondFactor => ErrorKind::Unauthenticated,
             AuthError::NotVerified | AuthError::Suspended => ErrorKind::Forbidden,
             AuthError::Throttled(wait) | AuthError::ResendCooldown(wait) => ErrorKind::Throttled { retry_after: *wait },
             AuthError::GoogleNotConfigured => ErrorKind::Unavailable,

@@ -1,6 +1,6 @@
 //! Accounts and sign-in: sign-up rules, Argon2id passwords, e-mail verification, sessions behind
 //! signed JWTs, throttling, password reset and change, the sessions list, and Google sign-in
-//! through OpenID Connect.
+//! through OpenID Connect, two-factor sign-in (TOTP and recovery codes).
 
 mod error;
 mod known;
@@ -10,9 +10,11 @@ pub mod oidc;
 pub mod password;
 mod recovery;
 mod repo;
+pub mod seal;
 mod service;
 mod sessions;
 pub mod token;
+pub mod two_factor;
 
 pub use error::{AuthError, GoogleFailure};
 pub use known::KNOWN_FOR;

@@ -82,6 +82,27 @@ impl Mailer {
         self.send(to, "Reset your SelfSound password", text, html, link).await
     }
 
+    /// Wrong two-factor codes reached the account's limit after a right password: someone has it.
+    pub async fn send_second_factor_warning(&self, to: &str, name: &str, link: &str) -> Result<(), AuthError> {
+        let text = format!(
+            "Hi {name},\n\nSomeone signed in to your SelfSound account with your password, then entered \
+             wrong two-factor codes several times. Your two-factor sign-in kept them out, but they know your \
+             password: change it now (Settings, then Password), or choose a new one with \"Forgot password?\" \
+             on the sign-in page:\n\n{link}\n\nIf it was you, all is well: wait a few minutes and use the \
+             code your authenticator app shows, or a recovery code.\n"
+        );
+        let html = format!(
+            "<p>Hi {},</p><p>Someone signed in to your SelfSound account with your password, then entered \
+             wrong two-factor codes several times. Your two-factor sign-in kept them out, but they know your \
+             password: change it now (Settings, then Password), or choose a new one with “Forgot password?” \
+             on the sign-in page.</p><p><a href=\"{link}\">Go to SelfSound</a></p>\
+             <p>If it was you, all is well: wait a few minutes and use the code your authenticator app shows, \
+             or a recovery code.</p>",
+            html_escape(name)
+        );
+        self.send(to, "Someone has your SelfSound password", text, html, link).await
+    }
+
     /// Sends one message. Links carry secrets: they are logged only at debug level (for a
     /// developer without a mail server), and e-mail files are readable by this user alone.
     async fn send(&self, to: &str, subject: &str, text: String, html: String, link: &str) -> Result<(), AuthError> {

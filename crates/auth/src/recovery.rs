@@ -86,22 +86,8 @@ impl AuthService {
         new_password: &str,
         client: &str,
     ) -> Result<(), AuthError> {
-        let account = self
-            .0
-            .db
-            .run(move |conn| Ok::<_, AuthError>(repo::account_by_id(conn, user_id)?))
-            .await?
-            .ok_or(AuthError::Unauthenticated)?;
-        if account.password_hash.is_none() {
-            return Err(AuthError::NoPasswordYet);
-        }
-        let email = account.email.as_deref().map(Email::parse).transpose()?.ok_or(AuthError::NoPasswordYet)?;
         let new_password = NewPassword::parse(new_password)?;
-        match self.check_password(&email, current, client).await {
-            Ok(_) => {}
-            Err(AuthError::BadCredentials) => return Err(AuthError::WrongCurrentPassword),
-            Err(e) => return Err(e),
-        }
+        self.reauthenticate(user_id, current, client).await?;
         let hash = password::hash_blocking(new_password).await?;
         self.0
             .db

@@ -43,6 +43,10 @@ pub struct ThrottleRules {
     pub resend_cooldown: Duration,
     /// Password-reset requests from one client address.
     pub reset_per_client: Rule,
+    /// Wrong two-factor codes on one account, from anywhere: past this every code is refused
+    /// (429) until the window ends, and on reaching it the owner is told by e-mail. Only someone
+    /// with the password (or a session) gets to try codes.
+    pub second_factor_failures: Rule,
 }
 
 impl Default for ThrottleRules {
@@ -57,6 +61,7 @@ impl Default for ThrottleRules {
             resend_per_client: Rule::per_minutes(10, 60),
             resend_cooldown: Duration::from_secs(180),
             reset_per_client: Rule::per_minutes(10, 60),
+            second_factor_failures: Rule::per_minutes(5, 15),
         }
     }
 }
@@ -75,6 +80,8 @@ pub struct AuthConfig {
     pub throttle: ThrottleRules,
     /// What other domains attach to the moment an address is proved.
     pub on_verified: OnVerified,
+    /// Seals the secrets kept to be read back (two-factor sign-in's).
+    pub sealer: crate::seal::Sealer,
 }
 
 type VerifiedFn =
@@ -388,7 +395,16 @@ impl AuthService {
 
     // --- sign-in and sessions ---
 
-    pub async fn login(&self, email: &str, password: &str, client: impl Into<ClientInfo>) -> Result<String, AuthError> {
+    /// Signs in with a password and, for an account with two-factor sign-in, its `code` (an
+    /// authenticator app's or a recovery code): without one, a right password answers
+    /// `SecondFactorRequired`.
+    pub async fn login(
+        &self,
+        email: &str,
+        password: &str,
+        code: Option<&str>,
+        client: impl Into<ClientInfo>,
+    ) -> Result<String, AuthError> {
         let client = client.into();
         let Ok(email) = Email::parse(email) else { return Err(AuthError::BadCredentials) };
         if password.len() > 1024 {
@@ -406,6 +422,7 @@ impl AuthService {
         if !account.email_verified {
             return Err(AuthError::NotVerified);
         }
+        self.second_factor(&account, code).await?;
         self.start_session(account.id, client.user_agent).await
     }
 

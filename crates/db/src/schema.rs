@@ -405,7 +405,28 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// An account's TOTP secret, sealed (issue 36, `auth::two_factor`).
+    two_factor (user_id) {
+        user_id -> BigInt,
+        secret_sealed -> Text,
+        enabled_at -> Nullable<Timestamp>,
+        last_step -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// An account's unused recovery codes, by their SHA-256.
+    recovery_codes (user_id, code_hash) {
+        user_id -> BigInt,
+        code_hash -> Text,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(two_factor -> users (user_id));
+diesel::joinable!(recovery_codes -> users (user_id));
 diesel::joinable!(email_verification_tokens -> users (user_id));
 diesel::joinable!(password_reset_tokens -> users (user_id));
 diesel::joinable!(posts -> users (user_id));
@@ -430,6 +451,8 @@ diesel::joinable!(playlist_items -> playlists (playlist_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
+    two_factor,
+    recovery_codes,
     email_verification_tokens,
     password_reset_tokens,
     throttle_buckets,

@@ -1,5 +1,5 @@
-//! Keeping an account safe, beyond spec §7: forgotten and changed passwords, the sessions list
-//! and signing out everywhere. None of it changes a call the spec names.
+//! Keeping an account safe, beyond spec §7: forgotten and changed passwords, the sessions list,
+//! signing out everywhere and two-factor sign-in. None of it changes a call the spec names.
 
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 use values::SessionId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, Client};
+use crate::extract::{AuthUser, Client, Limited};
+use crate::limits::ChangingTwoFactor;
 use crate::routes::auth::{EmailRequest, removal_cookie};
 use crate::state::AppState;
 use crate::wire::Message;
@@ -122,11 +123,122 @@ pub async fn logout_all(state: web::Data<AppState>, user: AuthUser) -> Result<Ht
     Ok(HttpResponse::Ok().cookie(removal_cookie(&state)).json(Message::new("Signed out on every device")))
 }
 
+/// Whether the signed-in person signs in with a second factor.
+#[derive(Serialize, ToSchema)]
+pub struct TwoFactorJson {
+    enabled: bool,
+    /// Unused recovery codes (0 while two-factor sign-in is off).
+    recovery_codes_left: i64,
+}
+
+#[utoipa::path(tag = "account", security(("bearer" = [])), responses((status = 200, body = TwoFactorJson)))]
+#[get("/authorization/two-factor")]
+pub async fn two_factor(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, ApiError> {
+    let s = state.auth.two_factor_status(user.0.id).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(TwoFactorJson { enabled: s.enabled, recovery_codes_left: s.recovery_codes_left }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordRequest {
+    password: String,
+}
+
+/// What an authenticator app is given: the QR code, or the key typed in.
+#[derive(Serialize, ToSchema)]
+pub struct TwoFactorSetupJson {
+    /// The key in base32.
+    secret: String,
+    otpauth_url: String,
+    /// `otpauth_url` as a QR code (an SVG document).
+    qr_svg: String,
+}
+
+/// Starts setting up two-factor sign-in (the password again: a session alone is not enough).
+/// Nothing changes at sign-in until `POST /authorization/two-factor/enable` confirms a code.
+#[utoipa::path(tag = "account", request_body = PasswordRequest, security(("bearer" = [])),
+    responses((status = 200, body = TwoFactorSetupJson), (status = 400, body = Detail), (status = 429, body = Detail)))]
+#[post("/authorization/two-factor/setup")]
+pub async fn two_factor_setup(
+    state: web::Data<AppState>,
+    user: Limited<ChangingTwoFactor>,
+    client: Client,
+    body: web::Json<PasswordRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let s = state.auth.start_two_factor(user.0.id, &body.password, &client.0.addr).await?;
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(TwoFactorSetupJson {
+        secret: s.secret,
+        otpauth_url: s.otpauth_url,
+        qr_svg: s.qr_svg,
+    }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct CodeRequest {
+    /// The authenticator app's code, or (but for `enable`) a recovery code.
+    code: String,
+}
+
+/// Recovery codes, shown once: each signs in once in place of the app's code.
+#[derive(Serialize, ToSchema)]
+pub struct RecoveryCodesJson {
+    recovery_codes: Vec<String>,
+}
+
+fn recovery_codes(codes: Vec<String>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(RecoveryCodesJson { recovery_codes: codes })
+}
+
+/// Turns two-factor sign-in on with the first code of the app; answers the ten recovery codes.
+#[utoipa::path(tag = "account", request_body = CodeRequest, security(("bearer" = [])),
+    responses((status = 200, body = RecoveryCodesJson), (status = 400, body = Detail), (status = 429, body = Detail)))]
+#[post("/authorization/two-factor/enable")]
+pub async fn two_factor_enable(
+    state: web::Data<AppState>,
+    user: Limited<ChangingTwoFactor>,
+    body: web::Json<CodeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(recovery_codes(state.auth.enable_two_factor(user.0.id, &body.code).await?))
+}
+
+/// Ten new recovery codes in place of the old, for a code.
+#[utoipa::path(tag = "account", request_body = CodeRequest, security(("bearer" = [])),
+    responses((status = 200, body = RecoveryCodesJson), (status = 400, body = Detail), (status = 429, body = Detail)))]
+#[post("/authorization/two-factor/recovery-codes")]
+pub async fn two_factor_recovery_codes(
+    state: web::Data<AppState>,
+    user: Limited<ChangingTwoFactor>,
+    body: web::Json<CodeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    Ok(recovery_codes(state.auth.renew_recovery_codes(user.0.id, &body.code).await?))
+}
+
+/// Turns two-factor sign-in off, for a code (the app's or a recovery code).
+#[utoipa::path(tag = "account", request_body = CodeRequest, security(("bearer" = [])),
+    responses((status = 200, body = Message), (status = 400, body = Detail), (status = 429, body = Detail)))]
+#[post("/authorization/two-factor/disable")]
+pub async fn two_factor_disable(
+    state: web::Data<AppState>,
+    user: Limited<ChangingTwoFactor>,
+    body: web::Json<CodeRequest>,
+) -> Result<web::Json<Message>, ApiError> {
+    state.auth.disable_two_factor(user.0.id, &body.code).await?;
+    Ok(web::Json(Message::new("Two-factor sign-in is off")))
+}
+
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(request_reset)
         .service(confirm_reset)
         .service(change_password)
         .service(sessions)
         .service(end_session)
-        .service(logout_all);
+        .service(logout_all)
+        .service(two_factor)
+        .service(two_factor_setup)
+        .service(two_factor_enable)
+        .service(two_factor_recovery_codes)
+        .service(two_factor_disable);
 }

@@ -40,4 +40,5 @@ mod security;
 mod shutdown;
 mod suspension;
 mod tags;
+mod two_factor;
 mod upload;

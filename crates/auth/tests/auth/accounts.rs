@@ -38,6 +38,7 @@ fn harness_full(db: TestDb, throttle: auth::ThrottleRules, on_verified: &OnVerif
         reset_page: "http://127.0.0.1:9/app/reset-password#token={token}".into(),
         throttle,
         on_verified: on_verified.clone(),
+        sealer: auth::seal::Sealer::new(&[9; 32]),
     };
     let auth = AuthService::new(db.db.clone(), TokenKeys::new(&[7; 32]), mailer, None, config);
     Harness { auth, mail, _db: db }
@@ -75,7 +76,7 @@ async fn sign_up_for_link(h: &Harness, name: &str, email: &str, password: &str) 
 }
 
 async fn name_of(h: &Harness, email: &str, password: &str) -> String {
-    let token = h.auth.login(email, password, "c9").await.unwrap();
+    let token = h.auth.login(email, password, None, "c9").await.unwrap();
     h.auth.authenticate(&token).await.unwrap().name
 }
 
@@ -88,11 +89,11 @@ async fn signup_mails_a_link_that_verifies_once(db: TestDb) {
     let h = harness(db);
     let out = h.auth.signup(" Ada ", "Ada@Example.com", PASSWORD, "c1").await.unwrap();
     assert_eq!(out.email, "ada@example.com");
-    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::NotVerified)));
+    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, None, "c1").await, Err(AuthError::NotVerified)));
     let token = latest_token(h.mail.path());
     h.auth.verify_email(&token).await.unwrap();
     assert!(matches!(h.auth.verify_email(&token).await, Err(AuthError::BadVerificationLink)));
-    assert!(h.auth.login("ADA@example.com", PASSWORD, "c1").await.is_ok());
+    assert!(h.auth.login("ADA@example.com", PASSWORD, None, "c1").await.is_ok());
 }
 
 async fn second_signup_of_a_verified_address_is_refused(db: TestDb) {
@@ -112,14 +113,14 @@ async fn a_link_verifies_the_password_of_the_sign_up_that_sent_it(db: TestDb) {
     assert_ne!(attacker, owner);
     h.auth.verify_email(&owner).await.unwrap();
     assert_eq!(name_of(&h, "ada@example.com", PASSWORD).await, "Ada", "the owner's password and name");
-    let attacker_sign_in = h.auth.login("ada@example.com", "Attacker#Pass7", "c9").await;
+    let attacker_sign_in = h.auth.login("ada@example.com", "Attacker#Pass7", None, "c9").await;
     assert!(matches!(attacker_sign_in, Err(AuthError::BadCredentials)));
     assert!(
         matches!(h.auth.verify_email(&attacker).await, Err(AuthError::BadVerificationLink)),
         "once the address is verified, another pending link changes nothing"
     );
-    assert!(h.auth.login("ada@example.com", PASSWORD, "c9").await.is_ok());
-    assert!(h.auth.login("ada@example.com", "Attacker#Pass7", "c8").await.is_err());
+    assert!(h.auth.login("ada@example.com", PASSWORD, None, "c9").await.is_ok());
+    assert!(h.auth.login("ada@example.com", "Attacker#Pass7", None, "c8").await.is_err());
 }
 
 /// The other order: the owner first, then a repeated sign-up. It changes nothing of the account
@@ -136,7 +137,7 @@ async fn a_repeated_sign_up_keeps_earlier_links_working(db: TestDb) {
     h.auth.verify_email(&owner).await.unwrap();
     assert!(matches!(h.auth.verify_email(&repeat).await, Err(AuthError::BadVerificationLink)));
     assert_eq!(name_of(&h, "ada@example.com", PASSWORD).await, "Ada");
-    let retry = h.auth.login("ada@example.com", "Other#Pass1", "c1").await;
+    let retry = h.auth.login("ada@example.com", "Other#Pass1", None, "c1").await;
     assert!(matches!(retry, Err(AuthError::BadCredentials)), "the repeat's password does not work");
 }
 
@@ -145,9 +146,9 @@ async fn signing_in_before_verifying_checks_the_newest_sign_up(db: TestDb) {
     let h = harness(db);
     sign_up_for_link(&h, "Ada", "ada@example.com", "First#Pass1").await;
     sign_up_for_link(&h, "Ada", "ada@example.com", PASSWORD).await;
-    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::NotVerified)));
-    assert!(matches!(h.auth.login("ada@example.com", "First#Pass1", "c1").await, Err(AuthError::BadCredentials)));
-    assert!(matches!(h.auth.login("ada@example.com", "Wrong#Pass1", "c1").await, Err(AuthError::BadCredentials)));
+    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, None, "c1").await, Err(AuthError::NotVerified)));
+    assert!(matches!(h.auth.login("ada@example.com", "First#Pass1", None, "c1").await, Err(AuthError::BadCredentials)));
+    assert!(matches!(h.auth.login("ada@example.com", "Wrong#Pass1", None, "c1").await, Err(AuthError::BadCredentials)));
 }
 
 /// "Resend" is not a sign-up: it mails a fresh link for the newest pending sign-up (whose old
@@ -199,8 +200,8 @@ async fn a_password_reset_of_an_unverified_account_ends_its_pending_sign_ups(db:
     }
     h.auth.reset_password(&reset.expect("a reset e-mail"), PASSWORD).await.unwrap();
     assert!(matches!(h.auth.verify_email(&attacker).await, Err(AuthError::BadVerificationLink)));
-    assert!(h.auth.login("ada@example.com", PASSWORD, "c1").await.is_ok());
-    assert!(h.auth.login("ada@example.com", "Attacker#Pass7", "c2").await.is_err());
+    assert!(h.auth.login("ada@example.com", PASSWORD, None, "c1").await.is_ok());
+    assert!(h.auth.login("ada@example.com", "Attacker#Pass7", None, "c2").await.is_err());
 }
 
 /// What another domain attaches to a verification (the api grants `ADMIN_EMAILS` there) runs
@@ -224,18 +225,18 @@ async fn work_attached_to_verification_runs_in_its_transaction(db: TestDb) {
     let link = sign_up_for_link(&h, "Ada", "ada@example.com", PASSWORD).await;
     let failed = h.auth.verify_email(&link).await.err().unwrap();
     assert!(matches!(failed, AuthError::AfterVerification(_)), "{failed}");
-    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::NotVerified)));
+    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, None, "c1").await, Err(AuthError::NotVerified)));
     fail.store(false, std::sync::atomic::Ordering::SeqCst);
     h.auth.verify_email(&link).await.unwrap();
     assert_eq!(*seen.lock().unwrap(), ["ada@example.com"]);
-    assert!(h.auth.login("ada@example.com", PASSWORD, "c1").await.is_ok());
+    assert!(h.auth.login("ada@example.com", PASSWORD, None, "c1").await.is_ok());
 }
 
 async fn wrong_password_and_unknown_address_get_the_same_answer(db: TestDb) {
     let h = harness(db);
     verified_user(&h, "ada@example.com").await;
-    let wrong = h.auth.login("ada@example.com", "Wrong#Pass1", "c1").await.err().unwrap();
-    let unknown = h.auth.login("nobody@example.com", PASSWORD, "c1").await.err().unwrap();
+    let wrong = h.auth.login("ada@example.com", "Wrong#Pass1", None, "c1").await.err().unwrap();
+    let unknown = h.auth.login("nobody@example.com", PASSWORD, None, "c1").await.err().unwrap();
     assert!(matches!(wrong, AuthError::BadCredentials));
     assert_eq!(wrong.to_string(), unknown.to_string());
 }
@@ -243,8 +244,8 @@ async fn wrong_password_and_unknown_address_get_the_same_answer(db: TestDb) {
 async fn logout_ends_the_session_for_real(db: TestDb) {
     let h = harness(db);
     verified_user(&h, "ada@example.com").await;
-    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
-    let other = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let token = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
+    let other = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
     let me = h.auth.authenticate(&token).await.unwrap();
     assert_eq!(me.name, "Ada");
     assert_eq!(me.login, "ada");
@@ -256,14 +257,14 @@ async fn logout_ends_the_session_for_real(db: TestDb) {
 async fn deleting_the_account_ends_every_session(db: TestDb) {
     let h = harness(db);
     verified_user(&h, "ada@example.com").await;
-    let a = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
-    let b = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let a = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
+    let b = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
     let me = h.auth.authenticate(&a).await.unwrap();
     // The account's own part of a deletion (the whole use case is `app::delete_account`).
     h._db.write_blocking(|conn| auth::release_account(conn, me.id)).unwrap();
     assert!(h.auth.authenticate(&a).await.is_err());
     assert!(h.auth.authenticate(&b).await.is_err());
-    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, "c1").await, Err(AuthError::BadCredentials)));
+    assert!(matches!(h.auth.login("ada@example.com", PASSWORD, None, "c1").await, Err(AuthError::BadCredentials)));
     h.auth.signup("Ada", "ada@example.com", PASSWORD, "c1").await.expect("the address is free again");
 }
 
@@ -271,8 +272,8 @@ async fn logins_are_unique_even_for_the_same_local_part(db: TestDb) {
     let h = harness(db);
     verified_user(&h, "ada@one.example").await;
     verified_user(&h, "ada@two.example").await;
-    let a = h.auth.login("ada@one.example", PASSWORD, "c1").await.unwrap();
-    let b = h.auth.login("ada@two.example", PASSWORD, "c1").await.unwrap();
+    let a = h.auth.login("ada@one.example", PASSWORD, None, "c1").await.unwrap();
+    let b = h.auth.login("ada@two.example", PASSWORD, None, "c1").await.unwrap();
     let (a, b) = (h.auth.authenticate(&a).await.unwrap(), h.auth.authenticate(&b).await.unwrap());
     assert_eq!(a.login, "ada");
     assert_ne!(a.login, b.login);
@@ -328,11 +329,14 @@ async fn sign_in_is_throttled_per_client(db: TestDb) {
     let h = harness_with(db, rules);
     verified_user(&h, "ada@example.com").await;
     for _ in 0..3 {
-        assert!(h.auth.login("ada@example.com", PASSWORD, "10.0.0.1").await.is_ok());
+        assert!(h.auth.login("ada@example.com", PASSWORD, None, "10.0.0.1").await.is_ok());
     }
-    let err = h.auth.login("ada@example.com", PASSWORD, "10.0.0.1").await.err().unwrap();
+    let err = h.auth.login("ada@example.com", PASSWORD, None, "10.0.0.1").await.err().unwrap();
     assert!(matches!(err, AuthError::Throttled(_)), "{err}");
-    assert!(h.auth.login("ada@example.com", PASSWORD, "10.0.0.2").await.is_ok(), "another client is not held back");
+    assert!(
+        h.auth.login("ada@example.com", PASSWORD, None, "10.0.0.2").await.is_ok(),
+        "another client is not held back"
+    );
 }
 
 async fn failed_sign_ins_lock_the_failing_client_and_only_slow_the_account(db: TestDb) {
@@ -347,23 +351,26 @@ async fn failed_sign_ins_lock_the_failing_client_and_only_slow_the_account(db: T
     for i in 0..3 {
         let client = format!("10.0.0.{i}");
         assert!(matches!(
-            h.auth.login("ada@example.com", "Wrong#1x", client.as_str()).await,
+            h.auth.login("ada@example.com", "Wrong#1x", None, client.as_str()).await,
             Err(AuthError::BadCredentials)
         ));
     }
     for _ in 0..2 {
         assert!(matches!(
-            h.auth.login("ada@example.com", "Wrong#1x", "10.0.0.0").await,
+            h.auth.login("ada@example.com", "Wrong#1x", None, "10.0.0.0").await,
             Err(AuthError::BadCredentials)
         ));
     }
-    let err = h.auth.login("ada@example.com", PASSWORD, "10.0.0.0").await.err().unwrap();
+    let err = h.auth.login("ada@example.com", PASSWORD, None, "10.0.0.0").await.err().unwrap();
     assert!(
         matches!(err, AuthError::Throttled(_)),
         "the client that failed 3 times waits, right password or not: {err}"
     );
     let started = std::time::Instant::now();
-    assert!(h.auth.login("ada@example.com", PASSWORD, "10.0.0.9").await.is_ok(), "a fresh client is never locked out");
+    assert!(
+        h.auth.login("ada@example.com", PASSWORD, None, "10.0.0.9").await.is_ok(),
+        "a fresh client is never locked out"
+    );
     assert!(started.elapsed() >= Duration::from_millis(40), "but it is slowed down");
 }
 
@@ -381,7 +388,7 @@ async fn parallel_wrong_passwords_get_exactly_the_limit_of_checks(db: TestDb) {
     verified_user(&h, "ada@example.com").await;
     let attempts = (0..30).map(|_| {
         let auth = h.auth.clone();
-        tokio::spawn(async move { auth.login("ada@example.com", "Wrong#Pass1", "10.0.0.66").await })
+        tokio::spawn(async move { auth.login("ada@example.com", "Wrong#Pass1", None, "10.0.0.66").await })
     });
     let (mut checked, mut waited) = (0, 0);
     for attempt in attempts.collect::<Vec<_>>() {
@@ -392,7 +399,7 @@ async fn parallel_wrong_passwords_get_exactly_the_limit_of_checks(db: TestDb) {
         }
     }
     assert_eq!((checked, waited), (10, 20), "exactly the limit of passwords were checked");
-    let owner = h.auth.login("ada@example.com", PASSWORD, "10.0.0.67").await;
+    let owner = h.auth.login("ada@example.com", PASSWORD, None, "10.0.0.67").await;
     assert!(owner.is_ok(), "another client is not held back");
 }
 
@@ -422,10 +429,10 @@ async fn sign_up_is_throttled_per_address(db: TestDb) {
 async fn sweep_forgets_expired_rows(db: TestDb) {
     let h = harness(db);
     verified_user(&h, "ada@example.com").await;
-    h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
     // Nothing has expired yet: live sessions survive a sweep.
     h.auth.sweep().await.unwrap();
-    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let token = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
     assert!(h.auth.authenticate(&token).await.is_ok());
 }
 
@@ -445,9 +452,9 @@ async fn a_checked_session_is_known_to_its_user_until_one_of_theirs_ends(db: Tes
     verified_user(&h, "ada@example.com").await;
     h.auth.signup("Bob", "bob@example.com", PASSWORD, "c1").await.unwrap();
     h.auth.verify_email(&latest_token(h.mail.path())).await.unwrap();
-    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
-    let other = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
-    let bobs = h.auth.login("bob@example.com", PASSWORD, "c1").await.unwrap();
+    let token = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
+    let other = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
+    let bobs = h.auth.login("bob@example.com", PASSWORD, None, "c1").await.unwrap();
     assert_eq!(h.auth.known_viewer(&token), None, "not checked yet");
     let ada = read_with(&h, &token).await.unwrap();
     assert_eq!(h.auth.known_viewer(&token), Some(ada));
@@ -490,7 +497,7 @@ async fn a_session_check_reads_what_another_domain_wants_along(db: TestDb) {
     let wants = std::sync::Arc::new(Wants::default());
     h.auth.read_along(wants.clone());
     verified_user(&h, "ada@example.com").await;
-    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let token = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
     let ada = read_with(&h, &token).await.unwrap();
     let said = format!("seen {ada} and {ada}");
     assert_eq!(*wants.found.lock().unwrap(), vec![(ada, Some(said.clone()), true)], "each ? the viewer");
@@ -507,7 +514,7 @@ async fn an_expired_session_is_not_taken_from_memory(db: TestDb) {
     db.changes().listening(true);
     let h = harness(db);
     verified_user(&h, "ada@example.com").await;
-    let token = h.auth.login("ada@example.com", PASSWORD, "c1").await.unwrap();
+    let token = h.auth.login("ada@example.com", PASSWORD, None, "c1").await.unwrap();
     let expires = db::time::now() + chrono::Duration::seconds(1);
     diesel::update(sessions::table).set(sessions::expires_at.eq(expires)).execute(&mut h._db.get().unwrap()).unwrap();
     let ada = read_with(&h, &token).await.unwrap();
