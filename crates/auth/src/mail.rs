@@ -103,6 +103,30 @@ impl Mailer {
         self.send(to, "Someone has your SelfSound password", text, html, link).await
     }
 
+    /// Two-factor sign-in was turned on or off: said to the owner, so that someone else doing it
+    /// (with their password and a session) does not go unnoticed.
+    pub async fn send_two_factor_changed(&self, to: &str, name: &str, on: bool, link: &str) -> Result<(), AuthError> {
+        let (subject, what) = if on {
+            ("Two-factor sign-in is on", "turned on: signing in now asks for a code from an authenticator app")
+        } else {
+            ("Two-factor sign-in is off", "turned off: signing in now asks for your password only")
+        };
+        let text = format!(
+            "Hi {name},\n\nTwo-factor sign-in for your SelfSound account was {what}.\n\nIf it was not you, \
+             someone has your password and a signed-in device: choose a new password with \"Forgot password?\" \
+             on the sign-in page, then sign out everywhere (Settings, then Sessions), and write to the \
+             server's administrators:\n\n{link}\n"
+        );
+        let html = format!(
+            "<p>Hi {},</p><p>Two-factor sign-in for your SelfSound account was {what}.</p>\
+             <p>If it was not you, someone has your password and a signed-in device: choose a new password \
+             with “Forgot password?” on the sign-in page, then sign out everywhere (Settings, then Sessions), \
+             and write to the server's administrators.</p><p><a href=\"{link}\">Go to SelfSound</a></p>",
+            html_escape(name)
+        );
+        self.send(to, subject, text, html, link).await
+    }
+
     /// Sends one message. Links carry secrets: they are logged only at debug level (for a
     /// developer without a mail server), and e-mail files are readable by this user alone.
     async fn send(&self, to: &str, subject: &str, text: String, html: String, link: &str) -> Result<(), AuthError> {

@@ -205,8 +205,22 @@ impl AuthService {
             })
             .await?;
         match checked {
-            Checked::Right(()) => Ok(codes),
+            Checked::Right(()) => {
+                self.tell_owner(user, true).await;
+                Ok(codes)
+            }
             Checked::Wrong { .. } => Err(AuthError::WrongCode),
+        }
+    }
+
+    /// Mails the owner that two-factor sign-in was turned on or off (a failure is logged: the
+    /// change is made).
+    async fn tell_owner(&self, user: UserId, on: bool) {
+        let account = self.0.db.run(move |conn| Ok::<_, AuthError>(repo::account_by_id(conn, user)?)).await;
+        let Ok(Some(crate::Account { email: Some(email), name, .. })) = account else { return };
+        let link = self.0.config.sign_in_page.clone();
+        if let Err(e) = self.0.mailer.send_two_factor_changed(&email, &name, on, &link).await {
+            tracing::warn!(error = %e, "could not tell of a two-factor change");
         }
     }
 
@@ -230,7 +244,10 @@ impl AuthService {
             })
             .await?;
         match checked {
-            Checked::Right(()) => Ok(()),
+            Checked::Right(()) => {
+                self.tell_owner(user, false).await;
+                Ok(())
+            }
             Checked::Wrong { .. } => Err(AuthError::WrongCode),
         }
     }
@@ -393,6 +410,13 @@ mod tests {
             assert!(matches!(Code::parse(&code), Code::Recovery { .. }), "{code}");
             assert_eq!(code.len(), 14);
         }
+    }
+
+    #[test]
+    fn the_web_app_knows_the_servers_words_for_the_code_step() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../frontend/src/features/auth/two-factor-step.tsx");
+        let source = std::fs::read_to_string(path).unwrap();
+        assert!(source.contains(&format!("'{SECOND_FACTOR_REQUIRED}'")), "{path} holds another text");
     }
 
     #[test]

@@ -48,10 +48,15 @@ export const authQueries = {
     }),
 };
 
-export function signIn(email: string, password: string): Promise<SignInResponse> {
+/**
+ * Signs in (spec §7). `code` is the second step of an account with two-factor sign-in: the
+ * authenticator app's code or a recovery code, sent with the same e-mail and password.
+ */
+export function signIn(email: string, password: string, code?: string): Promise<SignInResponse> {
+  const json: Schemas['LoginRequest'] = code === undefined ? { email, password } : { email, password, code };
   return request<SignInResponse>('/authorization/logindefault', {
     method: 'POST',
-    json: { email, password } satisfies Schemas['LoginRequest'],
+    json,
     token: null,
   });
 }

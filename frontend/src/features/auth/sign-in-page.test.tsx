@@ -11,6 +11,7 @@ import { forgetSession } from '../../lib/session';
 import { QueryClient } from '@tanstack/react-query';
 import { ForgotPasswordPage } from './forgot-password-page';
 import { SignInPage } from './sign-in-page';
+import { SECOND_FACTOR_REQUIRED } from './two-factor-step';
 
 function providersAre(google: boolean) {
   server.use(http.get(api('/auth/providers'), () => HttpResponse.json({ google })));
@@ -107,6 +108,58 @@ describe('SignInPage', () => {
     await waitFor(() => expect(currentLocation()).toBe('/home'));
     expect(body).toEqual({ email: 'ada@example.com', password: 'secret1' });
     expect(getToken()).toBe('jwt-1');
+  });
+
+  it('asks for the two-factor code after a right password, then sends it with the same call', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post(api('/authorization/logindefault'), async ({ request }) => {
+        const body = (await request.json()) as { code?: string };
+        bodies.push(body);
+        if (body.code === undefined) return HttpResponse.json({ detail: SECOND_FACTOR_REQUIRED }, { status: 401 });
+        if (body.code === 'abcd-efgh-jkmn' || body.code === '246810') {
+          return HttpResponse.json({ access_token: 'jwt-2fa', token_type: 'bearer' });
+        }
+        return HttpResponse.json({ detail: 'Incorrect two-factor code.' }, { status: 401 });
+      }),
+      http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })),
+    );
+    renderSignIn();
+    const user = await fillAndSubmit('ada@example.com', 'secret1');
+    const code = await screen.findByLabelText('Authentication code');
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(screen.getByText('ada@example.com')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app')).toBeInTheDocument();
+    await user.type(code, '111111');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Incorrect two-factor code.')).toBeInTheDocument();
+    expect(getToken()).toBeNull();
+    // A recovery code instead.
+    await user.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    await user.type(screen.getByLabelText('Recovery code'), 'abcd-efgh-jkmn');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(currentLocation()).toBe('/home'));
+    expect(getToken()).toBe('jwt-2fa');
+    expect(bodies).toEqual([
+      { email: 'ada@example.com', password: 'secret1' },
+      { email: 'ada@example.com', password: 'secret1', code: '111111' },
+      { email: 'ada@example.com', password: 'secret1', code: 'abcd-efgh-jkmn' },
+    ]);
+  });
+
+  it('goes back from the code step to the password', async () => {
+    server.use(
+      http.post(api('/authorization/logindefault'), () =>
+        HttpResponse.json({ detail: SECOND_FACTOR_REQUIRED }, { status: 401 }),
+      ),
+    );
+    renderSignIn();
+    const user = await fillAndSubmit('ada@example.com', 'secret1');
+    await screen.findByLabelText('Authentication code');
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByLabelText('Password')).toHaveValue('secret1');
+    expect(screen.queryByText(SECOND_FACTOR_REQUIRED)).not.toBeInTheDocument();
   });
 
   it("shows the server's detail when sign-in is refused", async () => {

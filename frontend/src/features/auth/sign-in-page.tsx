@@ -18,6 +18,7 @@ import { googleSignInUrl, signIn } from './api';
 import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
 import { PasswordInput } from '../../components/password-input';
+import { SECOND_FACTOR_REQUIRED, TwoFactorStep } from './two-factor-step';
 import { hasErrors, validateSignIn, type SignInValues } from './validation';
 import styles from './sign-in-page.module.css';
 
@@ -89,6 +90,9 @@ export function SignInPage() {
   const [submitted, setSubmitted] = useState(false);
   const [formError, setFormError] = useState<ReactNode>(null);
   const [pending, setPending] = useState(false);
+  // After a right password on an account with two-factor sign-in: its code, then the same call.
+  const [codeStep, setCodeStep] = useState(false);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const guest = useGuestMode(setFormError, SIGN_IN_MESSAGES.guest);
   const redirectTimer = useRef<number | undefined>(undefined);
 
@@ -115,10 +119,16 @@ export function SignInPage() {
     setSubmitted(true);
     setFormError(null);
     if (hasErrors(errors) || pending) return;
+    await attempt();
+  }
+
+  /** Sends the e-mail and password (with the code of the second step, if there is one). */
+  async function attempt(code?: string) {
     setPending(true);
+    setCodeError(null);
     const email = values.email.trim();
     try {
-      const response = await signIn(email, values.password);
+      const response = await signIn(email, values.password, code);
       const token = response?.access_token;
       if (!token) {
         setFormError(SIGN_IN_MESSAGES.noToken);
@@ -140,17 +150,22 @@ export function SignInPage() {
       setPending(false);
       if (error instanceof ApiError) {
         const text = error.serverMessage ?? SIGN_IN_MESSAGES.loginFailed;
-        // A 403 is an address not verified yet (with a way to verify it) or a suspended account.
-        setFormError(
-          error.status === 403 && text !== SIGN_IN_MESSAGES.suspended ? (
+        if (error.status === 401 && text === SECOND_FACTOR_REQUIRED) {
+          setCodeStep(true);
+        } else if (error.status === 401 && code !== undefined) {
+          // The code was wrong (the password was right a moment ago).
+          setCodeError(text);
+        } else if (error.status === 403 && text !== SIGN_IN_MESSAGES.suspended) {
+          // A 403 is an address not verified yet (with a way to verify it) or a suspended account.
+          setFormError(
             <>
               {text}{' '}
               <Link to={`/verify?email=${encodeURIComponent(email)}`}>Resend the verification email</Link>
-            </>
-          ) : (
-            text
-          ),
-        );
+            </>,
+          );
+        } else {
+          setFormError(text);
+        }
       } else if (error instanceof NetworkError) {
         setFormError(SIGN_IN_MESSAGES.network);
       } else {
@@ -185,50 +200,66 @@ export function SignInPage() {
       ) : null}
       {formError ? <Alert tone="error">{formError}</Alert> : null}
 
-      <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Sign in">
-        <TextField
-          label="Email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          value={values.email}
-          onChange={update('email')}
-          onBlur={() => setTouched((t) => ({ ...t, email: true }))}
-          error={shown('email')}
-          disabled={busy}
+      {codeStep ? (
+        <TwoFactorStep
+          email={values.email.trim()}
+          pending={pending}
+          error={codeError}
+          onSubmit={(code) => void attempt(code)}
+          onBack={() => {
+            setCodeStep(false);
+            setCodeError(null);
+            setFormError(null);
+          }}
         />
-        <TextField
-          label="Password"
-          name="password"
-          autoComplete="current-password"
-          placeholder="Your password"
-          value={values.password}
-          onChange={update('password')}
-          onBlur={() => setTouched((t) => ({ ...t, password: true }))}
-          error={shown('password')}
-          disabled={busy}
-          renderInput={(props) => <PasswordInput {...props} />}
-        />
-        {/* After the password, not beside its label: Tab goes e-mail, password, then this. */}
-        <p className={styles.forgotRow}>
-          <Link to="/forgot-password" state={{ email: values.email.trim() }} className={styles.forgot}>
-            Forgot password?
-          </Link>
-        </p>
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {pending ? <Spinner size="sm" label="" /> : null}
-          {pending ? 'Signing In...' : 'Sign In'}
-        </button>
-      </form>
+      ) : (
+        <>
+        <form noValidate onSubmit={onSubmit} className="form-stack" aria-label="Sign in">
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@example.com"
+            value={values.email}
+            onChange={update('email')}
+            onBlur={() => setTouched((t) => ({ ...t, email: true }))}
+            error={shown('email')}
+            disabled={busy}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            placeholder="Your password"
+            value={values.password}
+            onChange={update('password')}
+            onBlur={() => setTouched((t) => ({ ...t, password: true }))}
+            error={shown('password')}
+            disabled={busy}
+            renderInput={(props) => <PasswordInput {...props} />}
+          />
+          {/* After the password, not beside its label: Tab goes e-mail, password, then this. */}
+          <p className={styles.forgotRow}>
+            <Link to="/forgot-password" state={{ email: values.email.trim() }} className={styles.forgot}>
+              Forgot password?
+            </Link>
+          </p>
+          <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+            {pending ? <Spinner size="sm" label="" /> : null}
+            {pending ? 'Signing In...' : 'Sign In'}
+          </button>
+        </form>
 
-      <OtherWaysIn
-        googleLabel="Continue with Google"
-        googleHref={() => googleSignInUrl(returnTo)}
-        guest={guest}
-        disabled={busy}
-      />
+        <OtherWaysIn
+          googleLabel="Continue with Google"
+          googleHref={() => googleSignInUrl(returnTo)}
+          guest={guest}
+          disabled={busy}
+        />
+        </>
+      )}
     </AuthLayout>
   );
 }

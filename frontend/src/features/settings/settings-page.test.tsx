@@ -32,9 +32,12 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
   });
 
-  it('has Appearance and Playback after Subscription, and Password and Sessions between Blocked users and Account', async () => {
+  it('has Appearance and Playback after Subscription, and Password, Two-factor sign-in and Sessions between Blocked users and Account', async () => {
     signedInAs(ADA);
-    server.use(http.get(api('/authorization/sessions'), () => HttpResponse.json([])));
+    server.use(
+      http.get(api('/authorization/sessions'), () => HttpResponse.json([])),
+      http.get(api('/authorization/two-factor'), () => HttpResponse.json({ enabled: false, recovery_codes_left: 0 })),
+    );
     renderSettings();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
     expect(headings).toEqual([
@@ -43,6 +46,7 @@ describe('SettingsPage', () => {
       'Playback',
       expect.stringContaining('Blocked users'),
       'Password',
+      'Two-factor sign-in',
       'Sessions',
       'Account',
       'Danger zone',

@@ -13,6 +13,7 @@ import { BlockedUsersSection } from './blocked-users-section';
 import { PasswordSection } from './password-section';
 import { PlaybackSection } from './playback-section';
 import { SessionsSection } from './sessions-section';
+import { TwoFactorSection } from './two-factor-section';
 import styles from './settings-page.module.css';
 
 export const DELETE_ACCOUNT_CONFIRMATION =
@@ -46,7 +47,7 @@ function SubscriptionSection() {
 
 /**
  * Settings (spec §2): subscription, appearance (issue 19), playback (issue 32), blocked users, password and sessions
- * (issue 7), log out and the danger zone.
+ * (issue 7), two-factor sign-in (issue 36), log out and the danger zone.
  */
 export function SettingsPage() {
   usePageTitle('Settings');
@@ -76,6 +77,8 @@ export function SettingsPage() {
       <BlockedUsersSection />
 
       <PasswordSection />
+
+      <TwoFactorSection />
 
       <SessionsSection />
 
