@@ -91,8 +91,18 @@ export async function pitch(page: Page): Promise<number> {
   return page.evaluate(async () => {
     const el = (window as unknown as { __media: HTMLMediaElement[] }).__media.at(-1);
     if (!el) return 0;
+    const stream = (el as HTMLMediaElement & { captureStream: () => MediaStream }).captureStream();
+    // A captured stream gets its audio track a moment after it is asked for (the element's
+    // next render of sound): wait for it, or the source has nothing to read.
+    if (stream.getAudioTracks().length === 0) {
+      await new Promise<void>((resolve) => {
+        stream.addEventListener('addtrack', () => resolve(), { once: true });
+        setTimeout(resolve, 3000);
+      });
+    }
+    if (stream.getAudioTracks().length === 0) return 0;
     const ctx = new AudioContext();
-    const source = ctx.createMediaStreamSource((el as HTMLMediaElement & { captureStream: () => MediaStream }).captureStream());
+    const source = ctx.createMediaStreamSource(stream);
     const analyser = ctx.createAnalyser();
     analyser.fftSize = 16384;
     analyser.smoothingTimeConstant = 0;
