@@ -154,6 +154,18 @@ async fn dispatch(state: &AppState, job: &Claimed) -> Result<(), Failure> {
             // Queued while federation was on: kept for when it is on again.
             None => Err(Failure::Retry("federation is off (SELFSOUND_FEDERATION)".into())),
         },
+        JobKind::DataExport | JobKind::DataExportExpiry => {
+            let (auth, public_url) = (state.auth.clone(), state.config.public_url.clone());
+            let mail = |user, token: String, until: chrono::NaiveDateTime| async move {
+                let link = format!("{public_url}/data-exports/{token}");
+                let until = until.format("%-d %B %Y, %H:%M UTC").to_string();
+                match auth.mail_data_export(user, &link, &until).await {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(Failure::Retry(format!("e-mailing the archive's link: {e}"))),
+                }
+            };
+            state.app.run_export_job(job, mail).await
+        }
         JobKind::Announce => match &state.federation {
             Some(config) => federation::notes::announce(&config.to_request_data(), job).await,
             // Queued while federation was on: kept for when it is on again.

@@ -56,13 +56,19 @@ pub enum Action {
     /// Setting up, confirming, renewing the recovery codes of or turning off two-factor
     /// sign-in (`/authorization/two-factor/*`); wrong codes have a stricter limit of their own.
     TwoFactor,
+    /// Asking for an archive of one's data (`POST /account/data-export`); one a day is the
+    /// rule of the archives themselves, this counts the asking.
+    DataExport,
+    /// Downloading an archive by its e-mailed link (`GET /data-exports/{token}`), signed in or
+    /// not; each range of a resumed download counts.
+    DataDownload,
     /// Activities another server sends to our inboxes: the account's count is per remote
     /// actor, the client's per remote server (docs/federation.md).
     Inbox,
 }
 
 impl Action {
-    pub const ALL: [Action; 20] = [
+    pub const ALL: [Action; 22] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -82,6 +88,8 @@ impl Action {
         Action::PlaylistRead,
         Action::Sync,
         Action::TwoFactor,
+        Action::DataExport,
+        Action::DataDownload,
         Action::Inbox,
     ];
 
@@ -117,6 +125,10 @@ impl Action {
             Action::Sync => ("sync", "sync map changes", Limit::per(60, 10)),
             // A set-up takes two calls; a person does it once, or again on a new phone.
             Action::TwoFactor => ("two_factor", "two-factor changes", Limit::per(20, 60)),
+            // An archive a day; asking again, or after a failed one, a few times.
+            Action::DataExport => ("data_export", "requests for your data", Limit::per(10, 60)),
+            // An archive may be gigabytes: a download, its resumptions, a second device.
+            Action::DataDownload => ("data_download", "archive downloads", Limit::per(30, 60)),
             // One person of another server likes, reposts and replies at a human pace; their
             // whole server may speak for thousands of people.
             Action::Inbox => (
@@ -185,6 +197,8 @@ limited_calls!(
     ReadingPlaylists => PlaylistRead,
     Syncing => Sync,
     ChangingTwoFactor => TwoFactor,
+    ExportingData => DataExport,
+    DownloadingData => DataDownload,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

@@ -69,6 +69,8 @@ pub const LIMITED: &[(&str, &str, &str)] = &[
     ("POST", "/authorization/two-factor/enable", "two_factor"),
     ("POST", "/authorization/two-factor/recovery-codes", "two_factor"),
     ("POST", "/authorization/two-factor/disable", "two_factor"),
+    ("POST", "/account/data-export", "data_export"),
+    ("GET", "/data-exports/{token}", "data_download"),
     ("PATCH", "/posts/{post_id}", "edit"),
     ("PATCH", "/posts/{post_id}/comments/{comment_id}", "edit"),
     ("POST", "/profiles/listening/{id}", "listen"),

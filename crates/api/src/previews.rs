@@ -197,21 +197,7 @@ fn shorten(text: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
-/// `text` safe inside a double-quoted HTML attribute or as element text.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub(crate) use values::escape_html as escape;
 
 impl Card {
     fn twitter_card(&self) -> &'static str {

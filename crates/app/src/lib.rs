@@ -15,6 +15,7 @@ use posts::RemovedBy;
 use storage::Storage;
 use values::{CommentId, DomainError, ErrorKind, PostId, ReportId, UserId};
 
+pub mod export;
 mod suspensions;
 
 /// An error of one of the domains a use case called; its kind is that domain's.
@@ -34,6 +35,8 @@ pub enum AppError {
     Moderation(#[from] moderation::ModerationError),
     #[error(transparent)]
     Suspension(#[from] moderation::SuspensionError),
+    #[error(transparent)]
+    Export(#[from] export::ExportError),
     #[error(transparent)]
     Db(#[from] DbError),
     /// A [`Departure`] outside these domains failed.
@@ -57,6 +60,7 @@ impl DomainError for AppError {
             AppError::Notifications(e) => e.kind(),
             AppError::Moderation(e) => e.kind(),
             AppError::Suspension(e) => e.kind(),
+            AppError::Export(e) => e.kind(),
             AppError::Db(e) => e.kind(),
             AppError::Departure(_) => ErrorKind::Internal,
         }
@@ -416,6 +420,8 @@ pub fn delete_account_on(conn: &mut DbConnection, user: UserId) -> Result<Vec<St
     social_graph::release_account(conn, user)?;
     let mut objects = posts::release_account(conn, user)?;
     objects.extend(profiles::release_account(conn, user)?);
+    // Its archives' rows go with the account; their files after the commit.
+    objects.extend(export::stored_of(conn, user)?);
     auth::release_account(conn, user)?;
     Ok(objects)
 }

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
+use values::escape_html as html_escape;
+
 use crate::AuthError;
 
 #[derive(Clone)]
@@ -127,6 +129,31 @@ impl Mailer {
         self.send(to, subject, text, html, link).await
     }
 
+    /// The archive of a person's data they asked for is ready ("Download my data"): its link,
+    /// which works until `until` (a date as the person reads it).
+    pub async fn send_data_export(&self, to: &str, name: &str, link: &str, until: &str) -> Result<(), AuthError> {
+        let text = format!(
+            "Hi {name},\n\nThe copy of your SelfSound data you asked for is ready: your profile, your posts \
+             with their original files, your comments, likes, reposts, playlists, listens, blocks and \
+             notifications, in one zip file. Download it here:\n\n{link}\n\nThe link works until {until}. \
+             Anyone who has it can download the archive, so do not pass it on. Open index.html in the zip \
+             to look through it.\n\nIf you did not ask for it, someone is signed in to your account: \
+             change your password (Settings, then Password) and sign out everywhere (Settings, then \
+             Sessions).\n"
+        );
+        let html = format!(
+            "<p>Hi {},</p><p>The copy of your SelfSound data you asked for is ready: your profile, your \
+             posts with their original files, your comments, likes, reposts, playlists, listens, blocks and \
+             notifications, in one zip file.</p><p><a href=\"{link}\">Download my data</a></p>\
+             <p>The link works until {until}. Anyone who has it can download the archive, so do not pass it \
+             on. Open index.html in the zip to look through it.</p>\
+             <p>If you did not ask for it, someone is signed in to your account: change your password \
+             (Settings, then Password) and sign out everywhere (Settings, then Sessions).</p>",
+            html_escape(name)
+        );
+        self.send(to, "Your SelfSound data is ready to download", text, html, link).await
+    }
+
     /// Sends one message. Links carry secrets: they are logged only at debug level (for a
     /// developer without a mail server), and e-mail files are readable by this user alone.
     async fn send(&self, to: &str, subject: &str, text: String, html: String, link: &str) -> Result<(), AuthError> {
@@ -169,10 +196,6 @@ pub fn restrict_to_owner(path: &std::path::Path) -> std::io::Result<()> {
 
 fn parse_from(from: &str) -> Result<Mailbox, AuthError> {
     from.parse().map_err(|e| AuthError::Unexpected(format!("sender address {from:?}: {e}")))
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 #[cfg(test)]

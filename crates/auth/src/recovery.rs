@@ -50,6 +50,15 @@ impl AuthService {
         self.0.mailer.send_password_reset(email.as_str(), name, &link).await
     }
 
+    /// E-mails the account's owner the link of the archive of their data (`app::export`);
+    /// false when the account has no address to send it to.
+    pub async fn mail_data_export(&self, user: UserId, link: &str, until: &str) -> Result<bool, AuthError> {
+        let account = self.0.db.run(move |conn| Ok::<_, AuthError>(repo::account_by_id(conn, user)?)).await?;
+        let Some(crate::Account { email: Some(email), name, .. }) = account else { return Ok(false) };
+        self.0.mailer.send_data_export(&email, &name, link, until).await?;
+        Ok(true)
+    }
+
     /// Sets a new password through a reset link. The link works once; every session of the
     /// account ends (whoever knew the old password is signed out), and the address counts as
     /// verified, since the link reached its mailbox: an unverified account's pending sign-ups

@@ -424,7 +424,24 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// An archive of a person's data they asked for (issue 36, `app::export`).
+    data_exports (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        state -> Text,
+        token_hash -> Nullable<Text>,
+        file_key -> Nullable<Text>,
+        size_bytes -> Nullable<BigInt>,
+        requested_at -> Timestamp,
+        ready_at -> Nullable<Timestamp>,
+        expires_at -> Nullable<Timestamp>,
+        mailed_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(data_exports -> users (user_id));
 diesel::joinable!(two_factor -> users (user_id));
 diesel::joinable!(recovery_codes -> users (user_id));
 diesel::joinable!(email_verification_tokens -> users (user_id));
@@ -453,6 +470,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sessions,
     two_factor,
     recovery_codes,
+    data_exports,
     email_verification_tokens,
     password_reset_tokens,
     throttle_buckets,

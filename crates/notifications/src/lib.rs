@@ -23,6 +23,6 @@ mod streams;
 pub use error::NotificationError;
 pub use forget::forget_comment;
 pub use model::{Event, Kind, Notification, excerpt};
-pub use repo::{UNREAD_CAP, list, mentions_told, record, record_unblocked, signal, unread_count};
+pub use repo::{UNREAD_CAP, all_of, list, mentions_told, record, record_unblocked, signal, unread_count};
 pub use service::{NOTIFICATIONS_PAGE, Notifications};
 pub use streams::{Heard, STREAMS_PER_PERSON, Stream, Streams};

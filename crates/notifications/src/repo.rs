@@ -177,18 +177,7 @@ pub fn list(conn: &mut DbConnection, me: UserId, page: Page) -> Result<Vec<Notif
         .into_boxed();
     let q = visibility::shown_to(q, notifications::sender_id, Some(me)).order(notifications::id.desc());
     let rows: Vec<(ListedRow, UserCard)> = page.apply(q).load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(|(r, sender)| Notification {
-            kind: r.kind,
-            id: r.id,
-            sender,
-            post: r.post_id,
-            excerpt: r.excerpt,
-            created_at: r.created_at,
-            read: r.is_read,
-        })
-        .collect())
+    Ok(rows.into_iter().map(|(r, sender)| listed(r, sender)).collect())
 }
 
 /// How many of `me`'s notifications are unread, up to [`UNREAD_CAP`] (the partial index of
@@ -222,4 +211,37 @@ pub(crate) fn mark_all_read(conn: &mut DbConnection, me: UserId) -> QueryResult<
     diesel::update(notifications::table.filter(notifications::recipient_id.eq(me)).filter(not(notifications::is_read)))
         .set(notifications::is_read.eq(true))
         .execute(conn)
+}
+
+/// Up to `limit` of `me`'s notifications after `after`, oldest first, every one of them (a
+/// person's archive, `app::export`, keeps even those the list leaves out): one walk of
+/// `notifications (recipient_id, id)`.
+pub fn all_of(
+    conn: &mut DbConnection,
+    me: UserId,
+    after: Option<NotificationId>,
+    limit: i64,
+) -> QueryResult<Vec<Notification>> {
+    let mut q = notifications::table
+        .inner_join(users::table.on(users::id.eq(notifications::sender_id)))
+        .filter(notifications::recipient_id.eq(me))
+        .select((ListedRow::as_select(), UserCard::as_select()))
+        .into_boxed();
+    if let Some(after) = after {
+        q = q.filter(notifications::id.gt(after));
+    }
+    let rows: Vec<(ListedRow, UserCard)> = q.order(notifications::id).limit(limit).load(conn)?;
+    Ok(rows.into_iter().map(|(r, sender)| listed(r, sender)).collect())
+}
+
+fn listed(r: ListedRow, sender: UserCard) -> Notification {
+    Notification {
+        kind: r.kind,
+        id: r.id,
+        sender,
+        post: r.post_id,
+        excerpt: r.excerpt,
+        created_at: r.created_at,
+        read: r.is_read,
+    }
 }

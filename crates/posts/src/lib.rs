@@ -12,6 +12,7 @@ mod create;
 pub mod discover;
 mod edit;
 mod error;
+pub mod export;
 mod feed;
 pub mod ffmpeg;
 #[doc(hidden)]

@@ -12,5 +12,5 @@ pub mod tags;
 pub use error::{AvatarDefect, InvalidEdit, ProfileError};
 pub use input::ProfilePatch;
 pub use model::{Profile, Stats};
-pub use repo::STORED;
+pub use repo::{STORED, profile_since};
 pub use service::{AVATAR_MAX_BYTES, Profiles, release_account};

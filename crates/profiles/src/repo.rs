@@ -13,6 +13,11 @@ pub fn profile(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Profil
     users::table.filter(users::id.eq(id)).select(Profile::as_select()).first(conn).optional()
 }
 
+/// A profile and when its account was made (a person's archive, `app::export`).
+pub fn profile_since(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<(Profile, chrono::NaiveDateTime)>> {
+    users::table.filter(users::id.eq(id)).select((Profile::as_select(), users::created_at)).first(conn).optional()
+}
+
 pub fn stats(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<Stats>> {
     users::table.filter(users::id.eq(id)).select(Stats::as_select()).first(conn).optional()
 }

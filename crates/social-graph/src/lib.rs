@@ -21,6 +21,7 @@ use db::schema::{blocks, listens, users};
 use db::{Db, DbConnection, DbError, Kept, Page, PageRule, Topic};
 use values::{DomainError, ErrorKind, UserId};
 
+pub mod export;
 pub mod fragments;
 pub mod visibility;
 

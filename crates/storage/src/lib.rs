@@ -17,6 +17,10 @@ use object_store::{GetOptions, GetRange, ObjectStore, PutPayload, WriteMultipart
 /// Where stored objects are served, as a URL path on our server (`/media/<key>`).
 pub const MEDIA_PREFIX: &str = "/media/";
 
+/// Keys under this folder are never served as media (a person's archive of their data, which
+/// only its e-mailed link opens).
+pub const PRIVATE_PREFIX: &str = "private/";
+
 /// The URL path a stored object is served at.
 pub fn url_of(key: &str) -> String {
     format!("{MEDIA_PREFIX}{key}")

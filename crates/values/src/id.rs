@@ -180,6 +180,10 @@ typed_id!(
     /// A piece of background work (`db::jobs`).
     JobId
 );
+typed_id!(
+    /// An archive of a person's data they asked for ("Download my data").
+    ExportId
+);
 
 #[cfg(test)]
 mod tests {

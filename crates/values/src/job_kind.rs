@@ -21,5 +21,10 @@ crate::text_enum! {
         /// activity and queues a [`JobKind::Deliver`] per inbox; payload
         /// `{"post": id, "author": user, "what": "created"|"updated"|"deleted"}`.
         Announce = "federation.announce",
+        /// Builds the archive of a person's data they asked for and e-mails its link
+        /// (`app::export`); payload `{"export": id}`.
+        DataExport = "account.export",
+        /// Removes an archive and its row once its link has expired; payload `{"export": id}`.
+        DataExportExpiry = "account.export.expiry",
     }
 }

@@ -24,12 +24,12 @@ pub use serde as __serde;
 
 pub use error::{DomainError, ErrorKind, error_chain};
 pub use id::{
-    CommentId, InvalidId, JobId, NotificationId, PlaylistId, PlaylistItemId, PostId, ReportId, SessionId, UserId,
-    new_raw_id, raw_id_at, raw_id_floor,
+    CommentId, ExportId, InvalidId, JobId, NotificationId, PlaylistId, PlaylistItemId, PostId, ReportId, SessionId,
+    UserId, new_raw_id, raw_id_at, raw_id_floor,
 };
 pub use job_kind::JobKind;
 pub use post_kind::PostKind;
 pub use text::{
-    BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, LOGIN_MIN, Login, NAME_MAX, Name,
+    BIOGRAPHY_MAX, Biography, EMAIL_MAX, Email, InvalidValue, LOGIN_MAX, LOGIN_MIN, Login, NAME_MAX, Name, escape_html,
     hidden_character, hides,
 };

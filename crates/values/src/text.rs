@@ -339,6 +339,23 @@ impl Biography {
     }
 }
 
+/// `text` safe as HTML element text or inside a double- or single-quoted attribute: nothing in
+/// it is markup (link previews, e-mails, the archive's index page).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! Keeping an account safe, beyond spec §7: forgotten and changed passwords, the sessions list,
-//! signing out everywhere and two-factor sign-in. None of it changes a call the spec names.
+//! signing out everywhere, two-factor sign-in and the archive of one's data. None of it changes
+//! a call the spec names.
 
 use actix_web::http::header;
 use actix_web::{HttpResponse, delete, get, post, web};
@@ -9,8 +10,8 @@ use utoipa::ToSchema;
 use values::SessionId;
 
 use crate::error::{ApiError, Detail};
-use crate::extract::{AuthUser, Client, Limited};
-use crate::limits::ChangingTwoFactor;
+use crate::extract::{AuthUser, Client, Limited, ReadLimited};
+use crate::limits::{ChangingTwoFactor, DownloadingData, ExportingData};
 use crate::routes::auth::{EmailRequest, removal_cookie};
 use crate::state::AppState;
 use crate::wire::Message;
@@ -229,6 +230,90 @@ pub async fn two_factor_disable(
     Ok(web::Json(Message::new("Two-factor sign-in is off")))
 }
 
+/// A person's latest archive of their data ("Download my data"; docs/data-export.md).
+#[derive(Serialize, ToSchema)]
+pub struct DataExportJson {
+    /// `none` (none kept), `preparing`, `ready` (its link was e-mailed) or `failed`.
+    state: &'static str,
+    requested_at: Option<DateTime<Utc>>,
+    ready_at: Option<DateTime<Utc>>,
+    /// When its link stops working.
+    expires_at: Option<DateTime<Utc>>,
+    size_bytes: Option<i64>,
+    /// When another may be asked for: one a day.
+    next_request_at: Option<DateTime<Utc>>,
+}
+
+impl From<Option<app::export::ExportStatus>> for DataExportJson {
+    fn from(s: Option<app::export::ExportStatus>) -> Self {
+        match s {
+            None => DataExportJson {
+                state: "none",
+                requested_at: None,
+                ready_at: None,
+                expires_at: None,
+                size_bytes: None,
+                next_request_at: None,
+            },
+            Some(s) => DataExportJson {
+                state: s.state.as_str(),
+                requested_at: Some(s.requested_at.and_utc()),
+                ready_at: s.ready_at.map(|t| t.and_utc()),
+                expires_at: s.expires_at.map(|t| t.and_utc()),
+                size_bytes: s.size_bytes,
+                next_request_at: Some(s.next_request_at.and_utc()),
+            },
+        }
+    }
+}
+
+#[utoipa::path(tag = "account", security(("bearer" = [])), responses((status = 200, body = DataExportJson)))]
+#[get("/account/data-export")]
+pub async fn data_export(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, ApiError> {
+    let status = state.app.export_status(user.0.id).await?;
+    Ok(HttpResponse::Ok().insert_header((header::CACHE_CONTROL, "no-store")).json(DataExportJson::from(status)))
+}
+
+/// Asks for an archive of one's data: built in the background, its link e-mailed to the
+/// account's address (valid 7 days). One a day: sooner is a 429 with `Retry-After`.
+#[utoipa::path(tag = "account", security(("bearer" = [])),
+    responses((status = 202, body = DataExportJson), (status = 400, body = Detail), (status = 429, body = Detail)))]
+#[post("/account/data-export")]
+pub async fn request_data_export(
+    state: web::Data<AppState>,
+    user: Limited<ExportingData>,
+) -> Result<HttpResponse, ApiError> {
+    let status = state.app.request_export(user.0.id).await?;
+    Ok(HttpResponse::Accepted()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(DataExportJson::from(Some(status))))
+}
+
+/// The archive an e-mailed link names, while the link works (7 days): a zip, with byte ranges
+/// for resuming.
+#[utoipa::path(tag = "account", params(("token" = String, Path)),
+    responses((status = 200, description = "the archive", content_type = "application/zip"),
+        (status = 206, description = "a byte range of it"), (status = 404, body = Detail)))]
+#[get("/data-exports/{token}")]
+pub async fn download_data_export(
+    state: web::Data<AppState>,
+    _limited: ReadLimited<DownloadingData>,
+    token: web::Path<String>,
+    req: actix_web::HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let download = state.app.export_download(&token).await?;
+    let object = match crate::routes::media::read_object(&state, &download.key, &req).await? {
+        Ok(object) => object,
+        Err(unsatisfiable) => return Ok(unsatisfiable),
+    };
+    let disposition = format!("attachment; filename=\"{}\"", download.file_name);
+    // Private: no shared cache may keep it, and the link is not sent on to other sites.
+    let mut answer =
+        crate::routes::media::object_answer(object, "application/zip", "private, no-store", Some(disposition));
+    answer.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    Ok(answer)
+}
+
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     cfg.service(request_reset)
         .service(confirm_reset)
@@ -240,5 +325,8 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(two_factor_setup)
         .service(two_factor_enable)
         .service(two_factor_recovery_codes)
-        .service(two_factor_disable);
+        .service(two_factor_disable)
+        .service(data_export)
+        .service(request_data_export)
+        .service(download_data_export);
 }

@@ -51,27 +51,55 @@ pub async fn media(
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let key = key.into_inner();
-    let range = req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()).and_then(ByteRange::parse);
-    let object = match state.storage.get(&key, range).await {
-        Ok(o) => o,
-        Err(StorageError::RangeNotSatisfiable { size }) => {
-            return Ok(HttpResponse::build(StatusCode::RANGE_NOT_SATISFIABLE)
-                .insert_header((header::CONTENT_RANGE, format!("bytes */{size}")))
-                .finish());
-        }
-        Err(e) => return Err(e.into()),
+    if key.starts_with(storage::PRIVATE_PREFIX) {
+        return Err(StorageError::NotFound.into());
+    }
+    let object = match read_object(&state, &key, &req).await? {
+        Ok(object) => object,
+        Err(unsatisfiable) => return Ok(unsatisfiable),
     };
     let content_type = media_validation::content_type_for(&key);
+    // XML (MusicXML), SVG and HTML would be documents in a browser tab: download them.
+    let disposition = renders_as_document(content_type).then(|| "attachment".to_owned());
+    Ok(object_answer(object, content_type, USER_MEDIA, disposition))
+}
+
+/// Reads the stored object `key`, or the byte range `req` asks for: the object, or the 416
+/// answer when the range is past its end.
+pub async fn read_object(
+    state: &AppState,
+    key: &str,
+    req: &HttpRequest,
+) -> Result<Result<storage::Object, HttpResponse>, ApiError> {
+    let range = req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()).and_then(ByteRange::parse);
+    match state.storage.get(key, range).await {
+        Ok(o) => Ok(Ok(o)),
+        Err(StorageError::RangeNotSatisfiable { size }) => {
+            Ok(Err(HttpResponse::build(StatusCode::RANGE_NOT_SATISFIABLE)
+                .insert_header((header::CONTENT_RANGE, format!("bytes */{size}")))
+                .finish()))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The answer streaming `object`: 200, or 206 with its range; ranges accepted, `nosniff`'s
+/// policy, and `disposition` when given.
+pub fn object_answer(
+    object: storage::Object,
+    content_type: &str,
+    cache: &str,
+    disposition: Option<String>,
+) -> HttpResponse {
     let mut res = HttpResponse::build(if object.partial { StatusCode::PARTIAL_CONTENT } else { StatusCode::OK });
-    res.insert_header((header::CONTENT_TYPE, content_type))
+    res.insert_header((header::CONTENT_TYPE, content_type.to_owned()))
         .insert_header((header::ACCEPT_RANGES, "bytes"))
-        .insert_header((header::CACHE_CONTROL, USER_MEDIA))
+        .insert_header((header::CACHE_CONTROL, cache.to_owned()))
         // Whatever an object is, opened on its own it runs nothing and reaches nothing.
         .insert_header((header::CONTENT_SECURITY_POLICY, MEDIA_CSP))
         .no_chunking(object.range.end - object.range.start);
-    if renders_as_document(content_type) {
-        // XML (MusicXML), SVG and HTML would be documents in a browser tab: download them.
-        res.insert_header((header::CONTENT_DISPOSITION, "attachment"));
+    if let Some(disposition) = disposition {
+        res.insert_header((header::CONTENT_DISPOSITION, disposition));
     }
     if object.partial {
         res.insert_header((
@@ -79,7 +107,5 @@ pub async fn media(
             format!("bytes {}-{}/{}", object.range.start, object.range.end.saturating_sub(1), object.size),
         ));
     }
-    Ok(res.streaming(
-        object.body.map(|chunk| chunk.map_err(|e| actix_web::error::ErrorInternalServerError(e.to_string()))),
-    ))
+    res.streaming(object.body.map(|chunk| chunk.map_err(|e| actix_web::error::ErrorInternalServerError(e.to_string()))))
 }

@@ -11,6 +11,7 @@ mod caching;
 mod comment_moderation;
 mod common;
 mod crash;
+mod data_export;
 mod discover;
 mod edits;
 mod embeds;
