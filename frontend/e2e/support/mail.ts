@@ -35,6 +35,7 @@ export function decodeQuotedPrintable(text: string): string {
 
 const VERIFY_LINK = /https?:\/\/[^\s"'<>]+\/authorization\/verify\?token=[^\s"'<>&]+/;
 const RESET_LINK = /https?:\/\/[^\s"'<>]+\/reset-password#token=[^\s"'<>&]+/;
+const DATA_EXPORT_LINK = /https?:\/\/[^\s"'<>]+\/data-exports\/[^\s"'<>&]+/;
 
 /**
  * The first `pattern` match in the newest e-mail to `recipient` that has one, waiting for it to
@@ -76,4 +77,12 @@ export function verificationLink(dataDir: string, recipient: string, timeoutMs =
  */
 export function passwordResetLink(dataDir: string, recipient: string, newerThan = 0): Promise<string> {
   return linkInMail(dataDir, recipient, RESET_LINK, 'password-reset', { newerThan });
+}
+
+/**
+ * The link of the archive of one's data ("Download my data") in the newest e-mail to
+ * `recipient` written since `newerThan`, waiting for it: the job sends it once the zip is stored.
+ */
+export function dataExportLink(dataDir: string, recipient: string, newerThan = 0): Promise<string> {
+  return linkInMail(dataDir, recipient, DATA_EXPORT_LINK, 'data export', { timeoutMs: 30_000, newerThan });
 }

@@ -6,6 +6,26 @@
  */
 
 export interface paths {
+    "/account/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["data_export"];
+        put?: never;
+        /**
+         * Asks for an archive of one's data: built in the background, its link e-mailed to the
+         *     account's address (valid 7 days). One a day: sooner is a 429 with `Retry-After`.
+         */
+        post: operations["request_data_export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/analytics": {
         parameters: {
             query?: never;
@@ -558,6 +578,26 @@ export interface paths {
          *     `SELFSOUND_VERIFIED_REDIRECT` gives (default `<frontend>/sign-in#verified=...`).
          */
         get: operations["verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data-exports/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The archive an e-mailed link names, while the link works (7 days): a zip, with byte ranges
+         *     for resuming.
+         */
+        get: operations["download_data_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1680,6 +1720,27 @@ export interface components {
             /** @description e.g. `Spam: audio post by @ana` */
             title: string;
         };
+        /** @description A person's latest archive of their data ("Download my data"; docs/data-export.md). */
+        DataExportJson: {
+            /**
+             * Format: date-time
+             * @description When its link stops working.
+             */
+            expires_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When another may be asked for: one a day.
+             */
+            next_request_at?: string | null;
+            /** Format: date-time */
+            ready_at?: string | null;
+            /** Format: date-time */
+            requested_at?: string | null;
+            /** Format: int64 */
+            size_bytes?: number | null;
+            /** @description `none` (none kept), `preparing`, `ready` (its link was e-mailed) or `failed`. */
+            state: string;
+        };
         DayJson: {
             /** @description YYYY-MM-DD (UTC) */
             date: string;
@@ -2351,6 +2412,126 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    data_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExportJson"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    request_data_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExportJson"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Not signed in, or the session has ended */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description A cookie-authenticated write from a foreign origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`data_export` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
     analytics: {
         parameters: {
             query?: never;
@@ -4908,6 +5089,72 @@ export interface operations {
             /** @description A query parameter is not valid */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Something went wrong on our side */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+        };
+    };
+    download_data_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": unknown;
+                };
+            };
+            /** @description a byte range of it */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Past this call's write limit (`data_download` in SELFSOUND_WRITE_LIMITS), per account or per client address; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

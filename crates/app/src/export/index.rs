@@ -6,6 +6,14 @@ use super::{Counts, FileOut, PostOut, ProfileOut};
 
 use values::escape_html as esc;
 
+/// A time of the archive (`2026-12-07T14:03:00Z`) as people read it: "7 December 2026, 14:03 UTC".
+fn readable(iso: &str) -> String {
+    match chrono::NaiveDateTime::parse_from_str(iso, "%Y-%m-%dT%H:%M:%SZ") {
+        Ok(t) => t.format("%-d %B %Y, %H:%M UTC").to_string(),
+        Err(_) => iso.to_owned(),
+    }
+}
+
 const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;\
 color:#1b1b1f;background:#fafafa}h1{font-size:1.6rem;margin:0}h2{margin-top:2.5rem;border-bottom:1px solid #ddd}\
 header{display:flex;gap:1rem;align-items:center}header img{width:96px;height:96px;border-radius:50%;object-fit:cover}\
@@ -31,7 +39,8 @@ pub(super) fn head(name: &str, profile: &ProfileOut, avatar: Option<&FileOut>, m
          <a href=\"posts.json\">posts.json</a>.</p><h2>Posts</h2>\n",
         name = esc(name),
         login = esc(&profile.login),
-        joined = esc(&profile.joined_at),
+        joined = readable(&profile.joined_at),
+        made_at = readable(made_at),
     )
 }
 
@@ -41,8 +50,8 @@ pub(super) fn post(post: &PostOut) -> String {
         "<article id=\"post-{id}\"><div class=\"meta\">{kind} · {at}{edited}</div>",
         id = post.id,
         kind = kind_label(post.kind),
-        at = esc(&post.created_at),
-        edited = post.edited_at.as_deref().map(|e| format!(" · edited {}", esc(e))).unwrap_or_default(),
+        at = readable(&post.created_at),
+        edited = post.edited_at.as_deref().map(|e| format!(" · edited {}", readable(e))).unwrap_or_default(),
     );
     if let Some(caption) = &post.caption {
         html.push_str(&format!("<p>{}</p>", esc(caption)));

@@ -48,13 +48,7 @@ export function fileExtension(name: string): string {
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
 }
 
-/** A size for people: '820 KB', '3.4 MB' (1 MB = 2^20 bytes, as the limits count). */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < MB) return `${Math.round(bytes / 1024)} KB`;
-  const mb = bytes / MB;
-  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb)} MB`;
-}
+export { formatFileSize } from '../../lib/file-size';
 
 /**
  * What to send for a field the page prefilled with the spec's default: '' while it still holds

@@ -10,6 +10,7 @@ import { useDeleteAccount, useLogOut } from '../auth';
 import { AdminSection } from './admin-section';
 import { AppearanceSection } from './appearance-section';
 import { BlockedUsersSection } from './blocked-users-section';
+import { DataExportSection } from './data-export-section';
 import { PasswordSection } from './password-section';
 import { PlaybackSection } from './playback-section';
 import { SessionsSection } from './sessions-section';
@@ -47,7 +48,7 @@ function SubscriptionSection() {
 
 /**
  * Settings (spec §2): subscription, appearance (issue 19), playback (issue 32), blocked users, password and sessions
- * (issue 7), two-factor sign-in (issue 36), log out and the danger zone.
+ * (issue 7), two-factor sign-in and your data (issue 36), log out and the danger zone.
  */
 export function SettingsPage() {
   usePageTitle('Settings');
@@ -81,6 +82,8 @@ export function SettingsPage() {
       <TwoFactorSection />
 
       <SessionsSection />
+
+      <DataExportSection />
 
       <AdminSection />
 
