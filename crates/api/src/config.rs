@@ -47,6 +47,10 @@ pub struct Config {
     /// in `<data dir>/secrets/sealing-key`. Losing it turns off nobody's two-factor sign-in but
     /// locks them out of it: keep it with the backups.
     pub sealing_key: Option<String>,
+    /// `SELFSOUND_PASSKEY_RP_ID` (default: the public URL's host): the domain passkeys are tied
+    /// to; a parent domain of the public URL's host when the web app is served from another
+    /// host under it. With neither a domain name nor this, passkeys are off (an IP address).
+    pub passkey_rp_id: Option<String>,
     /// `SELFSOUND_BACKUP_KEY` (at least 32 characters; default none): `selfsound backup` signs
     /// its manifest with it and `selfsound restore` refuses a backup not signed with it.
     pub backup_key: Option<String>,
@@ -419,6 +423,7 @@ impl Config {
             web_dir: PathBuf::from(get("SELFSOUND_WEB_DIR").unwrap_or_else(|| "frontend/dist".into())),
             jwt_secret,
             sealing_key,
+            passkey_rp_id: get("SELFSOUND_PASSKEY_RP_ID"),
             backup_key,
             trusted_proxies,
             s3,

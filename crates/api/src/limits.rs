@@ -56,6 +56,11 @@ pub enum Action {
     /// Setting up, confirming, renewing the recovery codes of or turning off two-factor
     /// sign-in (`/authorization/two-factor/*`); wrong codes have a stricter limit of their own.
     TwoFactor,
+    /// Adding, renaming and removing passkeys (`/authorization/passkeys*`).
+    Passkey,
+    /// Signing in with a passkey, its two calls (`/authorization/passkey-sign-in*`), per client;
+    /// each attempt also counts against the client's sign-in limit.
+    PasskeySignIn,
     /// Asking for an archive of one's data (`POST /account/data-export`); one a day is the
     /// rule of the archives themselves, this counts the asking.
     DataExport,
@@ -68,7 +73,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 22] = [
+    pub const ALL: [Action; 24] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -88,6 +93,8 @@ impl Action {
         Action::PlaylistRead,
         Action::Sync,
         Action::TwoFactor,
+        Action::Passkey,
+        Action::PasskeySignIn,
         Action::DataExport,
         Action::DataDownload,
         Action::Inbox,
@@ -125,6 +132,10 @@ impl Action {
             Action::Sync => ("sync", "sync map changes", Limit::per(60, 10)),
             // A set-up takes two calls; a person does it once, or again on a new phone.
             Action::TwoFactor => ("two_factor", "two-factor changes", Limit::per(20, 60)),
+            // A person adds a passkey per device they own, names it, removes an old one.
+            Action::Passkey => ("passkey", "passkey changes", Limit::per(20, 60)),
+            // Each begun sign-in is a challenge kept for five minutes: a page opened a few times.
+            Action::PasskeySignIn => ("passkey_sign_in", "passkey sign-ins", Limit::per(30, 10)),
             // An archive a day; asking again, or after a failed one, a few times.
             Action::DataExport => ("data_export", "requests for your data", Limit::per(10, 60)),
             // An archive may be gigabytes: a download, its resumptions, a second device.
@@ -197,6 +208,8 @@ limited_calls!(
     ReadingPlaylists => PlaylistRead,
     Syncing => Sync,
     ChangingTwoFactor => TwoFactor,
+    ChangingPasskeys => Passkey,
+    SigningInWithPasskeys => PasskeySignIn,
     ExportingData => DataExport,
     DownloadingData => DataDownload,
 );

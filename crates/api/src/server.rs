@@ -153,6 +153,13 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
             throttle: config.throttle.clone(),
             on_verified: admins_on_verification(config.admin_emails.clone()),
             sealer: auth::seal::Sealer::new(&sealing_key(&config)?),
+            webauthn: auth::passkeys::relying_party(
+                &config.public_url,
+                config.passkey_rp_id.as_deref(),
+                &trusted_origins,
+            )
+            .map_err(StartError::Setup)?
+            .map(Arc::new),
         },
     );
     auth.read_along(posts.along());

@@ -60,6 +60,25 @@ pub enum AuthError {
     NoTwoFactorSetup,
     #[error("Google sign-in is not set up on this server.")]
     GoogleNotConfigured,
+    /// The server is reached by an address passkeys cannot be tied to (an IP address).
+    #[error("Passkeys are not available on this server.")]
+    PasskeysUnavailable,
+    #[error("That passkey request has expired. Please try again.")]
+    PasskeyCeremonyExpired,
+    /// The authenticator's answer did not verify (wrong challenge, origin or signature).
+    #[error("That passkey could not be verified. Please try again.")]
+    PasskeyRefused,
+    /// A passkey we do not know (removed from the account, or of another site's account).
+    #[error("This passkey is not registered with SelfSound. Sign in with your password and add it in Settings.")]
+    UnknownPasskey,
+    #[error("This passkey is already added to an account")]
+    PasskeyAlreadyAdded,
+    #[error("You can add at most {} passkeys", crate::passkeys::MOST_PASSKEYS)]
+    TooManyPasskeys,
+    #[error("Passkey name must be 1 to {} characters", crate::passkeys::NAME_MAX)]
+    BadPasskeyName,
+    #[error("Passkey not found")]
+    NoSuchPasskey,
     /// The provider or its answer failed us; the reason is logged, the person reads this.
     #[error("Google sign-in failed. Please try again.")]
     Google(#[source] GoogleFailure),
@@ -125,15 +144,20 @@ impl DomainError for AuthError {
             | AuthError::WrongCode
             | AuthError::TwoFactorAlreadyOn
             | AuthError::TwoFactorOff
-            | AuthError::NoTwoFactorSetup => ErrorKind::Invalid,
-            AuthError::NoSuchSession => ErrorKind::NotFound,
+            | AuthError::NoTwoFactorSetup
+            | AuthError::PasskeyCeremonyExpired
+            | AuthError::TooManyPasskeys
+            | AuthError::BadPasskeyName => ErrorKind::Invalid,
+            AuthError::NoSuchSession | AuthError::NoSuchPasskey => ErrorKind::NotFound,
+            AuthError::PasskeyAlreadyAdded => ErrorKind::Conflict,
+            AuthError::PasskeyRefused | AuthError::UnknownPasskey => ErrorKind::Unauthenticated,
             AuthError::BadCredentials
             | AuthError::Unauthenticated
             | AuthError::SecondFactorRequired
             | AuthError::WrongSecondFactor => ErrorKind::Unauthenticated,
             AuthError::NotVerified | AuthError::Suspended => ErrorKind::Forbidden,
             AuthError::Throttled(wait) | AuthError::ResendCooldown(wait) => ErrorKind::Throttled { retry_after: *wait },
-            AuthError::GoogleNotConfigured => ErrorKind::Unavailable,
+            AuthError::GoogleNotConfigured | AuthError::PasskeysUnavailable => ErrorKind::Unavailable,
             AuthError::Google(_) => ErrorKind::Upstream,
             AuthError::Db(e) => e.kind(),
             AuthError::AfterVerification(_) | AuthError::Unexpected(_) => ErrorKind::Internal,
@@ -143,7 +167,7 @@ impl DomainError for AuthError {
     fn is_public(&self) -> bool {
         match self {
             // Not a fault: this server is set up without it, and the sign-in page says so.
-            AuthError::GoogleNotConfigured => true,
+            AuthError::GoogleNotConfigured | AuthError::PasskeysUnavailable => true,
             AuthError::Db(e) => e.is_public(),
             other => !matches!(other.kind(), ErrorKind::Internal | ErrorKind::Unavailable),
         }

@@ -7,6 +7,7 @@ mod known;
 pub mod mail;
 mod model;
 pub mod oidc;
+pub mod passkeys;
 pub mod password;
 mod recovery;
 mod repo;

@@ -129,6 +129,27 @@ impl Mailer {
         self.send(to, subject, text, html, link).await
     }
 
+    /// A passkey was added to the account: said to the owner, so that someone else adding one
+    /// (with their password and a session) does not go unnoticed.
+    pub async fn send_passkey_added(&self, to: &str, name: &str, passkey: &str, link: &str) -> Result<(), AuthError> {
+        let text = format!(
+            "Hi {name},\n\nA passkey named \"{passkey}\" was added to your SelfSound account: it can now sign \
+             in without your password.\n\nIf it was not you, someone has your password and a signed-in \
+             device: remove the passkey (Settings, then Passkeys), choose a new password with \"Forgot \
+             password?\" on the sign-in page and sign out everywhere (Settings, then Sessions):\n\n{link}\n"
+        );
+        let html = format!(
+            "<p>Hi {},</p><p>A passkey named “{}” was added to your SelfSound account: it can now sign in \
+             without your password.</p><p>If it was not you, someone has your password and a signed-in device: \
+             remove the passkey (Settings, then Passkeys), choose a new password with “Forgot password?” on the \
+             sign-in page and sign out everywhere (Settings, then Sessions).</p><p><a href=\"{link}\">Go to \
+             SelfSound</a></p>",
+            html_escape(name),
+            html_escape(passkey)
+        );
+        self.send(to, "A passkey was added to your account", text, html, link).await
+    }
+
     /// The archive of a person's data they asked for is ready ("Download my data"): its link,
     /// which works until `until` (a date as the person reads it).
     pub async fn send_data_export(&self, to: &str, name: &str, link: &str, until: &str) -> Result<(), AuthError> {

@@ -82,6 +82,8 @@ pub struct AuthConfig {
     pub on_verified: OnVerified,
     /// Seals the secrets kept to be read back (two-factor sign-in's).
     pub sealer: crate::seal::Sealer,
+    /// Passkeys' relying party: none when the server is reached by an IP address.
+    pub webauthn: Option<Arc<webauthn_rs::Webauthn>>,
 }
 
 type VerifiedFn =

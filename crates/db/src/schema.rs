@@ -440,7 +440,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A person's passkeys (issue 36, `auth::passkeys`).
+    passkeys (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        credential_id -> Text,
+        passkey -> Text,
+        name -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// A passkey registration or sign-in begun, not yet finished.
+    passkey_ceremonies (id) {
+        id -> BigInt,
+        user_id -> Nullable<BigInt>,
+        state -> Text,
+        expires_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(passkeys -> users (user_id));
 diesel::joinable!(data_exports -> users (user_id));
 diesel::joinable!(two_factor -> users (user_id));
 diesel::joinable!(recovery_codes -> users (user_id));
@@ -471,6 +495,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     two_factor,
     recovery_codes,
     data_exports,
+    passkeys,
+    passkey_ceremonies,
     email_verification_tokens,
     password_reset_tokens,
     throttle_buckets,

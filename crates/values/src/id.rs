@@ -184,6 +184,10 @@ typed_id!(
     /// An archive of a person's data they asked for ("Download my data").
     ExportId
 );
+typed_id!(
+    /// One of a person's passkeys.
+    PasskeyId
+);
 
 #[cfg(test)]
 mod tests {

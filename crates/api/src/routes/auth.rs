@@ -151,10 +151,15 @@ pub async fn login(
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let access_token = state.auth.login(&body.email, &body.password, body.code.as_deref(), client.0).await?;
-    Ok(HttpResponse::Ok()
-        .cookie(token_cookie(&state, access_token.clone()))
+    Ok(signed_in(&state, access_token))
+}
+
+/// The answer of a sign-in: the token, also set as the `access_token` cookie.
+pub(crate) fn signed_in(state: &AppState, access_token: String) -> HttpResponse {
+    HttpResponse::Ok()
+        .cookie(token_cookie(state, access_token.clone()))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .json(TokenResponse { access_token, token_type: "bearer" }))
+        .json(TokenResponse { access_token, token_type: "bearer" })
 }
 
 #[utoipa::path(tag = "auth", security(("bearer" = [])),

@@ -8,6 +8,7 @@ pub mod health;
 pub mod media;
 pub mod moderation;
 pub mod notifications;
+pub mod passkeys;
 pub mod playlists;
 pub mod posts;
 pub mod profiles;
@@ -19,6 +20,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(health::readyz)
         .configure(auth::configure)
         .configure(account::configure)
+        .configure(passkeys::configure)
         .configure(profiles::configure)
         .configure(posts::configure)
         .configure(playlists::configure)

@@ -27,6 +27,7 @@ mod notifications;
 mod observability;
 #[path = "../support/oidc_provider.rs"]
 mod oidc_provider;
+mod passkeys;
 mod playlists;
 mod plays;
 mod posts;

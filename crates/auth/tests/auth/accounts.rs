@@ -39,6 +39,7 @@ fn harness_full(db: TestDb, throttle: auth::ThrottleRules, on_verified: &OnVerif
         throttle,
         on_verified: on_verified.clone(),
         sealer: auth::seal::Sealer::new(&[9; 32]),
+        webauthn: None,
     };
     let auth = AuthService::new(db.db.clone(), TokenKeys::new(&[7; 32]), mailer, None, config);
     Harness { auth, mail, _db: db }
