@@ -10,8 +10,9 @@ import { getToken, storeToken } from '../../lib/token-storage';
 import { forgetSession } from '../../lib/session';
 import { QueryClient } from '@tanstack/react-query';
 import { ForgotPasswordPage } from './forgot-password-page';
-import { SignInPage } from './sign-in-page';
+import { SIGN_IN_MESSAGES, SignInPage } from './sign-in-page';
 import { SECOND_FACTOR_REQUIRED } from './two-factor-step';
+import { fakeWebAuthn } from '../../test/webauthn';
 
 function providersAre(google: boolean) {
   server.use(http.get(api('/auth/providers'), () => HttpResponse.json({ google })));
@@ -108,6 +109,50 @@ describe('SignInPage', () => {
     await waitFor(() => expect(currentLocation()).toBe('/home'));
     expect(body).toEqual({ email: 'ada@example.com', password: 'secret1' });
     expect(getToken()).toBe('jwt-1');
+  });
+
+  it('signs in with a passkey: no address or password, the browser’s answer sent with the ceremony', async () => {
+    const answer = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {}, clientExtensionResults: {} };
+    const options = { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', userVerification: 'required' };
+    let finished: unknown;
+    server.use(
+      http.post(api('/authorization/passkey-sign-in/options'), () => HttpResponse.json({ ceremony: '5', public_key: options })),
+      http.post(api('/authorization/passkey-sign-in'), async ({ request }) => {
+        finished = await request.json();
+        return HttpResponse.json({ access_token: 'jwt-passkey', token_type: 'bearer' });
+      }),
+      http.get(api('/authorization/session'), () => HttpResponse.json({ user: null })),
+    );
+    const browser = fakeWebAuthn({ answer });
+    try {
+      renderSignIn();
+      const user = userEvent.setup();
+      await user.click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+      await waitFor(() => expect(currentLocation()).toBe('/home'));
+      expect(browser.asked).toEqual([{ kind: 'get', options: { publicKey: { parsed: options } } }]);
+      expect(finished).toEqual({ ceremony: '5', credential: answer });
+      expect(getToken()).toBe('jwt-passkey');
+    } finally {
+      browser.restore();
+    }
+  });
+
+  it('says so when the passkey dialog is closed, and offers no passkey where the browser has none', async () => {
+    server.use(
+      http.post(api('/authorization/passkey-sign-in/options'), () => HttpResponse.json({ ceremony: '5', public_key: {} })),
+    );
+    const browser = fakeWebAuthn({ answer: {}, cancel: true });
+    try {
+      const { unmount } = renderSignIn();
+      await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in with a passkey' }));
+      expect(await screen.findByText(SIGN_IN_MESSAGES.passkeyCancelled)).toBeInTheDocument();
+      expect(currentLocation()).toBe('/sign-in');
+      unmount();
+    } finally {
+      browser.restore();
+    }
+    renderSignIn();
+    expect(screen.queryByRole('button', { name: 'Sign in with a passkey' })).not.toBeInTheDocument();
   });
 
   it('asks for the two-factor code after a right password, then sends it with the same call', async () => {

@@ -14,7 +14,9 @@ import {
   sessionQueries,
   type SignInState,
 } from '../../lib/session';
-import { googleSignInUrl, signIn } from './api';
+import { googleSignInUrl, signIn, type SignInResponse } from './api';
+import { PasskeyCancelled, passkeysSupported } from '../../lib/passkey';
+import { signInWithPasskey } from './passkey';
 import { AuthLayout } from './components/auth-layout';
 import { OtherWaysIn, useGuestMode } from './components/other-ways-in';
 import { PasswordInput } from '../../components/password-input';
@@ -33,6 +35,7 @@ export const SIGN_IN_MESSAGES = {
   googleFailed: 'Google sign-in failed. Please try again.',
   /** The server's 403 for an account an admin suspended (password and Google sign-in alike). */
   suspended: 'This account is suspended',
+  passkeyCancelled: 'Signing in with a passkey was cancelled. Try again, or use your password.',
 } as const;
 
 /** Delay between a successful sign-in and the move to /home (spec §9). */
@@ -93,6 +96,8 @@ export function SignInPage() {
   // After a right password on an account with two-factor sign-in: its code, then the same call.
   const [codeStep, setCodeStep] = useState(false);
   const [codeError, setCodeError] = useState<string | null>(null);
+  // Which way the pending sign-in went: the passkey button shows its own spinner.
+  const [viaPasskey, setViaPasskey] = useState(false);
   const guest = useGuestMode(setFormError, SIGN_IN_MESSAGES.guest);
   const redirectTimer = useRef<number | undefined>(undefined);
 
@@ -122,30 +127,52 @@ export function SignInPage() {
     await attempt();
   }
 
+  /** Keeps the token of a sign-in and moves on (or says why not). */
+  async function signedIn(response: SignInResponse) {
+    const token = response?.access_token;
+    if (!token) {
+      setFormError(SIGN_IN_MESSAGES.noToken);
+      setPending(false);
+      return;
+    }
+    if (!storeToken(token)) {
+      setFormError(SIGN_IN_MESSAGES.storageFailed);
+      setPending(false);
+      return;
+    }
+    setSignedInHere(true);
+    await queryClient.invalidateQueries({ queryKey: sessionQueries.me().queryKey });
+    redirectTimer.current = window.setTimeout(
+      () => void navigate(returnTo ?? '/home', { replace: true }),
+      SIGN_IN_REDIRECT_MS,
+    );
+  }
+
+  /** Signs in with a passkey: no address, password or code (the passkey stands in for both). */
+  async function withPasskey() {
+    setPending(true);
+    setViaPasskey(true);
+    setFormError(null);
+    setCodeError(null);
+    try {
+      await signedIn(await signInWithPasskey());
+    } catch (error) {
+      setPending(false);
+      if (error instanceof PasskeyCancelled) setFormError(SIGN_IN_MESSAGES.passkeyCancelled);
+      else if (error instanceof ApiError) setFormError(error.serverMessage ?? SIGN_IN_MESSAGES.loginFailed);
+      else if (error instanceof NetworkError) setFormError(SIGN_IN_MESSAGES.network);
+      else setFormError(SIGN_IN_MESSAGES.loginFailed);
+    }
+  }
+
   /** Sends the e-mail and password (with the code of the second step, if there is one). */
   async function attempt(code?: string) {
     setPending(true);
+    setViaPasskey(false);
     setCodeError(null);
     const email = values.email.trim();
     try {
-      const response = await signIn(email, values.password, code);
-      const token = response?.access_token;
-      if (!token) {
-        setFormError(SIGN_IN_MESSAGES.noToken);
-        setPending(false);
-        return;
-      }
-      if (!storeToken(token)) {
-        setFormError(SIGN_IN_MESSAGES.storageFailed);
-        setPending(false);
-        return;
-      }
-      setSignedInHere(true);
-      await queryClient.invalidateQueries({ queryKey: sessionQueries.me().queryKey });
-      redirectTimer.current = window.setTimeout(
-        () => void navigate(returnTo ?? '/home', { replace: true }),
-        SIGN_IN_REDIRECT_MS,
-      );
+      await signedIn(await signIn(email, values.password, code));
     } catch (error) {
       setPending(false);
       if (error instanceof ApiError) {
@@ -175,6 +202,7 @@ export function SignInPage() {
   }
 
   const busy = pending || guest.pending;
+  const passkeys = passkeysSupported();
 
   // Someone already signed in has nothing to do here (unless they just did it on this page,
   // which moves on by itself after SIGN_IN_REDIRECT_MS, or came to sign in as someone else).
@@ -206,6 +234,7 @@ export function SignInPage() {
           pending={pending}
           error={codeError}
           onSubmit={(code) => void attempt(code)}
+          onPasskey={passkeys ? () => void withPasskey() : undefined}
           onBack={() => {
             setCodeStep(false);
             setCodeError(null);
@@ -257,6 +286,7 @@ export function SignInPage() {
           googleHref={() => googleSignInUrl(returnTo)}
           guest={guest}
           disabled={busy}
+          passkey={passkeys ? { onClick: () => void withPasskey(), pending: pending && viaPasskey } : undefined}
         />
         </>
       )}

@@ -24,13 +24,15 @@ interface TwoFactorStepProps {
   error: string | null;
   onSubmit: (code: string) => void;
   onBack: () => void;
+  /** Signing in with a passkey instead (it stands in for the code), in a browser that can. */
+  onPasskey?: () => void;
 }
 
 /**
  * Sign-in's second step (issue 36): the authenticator app's code, or a recovery code instead.
  * The password is kept by the page and sent again with the code (the spec's call, plus `code`).
  */
-export function TwoFactorStep({ email, pending, error, onSubmit, onBack }: TwoFactorStepProps) {
+export function TwoFactorStep({ email, pending, error, onSubmit, onBack, onPasskey }: TwoFactorStepProps) {
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -96,6 +98,11 @@ export function TwoFactorStep({ email, pending, error, onSubmit, onBack }: TwoFa
         <button type="button" className={styles.link} onClick={switchKind} disabled={pending}>
           {recovery ? 'Use the authenticator app' : 'Use a recovery code'}
         </button>
+        {onPasskey ? (
+          <button type="button" className={styles.link} onClick={onPasskey} disabled={pending}>
+            Use a passkey
+          </button>
+        ) : null}
         <button type="button" className={styles.link} onClick={onBack} disabled={pending}>
           Back
         </button>

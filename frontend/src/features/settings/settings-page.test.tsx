@@ -32,12 +32,13 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
   });
 
-  it('has Appearance and Playback after Subscription, and Password, Two-factor sign-in, Sessions and Your data between Blocked users and Account', async () => {
+  it('has Appearance and Playback after Subscription, and Password, Two-factor sign-in, Passkeys, Sessions and Your data between Blocked users and Account', async () => {
     signedInAs(ADA);
     server.use(
       http.get(api('/authorization/sessions'), () => HttpResponse.json([])),
       http.get(api('/authorization/two-factor'), () => HttpResponse.json({ enabled: false, recovery_codes_left: 0 })),
       http.get(api('/account/data-export'), () => HttpResponse.json({ state: 'none' })),
+      http.get(api('/authorization/passkeys'), () => HttpResponse.json([])),
     );
     renderSettings();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
@@ -48,6 +49,7 @@ describe('SettingsPage', () => {
       expect.stringContaining('Blocked users'),
       'Password',
       'Two-factor sign-in',
+      'Passkeys',
       'Sessions',
       'Your data',
       'Account',

@@ -11,6 +11,7 @@ import { AdminSection } from './admin-section';
 import { AppearanceSection } from './appearance-section';
 import { BlockedUsersSection } from './blocked-users-section';
 import { DataExportSection } from './data-export-section';
+import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
 import { PlaybackSection } from './playback-section';
 import { SessionsSection } from './sessions-section';
@@ -48,7 +49,7 @@ function SubscriptionSection() {
 
 /**
  * Settings (spec §2): subscription, appearance (issue 19), playback (issue 32), blocked users, password and sessions
- * (issue 7), two-factor sign-in and your data (issue 36), log out and the danger zone.
+ * (issue 7), two-factor sign-in, passkeys and your data (issue 36), log out and the danger zone.
  */
 export function SettingsPage() {
   usePageTitle('Settings');
@@ -80,6 +81,8 @@ export function SettingsPage() {
       <PasswordSection />
 
       <TwoFactorSection />
+
+      <PasskeysSection />
 
       <SessionsSection />
 
