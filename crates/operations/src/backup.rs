@@ -254,7 +254,7 @@ fn key_of_path(relative: &Path) -> Option<String> {
 /// (pictures, videos and their display copies and posters, audio and covers, scores) and
 /// avatars.
 fn stored_columns() -> impl Iterator<Item = &'static StoredColumn> {
-    posts::stored_columns().chain(profiles::STORED.iter())
+    posts::stored_columns().chain(profiles::STORED.iter()).chain(app::export::STORED.iter())
 }
 
 /// Every stored object a row points at, with a column that does (`table.column`).

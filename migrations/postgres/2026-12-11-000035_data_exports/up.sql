@@ -7,7 +7,7 @@ CREATE TABLE data_exports (
     id BIGINT PRIMARY KEY NOT NULL,
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     state TEXT NOT NULL,
-    token_hash TEXT UNIQUE,
+    token_hash TEXT,
     file_key TEXT,
     size_bytes BIGINT,
     requested_at TIMESTAMP NOT NULL,
@@ -16,3 +16,4 @@ CREATE TABLE data_exports (
     mailed_at TIMESTAMP
 );
 CREATE INDEX data_exports_user_idx ON data_exports (user_id, requested_at);
+CREATE UNIQUE INDEX data_exports_token_hash_key ON data_exports (token_hash);

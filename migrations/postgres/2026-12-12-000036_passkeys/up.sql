@@ -5,13 +5,14 @@
 CREATE TABLE passkeys (
     id BIGINT PRIMARY KEY NOT NULL,
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    credential_id TEXT NOT NULL UNIQUE,
+    credential_id TEXT NOT NULL,
     passkey TEXT NOT NULL,
     name TEXT NOT NULL,
     created_at TIMESTAMP NOT NULL,
     last_used_at TIMESTAMP
 );
 CREATE INDEX passkeys_user_idx ON passkeys (user_id, id);
+CREATE UNIQUE INDEX passkeys_credential_id_key ON passkeys (credential_id);
 -- A registration or sign-in begun and not yet finished: its challenge and what it expects
 -- (webauthn-rs's state, JSON), for any process to finish once, within five minutes. A
 -- registration names its account; a sign-in does not (the passkey says whose it is).

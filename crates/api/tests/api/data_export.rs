@@ -311,6 +311,30 @@ async fn the_archive_holds_every_post_and_file_with_its_hash(db: TestDb) {
     assert!(!app.data_dir.path().join("media").join(&key).exists(), "its file went too");
 }
 
+/// A file storage lost before the archive was made does not stop it: the post is listed with
+/// that file as missing, and the index says so.
+async fn a_file_lost_from_storage_is_listed_as_missing(db: TestDb) {
+    let app = spawn_app(db).await;
+    let (ana, ana_id) = app.person("Ana", "ana@example.com").await;
+    let made = app.post_form("/posts/media", Some(&ana), &[Part::file("files", "one.png", png(40, None))]).await;
+    assert_eq!(made.status, StatusCode::CREATED, "{:?}", made.body);
+    let key = stored_files(&app.db, &ana_id).into_values().flatten().next().unwrap();
+    std::fs::remove_file(app.data_dir.path().join("media").join(&key)).unwrap();
+
+    assert_eq!(app.post("/account/data-export", Some(&ana), json!({})).await.status, StatusCode::ACCEPTED);
+    until_ready(&app, &ana).await;
+    let link = archive_link(&app, "ana@example.com");
+    let entries = unzip(&app.client.get(&link).send().await.unwrap().bytes().await.unwrap());
+    let posts = json_of(&entries, "posts.json");
+    assert_eq!(
+        posts[0]["files"][0],
+        json!({"role": "image", "position": 0, "path": null, "sha256": null, "bytes": null})
+    );
+    assert_eq!(json_of(&entries, "archive.json")["counts"]["files"], 0);
+    let index = String::from_utf8(entries["index.html"].clone()).unwrap();
+    assert!(index.contains("files were missing from storage"), "{index}");
+}
+
 /// An account deleted while its archive is kept takes the archive with it.
 async fn an_archive_goes_with_its_account(db: TestDb) {
     let app = spawn_app(db).await;
@@ -331,4 +355,8 @@ async fn an_archive_goes_with_its_account(db: TestDb) {
     assert_eq!(rows, 0);
 }
 
-test_support::both_backends!(the_archive_holds_every_post_and_file_with_its_hash, an_archive_goes_with_its_account);
+test_support::both_backends!(
+    the_archive_holds_every_post_and_file_with_its_hash,
+    a_file_lost_from_storage_is_listed_as_missing,
+    an_archive_goes_with_its_account
+);

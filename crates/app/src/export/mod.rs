@@ -183,6 +183,18 @@ async fn write<T: Send + 'static>(
     db.write(move |conn| Ok::<_, AppError>(f(conn)?)).await.map_err(|e| Failure::Retry(e.to_string()))
 }
 
+/// The archives kept (a backup copies them with the rest; `verify` checks they are there).
+pub const STORED: [db::StoredColumn; 1] = [db::StoredColumn {
+    column: "data_exports.file_key",
+    keys: |c| {
+        data_exports::table
+            .filter(data_exports::file_key.is_not_null())
+            .select(data_exports::file_key.assume_not_null())
+            .distinct()
+            .load(c)
+    },
+}];
+
 /// SHA-256 of a link's secret, as kept.
 fn token_hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
