@@ -160,7 +160,7 @@ async fn dispatch(state: &AppState, job: &Claimed) -> Result<(), Failure> {
                 let link = format!("{public_url}/data-exports/{token}");
                 let until = until.format("%-d %B %Y, %H:%M UTC").to_string();
                 match auth.mail_data_export(user, &link, &until).await {
-                    Ok(_) => Ok(()),
+                    Ok(sent) => Ok(sent),
                     Err(e) => Err(Failure::Retry(format!("e-mailing the archive's link: {e}"))),
                 }
             };

@@ -107,6 +107,8 @@ pub async fn request_id_header(
 }
 
 const SECRET_PARAMS: [&str; 5] = ["token", "access_token", "code", "state", "password"];
+/// Paths whose last segment is a secret (an archive's download link).
+const SECRET_PATHS: [&str; 1] = ["/data-exports/"];
 
 pub struct RedactingRootSpan;
 
@@ -159,9 +161,13 @@ impl RootSpanBuilder for RedactingRootSpan {
     }
 }
 
-/// `path?query` with the values of secret parameters replaced by `***`.
+/// `path?query` with the values of secret parameters, and secrets in the path, replaced by `***`.
 pub fn redact(path: &str, query: Option<&str>) -> String {
-    let Some(query) = query.filter(|q| !q.is_empty()) else { return path.to_owned() };
+    let path = match SECRET_PATHS.iter().find(|prefix| path.starts_with(*prefix)) {
+        Some(prefix) => format!("{prefix}***"),
+        None => path.to_owned(),
+    };
+    let Some(query) = query.filter(|q| !q.is_empty()) else { return path };
     let pairs: Vec<String> = query
         .split('&')
         .map(|pair| match pair.split_once('=') {
@@ -185,5 +191,6 @@ mod tests {
         );
         assert_eq!(redact("/profiles/search", Some("query=ada")), "/profiles/search?query=ada");
         assert_eq!(redact("/home", None), "/home");
+        assert_eq!(redact("/data-exports/s3cr3t", None), "/data-exports/***", "a download link's secret");
     }
 }

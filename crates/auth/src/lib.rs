@@ -20,6 +20,6 @@ pub mod two_factor;
 pub use error::{AuthError, GoogleFailure};
 pub use known::KNOWN_FOR;
 pub use model::{Account, CurrentUser};
-pub use repo::{end_sessions, release_account};
+pub use repo::{end_sessions, lock_account, release_account};
 pub use service::{AuthConfig, AuthService, ClientInfo, GoogleStart, OnVerified, SignupOutcome, ThrottleRules};
 pub use sessions::{SessionInfo, describe_device};

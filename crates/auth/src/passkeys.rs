@@ -115,7 +115,8 @@ fn unexpected(e: impl std::fmt::Display) -> AuthError {
 fn keep_ceremony(conn: &mut DbConnection, user: Option<UserId>, state: &str) -> Result<i64, AuthError> {
     let now = db::time::now();
     diesel::delete(passkey_ceremonies::table.filter(passkey_ceremonies::expires_at.lt(now))).execute(conn)?;
-    let id = values::new_raw_id();
+    // Random, not time-ordered: nobody can guess another's pending ceremony to spoil it.
+    let id = rand::random_range(1..i64::MAX);
     diesel::insert_into(passkey_ceremonies::table)
         .values((
             passkey_ceremonies::id.eq(id),
@@ -240,16 +241,15 @@ impl AuthService {
         self.0
             .db
             .write(move |conn| {
-                let taken: i64 =
-                    passkeys::table.filter(passkeys::credential_id.eq(&credential_id)).count().get_result(conn)?;
-                if taken > 0 {
-                    return Err(AuthError::PasskeyAlreadyAdded);
-                }
+                // Two additions at once: the account's row is locked while its passkeys are
+                // counted (PostgreSQL; SQLite writes one at a time).
+                repo::lock_account(conn, user)?;
                 let count: i64 = passkeys::table.filter(passkeys::user_id.eq(user)).count().get_result(conn)?;
                 if count >= MOST_PASSKEYS {
                     return Err(AuthError::TooManyPasskeys);
                 }
-                diesel::insert_into(passkeys::table)
+                // A credential id on an account already (a client may make one up): a 409, not a 500.
+                let added = diesel::insert_into(passkeys::table)
                     .values((
                         passkeys::id.eq(id),
                         passkeys::user_id.eq(user),
@@ -258,7 +258,16 @@ impl AuthService {
                         passkeys::name.eq(&kept),
                         passkeys::created_at.eq(now),
                     ))
-                    .execute(conn)?;
+                    .execute(conn);
+                match added {
+                    Err(diesel::result::Error::DatabaseError(
+                        diesel::result::DatabaseErrorKind::UniqueViolation,
+                        _,
+                    )) => {
+                        return Err(AuthError::PasskeyAlreadyAdded);
+                    }
+                    other => other?,
+                };
                 Ok(())
             })
             .await?;

@@ -43,6 +43,18 @@ pub fn account_by_id(conn: &mut DbConnection, id: UserId) -> QueryResult<Option<
     users::table.filter(users::id.eq(id)).select(Account::as_select()).first(conn).optional()
 }
 
+/// Locks the account's row until the transaction ends (PostgreSQL; SQLite's writer is alone
+/// already), so that checks and writes about it from two requests at once happen one after the
+/// other.
+pub fn lock_account(conn: &mut DbConnection, id: UserId) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        diesel::sql_query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE")
+            .bind::<diesel::sql_types::BigInt, _>(id)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 /// Sets a new password hash. A password set through an e-mailed link also proves the address.
 pub fn set_password(conn: &mut DbConnection, id: UserId, hash: &str, verified: bool) -> QueryResult<()> {
     let target = users::table.filter(users::id.eq(id));

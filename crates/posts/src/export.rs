@@ -27,7 +27,7 @@ pub struct Written {
 }
 
 /// Up to `limit` of `user`'s comments after `after`, by post then comment: one walk of
-/// `comments (user_id, post_id)`.
+/// `comments (user_id, post_id, id)`.
 pub fn comments_by(
     conn: &mut DbConnection,
     user: UserId,
@@ -36,7 +36,8 @@ pub fn comments_by(
 ) -> QueryResult<Vec<Written>> {
     let mut q = comments::table.filter(comments::user_id.eq(user)).select(Written::as_select()).into_boxed();
     if let Some((post, id)) = after {
-        q = q.filter(comments::post_id.gt(post).or(comments::post_id.eq(post).and(comments::id.gt(id))));
+        // A range of the index first (`post_id >=`), then past the last comment of that post.
+        q = q.filter(comments::post_id.ge(post)).filter(comments::post_id.gt(post).or(comments::id.gt(id)));
     }
     q.order((comments::post_id, comments::id)).limit(limit).load(conn)
 }
@@ -116,4 +117,27 @@ pub fn playlists_by(
             (p, its)
         })
         .collect())
+}
+
+/// Up to `limit` of `user`'s post ids before `before`, newest first, whatever may be shown of
+/// them: one walk of `posts (user_id, id)`. The archive pages by these, so a post a page leaves
+/// out (see [`posts_of`]) never ends the walk early.
+pub fn post_ids_by(
+    conn: &mut DbConnection,
+    user: UserId,
+    before: Option<PostId>,
+    limit: i64,
+) -> QueryResult<Vec<PostId>> {
+    use db::schema::posts;
+    let mut q = posts::table.filter(posts::user_id.eq(user)).select(posts::id).into_boxed();
+    if let Some(before) = before {
+        q = q.filter(posts::id.lt(before));
+    }
+    q.order(posts::id.desc()).limit(limit).load(conn)
+}
+
+/// These posts with their payloads, in the order of `ids`, as their author sees them: one
+/// statement, and one per kind of payload.
+pub fn posts_of(conn: &mut DbConnection, ids: &[PostId], author: UserId) -> QueryResult<Vec<crate::Post>> {
+    crate::feed::these(conn, ids, Some(author), None)
 }

@@ -38,7 +38,8 @@ pub fn listens(
                 .select((UserCard::as_select(), listens::created_at))
                 .into_boxed();
             if let Some((at, id)) = after {
-                q = q.filter(listens::created_at.gt(at).or(listens::created_at.eq(at).and($theirs.gt(id))));
+                // A range of the index first (`created_at >=`), then past the last of that moment.
+                q = q.filter(listens::created_at.ge(at)).filter(listens::created_at.gt(at).or($theirs.gt(id)));
             }
             q.order((listens::created_at, $theirs)).limit(limit).load::<(UserCard, NaiveDateTime)>(conn)?
         }};

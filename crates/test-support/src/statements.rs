@@ -156,7 +156,7 @@ const STATS_AT_A_MILLION_POSTS: &[(&str, &str, &str)] = &[
     ("reposts", "reposts_user_idx", "190388 10 1"),
     ("reposts", "reposts_user_post_idx", "190388 10 1"),
     ("reposts", "sqlite_autoindex_reposts_1", "190388 1"),
-    ("comments", "comments_user_id_idx", "527534 27 1"),
+    ("comments", "comments_user_post_idx", "527534 27 1 1"),
     ("comments", "comments_post_id_idx", "527534 3 1"),
     ("comments", "sqlite_autoindex_comments_1", "527534 1"),
     ("users", "sqlite_autoindex_users_1", "20000 1"),

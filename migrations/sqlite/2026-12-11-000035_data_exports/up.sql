@@ -17,3 +17,7 @@ CREATE TABLE data_exports (
 );
 CREATE INDEX data_exports_user_idx ON data_exports (user_id, requested_at);
 CREATE UNIQUE INDEX data_exports_token_hash_key ON data_exports (token_hash);
+-- An archive reads a person's comments by post, then comment, a page at a time; the index it
+-- replaces was its prefix (an account's deletion counts its comments per post through it).
+DROP INDEX comments_user_id_idx;
+CREATE INDEX comments_user_post_idx ON comments (user_id, post_id, id);

@@ -56,7 +56,7 @@ fn archive_link(app: &TestApp, email: &str) -> String {
         .find(|t| {
             t.contains(&format!("To: {email}")) && t.contains("Subject: Your SelfSound data is ready to download")
         })
-        .expect("the archive's e-mail");
+        .expect("the archive's e-mail: the status says ready once it is sent");
     let start = text.find("/data-exports/").expect("a link");
     let start = text[..start].rfind("http").unwrap();
     text[start..].chars().take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<').collect()

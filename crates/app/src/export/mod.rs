@@ -22,9 +22,9 @@ use std::time::Duration;
 use chrono::NaiveDateTime;
 use db::jobs::{self, Claimed, Failure, NewJob};
 use db::schema::{data_exports, users};
-use db::{Db, DbConnection, Keyset};
+use db::{Db, DbConnection};
 use diesel::prelude::*;
-use posts::{Feed, FeedPage, Payload, Post};
+use posts::{Payload, Post};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use social_graph::Side;
@@ -117,8 +117,11 @@ impl From<ExportRow> for ExportStatus {
     fn from(r: ExportRow) -> Self {
         let next_request_at =
             if r.state == ExportState::Failed { r.requested_at } else { r.requested_at + chrono_of(ONE_IN) };
+        // Ready once its link has gone out, as Settings then says.
+        let state =
+            if r.state == ExportState::Ready && r.mailed_at.is_none() { ExportState::Preparing } else { r.state };
         ExportStatus {
-            state: r.state,
+            state,
             requested_at: r.requested_at,
             ready_at: r.ready_at,
             expires_at: r.expires_at,
@@ -158,13 +161,11 @@ fn row(conn: &mut DbConnection, id: ExportId) -> QueryResult<Option<ExportRow>> 
     data_exports::table.find(id).select(ExportRow::as_select()).first(conn).optional()
 }
 
+/// An archive's job; the expiry, due in a week, is the server's own (a person's lane would
+/// hold it all that time, ahead of their uploads' work).
 fn job_of(kind: JobKind, user: UserId, id: ExportId) -> NewJob {
-    NewJob {
-        kind,
-        subject: id.to_string(),
-        payload: serde_json::json!({ "export": id }).to_string(),
-        owner: Some(user),
-    }
+    let owner = (kind == JobKind::DataExport).then_some(user);
+    NewJob { kind, subject: id.to_string(), payload: serde_json::json!({ "export": id }).to_string(), owner }
 }
 
 /// The stored archives of `user`, for an account's deletion to remove after it commits (the
@@ -206,6 +207,8 @@ impl App {
     pub async fn request_export(&self, user: UserId) -> Result<ExportStatus, AppError> {
         self.db
             .write(move |conn| {
+                // Two requests at once: one after the other, so only one finds no archive today.
+                auth::lock_account(conn, user)?;
                 let account = profiles::profile_since(conn, user)?.ok_or(profiles::ProfileError::NotFound)?;
                 if account.0.email.is_none() {
                     return Err(ExportError::NoAddress.into());
@@ -282,11 +285,12 @@ impl App {
     }
 
     /// Runs a job of this use case: builds an archive and e-mails its link (through `mail`,
-    /// given the link's secret and when it stops working), or removes an expired one.
+    /// given the link's secret and when it stops working; false when the account has no
+    /// address), or removes an expired one.
     pub async fn run_export_job<M, F>(&self, job: &Claimed, mail: M) -> Result<(), Failure>
     where
         M: FnOnce(UserId, String, NaiveDateTime) -> F,
-        F: std::future::Future<Output = Result<(), Failure>>,
+        F: std::future::Future<Output = Result<bool, Failure>>,
     {
         #[derive(serde::Deserialize)]
         struct Payload {
@@ -297,41 +301,41 @@ impl App {
             .export;
         let retry = |e: AppError| Failure::Retry(e.to_string());
         let Some(export) = self.db.read(move |conn| Ok::<_, AppError>(row(conn, id)?)).await.map_err(retry)? else {
-            // The account went, or the archive expired, meanwhile.
+            // The account went, or the archive expired, meanwhile: nothing of it may stay.
+            if job.kind == JobKind::DataExport
+                && let Some(owner) = job.owner
+            {
+                self.remove_objects(vec![key_of(owner, id)], "an archive whose row went").await;
+            }
             return Ok(());
         };
-        match job.kind {
-            JobKind::DataExportExpiry => self.expire(export).await,
-            _ => {
-                let prepared = self.prepare(export, job).await;
-                let export = match prepared {
-                    Ok(Some(ready)) => ready,
-                    Ok(None) => return Ok(()),
-                    Err(failure) => {
-                        let last = matches!(failure, Failure::GiveUp(_)) || job.attempts >= jobs::MOST_ATTEMPTS;
-                        if last {
-                            write(&self.db, move |conn| {
-                                diesel::update(data_exports::table.find(id))
-                                    .set(data_exports::state.eq(ExportState::Failed))
-                                    .execute(conn)
-                            })
-                            .await?;
-                        }
-                        return Err(failure);
-                    }
-                };
-                if export.mailed_at.is_some() {
-                    return Ok(());
+        if job.kind == JobKind::DataExportExpiry {
+            return self.expire(export).await;
+        }
+        let last_try = |failure: &Failure| matches!(failure, Failure::GiveUp(_)) || job.attempts >= jobs::MOST_ATTEMPTS;
+        let export = match self.prepare(export, job).await {
+            Ok(Some(ready)) => ready,
+            Ok(None) => return Ok(()),
+            Err(failure) => {
+                if last_try(&failure) {
+                    self.give_up(id, job.owner).await?;
                 }
-                // A new secret each time the e-mail is tried: one never sent is worth nothing.
-                let token = auth::oidc::random_token();
-                let hash = token_hash(&token);
-                write(&self.db, move |conn| {
-                    diesel::update(data_exports::table.find(id)).set(data_exports::token_hash.eq(hash)).execute(conn)
-                })
-                .await?;
-                let until = export.expires_at.unwrap_or_else(db::time::now);
-                mail(export.user_id, token, until).await?;
+                return Err(failure);
+            }
+        };
+        if export.mailed_at.is_some() {
+            return Ok(());
+        }
+        // A new secret each time the e-mail is tried: one never sent is worth nothing.
+        let token = auth::oidc::random_token();
+        let hash = token_hash(&token);
+        write(&self.db, move |conn| {
+            diesel::update(data_exports::table.find(id)).set(data_exports::token_hash.eq(hash)).execute(conn)
+        })
+        .await?;
+        let until = export.expires_at.unwrap_or_else(db::time::now);
+        match mail(export.user_id, token, until).await {
+            Ok(true) => {
                 write(&self.db, move |conn| {
                     diesel::update(data_exports::table.find(id))
                         .set(data_exports::mailed_at.eq(db::time::now()))
@@ -340,15 +344,48 @@ impl App {
                 .await?;
                 Ok(())
             }
+            // The address went meanwhile: the link can reach nobody.
+            Ok(false) => {
+                self.give_up(id, Some(export.user_id)).await?;
+                Err(Failure::GiveUp("the account has no e-mail address to send the link to".into()))
+            }
+            Err(failure) => {
+                if last_try(&failure) {
+                    self.give_up(id, Some(export.user_id)).await?;
+                }
+                Err(failure)
+            }
         }
+    }
+
+    /// An archive that will not be made or sent: marked failed (the person may ask again at
+    /// once), its link and file gone.
+    async fn give_up(&self, id: ExportId, user: Option<UserId>) -> Result<(), Failure> {
+        write(&self.db, move |conn| {
+            diesel::update(data_exports::table.find(id))
+                .set((
+                    data_exports::state.eq(ExportState::Failed),
+                    data_exports::token_hash.eq(None::<String>),
+                    data_exports::file_key.eq(None::<String>),
+                ))
+                .execute(conn)
+        })
+        .await?;
+        if let Some(user) = user {
+            self.remove_objects(vec![key_of(user, id)], "a failed archive's").await;
+        }
+        Ok(())
     }
 
     /// Builds the archive of a row still preparing, stores it and marks it ready (queueing its
     /// removal for when its link expires), in one transaction; answers the row as it is then,
     /// or none when it went meanwhile (its file is removed again).
     async fn prepare(&self, export: ExportRow, job: &Claimed) -> Result<Option<ExportRow>, Failure> {
-        if export.state != ExportState::Preparing {
-            return Ok(Some(export));
+        match export.state {
+            ExportState::Preparing => {}
+            ExportState::Ready => return Ok(Some(export)),
+            // Given up on (a retry asked by hand finds nothing to do: the person asks again).
+            ExportState::Failed => return Ok(None),
         }
         let (id, user) = (export.id, export.user_id);
         let key = key_of(user, id);
@@ -683,19 +720,28 @@ impl Builder<'_> {
         let mut list = JsonList::new();
         let mut before: Option<PostId> = None;
         loop {
-            let page = FeedPage::Before(Keyset { before, limit: POSTS_PAGE });
-            let posts: Vec<Post> = self
+            let ids: Vec<PostId> = self
                 .db
-                .run(move |conn| Ok::<_, db::DbError>(posts::feed_page(conn, Feed::User(user), page, Some(user))?))
+                .run(move |conn| Ok::<_, db::DbError>(posts::export::post_ids_by(conn, user, before, POSTS_PAGE)?))
                 .await
                 .map_err(|e| Failure::Retry(e.to_string()))?;
+            let Some(last) = ids.last().copied() else { break };
+            let page = ids.clone();
+            let posts: Vec<Post> = self
+                .db
+                .run(move |conn| Ok::<_, db::DbError>(posts::export::posts_of(conn, &page, user)?))
+                .await
+                .map_err(|e| Failure::Retry(e.to_string()))?;
+            if posts.len() < ids.len() {
+                tracing::warn!(user = %user, left_out = ids.len() - posts.len(), "posts of an archive could not be read whole");
+            }
             for post in &posts {
                 let out = self.post(&mut zip, &mut counts, post).await?;
                 posts_json.write(&list.item(&out)?).await?;
                 posts_html.write(index::post(&out).as_bytes()).await?;
             }
-            before = posts.last().map(|p| p.id);
-            if (posts.len() as i64) < POSTS_PAGE {
+            before = Some(last);
+            if (ids.len() as i64) < POSTS_PAGE {
                 break;
             }
         }
