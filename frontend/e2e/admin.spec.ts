@@ -143,7 +143,7 @@ test("a non-admin opening /admin/a is told 'Admin access required' where they ar
   // Still signed in, still here: not the sign-in form, which would look like being signed out.
   await page.waitForTimeout(300);
   await expect(page).toHaveURL(`${server.appUrl}/admin/a`);
-  await expect(page.getByRole('button', { name: 'Sign In' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
   await shot('admin-refused');
   await page.getByRole('link', { name: 'Go to home' }).click();
@@ -154,6 +154,6 @@ test("a non-admin opening /admin/a is told 'Admin access required' where they ar
   await page.getByRole('link', { name: 'Sign in as an admin' }).click();
   await expect(page).toHaveURL(`${server.appUrl}/sign-in`);
   await expect(page.getByRole('alert')).toContainText('Admin access required');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   expect(csp).toEqual([]);
 });

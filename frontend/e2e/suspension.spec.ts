@@ -84,7 +84,7 @@ test('an admin suspends an author from a complaint, then lifts it', async ({
   await authorPage.goto(`${server.appUrl}/sign-in`);
   await authorPage.getByLabel('Email').fill(author.email);
   await authorPage.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await authorPage.getByRole('button', { name: 'Sign In' }).click();
+  await authorPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(authorPage.getByRole('alert')).toContainText('This account is suspended');
   await expect(authorPage.getByRole('link', { name: 'Resend the verification email' })).toHaveCount(0);
 
@@ -118,7 +118,7 @@ test('an admin suspends an author from a complaint, then lifts it', async ({
   // Back: the post is on the feed again, and the author signs in.
   await page.goto(`${server.appUrl}/home`);
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
-  await authorPage.getByRole('button', { name: 'Sign In' }).click();
+  await authorPage.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(authorPage).toHaveURL(`${server.appUrl}/home`);
 
   await authorContext.close();
