@@ -61,9 +61,12 @@ test('a big score shows its first systems at once and is drawn whole a piece at 
   await page.mouse.click(box.x + box.width * 0.6, box.y + Math.min(box.height / 2, 80));
   await expect(page.getByRole('button', { name: 'Pause score' })).toBeVisible();
   await expect(page.locator('[data-score-cursor]')).toBeVisible();
-  // The cursor goes there on the next frame after playing starts.
+  // The cursor goes there on the next frame after playing starts, which waits for the player to
+  // read the whole score's timeline and sounds: seconds for 320 bars, many beside another test.
   await expect
-    .poll(async () => Number(await page.locator('[data-score-cursor]').getAttribute('data-measure')))
+    .poll(async () => Number(await page.locator('[data-score-cursor]').getAttribute('data-measure')), {
+      timeout: 60_000,
+    })
     .toBeGreaterThan(MEASURES - 30);
   await shot('score-pieces-last');
 
