@@ -11,20 +11,8 @@ use values::{CommentId, PlaylistId, PostId, UserId};
 
 use crate::playlists::Playlist;
 
-/// A comment as its author wrote it, with the moment or bars it is on.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
-#[diesel(table_name = comments)]
-pub struct Written {
-    pub id: CommentId,
-    pub post_id: PostId,
-    pub content: String,
-    pub created_at: NaiveDateTime,
-    pub edited_at: Option<NaiveDateTime>,
-    pub at_ms: Option<i64>,
-    pub track: Option<i64>,
-    pub bar: Option<i64>,
-    pub bar_end: Option<i64>,
-}
+/// A comment as its author wrote it, with the moment or bars it is on: its row.
+pub type Written = crate::model::CommentRow;
 
 /// Up to `limit` of `user`'s comments after `after`, by post then comment: one walk of
 /// `comments (user_id, post_id, id)`.

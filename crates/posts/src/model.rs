@@ -148,7 +148,7 @@ impl PostRow {
 // `None` is written as NULL, not `DEFAULT`: one text, kept prepared (`db::Kept`).
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = comments, treat_none_as_default_value = false)]
-pub(crate) struct CommentRow {
+pub struct CommentRow {
     pub id: CommentId,
     pub post_id: PostId,
     pub user_id: UserId,
