@@ -166,6 +166,7 @@ async fn dispatch(state: &AppState, job: &Claimed) -> Result<(), Failure> {
             };
             state.app.run_export_job(job, mail).await
         }
+        JobKind::Push => state.pusher.run_job(job).await,
         JobKind::Announce => match &state.federation {
             Some(config) => federation::notes::announce(&config.to_request_data(), job).await,
             // Queued while federation was on: kept for when it is on again.

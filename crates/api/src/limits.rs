@@ -67,13 +67,16 @@ pub enum Action {
     /// Downloading an archive by its e-mailed link (`GET /data-exports/{token}`), signed in or
     /// not; each range of a resumed download counts.
     DataDownload,
+    /// Turning Web Push on for a device, choosing its kinds, sending it a test, turning it off
+    /// (`/account/push/devices*`); each test is a request to the device's push service.
+    PushDevice,
     /// Activities another server sends to our inboxes: the account's count is per remote
     /// actor, the client's per remote server (docs/federation.md).
     Inbox,
 }
 
 impl Action {
-    pub const ALL: [Action; 24] = [
+    pub const ALL: [Action; 25] = [
         Action::Post,
         Action::Comment,
         Action::Like,
@@ -97,6 +100,7 @@ impl Action {
         Action::PasskeySignIn,
         Action::DataExport,
         Action::DataDownload,
+        Action::PushDevice,
         Action::Inbox,
     ];
 
@@ -136,6 +140,8 @@ impl Action {
             Action::Passkey => ("passkey", "passkey changes", Limit::per(20, 60)),
             // Each begun sign-in is a challenge kept for five minutes: a page opened a few times.
             Action::PasskeySignIn => ("passkey_sign_in", "passkey sign-ins", Limit::per(30, 10)),
+            // A few devices, five kinds each toggled, a test or two.
+            Action::PushDevice => ("push", "notification device changes", Limit::per(60, 60)),
             // An archive a day; asking again, or after a failed one, a few times.
             Action::DataExport => ("data_export", "requests for your data", Limit::per(10, 60)),
             // An archive may be gigabytes: a download, its resumptions, a second device.
@@ -212,6 +218,7 @@ limited_calls!(
     SigningInWithPasskeys => PasskeySignIn,
     ExportingData => DataExport,
     DownloadingData => DataDownload,
+    ChangingPushDevices => PushDevice,
 );
 
 /// At most `account` calls per account and `client` per client address in each `window`.

@@ -91,6 +91,31 @@ fn kept_secret(config: &Config, file: &str, what: &str) -> Result<Vec<u8>, Start
     Ok(secret.into_bytes())
 }
 
+/// Web Push's sender, with the server's VAPID key (kept sealed in the database, made on the first
+/// start). Devices on loopback are allowed only to a server whose public URL is on loopback.
+async fn web_push(
+    db: &Db,
+    sealer: &auth::seal::Sealer,
+    config: &Config,
+) -> Result<notifications::push::Pusher, StartError> {
+    let (seal, open) = (sealer.clone(), sealer.clone());
+    let key = notifications::push::VapidKey::kept(
+        db,
+        move |der| seal.seal("vapid", der).map_err(|e| e.to_string()),
+        move |sealed| open.open("vapid", sealed).map_err(|e| e.to_string()),
+    )
+    .await
+    .map_err(|e| StartError::Setup(format!("the Web Push key: {e}")))?;
+    let local = url::Url::parse(&config.public_url).ok().is_some_and(|u| match u.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    });
+    notifications::push::Pusher::new(db.clone(), key, &config.public_url, local)
+        .map_err(|e| StartError::Setup(format!("Web Push: {e}")))
+}
+
 /// Connects to the database (running migrations) and builds the services.
 pub async fn state(config: Config) -> Result<AppState, StartError> {
     crate::files::prepare_data_dir(&config)?;
@@ -140,6 +165,8 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
     let moderation = moderation::Moderation::new(db.clone());
     let app = app::App::new(db.clone(), storage.clone());
     let trusted_origins = config.trusted_origins();
+    let sealer = auth::seal::Sealer::new(&sealing_key(&config)?);
+    let pusher = web_push(&db, &sealer, &config).await?;
     let auth = AuthService::new(
         db.clone(),
         TokenKeys::new(&jwt_secret(&config)?),
@@ -152,7 +179,7 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
             reset_page: config.reset_link.clone(),
             throttle: config.throttle.clone(),
             on_verified: admins_on_verification(config.admin_emails.clone()),
-            sealer: auth::seal::Sealer::new(&sealing_key(&config)?),
+            sealer,
             webauthn: auth::passkeys::relying_party(
                 &config.public_url,
                 config.passkey_rp_id.as_deref(),
@@ -182,6 +209,7 @@ pub async fn state(config: Config) -> Result<AppState, StartError> {
         graph,
         posts,
         notifications,
+        pusher,
         moderation,
         app,
         rendered: Arc::default(),

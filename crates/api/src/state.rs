@@ -24,6 +24,8 @@ pub struct AppState {
     pub graph: SocialGraph,
     pub posts: Posts,
     pub notifications: Notifications,
+    /// Web Push: the server's VAPID key and the client that reaches push services.
+    pub pusher: notifications::push::Pusher,
     pub moderation: Moderation,
     /// Use cases that span domains.
     pub app: App,

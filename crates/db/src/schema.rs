@@ -464,7 +464,38 @@ diesel::table! {
 }
 
 diesel::joinable!(sessions -> users (user_id));
+diesel::table! {
+    /// A device a person turned Web Push notifications on for (issue 36, `notifications::push`).
+    push_devices (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        session_id -> BigInt,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        name -> Text,
+        mentions -> Bool,
+        comments -> Bool,
+        listens -> Bool,
+        likes -> Bool,
+        reposts -> Bool,
+        created_at -> Timestamp,
+        last_sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    /// A key the server made once, sealed (the VAPID key of Web Push).
+    server_secrets (name) {
+        name -> Text,
+        sealed -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(passkeys -> users (user_id));
+diesel::joinable!(push_devices -> users (user_id));
+diesel::joinable!(push_devices -> sessions (session_id));
 diesel::joinable!(data_exports -> users (user_id));
 diesel::joinable!(two_factor -> users (user_id));
 diesel::joinable!(recovery_codes -> users (user_id));
@@ -497,6 +528,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     data_exports,
     passkeys,
     passkey_ceremonies,
+    push_devices,
+    server_secrets,
     email_verification_tokens,
     password_reset_tokens,
     throttle_buckets,

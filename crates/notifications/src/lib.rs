@@ -12,10 +12,13 @@
 //!   ([`db::Topic::Sessions`]); once it commits, `db::changes` tells this process and, through
 //!   PostgreSQL's `NOTIFY`, every other one. [`Streams`] are this process's open streams, at
 //!   most a few a person, each change counted once for all of a person's streams.
+//! - Web Push ([`push`]): each notification is also pushed to its recipient's devices that
+//!   asked for its kind, through their browsers' push services, when no tab is open.
 
 mod error;
 mod forget;
 mod model;
+pub mod push;
 mod repo;
 mod service;
 mod streams;

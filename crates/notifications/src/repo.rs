@@ -64,6 +64,7 @@ fn record_where(conn: &mut DbConnection, events: &[Event], blocks: Blocks) -> Re
 
     let now = db::time::now();
     let mut written = Vec::new();
+    let mut pushed = Vec::new();
     for e in wanted {
         let once = e.kind.told_once() || (e.kind == Kind::Mention && e.comment.is_some());
         let row = NotificationRow {
@@ -84,10 +85,12 @@ fn record_where(conn: &mut DbConnection, events: &[Event], blocks: Blocks) -> Re
         } else {
             diesel::insert_into(notifications::table).values(&row).execute(conn)?;
         }
+        pushed.push((row.id, e.recipient, e.kind));
         if !written.contains(&e.recipient) {
             written.push(e.recipient);
         }
     }
+    crate::push::queue(conn, &pushed)?;
     signal(conn, &written)?;
     Ok(written)
 }
@@ -232,6 +235,20 @@ pub fn all_of(
     }
     let rows: Vec<(ListedRow, UserCard)> = q.order(notifications::id).limit(limit).load(conn)?;
     Ok(rows.into_iter().map(|(r, sender)| listed(r, sender)).collect())
+}
+
+/// One of `me`'s notifications with its sender, for a push: none when it is gone, or hidden by
+/// the list's rules (a block pair, a suspended sender) — the list would not show it either.
+pub(crate) fn for_push(conn: &mut DbConnection, me: UserId, id: NotificationId) -> QueryResult<Option<Notification>> {
+    let q = notifications::table
+        .inner_join(users::table.on(users::id.eq(notifications::sender_id)))
+        .filter(notifications::id.eq(id))
+        .filter(notifications::recipient_id.eq(me))
+        .select((ListedRow::as_select(), UserCard::as_select()))
+        .into_boxed();
+    let row: Option<(ListedRow, UserCard)> =
+        visibility::shown_to(q, notifications::sender_id, Some(me)).first(conn).optional()?;
+    Ok(row.map(|(r, sender)| listed(r, sender)))
 }
 
 fn listed(r: ListedRow, sender: UserCard) -> Notification {

@@ -1,9 +1,10 @@
 //! The use cases of notifications alone, one transaction each.
 
 use db::{Db, Page, PageRule};
-use values::{NotificationId, UserId};
+use values::{NotificationId, PushDeviceId, SessionId, UserId};
 
 use crate::model::Notification;
+use crate::push::{self, KindsChange, PushDevice, Subscription};
 use crate::streams::Streams;
 use crate::{NotificationError, repo};
 
@@ -56,5 +57,42 @@ impl Notifications {
                 Ok::<_, NotificationError>(())
             })
             .await
+    }
+
+    /// `me`'s devices for Web Push, oldest first.
+    pub async fn push_devices(&self, me: UserId) -> Result<Vec<PushDevice>, NotificationError> {
+        self.db.run(move |conn| Ok(push::devices::list(conn, me)?)).await
+    }
+
+    /// Keeps a browser's subscription as a device of `me`, turned on by `session`: the device,
+    /// and whether it is new (the same endpoint again is the same device).
+    pub async fn add_push_device(
+        &self,
+        me: UserId,
+        session: SessionId,
+        sub: Subscription,
+        name: Option<String>,
+    ) -> Result<(PushDevice, bool), NotificationError> {
+        self.db.write(move |conn| push::devices::add(conn, me, session, &sub, name.as_deref())).await
+    }
+
+    /// Turns kinds of one of `me`'s devices on or off.
+    pub async fn change_push_device(
+        &self,
+        me: UserId,
+        id: PushDeviceId,
+        change: KindsChange,
+    ) -> Result<PushDevice, NotificationError> {
+        self.db.write(move |conn| push::devices::change(conn, me, id, change)).await
+    }
+
+    /// Removes one of `me`'s devices.
+    pub async fn remove_push_device(&self, me: UserId, id: PushDeviceId) -> Result<(), NotificationError> {
+        self.db.write(move |conn| push::devices::remove(conn, me, id)).await
+    }
+
+    /// Queues a test message to one of `me`'s devices.
+    pub async fn test_push_device(&self, me: UserId, id: PushDeviceId) -> Result<(), NotificationError> {
+        self.db.write(move |conn| push::devices::queue_test(conn, me, id)).await
     }
 }

@@ -188,6 +188,10 @@ typed_id!(
     /// One of a person's passkeys.
     PasskeyId
 );
+typed_id!(
+    /// A device a person turned Web Push notifications on for.
+    PushDeviceId
+);
 
 #[cfg(test)]
 mod tests {

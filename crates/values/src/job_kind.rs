@@ -26,5 +26,8 @@ crate::text_enum! {
         DataExport = "account.export",
         /// Removes an archive and its row once its link has expired; payload `{"export": id}`.
         DataExportExpiry = "account.export.expiry",
+        /// Pushes one notification (or a test message) to one of its recipient's devices
+        /// (`notifications::push`); payload `{"device": id, "notification": id | null}`.
+        Push = "notification.push",
     }
 }

@@ -24,8 +24,8 @@ pub use serde as __serde;
 
 pub use error::{DomainError, ErrorKind, error_chain};
 pub use id::{
-    CommentId, ExportId, InvalidId, JobId, NotificationId, PasskeyId, PlaylistId, PlaylistItemId, PostId, ReportId,
-    SessionId, UserId, new_raw_id, raw_id_at, raw_id_floor,
+    CommentId, ExportId, InvalidId, JobId, NotificationId, PasskeyId, PlaylistId, PlaylistItemId, PostId, PushDeviceId,
+    ReportId, SessionId, UserId, new_raw_id, raw_id_at, raw_id_floor,
 };
 pub use job_kind::JobKind;
 pub use post_kind::PostKind;

@@ -12,6 +12,7 @@ pub mod passkeys;
 pub mod playlists;
 pub mod posts;
 pub mod profiles;
+pub mod push;
 pub mod suspensions;
 
 /// Every handler, registered once: actix routes them and the OpenAPI document lists them.
@@ -21,6 +22,7 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .configure(auth::configure)
         .configure(account::configure)
         .configure(passkeys::configure)
+        .configure(push::configure)
         .configure(profiles::configure)
         .configure(posts::configure)
         .configure(playlists::configure)

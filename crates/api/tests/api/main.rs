@@ -44,3 +44,4 @@ mod suspension;
 mod tags;
 mod two_factor;
 mod upload;
+mod web_push;

@@ -1,0 +1,2 @@
+DROP TABLE server_secrets;
+DROP TABLE push_devices;
