@@ -14,7 +14,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use test_support::TestDb;
 
-use crate::common::{PASSWORD, TestApp, spawn_app};
+use crate::common::{Options, PASSWORD, TestApp, spawn_app, spawn_app_with};
 
 /// A `web-push-testing` server on a port of its own; stopped when dropped.
 struct PushService {
@@ -254,4 +254,36 @@ async fn notifications_reach_devices_through_a_push_service(db: TestDb) {
     assert_eq!(devices(&app, &ana).await, json!([]));
 }
 
-test_support::both_backends!(notifications_reach_devices_through_a_push_service);
+/// The key is kept in the database (every process shares it, a restart keeps it); restored
+/// without its sealing key, the server still starts, with a new key and no devices.
+async fn the_key_outlives_a_restart_and_a_lost_sealing_key_starts_afresh(db: TestDb) {
+    let Some(service) = PushService::start().await else { return };
+    let app = spawn_app(db).await;
+    let ana = app.verified_user("Ana", "ana@example.com").await;
+    let key = app.get("/account/push", Some(&ana)).await.body["public_key"].as_str().unwrap().to_owned();
+    let (sub, _) = service.subscribe(&key).await;
+    assert_eq!(app.post("/account/push/devices", Some(&ana), sub).await.status, StatusCode::CREATED);
+    app.stop().await;
+
+    let (db, data) = (app.db, app.data_dir);
+    let same_folder = vec![("SELFSOUND_DATA_DIR".to_owned(), data.path().display().to_string())];
+    let app = spawn_app_with(db, Options { env: same_folder.clone(), ..Options::default() }).await;
+    let again = app.get("/account/push", Some(&ana)).await.body;
+    assert_eq!(again["public_key"], key.as_str(), "the same key after a restart");
+    assert_eq!(again["devices"].as_array().unwrap().len(), 1);
+    app.stop().await;
+
+    let (db, data) = (app.db, app.data_dir);
+    let mut env = same_folder;
+    env.push(("SELFSOUND_SEALING_KEY".to_owned(), "another sealing key, not the one it was sealed with".to_owned()));
+    let app = spawn_app_with(db, Options { env, ..Options::default() }).await;
+    let _same_folder = data;
+    let after = app.get("/account/push", Some(&ana)).await.body;
+    assert_ne!(after["public_key"], key.as_str(), "a new key");
+    assert_eq!(after["devices"], json!([]), "devices of the old key are gone");
+}
+
+test_support::both_backends!(
+    notifications_reach_devices_through_a_push_service,
+    the_key_outlives_a_restart_and_a_lost_sealing_key_starts_afresh
+);

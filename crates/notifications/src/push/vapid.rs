@@ -59,7 +59,9 @@ impl VapidKey {
     }
 
     /// The key kept in the database, opened with `open`; else a new one, sealed with `seal` and
-    /// kept. Two processes starting at once: the one whose row lost reads the other's.
+    /// kept. Two processes starting at once: the one whose row lost reads the other's. A kept key
+    /// that does not open (a restore without its sealing key) is replaced, and the devices made
+    /// for it removed: the server starts, and people turn notifications on again.
     pub async fn kept(
         db: &Db,
         seal: impl Fn(&[u8]) -> Result<String, String> + Send + 'static,
@@ -67,11 +69,28 @@ impl VapidKey {
     ) -> Result<VapidKey, NotificationError> {
         let der = db
             .write(move |conn| {
-                if let Some(sealed) = stored(conn)? {
-                    return open(&sealed).map_err(NotificationError::Unexpected);
+                let kept = stored(conn)?;
+                if let Some(sealed) = &kept {
+                    match open(sealed) {
+                        Ok(der) => return Ok(der),
+                        // Restored without its sealing key: a new key, and every device must be
+                        // turned on again (their subscriptions name the old one).
+                        Err(e) => tracing::error!(
+                            error = %e,
+                            "the kept Web Push key does not open with this sealing key: making a new one; \
+                             every device must turn notifications on again"
+                        ),
+                    }
                 }
                 let der = VapidKey::generate()?;
                 let sealed = seal(&der).map_err(NotificationError::Unexpected)?;
+                if kept.is_some() {
+                    diesel::update(server_secrets::table.filter(server_secrets::name.eq(NAME)))
+                        .set((server_secrets::sealed.eq(&sealed), server_secrets::created_at.eq(db::time::now())))
+                        .execute(conn)?;
+                    diesel::delete(db::schema::push_devices::table).execute(conn)?;
+                    return Ok(der);
+                }
                 let row = (
                     server_secrets::name.eq(NAME),
                     server_secrets::sealed.eq(&sealed),
