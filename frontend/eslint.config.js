@@ -55,4 +55,12 @@ export default defineConfig(
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
   },
+  {
+    // The service worker runs in the browser, as a worker: its globals, none of Node's.
+    files: ['public/sw.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { self: 'readonly', fetch: 'readonly', atob: 'readonly', URL: 'readonly', console: 'off', process: 'off' },
+    },
+  },
 );

@@ -9,6 +9,7 @@ import { soundBanks } from './sound-banks';
 const API_PREFIXES = [
   '/authorization',
   '/auth',
+  '/account',
   '/profile',
   '/profiles',
   '/posts',

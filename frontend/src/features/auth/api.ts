@@ -102,6 +102,16 @@ export function googleSignUpUrl(): string {
 }
 
 /**
+ * This browser's push subscription ends with the session, as its device does on the server
+ * (Settings → Notifications on your devices). Best effort and never waited for; lib/push is
+ * loaded only then, and only where a service worker could have subscribed.
+ */
+function endPushSubscription(): void {
+  if (!('serviceWorker' in navigator)) return;
+  import('../../lib/push').then((push) => push.unsubscribe()).catch(() => undefined);
+}
+
+/**
  * Log out (settings): POST /auth/logout, then forget the session whatever the server said;
  * the caller goes to /sign-in even on failure (spec §4).
  */
@@ -109,7 +119,10 @@ export function useLogOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => logOut(),
-    onSettled: () => forgetSession(queryClient),
+    onSettled: () => {
+      endPushSubscription();
+      forgetSession(queryClient);
+    },
   });
 }
 
@@ -127,13 +140,15 @@ export function useDeleteAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => deleteAccount(),
-    onSettled: (_answer, error) =>
+    onSettled: (_answer, error) => {
+      endPushSubscription();
       forgetSession(
         queryClient,
         error
           ? { text: DELETE_ACCOUNT_OUTCOME.failed, tone: 'warning' }
           : { text: DELETE_ACCOUNT_OUTCOME.deleted, tone: 'info' },
-      ),
+      );
+    },
   });
 }
 
@@ -144,6 +159,7 @@ export function useDeleteAccount() {
  */
 export async function enterGuestMode(queryClient: QueryClient): Promise<void> {
   const token = getToken();
+  endPushSubscription();
   forgetSession(queryClient);
   try {
     await logOut(token);
@@ -244,7 +260,10 @@ export function useLogOutEverywhere() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => logOutEverywhere(),
-    onSuccess: () => forgetSession(queryClient, { text: ACCOUNT_SECURITY_NOTICES.signedOutEverywhere, tone: 'info' }),
+    onSuccess: () => {
+      endPushSubscription();
+      forgetSession(queryClient, { text: ACCOUNT_SECURITY_NOTICES.signedOutEverywhere, tone: 'info' });
+    },
   });
 }
 

@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { api, server } from '../../test/server';
 import { currentLocation, renderPage } from '../../test/render';
 import { getToken, storeToken } from '../../lib/token-storage';
+import { fakePush } from '../../test/push';
 import { ADA, signedInAs } from '../../test/session';
 import { SettingsPage } from './settings-page';
 
@@ -32,13 +33,14 @@ describe('SettingsPage', () => {
     expect(screen.getByRole('link', { name: /Premium/ })).toHaveAttribute('href', '/premium');
   });
 
-  it('has Appearance and Playback after Subscription, and Password, Two-factor sign-in, Passkeys, Sessions and Your data between Blocked users and Account', async () => {
+  it('has Appearance and Playback after Subscription, and Password, Two-factor sign-in, Passkeys, Notifications on your devices, Sessions and Your data between Blocked users and Account', async () => {
     signedInAs(ADA);
     server.use(
       http.get(api('/authorization/sessions'), () => HttpResponse.json([])),
       http.get(api('/authorization/two-factor'), () => HttpResponse.json({ enabled: false, recovery_codes_left: 0 })),
       http.get(api('/account/data-export'), () => HttpResponse.json({ state: 'none' })),
       http.get(api('/authorization/passkeys'), () => HttpResponse.json([])),
+      http.get(api('/account/push'), () => HttpResponse.json({ public_key: 'BAEC', devices: [] })),
     );
     renderSettings();
     const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
@@ -50,6 +52,7 @@ describe('SettingsPage', () => {
       'Password',
       'Two-factor sign-in',
       'Passkeys',
+      'Notifications on your devices',
       'Sessions',
       'Your data',
       'Account',
@@ -72,6 +75,21 @@ describe('SettingsPage', () => {
     await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
     expect(auth).toBe('Bearer tok');
     expect(getToken()).toBeNull();
+  });
+
+  it("ends this browser's push subscription when logging out", async () => {
+    storeToken('tok');
+    const browser = fakePush({ permission: 'granted', subscribed: true });
+    server.use(http.post(api('/auth/logout'), () => HttpResponse.json({ message: 'Logged out' })));
+    try {
+      renderSettings();
+      await userEvent.setup().click(screen.getByRole('button', { name: 'Log out' }));
+      await waitFor(() => expect(currentLocation()).toBe('/sign-in'));
+      await waitFor(() => expect(browser.unsubscribed).toBe(1));
+      expect(browser.endpoint()).toBeNull();
+    } finally {
+      browser.restore();
+    }
   });
 
   it('goes to /sign-in even when logging out fails', async () => {

@@ -14,6 +14,7 @@ import { DataExportSection } from './data-export-section';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
 import { PlaybackSection } from './playback-section';
+import { PushSection } from './push-section';
 import { SessionsSection } from './sessions-section';
 import { TwoFactorSection } from './two-factor-section';
 import styles from './settings-page.module.css';
@@ -49,7 +50,8 @@ function SubscriptionSection() {
 
 /**
  * Settings (spec §2): subscription, appearance (issue 19), playback (issue 32), blocked users, password and sessions
- * (issue 7), two-factor sign-in, passkeys and your data (issue 36), log out and the danger zone.
+ * (issue 7), two-factor sign-in, passkeys, notifications on your devices and your data (issue 36), log out and the
+ * danger zone.
  */
 export function SettingsPage() {
   usePageTitle('Settings');
@@ -83,6 +85,8 @@ export function SettingsPage() {
       <TwoFactorSection />
 
       <PasskeysSection />
+
+      <PushSection />
 
       <SessionsSection />
 
