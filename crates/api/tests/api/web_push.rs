@@ -283,7 +283,31 @@ async fn the_key_outlives_a_restart_and_a_lost_sealing_key_starts_afresh(db: Tes
     assert_eq!(after["devices"], json!([]), "devices of the old key are gone");
 }
 
+/// Processes starting at once (behind a load balancer) end with one key between them.
+async fn processes_starting_at_once_share_one_key(db: TestDb) {
+    use db::diesel::RunQueryDsl;
+    let pool = db::Db::connect(&db.url, &db::PoolOptions::default()).unwrap();
+    let sealer = auth::seal::Sealer::new(b"a sealing key of at least thirty-two bytes");
+    let start = || {
+        let (seal, open) = (sealer.clone(), sealer.clone());
+        notifications::push::VapidKey::kept(
+            &pool,
+            move |der| seal.seal("vapid", der).map_err(|e| e.to_string()),
+            move |sealed| open.open("vapid", sealed).map_err(|e| e.to_string()),
+        )
+    };
+    for _ in 0..3 {
+        let mut conn = pool.get().unwrap();
+        db::diesel::delete(db::schema::server_secrets::table).execute(&mut *conn).unwrap();
+        drop(conn);
+        let (a, b, c) = tokio::join!(start(), start(), start());
+        let keys = [a.unwrap().public_key(), b.unwrap().public_key(), c.unwrap().public_key()];
+        assert!(keys.iter().all(|k| *k == keys[0]), "{keys:?}");
+    }
+}
+
 test_support::both_backends!(
+    processes_starting_at_once_share_one_key,
     notifications_reach_devices_through_a_push_service,
     the_key_outlives_a_restart_and_a_lost_sealing_key_starts_afresh
 );

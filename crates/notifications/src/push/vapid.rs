@@ -65,14 +65,18 @@ impl VapidKey {
     pub async fn kept(
         db: &Db,
         seal: impl Fn(&[u8]) -> Result<String, String> + Send + 'static,
-        open: impl Fn(&str) -> Result<Vec<u8>, String> + Send + 'static,
+        open: impl Fn(&str) -> Result<Vec<u8>, String> + Clone + Send + 'static,
     ) -> Result<VapidKey, NotificationError> {
-        let der = db
+        let reopen = {
+            let open = open.clone();
+            move |sealed: &str| open(sealed).map_err(NotificationError::Unexpected)
+        };
+        let made = db
             .write(move |conn| {
                 let kept = stored(conn)?;
                 if let Some(sealed) = &kept {
                     match open(sealed) {
-                        Ok(der) => return Ok(der),
+                        Ok(der) => return Ok(Some(der)),
                         // Restored without its sealing key: a new key, and every device must be
                         // turned on again (their subscriptions name the old one).
                         Err(e) => tracing::error!(
@@ -89,7 +93,7 @@ impl VapidKey {
                         .set((server_secrets::sealed.eq(&sealed), server_secrets::created_at.eq(db::time::now())))
                         .execute(conn)?;
                     diesel::delete(db::schema::push_devices::table).execute(conn)?;
-                    return Ok(der);
+                    return Ok(Some(der));
                 }
                 let row = (
                     server_secrets::name.eq(NAME),
@@ -99,20 +103,29 @@ impl VapidKey {
                 match diesel::insert_into(server_secrets::table).values(row).execute(conn) {
                     Ok(_) => {
                         tracing::info!("made the server's Web Push (VAPID) key");
-                        Ok(der)
+                        Ok(Some(der))
                     }
+                    // Another process kept its key first. (On PostgreSQL the failed insert ends
+                    // this transaction: the winner's key is read after it.)
                     Err(diesel::result::Error::DatabaseError(
                         diesel::result::DatabaseErrorKind::UniqueViolation,
                         _,
-                    )) => {
-                        let sealed = stored(conn)?
-                            .ok_or_else(|| NotificationError::Unexpected("the VAPID key vanished".into()))?;
-                        open(&sealed).map_err(NotificationError::Unexpected)
-                    }
+                    )) => Ok(None),
                     Err(e) => Err(e.into()),
                 }
             })
-            .await?;
+            .await;
+        let der = match made {
+            Ok(Some(der)) => der,
+            Ok(None) | Err(NotificationError::Db(db::DbError::Commit(_))) => {
+                let sealed = db
+                    .run(|conn| Ok::<_, NotificationError>(stored(conn)?))
+                    .await?
+                    .ok_or_else(|| NotificationError::Unexpected("the VAPID key vanished".into()))?;
+                reopen(&sealed)?
+            }
+            Err(e) => return Err(e),
+        };
         VapidKey::from_pkcs8(&der)
     }
 
