@@ -5,7 +5,7 @@
  * visit downloads.
  */
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { expect, test, uniqueEmail } from './support/fixtures';
+import { expect, settled, test, uniqueEmail } from './support/fixtures';
 import { PASSWORD, createVerifiedUser, ownClientAddress, signInThroughAddress } from './support/accounts';
 
 interface Person {
@@ -107,6 +107,9 @@ test('a session that ends under the blocked list: told to sign in to view it, th
   await page.goto(`${server.appUrl}/settings`);
   const toggle = page.getByRole('button', { name: /Blocked users/ });
   await expect(toggle).toBeVisible();
+  // Every section has read its part first: one still loading when the session ends would be
+  // told first, and sign-in would then say its words, not the blocked list's.
+  await settled(page);
 
   await endSession(request, server.url, bea.token);
   await toggle.click();
